@@ -1,0 +1,71 @@
+/**
+ * Thin argument parsing for the kit's commands, on top of `node:util`'s `parseArgs`
+ * (built into Deno, no dependency). Unknown flags are errors that name the flag.
+ *
+ * @module
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { KitError } from "../errors.ts";
+
+/** The option table of a command, as `node:util` `parseArgs` takes it. */
+export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parsed flags and positionals. */
+export interface Parsed {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+/**
+ * Parses `args` against `options`, turning parse failures into `KitError`s.
+ *
+ * @example
+ * ```ts
+ * import { parseFlags } from "./args.ts";
+ * const p = parseFlags(["-m", "map", "q.txt"], { m: { type: "string", multiple: true } });
+ * console.assert(p.positionals[0] === "q.txt");
+ * ```
+ */
+export function parseFlags(args: string[], options: OptionSpec): Parsed {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as Parsed["values"], positionals };
+  } catch (e) {
+    throw new KitError(`${(e as Error).message.replace(/\. To specify.*$/s, "")}`);
+  }
+}
+
+/** Reads a string flag, or `fallback`. */
+export function str(p: Parsed, name: string, fallback?: string): string | undefined {
+  const v = p.values[name];
+  if (v === undefined) return fallback;
+  if (Array.isArray(v)) return String(v[v.length - 1]);
+  return String(v);
+}
+
+/** Reads a required string flag. */
+export function required(p: Parsed, name: string): string {
+  const v = str(p, name);
+  if (v === undefined || v === "") throw new KitError(`missing required flag --${name}`);
+  return v;
+}
+
+/** Reads a repeatable string flag. */
+export function list(p: Parsed, name: string): string[] {
+  const v = p.values[name];
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+/** Checks a value is one of `allowed`. */
+export function oneOf<T extends string>(value: string, allowed: readonly T[], what: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new KitError(`unknown ${what} '${value}' (expected one of: ${allowed.join(", ")})`);
+  }
+  return value as T;
+}

@@ -1,0 +1,66 @@
+/**
+ * The kit's command line: `deno task <data|eval|score|report|bench> ...`.
+ * Each top-level command lives in its own module and registers its subcommands in
+ * {@link COMMANDS}; this file only dispatches and turns `KitError`s into a one-line
+ * message and exit status 2.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import type { Command } from "./command.ts";
+import { dataCommands } from "./data.ts";
+import { evalCommands } from "./eval.ts";
+
+/** Every command group and its subcommands. Adding a command touches one place. */
+export const COMMANDS: Record<string, Record<string, Command>> = {
+  data: dataCommands,
+  eval: evalCommands,
+};
+
+function usage(): string {
+  const lines = ["usage: deno task <command> <subcommand> [options]", ""];
+  for (const [group, subs] of Object.entries(COMMANDS)) {
+    for (const [name, cmd] of Object.entries(subs)) {
+      lines.push(`  ${group} ${name}`.padEnd(22) + cmd.summary);
+    }
+  }
+  return lines.join("\n");
+}
+
+/** Runs the command line `argv`; returns the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  const [group, sub, ...rest] = argv;
+  if (!group || group === "--help" || group === "-h") {
+    console.log(usage());
+    return group ? 0 : 2;
+  }
+  const subs = COMMANDS[group];
+  if (!subs) {
+    console.error(`unknown command '${group}'\n${usage()}`);
+    return 2;
+  }
+  const cmd = sub ? subs[sub] : undefined;
+  if (!cmd) {
+    console.error(
+      `${sub ? `unknown ${group} subcommand '${sub}'` : `missing ${group} subcommand`}\n${usage()}`,
+    );
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    console.log(`deno task ${group} ${sub} ${cmd.usage}\n\n${cmd.summary}`);
+    return 0;
+  }
+  try {
+    return (await cmd.run(rest)) ?? 0;
+  } catch (e) {
+    if (e instanceof KitError) {
+      console.error(`error: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+if (import.meta.main) {
+  Deno.exitCode = await main(Deno.args);
+}

@@ -1,0 +1,31 @@
+/**
+ * The in-memory model every answer-selection corpus is loaded into.
+ *
+ * @module
+ */
+
+/** A candidate answer sentence with its label (1 correct, 0 not). */
+export interface Candidate {
+  /** Stable id, unique within its question (WikiQA: the corpus `SentenceID`). */
+  id: string;
+  /** The sentence text. */
+  text: string;
+  /** Relevance label: 1 correct, 0 incorrect. */
+  label: number;
+}
+
+/** A question with its full candidate set. */
+export interface Question {
+  /** Stable id, unique within its split (WikiQA: the corpus `QuestionID`). */
+  id: string;
+  /** The question text. */
+  text: string;
+  /** Every candidate, in corpus order. */
+  candidates: Candidate[];
+}
+
+/** The answer-selection corpora the kit knows. */
+export type As2Dataset = "wikiqa" | "trecqa";
+
+/** Every corpus the kit can fetch. */
+export type DatasetName = As2Dataset | "qrcd";
