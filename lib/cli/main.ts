@@ -11,8 +11,11 @@ import type { Command } from "./command.ts";
 import { dataCommands } from "./data.ts";
 import { evalCommands } from "./eval.ts";
 
-/** Every command group and its subcommands. Adding a command touches one place. */
-export const COMMANDS: Record<string, Record<string, Command>> = {
+/**
+ * Every command: a group of subcommands (`eval trec`) or a command taking flags directly
+ * (`score --model ...`). Adding a command touches one place.
+ */
+export const COMMANDS: Record<string, Record<string, Command> | Command> = {
   data: dataCommands,
   eval: evalCommands,
 };
@@ -20,6 +23,10 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
 function usage(): string {
   const lines = ["usage: deno task <command> <subcommand> [options]", ""];
   for (const [group, subs] of Object.entries(COMMANDS)) {
+    if (isCommand(subs)) {
+      lines.push(`  ${group}`.padEnd(22) + subs.summary);
+      continue;
+    }
     for (const [name, cmd] of Object.entries(subs)) {
       lines.push(`  ${group} ${name}`.padEnd(22) + cmd.summary);
     }
@@ -29,7 +36,7 @@ function usage(): string {
 
 /** Runs the command line `argv`; returns the exit status. */
 export async function main(argv: string[]): Promise<number> {
-  const [group, sub, ...rest] = argv;
+  const [group, ...afterGroup] = argv;
   if (!group || group === "--help" || group === "-h") {
     console.log(usage());
     return group ? 0 : 2;
@@ -39,7 +46,10 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`unknown command '${group}'\n${usage()}`);
     return 2;
   }
-  const cmd = sub ? subs[sub] : undefined;
+  const direct = isCommand(subs);
+  const sub = direct ? "" : afterGroup[0];
+  const rest = direct ? afterGroup : afterGroup.slice(1);
+  const cmd = direct ? subs : sub ? subs[sub] : undefined;
   if (!cmd) {
     console.error(
       `${sub ? `unknown ${group} subcommand '${sub}'` : `missing ${group} subcommand`}\n${usage()}`,
@@ -47,7 +57,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    console.log(`deno task ${group} ${sub} ${cmd.usage}\n\n${cmd.summary}`);
+    console.log(`deno task ${group}${sub ? " " + sub : ""} ${cmd.usage}\n\n${cmd.summary}`);
     return 0;
   }
   try {
@@ -59,6 +69,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
+}
+
+function isCommand(x: Record<string, Command> | Command): x is Command {
+  return typeof (x as Command).run === "function";
 }
 
 if (import.meta.main) {
