@@ -20,8 +20,8 @@ import {
   loadQrcd,
   overlapBaseline,
   type PassageQuestion,
+  qrcdSplitPath,
   readSpanRun,
-  resolveQrcdSplit,
   type RunIssue,
   SEGMENTERS,
   writeSpanRun,
@@ -40,7 +40,7 @@ async function fileExists(path: string): Promise<boolean> {
 /** Loads gold records from a file, or from a split name when no file by that name exists. */
 async function loadGold(spec: string, dir?: string): Promise<PassageQuestion[]> {
   if (isQrcdSplit(spec) && !(await fileExists(spec))) {
-    const path = await resolveQrcdSplit(spec, { dir });
+    const path = qrcdSplitPath(spec, dir);
     console.error(`reading ${spec} split from ${path}`);
     return await loadQrcd(path);
   }
@@ -134,7 +134,7 @@ export const qrcdBaselineCommand: Command = {
     let records: PassageQuestion[];
     if (split !== undefined) {
       const s = oneOf(split, ["train", "dev", "test"], "split");
-      const path = await resolveQrcdSplit(s, { dir: str(p, "dir") });
+      const path = qrcdSplitPath(s, str(p, "dir"));
       console.error(`reading ${s} split from ${path}`);
       records = await loadQrcd(path);
     } else records = await loadQrcd(goldPath!);

@@ -5,6 +5,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { datasetDir } from "../data/paths.ts";
 import { readLines, sourceName, type TextSource } from "../io/text.ts";
 import type { GoldAnswer, PassageQuestion } from "./types.ts";
 
@@ -17,9 +18,6 @@ export const QRCD_FILES = {
 
 /** A QRCD split name. */
 export type QrcdSplit = keyof typeof QRCD_FILES;
-
-/** The folder of the authored samples that ship with the kit (same file names as the corpus). */
-export const QRCD_SAMPLES_DIR = new URL("../../data/samples/qrcd/", import.meta.url).pathname;
 
 function field<T>(
   obj: Record<string, unknown>,
@@ -147,18 +145,20 @@ export async function loadQrcd(source: TextSource): Promise<PassageQuestion[]> {
 }
 
 /**
- * The path of a split's file in `dir` (`"samples"` means the bundled samples).
+ * The path of a split's file under a corpus folder laid out like `../shared/datasets`
+ * (`<dir>/qrcd/<file>`); `"samples"` means the bundled samples, undefined means the fetched
+ * corpus in the cache when it is installed there, else the samples (as `datasetDir` decides).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { qrcdSplitPath } from "./load.ts";
- * assert(qrcdSplitPath("dev", "/c/qrcd") === "/c/qrcd/qrcd_v1.1_dev.jsonl");
+ * assert.equal(qrcdSplitPath("dev", "/c"), "/c/qrcd/qrcd_v1.1_dev.jsonl");
+ * assert.ok(qrcdSplitPath("test", "samples").endsWith("data/samples/qrcd/qrcd_v1.1_test_noAnswers.jsonl"));
  * ```
  */
-export function qrcdSplitPath(split: QrcdSplit, dir: string): string {
-  const folder = dir === "samples" ? QRCD_SAMPLES_DIR : dir;
-  return `${folder.replace(/\/+$/, "")}/${QRCD_FILES[split]}`;
+export function qrcdSplitPath(split: QrcdSplit, dir?: string): string {
+  return `${datasetDir("qrcd", dir).replace(/\/+$/, "")}/qrcd/${QRCD_FILES[split]}`;
 }
 
 /**
@@ -211,38 +211,8 @@ export function qrcdStats(records: PassageQuestion[]): QrcdStats {
   };
 }
 
-/** Where the fetched corpus lives by default (`data fetch qrcd` writes it there). */
-export const QRCD_CACHE_DIR = new URL("../../data/cache/qrcd/", import.meta.url).pathname;
-
 /**
- * The file a split is read from: `<dir>/<file>` when `dir` is given (`"samples"`: the bundled
- * samples), else the fetched corpus in the cache when it is there, else the bundled samples.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { resolveQrcdSplit } from "./load.ts";
- * const p = await resolveQrcdSplit("dev", { dir: "samples" });
- * assert(p.endsWith("data/samples/qrcd/qrcd_v1.1_dev.jsonl"));
- * ```
- */
-export async function resolveQrcdSplit(
-  split: QrcdSplit,
-  options: { dir?: string } = {},
-): Promise<string> {
-  if (options.dir !== undefined) return qrcdSplitPath(split, options.dir);
-  const cached = qrcdSplitPath(split, QRCD_CACHE_DIR);
-  try {
-    await Deno.stat(cached);
-    return cached;
-  } catch {
-    return qrcdSplitPath(split, "samples");
-  }
-}
-
-/**
- * Loads a split (`train`, `dev`, `test`) from `dir`, or from the cache / bundled samples as
- * {@link resolveQrcdSplit} chooses.
+ * Loads a split (`train`, `dev`, `test`) from the file {@link qrcdSplitPath} names.
  *
  * @example
  * ```ts
@@ -256,5 +226,5 @@ export async function loadQrcdSplit(
   split: QrcdSplit,
   options: { dir?: string } = {},
 ): Promise<PassageQuestion[]> {
-  return await loadQrcd(await resolveQrcdSplit(split, options));
+  return await loadQrcd(qrcdSplitPath(split, options.dir));
 }

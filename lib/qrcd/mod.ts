@@ -20,12 +20,9 @@ export {
   loadQrcd,
   loadQrcdSplit,
   parseQrcdLine,
-  QRCD_CACHE_DIR,
   QRCD_FILES,
-  QRCD_SAMPLES_DIR,
   qrcdSplitPath,
   qrcdStats,
-  resolveQrcdSplit,
 } from "./load.ts";
 export type { QrcdSplit, QrcdStats } from "./load.ts";
 export {
