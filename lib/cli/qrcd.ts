@@ -4,12 +4,14 @@
  *   pRR / EM / F1@1 as one JSON object on stdout; run-file warnings on stderr.
  * - `eval qrcd-check RUN.json [--gold GOLD]`: the submission checker's rules (file name included).
  * - `eval qrcd-baseline --split dev --out RUN.json`: writes the offline baseline's run.
+ * - `data stats qrcd`: {@link qrcdStatsBySplit}.
  *
  * GOLD is a JSONL file or a split name (`train`, `dev`, `test`) read from the fetched corpus,
  * or from the bundled samples when the corpus is not fetched (`--dir` picks a folder).
  *
  * @module
  */
+import { isInstalled } from "../data/paths.ts";
 import { KitError } from "../errors.ts";
 import {
   checkRunAgainstGold,
@@ -21,6 +23,8 @@ import {
   overlapBaseline,
   type PassageQuestion,
   qrcdSplitPath,
+  type QrcdStats,
+  qrcdStats,
   readSpanRun,
   type RunIssue,
   SEGMENTERS,
@@ -39,12 +43,30 @@ async function fileExists(path: string): Promise<boolean> {
 
 /** Loads gold records from a file, or from a split name when no file by that name exists. */
 async function loadGold(spec: string, dir?: string): Promise<PassageQuestion[]> {
-  if (isQrcdSplit(spec) && !(await fileExists(spec))) {
-    const path = qrcdSplitPath(spec, dir);
-    console.error(`reading ${spec} split from ${path}`);
-    return await loadQrcd(path);
+  return await loadQrcd(await goldPath(spec, dir));
+}
+
+/** The gold file: `spec` itself, or a split's file when `spec` is a split name and not a file. */
+async function goldPath(spec: string, dir?: string): Promise<string> {
+  if (!isQrcdSplit(spec) || await fileExists(spec)) return spec;
+  const path = qrcdSplitPath(spec, dir);
+  console.error(`reading ${spec} split from ${path}`);
+  return path;
+}
+
+/** Gold records for scoring: every record needs answers (the test file has none). */
+async function loadScorableGold(spec: string, dir?: string): Promise<PassageQuestion[]> {
+  const path = await goldPath(spec, dir);
+  const gold = await loadQrcd(path);
+  const bare = gold.find((r) => r.answers.length === 0);
+  if (bare) {
+    throw new KitError(
+      `record ${bare.pqId} has no gold answers, so the file cannot be scored (the QRCD test ` +
+        "file is distributed without answers; use it with qrcd-check or qrcd-baseline only)",
+      { file: path, line: bare.line },
+    );
   }
-  return await loadQrcd(spec);
+  return gold;
 }
 
 function report(issues: RunIssue[], file: string): { errors: number; warnings: number } {
@@ -68,7 +90,7 @@ export const qrcdEvalCommand: Command = {
     }
     const [goldSpec, runPath] = p.positionals;
     const segName = oneOf(str(p, "segmenter", "none")!, ["none", "light"], "segmenter");
-    const gold = await loadGold(goldSpec, str(p, "dir"));
+    const gold = await loadScorableGold(goldSpec, str(p, "dir"));
     const { run, issues } = await readSpanRun(runPath);
     const nameIssue = checkRunFileName(runPath, "warning");
     const all = [...(nameIssue ? [nameIssue] : []), ...issues, ...checkRunAgainstGold(gold, run)];
@@ -143,6 +165,31 @@ export const qrcdBaselineCommand: Command = {
     console.error(`wrote ${run.size} pq_ids to ${out}`);
   },
 };
+
+/**
+ * `data stats qrcd [--split S] [--dir DIR]`: records, unique questions, unique passages and
+ * answers per split (all three splits when `split` is undefined).
+ */
+export async function qrcdStatsBySplit(
+  split: string | undefined,
+  dir: string | undefined,
+): Promise<QrcdStats | Record<string, QrcdStats>> {
+  const splits = split === undefined
+    ? (["train", "dev", "test"] as const)
+    : [oneOf(split, ["train", "dev", "test"] as const, "QRCD split")];
+  const out: Record<string, QrcdStats> = {};
+  for (const s of splits) {
+    const path = qrcdSplitPath(s, dir);
+    console.error(`${s}: ${path}`);
+    out[s] = qrcdStats(await loadQrcd(path));
+  }
+  if (dir === undefined && !isInstalled("qrcd")) {
+    console.error(
+      "note: qrcd is not fetched; these are the bundled samples (deno task data fetch qrcd)",
+    );
+  }
+  return split === undefined ? out : out[splits[0]];
+}
 
 /** The QRCD subcommands, for the `eval` group's table. */
 export const qrcdCommands: Record<string, Command> = {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { qrcdBaselineCommand, qrcdCheckCommand, qrcdEvalCommand } from "../../lib/cli/qrcd.ts";
 import { KitError } from "../../lib/errors.ts";
 import type { Command } from "../../lib/cli/command.ts";
-import { qrcdRealDir } from "./real.ts";
+import { realDataTest, runCli } from "../helpers.ts";
 
 /** Runs a command with console.log / console.error captured. */
 async function run(cmd: Command, args: string[]) {
@@ -99,17 +99,46 @@ Deno.test("baseline on the samples: a run every check accepts, scored by eval", 
   assert.equal((await run(qrcdCheckCommand, [renamed])).status, 1);
 });
 
-const real = qrcdRealDir();
+Deno.test("through main.ts: eval qrcd, qrcd-check, qrcd-baseline and data stats qrcd", async () => {
+  const out = `${await Deno.makeTempDir()}/kit_base.json`;
+  const b = await runCli([
+    "eval",
+    "qrcd-baseline",
+    "--split",
+    "dev",
+    "--dir",
+    "samples",
+    "--out",
+    out,
+  ]);
+  assert.equal(b.code, 0, b.stderr);
+  const e = await runCli(["eval", "qrcd", "dev", out, "--dir", "samples", "--per-record"]);
+  assert.equal(e.code, 0, e.stderr);
+  const result = JSON.parse(e.stdout);
+  assert.equal(result.records, 7);
+  assert.equal(result.per_record.length, 7);
+  const test = await runCli(["eval", "qrcd", "test", out, "--dir", "samples"]);
+  assert.equal(test.code, 2);
+  assert.match(test.stderr, /qrcd_v1\.1_test_noAnswers\.jsonl:1: record .* has no gold answers/);
+  const stats = await runCli(["data", "stats", "qrcd", "--dir", "samples", "--json"]);
+  assert.equal(stats.code, 0, stats.stderr);
+  assert.deepEqual(JSON.parse(stats.stdout).dev, {
+    records: 7,
+    questions: 6,
+    passages: 7,
+    answers: 12,
+  });
+});
 
-Deno.test({
-  name: "real dev split: the offline baseline's scores equal the official scorer's",
-  ignore: real === undefined,
-  async fn() {
+realDataTest(
+  "real dev split: the offline baseline's scores equal the official scorer's",
+  "qrcd",
+  async (real) => {
     const out = `${await Deno.makeTempDir()}/kit_base.json`;
-    await run(qrcdBaselineCommand, ["--split", "dev", "--dir", real!, "--out", out]);
-    const check = await run(qrcdCheckCommand, [out, "--gold", "dev", "--dir", real!]);
+    await run(qrcdBaselineCommand, ["--split", "dev", "--dir", real, "--out", out]);
+    const check = await run(qrcdCheckCommand, [out, "--gold", "dev", "--dir", real]);
     assert.deepEqual(JSON.parse(check.out).errors, 0);
-    const r = await run(qrcdEvalCommand, ["dev", out, "--dir", real!]);
+    const r = await run(qrcdEvalCommand, ["dev", out, "--dir", real]);
     // Reference values: the official quranqa22_eval.py logic (identity segmenter) run with
     // CPython 3.11 on this baseline's run file; the kit must agree to the last bit.
     assert.deepEqual(JSON.parse(r.out), {
@@ -121,4 +150,4 @@ Deno.test({
       segmenter: "none",
     });
   },
-});
+);

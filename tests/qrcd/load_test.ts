@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { KitError } from "../../lib/errors.ts";
 import { loadQrcd, loadQrcdSplit, qrcdStats } from "../../lib/qrcd/mod.ts";
-import { qrcdRealDir } from "./real.ts";
+import { realDataTest } from "../helpers.ts";
 
 const mem = (lines: unknown[]) => ({
   name: "mem.jsonl",
@@ -65,12 +65,10 @@ Deno.test("the bundled samples load for every split; stats count by pq_id parts"
   assert.deepEqual(qrcdStats(test), { records: 3, questions: 2, passages: 3, answers: 0 });
 });
 
-const real = qrcdRealDir();
-
-Deno.test({
-  name: "real QRCD v1.1: every split loads and matches the published counts",
-  ignore: real === undefined,
-  async fn() {
+realDataTest(
+  "real QRCD v1.1: every split loads and matches the published counts",
+  "qrcd",
+  async (real) => {
     const want = {
       train: { records: 710, questions: 118, passages: 468, answers: 861 },
       dev: { records: 109, questions: 17, passages: 101, answers: 128 },
@@ -81,4 +79,4 @@ Deno.test({
       assert.deepEqual(qrcdStats(records), want[split], split);
     }
   },
-});
+);

@@ -7,7 +7,7 @@ import {
   type SpanPrediction,
   type SpanRun,
 } from "../../lib/qrcd/mod.ts";
-import { qrcdRealDir } from "./real.ts";
+import { realDataTest } from "../helpers.ts";
 
 /**
  * A deterministic run that exercises every scorer rule on real records: gold answers, gold with a
@@ -45,12 +45,10 @@ function mixedRun(gold: PassageQuestion[]): SpanRun {
   return run;
 }
 
-const real = qrcdRealDir();
-
-Deno.test({
-  name: "real train and dev: a mixed run scores exactly what the official scorer computes",
-  ignore: real === undefined,
-  async fn() {
+realDataTest(
+  "real train and dev: a mixed run scores exactly what the official scorer computes",
+  "qrcd",
+  async (real) => {
     // Reference values: the official quranqa22_eval.py logic with an identity segmenter, run with
     // CPython 3.11 on the same run written to JSON.
     const want = {
@@ -71,4 +69,4 @@ Deno.test({
       assert.deepEqual([l.pRR, l.exactMatch, l.f1At1], wantLight[split], `${split} light`);
     }
   },
-});
+);
