@@ -168,7 +168,15 @@ export const qrcdBaselineCommand: Command = {
 
 /**
  * `data stats qrcd [--split S] [--dir DIR]`: records, unique questions, unique passages and
- * answers per split (all three splits when `split` is undefined).
+ * answers per split (all three splits when `split` is undefined). The files read go to stderr.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { qrcdStatsBySplit } from "./qrcd.ts";
+ * const dev = await qrcdStatsBySplit("dev", "samples");
+ * assert.deepEqual(dev, { records: 7, questions: 6, passages: 7, answers: 12 });
+ * ```
  */
 export async function qrcdStatsBySplit(
   split: string | undefined,

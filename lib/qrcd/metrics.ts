@@ -267,3 +267,63 @@ export function evaluateQrcd(
     perRecord,
   };
 }
+
+/** One flat row per gold record, for tables in notebooks and reports. */
+export interface RecordRow {
+  pq_id: string;
+  question: string;
+  /** The gold answers joined with " | ". */
+  gold: string;
+  /** The top prediction ("" when none). */
+  top_answer: string;
+  /** The rank that gave pRR, or null. */
+  matched_rank: number | null;
+  /** The answer at that rank ("" when none). */
+  matched_answer: string;
+  /** Its F1. */
+  matched_f1: number;
+  pRR: number;
+  exact_match: number;
+  "f1@1": number;
+  /** Predictions the scorer read (at most 5). */
+  predictions: number;
+  /** True when the run has no entry for this pq_id. */
+  missing: boolean;
+}
+
+/**
+ * Flattens the per-record breakdown into rows (plain objects, one per gold record, gold order).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evaluateQrcd, recordRows } from "./metrics.ts";
+ * const rec = {
+ *   pqId: "a", questionId: "a", passageId: "p", surah: 1, verses: "1", line: 1,
+ *   passage: "إنا أعطيناك الكوثر.", question: "ماذا أعطي؟",
+ *   answers: [{ text: "الكوثر", start: 12 }],
+ * };
+ * const run = new Map([["a", [{ answer: "أعطيناك", rank: 1, score: 2 }, { answer: "الكوثر", rank: 2, score: 1 }]]]);
+ * const [row] = recordRows(evaluateQrcd([rec], run));
+ * assert.deepEqual([row.matched_rank, row.matched_answer, row.pRR], [2, "الكوثر", 0.5]);
+ * ```
+ */
+export function recordRows(evaluation: QrcdEvaluation): RecordRow[] {
+  return evaluation.perRecord.map((r) => {
+    const matched = r.matchedRank === null ? undefined : r.predictions[r.matchedRank - 1];
+    return {
+      pq_id: r.pqId,
+      question: r.question,
+      gold: r.gold.join(" | "),
+      top_answer: r.predictions[0]?.answer ?? "",
+      matched_rank: r.matchedRank,
+      matched_answer: matched?.answer ?? "",
+      matched_f1: r.matchedF1,
+      pRR: r.pRR,
+      exact_match: r.exactMatch,
+      "f1@1": r.f1At1,
+      predictions: r.predictions.length,
+      missing: r.missing,
+    };
+  });
+}

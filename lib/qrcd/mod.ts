@@ -45,10 +45,11 @@ export {
   exactMatch,
   isSpanOfPassage,
   MAX_PREDICTIONS,
+  recordRows,
   scoreRecord,
   tokenF1,
 } from "./metrics.ts";
-export type { QrcdEvaluation, RecordScore, ScoredPrediction } from "./metrics.ts";
+export type { QrcdEvaluation, RecordRow, RecordScore, ScoredPrediction } from "./metrics.ts";
 export {
   checkRunAgainstGold,
   checkRunFileName,
