@@ -11,3 +11,6 @@ export * from "./significance.ts";
 export * from "./compare.ts";
 export * from "./stability.ts";
 export * from "./ties.ts";
+export * from "./split.ts";
+export * from "./labels.ts";
+export * from "./heldout.ts";

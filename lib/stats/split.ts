@@ -186,6 +186,15 @@ export interface Overlap {
   ids: Record<string, string[]>;
 }
 
+/** The named slices of a split (train, test, validation; unused ones are not a slice). */
+function slicesOf<T>(x: Record<string, readonly T[]> | Split<T>): Record<string, readonly T[]> {
+  if ("queries" in x && "stratified" in x) {
+    const s = x as Split<T>;
+    return { train: s.train, test: s.test, validation: s.validation };
+  }
+  return x as Record<string, readonly T[]>;
+}
+
 /** Lowercase, NFC, whitespace collapsed: "the same text" for leakage checks. */
 export function normalizeForLeakage(text: string): string {
   return text.normalize("NFC").toLowerCase().replace(/\s+/g, " ").trim();
@@ -231,8 +240,8 @@ export interface LeakageReport {
 }
 
 /**
- * Checks slices of questions for leakage: the same id in two slices, and the same question
- * text (after {@link normalizeForLeakage}) in two slices.
+ * Checks slices of questions (named arrays, or a {@link Split}) for leakage: the same id in
+ * two slices, and the same question text (after {@link normalizeForLeakage}) in two slices.
  *
  * @example
  * ```ts
@@ -242,7 +251,10 @@ export interface LeakageReport {
  * console.assert(!r.clean && r.sharedIds.length === 0 && r.duplicateTexts[0].key === "what is x");
  * ```
  */
-export function checkLeakage(slices: Record<string, readonly Question[]>): LeakageReport {
+export function checkLeakage(
+  slicesOrSplit: Record<string, readonly Question[]> | Split<Question>,
+): LeakageReport {
+  const slices = slicesOf(slicesOrSplit);
   const sharedIds = overlaps(slices, (q) => q.id, (q) => q.id);
   const duplicateTexts = overlaps(slices, (q) => normalizeForLeakage(q.text), (q) => q.id);
   return {
@@ -305,9 +317,10 @@ export interface QrcdLeakageReport {
  * console.assert(r.questionsDisjoint && r.sharedPassagesByPair["train/dev"] === 1);
  * ```
  */
-export function checkQrcdLeakage(
-  slices: Record<string, readonly QrcdRecordLike[]>,
+export function checkQrcdLeakage<T extends QrcdRecordLike>(
+  slicesOrSplit: Record<string, readonly T[]> | Split<T>,
 ): QrcdLeakageReport {
+  const slices: Record<string, readonly QrcdRecordLike[]> = slicesOf(slicesOrSplit);
   const id = (r: QrcdRecordLike) => r.pq_id;
   const sharedRecords = overlaps(slices, id, id);
   const sharedQuestionIds = overlaps(slices, (r) => qrcdQuestionId(r.pq_id), id);

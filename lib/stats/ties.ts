@@ -20,10 +20,11 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { compareDocnos } from "../metrics/rank.ts";
 
-/** Query id to (document id to relevance), as in lib/metrics. */
+/** Query id to (document id to relevance): lib/metrics' `Qrels`. */
 export type QrelsLike = Map<string, Map<string, number>>;
-/** Query id to (document id to score), as in lib/metrics. */
+/** Query id to (document id to score): lib/metrics' `Run`. */
 export type RunLike = Map<string, Map<string, number>>;
 
 /** The range and expectation of one measure over the orders of tied documents. */
@@ -78,9 +79,9 @@ interface Group {
   relevant: number;
 }
 
-/** trec_eval order: score descending, then docno descending (string comparison). */
+/** trec_eval order: score descending, then docno descending (strcmp order, as lib/metrics). */
 function trecEvalOrder(scores: Map<string, number>): [string, number][] {
-  return [...scores].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : 0));
+  return [...scores].sort((x, y) => y[1] - x[1] || compareDocnos(y[0], x[0]));
 }
 
 function apFromFlags(flags: boolean[], numRelevant: number): number {

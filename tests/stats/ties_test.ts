@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { analyzeTies, queryTies } from "../../lib/stats/ties.ts";
+import { evaluate } from "../../lib/metrics/mod.ts";
 
 /** Every permutation of `xs`. */
 function permutations<T>(xs: T[]): T[][] {
@@ -139,4 +140,30 @@ Deno.test("analyzeTies: query selection like trec_eval, -c adds missing queries 
   assert.equal(c.map.expected, 0.375);
   assert.equal(c.queriesAffected, 1);
   assert.equal(c.mixedGroups, 1);
+});
+
+Deno.test("property: the trec_eval value equals the metric engine's AP and RR", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 2 })), {
+        minLength: 1,
+        maxLength: 12,
+      }),
+      (docs) => {
+        const scores = new Map<string, number>();
+        const judgments = new Map<string, number>();
+        docs.forEach(([score, rel], i) => {
+          scores.set(`d${(i * 7) % 13}x${i}`, score / 2);
+          judgments.set(`d${(i * 7) % 13}x${i}`, rel);
+        });
+        const qrels = new Map([["q", judgments]]);
+        const run = new Map([["q", scores]]);
+        const engine = evaluate(qrels, run, ["map", "recip_rank"]).perQuery.get("q")!;
+        const t = queryTies("q", scores, judgments);
+        assert.ok(close(t.ap.trecEval, engine.map));
+        assert.ok(close(t.rr.trecEval, engine.recip_rank));
+      },
+    ),
+    { numRuns: 200, seed: 3 },
+  );
 });
