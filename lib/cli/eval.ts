@@ -17,7 +17,7 @@ import {
 } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
 import { list, oneOf, parseFlags, required, str } from "./args.ts";
-import { compareCommand, tiesCommand } from "./stats.ts";
+import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
 function relevanceLevel(raw: string | undefined): number {
   if (raw === undefined) return 1;
@@ -129,4 +129,5 @@ export const evalCommands: Record<string, Command> = {
   as2: as2Command,
   compare: compareCommand,
   ties: tiesCommand,
+  stability: stabilityCommand,
 };

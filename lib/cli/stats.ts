@@ -12,6 +12,7 @@ import {
   compareSystems,
   type Correction,
   formatTieAnalysis,
+  stability,
   type TestName,
   toCsv,
   toLatex,
@@ -175,8 +176,65 @@ export const tiesCommand: Command = {
   },
 };
 
+/** `eval stability`: spread of one measure over several runs of one system (e.g. seeds). */
+export const stabilityCommand: Command = {
+  summary: "stability over runs (seeds) of one system: mean, sample sd, min, max, flag",
+  usage:
+    "--qrels QRELS RUN1 RUN2 [RUN...] [-m MEASURE] [--threshold T] [--spread sd|range] [-c]\n" +
+    "  [-l LEVEL] [--json]   (measure default map; threshold default 0.01)",
+  async run(args) {
+    const p = parseFlags(args, {
+      qrels: { type: "string" },
+      measure: { type: "string", short: "m" },
+      threshold: { type: "string" },
+      spread: { type: "string", default: "sd" },
+      complete: { type: "boolean", short: "c" },
+      level: { type: "string", short: "l" },
+      json: { type: "boolean" },
+    });
+    const runs = p.positionals;
+    if (runs.length < 2) throw new KitError("stability needs at least two run files");
+    const thresholdRaw = str(p, "threshold");
+    const threshold = thresholdRaw === undefined ? undefined : Number(thresholdRaw);
+    if (threshold !== undefined && !(threshold >= 0)) {
+      throw new KitError(`--threshold must be a non-negative number, got '${thresholdRaw}'`);
+    }
+    const spread = oneOf(str(p, "spread")!, ["sd", "range"] as const, "spread");
+    const qrels = await QrelsIndex.read(required(p, "qrels"));
+    const measure = str(p, "measure", "map")!;
+    const perRun: number[][] = [];
+    let outputName = measure;
+    for (const run of runs) {
+      const r = await evaluateTrecFiles(qrels, run, [measure], {
+        complete: Boolean(p.values.complete),
+        relevanceLevel: level(str(p, "level")),
+      });
+      if (r.measures.length !== 1) throw new KitError(`give one measure, got '${measure}'`);
+      outputName = r.measures[0];
+      perRun.push([...r.perQuery.values()].map((v) => v[outputName]));
+    }
+    const s = stability(perRun, { threshold, spread });
+    if (p.values.json) {
+      console.log(JSON.stringify({ measure: outputName, runs, ...s }, null, 2));
+      return;
+    }
+    const f = (x: number) => x.toFixed(4);
+    const lines = runs.map((r, i) => `${f(s.perRun[i])}  ${r}`);
+    lines.push(
+      "",
+      `${outputName} over ${s.runs} runs: mean ${f(s.mean)}, sd ${f(s.sd)} (sample, n-1), ` +
+        `min ${f(s.min)}, max ${f(s.max)}, range ${f(s.range)}`,
+      s.unstable
+        ? `UNSTABLE: ${s.spread} ${f(s.spread === "sd" ? s.sd : s.range)} exceeds ${s.threshold}`
+        : `stable: ${s.spread} within ${s.threshold}`,
+    );
+    console.log(lines.join("\n"));
+  },
+};
+
 /** The commands this module adds to the `eval` group. */
 export const statsCommands: Record<string, Command> = {
   compare: compareCommand,
   ties: tiesCommand,
+  stability: stabilityCommand,
 };

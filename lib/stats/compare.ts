@@ -22,6 +22,7 @@ import {
   pairedTTest,
 } from "./significance.ts";
 import { DEFAULT_SEED, type Seed } from "./random.ts";
+import { formatFixedC } from "../metrics/format.ts";
 
 /** Per-query values of one system: query id to (measure name to value), like `EvalResult.perQuery`. */
 export type PerQueryValues = Map<string, Record<string, number>>;
@@ -232,12 +233,13 @@ function best(table: ComparisonTable, measure: string): number {
   return Math.max(...table.systems.map((s) => table.cells[s.name][measure].mean));
 }
 
+/** Fixed decimals rounded like C's printf (as trec_eval's output), not like toFixed. */
 function fmt(x: number, digits: number): string {
-  return x.toFixed(digits);
+  return formatFixedC(x, digits);
 }
 
 function fmtP(p: number): string {
-  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+  return p < 1e-4 ? p.toExponential(1) : formatFixedC(p, 4);
 }
 
 /** Options of the exports. */
