@@ -215,7 +215,7 @@ export const stabilityCommand: Command = {
     }
     const s = stability(perRun, { threshold, spread });
     if (p.values.json) {
-      console.log(JSON.stringify({ measure: outputName, runs, ...s }, null, 2));
+      console.log(JSON.stringify({ measure: outputName, files: runs, ...s }, null, 2));
       return;
     }
     const f = (x: number) => x.toFixed(4);
