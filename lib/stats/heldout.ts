@@ -83,7 +83,17 @@ export type Trainer<C> = (
   config: C,
 ) => QuestionScorer | Promise<QuestionScorer>;
 
-/** Judgment rows of `questions` scored by `scorer`. */
+/**
+ * Judgment rows of `questions` scored by `scorer` (one row per candidate).
+ *
+ * @example
+ * ```ts
+ * import { scoreQuestions } from "./heldout.ts";
+ * const q = { id: "q", text: "?", candidates: [{ id: "a", text: "x", label: 1 }] };
+ * const rows = await scoreQuestions([q], () => [0.5]);
+ * console.assert(rows[0].doc === "a" && rows[0].score === 0.5);
+ * ```
+ */
 export async function scoreQuestions(
   questions: readonly Question[],
   scorer: QuestionScorer,

@@ -49,7 +49,15 @@ function checkPaired(a: ArrayLike<number>, b: ArrayLike<number>): void {
   }
 }
 
-/** Mean of an array. */
+/**
+ * Mean of an array (an empty array is an error, not NaN).
+ *
+ * @example
+ * ```ts
+ * import { mean } from "./significance.ts";
+ * console.assert(mean([1, 2, 6]) === 3);
+ * ```
+ */
 export function mean(values: ArrayLike<number>): number {
   if (values.length === 0) throw new KitError("mean of an empty list");
   let s = 0;

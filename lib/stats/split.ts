@@ -195,7 +195,15 @@ function slicesOf<T>(x: Record<string, readonly T[]> | Split<T>): Record<string,
   return x as Record<string, readonly T[]>;
 }
 
-/** Lowercase, NFC, whitespace collapsed: "the same text" for leakage checks. */
+/**
+ * Lowercase, NFC, whitespace collapsed: "the same text" for leakage checks.
+ *
+ * @example
+ * ```ts
+ * import { normalizeForLeakage } from "./split.ts";
+ * console.assert(normalizeForLeakage("  Who  wrote\tHamlet? ") === "who wrote hamlet?");
+ * ```
+ */
 export function normalizeForLeakage(text: string): string {
   return text.normalize("NFC").toLowerCase().replace(/\s+/g, " ").trim();
 }
