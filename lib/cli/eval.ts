@@ -18,6 +18,7 @@ import {
 import type { Command } from "./command.ts";
 import { list, oneOf, parseFlags, required, str } from "./args.ts";
 import { qrcdCommands } from "./qrcd.ts";
+import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
 function relevanceLevel(raw: string | undefined): number {
   if (raw === undefined) return 1;
@@ -128,4 +129,7 @@ export const evalCommands: Record<string, Command> = {
   trec: trecCommand,
   as2: as2Command,
   ...qrcdCommands,
+  compare: compareCommand,
+  ties: tiesCommand,
+  stability: stabilityCommand,
 };
