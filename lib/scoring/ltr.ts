@@ -94,6 +94,14 @@ export function questionFeatures(q: QuestionInput, stats: CollectionStats): Floa
   return out;
 }
 
+/**
+ * The features that describe where a candidate sits in its list. They are only
+ * meaningful where the corpus order is the source's order (WikiQA: sentence order of the
+ * Wikipedia summary); TREC-QA files list the positive candidates first, so there they
+ * would leak the labels.
+ */
+export const POSITION_FEATURES: readonly string[] = ["position", "inv_position", "is_first"];
+
 /** A trained ranker: everything needed to score, JSON-serializable. */
 export interface LtrModel {
   /** Feature names the weights refer to. */
@@ -124,6 +132,18 @@ export interface LtrTrainOptions {
   l2?: number;
   /** Statistics for the IDF features; default: from the training candidates. */
   stats?: CollectionStats;
+  /** Names of the features to use (default: all of {@link LTR_FEATURES}). */
+  features?: readonly string[];
+}
+
+function featureIndexes(names: readonly string[]): number[] {
+  return names.map((n) => {
+    const i = (LTR_FEATURES as readonly string[]).indexOf(n);
+    if (i < 0) {
+      throw new KitError(`unknown ranker feature '${n}' (known: ${LTR_FEATURES.join(", ")})`);
+    }
+    return i;
+  });
 }
 
 /**
@@ -175,13 +195,16 @@ export function trainLtr(
   const l2 = options.l2 ?? 1e-4;
   const stats = options.stats ??
     collectionStats(questions.flatMap((q) => q.candidates.map((c) => c.text)));
-  const nf = LTR_FEATURES.length;
+  const names = options.features ?? LTR_FEATURES;
+  const pick = featureIndexes(names);
+  const nf = pick.length;
+  const all = LTR_FEATURES.length;
   const rows: Float64Array[] = [];
   const labels: number[] = [];
   for (const q of questions) {
     const f = questionFeatures(q, stats);
     q.candidates.forEach((c, i) => {
-      rows.push(f.subarray(i * nf, (i + 1) * nf));
+      rows.push(Float64Array.from(pick, (j) => f[i * all + j]));
       labels.push(c.label > 0 ? 1 : 0);
     });
   }
@@ -212,7 +235,7 @@ export function trainLtr(
     }
   }
   return {
-    features: [...LTR_FEATURES],
+    features: [...names],
     mean,
     std,
     weights: [...w],
@@ -238,10 +261,8 @@ export function trainLtr(
  * ```
  */
 export function ltrScorer(model: LtrModel, stats?: CollectionStats): QuestionScorer {
-  if (model.features.join() !== LTR_FEATURES.join()) {
-    throw new KitError(`ranker model features differ from this kit's: ${model.features.join()}`);
-  }
-  const nf = LTR_FEATURES.length;
+  const pick = featureIndexes(model.features);
+  const all = LTR_FEATURES.length;
   return {
     id: `ltr:seed${model.seed}`,
     scoreQuestions(questions, options) {
@@ -252,8 +273,8 @@ export function ltrScorer(model: LtrModel, stats?: CollectionStats): QuestionSco
         const s = new Float32Array(q.candidates.length);
         for (let c = 0; c < s.length; c++) {
           let z = model.bias;
-          for (let j = 0; j < nf; j++) {
-            z += model.weights[j] * (f[c * nf + j] - model.mean[j]) / model.std[j];
+          for (let j = 0; j < pick.length; j++) {
+            z += model.weights[j] * (f[c * all + pick[j]] - model.mean[j]) / model.std[j];
           }
           s[c] = z;
         }

@@ -17,3 +17,4 @@ export * from "./model/model.ts";
 export * from "./model/cache.ts";
 export * from "./model/crossencoder.ts";
 export * from "./model/qa.ts";
+export * from "./pipeline.ts";

@@ -9,7 +9,7 @@
 import { KitError } from "../../errors.ts";
 import type { PairScorer, ScoreOptions, TextPair } from "../types.ts";
 import { ScoreCache } from "./cache.ts";
-import { defaultCacheDir } from "./hub.ts";
+import { defaultCacheDir } from "../../data/paths.ts";
 import { type LoadedModel, loadModel, type LoadModelOptions } from "./model.ts";
 import type { Encoded } from "./tokenizer.ts";
 

@@ -6,15 +6,9 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
 import { KitError } from "../../errors.ts";
 import { exists, writeFileAtomic } from "../../io/atomic.ts";
-
-/** The kit's cache folder: `$KIT_CACHE_DIR`, else `data/cache` of the repository. */
-export function defaultCacheDir(): string {
-  return Deno.env.get("KIT_CACHE_DIR") ??
-    fileURLToPath(new URL("../../../data/cache", import.meta.url));
-}
+import { defaultCacheDir } from "../../data/paths.ts";
 
 /** Files a model folder needs; the first weights file found is used. */
 export const MODEL_FILES = {
@@ -29,7 +23,7 @@ export interface HubOptions {
   endpoint?: string;
   /** Branch, tag or commit (default `main`). */
   revision?: string;
-  /** Cache root (default {@link defaultCacheDir}); models go to `<root>/models/`. */
+  /** Cache root (default: the kit's data cache); models go to `<root>/models/`. */
   cacheDir?: string;
   /** Bearer token for gated repos (default `$HF_TOKEN`). */
   token?: string;
