@@ -84,7 +84,7 @@ const as2Command: Command = {
     let unranked = 0;
     for (const q of split.questions) {
       const docs = run.get(q.id);
-      if (docs) for (const c of q.candidates) if (!docs.has(c.id)) unranked++;
+      if (docs) { for (const c of q.candidates) if (!docs.has(c.id)) unranked++; }
     }
     if (unranked) {
       console.error(

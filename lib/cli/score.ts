@@ -8,6 +8,7 @@
 import { FILTERS } from "../data/mod.ts";
 import type { As2Dataset } from "../data/types.ts";
 import { KitError } from "../errors.ts";
+import { exists } from "../io/atomic.ts";
 import { evaluate, qrelsFromQuestions, runFromScores, writeRun } from "../metrics/mod.ts";
 import { BACKENDS } from "../scoring/model/session.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
@@ -52,6 +53,9 @@ export const scoreCommand: Command = {
       }
       return Number(v);
     };
+    if (!p.values.force && await exists(out)) {
+      throw new KitError(`${out} exists (pass --force to replace it)`);
+    }
     const started = performance.now();
     let lastShown = 0;
     const result = await scoreSplit(model, dataset as As2Dataset, split, {

@@ -203,7 +203,9 @@ export async function fetchDataset(
         "../shared/datasets, with wikiqa/, trecqa/ and qrcd/ in it)",
     );
   }
-  log(`${dataset}: ${options.mirror ? `from mirror ${options.mirror}` : "from upstream"} into ${dir}`);
+  log(
+    `${dataset}: ${options.mirror ? `from mirror ${options.mirror}` : "from upstream"} into ${dir}`,
+  );
 
   const zips = new Map<string, Record<string, Uint8Array>>();
   const verified: { spec: FileSpec; bytes: Uint8Array }[] = [];
@@ -238,9 +240,7 @@ export async function fetchDataset(
         zips.set(from, members);
       }
       const want = spec.upstream.member;
-      const name = typeof want === "string"
-        ? want
-        : Object.keys(members).find((m) => want.test(m));
+      const name = typeof want === "string" ? want : Object.keys(members).find((m) => want.test(m));
       if (name === undefined || !members[name]) {
         throw new KitError(`${from} has no member ${String(want)}; the archive may have changed`);
       }

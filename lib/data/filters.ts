@@ -31,7 +31,9 @@ export interface FilterReport {
 }
 
 /** Why a question would be dropped, or undefined if every filter keeps it. */
-export function questionKind(q: Question): "noCandidates" | "allNegative" | "allPositive" | "mixed" {
+export function questionKind(
+  q: Question,
+): "noCandidates" | "allNegative" | "allPositive" | "mixed" {
   if (q.candidates.length === 0) return "noCandidates";
   let pos = 0;
   for (const c of q.candidates) if (c.label > 0) pos++;

@@ -34,7 +34,9 @@ export async function readJacanaXml(source: TextSource): Promise<Question[]> {
   const questions: Question[] = [];
   const ids = new Set<string>();
   let current: Question | undefined;
-  let block: { kind: "question" | "positive" | "negative"; line: number; lines: string[] } | undefined;
+  let block:
+    | { kind: "question" | "positive" | "negative"; line: number; lines: string[] }
+    | undefined;
   for await (const { text, line } of readLines(source)) {
     const where = { file, line };
     if (block) {
@@ -121,7 +123,9 @@ export async function readTrecQaJsonl(source: TextSource, split: string): Promis
       text: r.question as string,
       candidates: (r.candidates as unknown[]).map((c, i) => {
         const cc = c as { sentence?: unknown; label?: unknown };
-        if (typeof cc?.sentence !== "string") fail(`candidate ${i}: expected a string "sentence"`, where);
+        if (typeof cc?.sentence !== "string") {
+          fail(`candidate ${i}: expected a string "sentence"`, where);
+        }
         if (cc.label !== 0 && cc.label !== 1) fail(`candidate ${i}: label must be 0 or 1`, where);
         return { id: `${id}-${i}`, text: cc.sentence as string, label: cc.label as number };
       }),

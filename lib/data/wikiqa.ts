@@ -63,7 +63,9 @@ export async function readWikiQaTsv(source: TextSource): Promise<Question[]> {
     let q = byId.get(qid);
     if (!q) byId.set(qid, q = { id: qid, text: question, candidates: [] });
     const key = `${qid}\t${sid}`;
-    if (seenCandidates.has(key)) fail(`duplicate SentenceID ${sid} in question ${qid}`, { file, line });
+    if (seenCandidates.has(key)) {
+      fail(`duplicate SentenceID ${sid} in question ${qid}`, { file, line });
+    }
     seenCandidates.add(key);
     q.candidates.push({ id: sid, text: sentence, label: Number(label) });
   }

@@ -180,7 +180,7 @@ export class QueryEvaluator {
       let sum = 0;
       const col = this.columns[m];
       for (let i = 0; i < n; i++) sum += col[i];
-      if (info.complete) for (const x of info.missing) sum += x.values[m];
+      if (info.complete) { for (const x of info.missing) sum += x.values[m]; }
       summary[labels[m]] = this.instances[m].measure.aggregate === "sum" ? sum : sum / numQ;
     }
     return {
@@ -246,7 +246,9 @@ export function evaluate(
     for (let i = 0; i < docnos.length; i++) {
       const s = docs.get(docnos[i])!;
       if (!Number.isFinite(s)) {
-        throw new KitError(`query ${qid}, document ${docnos[i]}: score ${s} is not a finite number`);
+        throw new KitError(
+          `query ${qid}, document ${docnos[i]}: score ${s} is not a finite number`,
+        );
       }
       scores[i] = s;
     }

@@ -24,9 +24,9 @@ import {
   digestJudgments,
   type EvalOptions,
   type EvalResult,
+  type Qrels,
   QueryEvaluator,
   type QueryJudgments,
-  type Qrels,
   type Run,
   warnRunOnly,
 } from "./evaluate.ts";
@@ -418,7 +418,12 @@ export async function evaluateTrecFiles(
   }
   runOnly.sort(compareDocnos);
   warnRunOnly(runOnly, options.warn);
-  return ev.result({ complete: options.complete ?? false, runOnlyQueries: runOnly, missing, runId });
+  return ev.result({
+    complete: options.complete ?? false,
+    runOnlyQueries: runOnly,
+    missing,
+    runId,
+  });
 }
 
 /** Options of {@link writeRun}. */
@@ -431,7 +436,9 @@ export interface WriteRunOptions {
 
 function checkId(id: string, what: string): void {
   if (id.length === 0 || /\s/.test(id)) {
-    throw new KitError(`${what} '${id}' is empty or contains whitespace; TREC files cannot hold it`);
+    throw new KitError(
+      `${what} '${id}' is empty or contains whitespace; TREC files cannot hold it`,
+    );
   }
 }
 
