@@ -47,6 +47,7 @@ export function questionKind(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyFilter } from "./filters.ts";
  * const c = (label: number) => ({ id: String(Math.random()), text: "", label });
  * const qs = [
@@ -55,7 +56,7 @@ export function questionKind(
  *   { id: "c", text: "", candidates: [c(1)] },
  * ];
  * const { questions, report } = applyFilter(qs, "clean");
- * console.assert(questions.length === 1 && report.dropped.allNegative === 1 && report.dropped.allPositive === 1);
+ * assert(questions.length === 1 && report.dropped.allNegative === 1 && report.dropped.allPositive === 1);
  * ```
  */
 export function applyFilter(
@@ -94,10 +95,11 @@ export function applyFilter(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeFilter } from "./filters.ts";
  * const line = describeFilter({ filter: "no-all", before: 3, kept: 2, keptCandidates: 9,
  *   dropped: { noCandidates: 0, allNegative: 1, allPositive: 0 } });
- * console.assert(line.startsWith("no-all: kept 2 of 3 questions"));
+ * assert(line.startsWith("no-all: kept 2 of 3 questions"));
  * ```
  */
 export function describeFilter(r: FilterReport): string {
