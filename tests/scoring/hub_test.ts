@@ -9,20 +9,20 @@ import { loadCrossEncoder } from "../../lib/scoring/model/crossencoder.ts";
 
 const FIXTURE = new URL("../fixtures/tiny-model/", import.meta.url).pathname;
 
-/** Serves the fixture folders as hub repos `kit/tiny-ce` and `kit/tiny-qa` on 127.0.0.1. */
+/** Serves the fixture folders as hub repos `hubtest/tiny-ce` and `hubtest/tiny-qa` on 127.0.0.1. */
 function serveHub() {
   const requests: string[] = [];
   const repos: Record<string, string> = {
-    "kit/tiny-ce": `${FIXTURE}/cross-encoder`,
-    "kit/tiny-qa": `${FIXTURE}/qa`,
-    "kit/no-weights": `${FIXTURE}/no-such-folder`,
+    "hubtest/tiny-ce": `${FIXTURE}/cross-encoder`,
+    "hubtest/tiny-qa": `${FIXTURE}/qa`,
+    "hubtest/no-weights": `${FIXTURE}/no-such-folder`,
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const path = new URL(req.url).pathname;
     requests.push(path);
     const m = path.match(/^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/);
     if (!m || m[2] !== "main") return new Response("not found", { status: 404 });
-    if (m[1] === "kit/no-weights" && (m[3] === "config.json" || m[3] === "tokenizer.json")) {
+    if (m[1] === "hubtest/no-weights" && (m[3] === "config.json" || m[3] === "tokenizer.json")) {
       return new Response(await Deno.readFile(`${FIXTURE}/qa/${m[3]}`));
     }
     const root = repos[m[1]];
@@ -49,8 +49,8 @@ Deno.test("a model downloads from a local hub once, then loads from the cache", 
   const { server, endpoint, requests } = serveHub();
   const cacheDir = await Deno.makeTempDir();
   try {
-    const dir = await downloadModel("kit/tiny-ce", { endpoint, cacheDir });
-    assert.equal(dir, cachedModelDir("kit/tiny-ce", { cacheDir }));
+    const dir = await downloadModel("hubtest/tiny-ce", { endpoint, cacheDir });
+    assert.equal(dir, cachedModelDir("hubtest/tiny-ce", { cacheDir }));
     for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"]) {
       assert.deepEqual(
         await Deno.readFile(`${dir}/${f}`),
@@ -66,15 +66,15 @@ Deno.test("a model downloads from a local hub once, then loads from the cache", 
       "onnx/model.onnx",
     ]);
     // special_tokens_map.json is optional: its 404 was tolerated
-    assert.ok(requests.includes("/kit/tiny-ce/resolve/main/special_tokens_map.json"));
+    assert.ok(requests.includes("/hubtest/tiny-ce/resolve/main/special_tokens_map.json"));
     const before = requests.length;
-    assert.equal(await resolveModelDir("kit/tiny-ce", { endpoint, cacheDir }), dir);
+    assert.equal(await resolveModelDir("hubtest/tiny-ce", { endpoint, cacheDir }), dir);
     assert.equal(requests.length, before, "a completed download is not fetched again");
     // the QA repo keeps its weights at the top level: the fallback file name is used
-    const qa = await downloadModel("kit/tiny-qa", { endpoint, cacheDir });
+    const qa = await downloadModel("hubtest/tiny-qa", { endpoint, cacheDir });
     assert.ok((await Deno.stat(`${qa}/model.onnx`)).isFile);
     // the downloaded folder scores like the original
-    const ce = await loadCrossEncoder("kit/tiny-ce", {
+    const ce = await loadCrossEncoder("hubtest/tiny-ce", {
       endpoint,
       cacheDir,
       backend: "cpu",
@@ -95,15 +95,15 @@ Deno.test("missing repos and missing weights are clear errors", async () => {
   const cacheDir = await Deno.makeTempDir();
   try {
     await assert.rejects(
-      downloadModel("kit/absent", { endpoint, cacheDir }),
+      downloadModel("hubtest/absent", { endpoint, cacheDir }),
       /has no config\.json/,
     );
     await assert.rejects(
-      downloadModel("kit/no-weights", { endpoint, cacheDir }),
+      downloadModel("hubtest/no-weights", { endpoint, cacheDir }),
       /no ONNX weights/,
     );
     await assert.rejects(
-      downloadModel("kit/tiny-ce", { endpoint, cacheDir, revision: "v9" }),
+      downloadModel("hubtest/tiny-ce", { endpoint, cacheDir, revision: "v9" }),
       /has no config\.json/,
     );
     await assert.rejects(resolveModelDir("./not/here"), /no model folder/);

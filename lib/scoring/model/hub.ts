@@ -131,6 +131,15 @@ export async function downloadModel(repoId: string, options: HubOptions = {}): P
   return dir;
 }
 
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    // NotFound, or a path through a file (`kit/x` where `kit` is a script): not a folder
+    return false;
+  }
+}
+
 /**
  * Resolves a model spec to a local folder: an existing path as is, otherwise a hub repo
  * id through {@link downloadModel}.
@@ -143,7 +152,7 @@ export async function downloadModel(repoId: string, options: HubOptions = {}): P
  * ```
  */
 export async function resolveModelDir(spec: string, options: HubOptions = {}): Promise<string> {
-  if (await exists(spec)) return spec;
+  if (await isDirectory(spec)) return spec;
   if (!isRepoId(spec)) throw new KitError(`no model folder at '${spec}'`);
   return await downloadModel(spec, options);
 }
