@@ -19,11 +19,12 @@ import {
 import { qrelsFromQuestions, writeQrels } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
 import { oneOf, parseFlags, required, str } from "./args.ts";
+import { qrcdStatsBySplit } from "./qrcd.ts";
 
 /** Per-corpus statistics hooks; QRCD registers its own (records, passages, answers). */
 export const EXTRA_STATS: Partial<
   Record<DatasetName, (split: string | undefined, dir: string | undefined) => Promise<unknown>>
-> = {};
+> = { qrcd: qrcdStatsBySplit };
 
 const fetchCommand: Command = {
   summary: "download (or copy from --mirror), verify and install corpora",
