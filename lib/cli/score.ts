@@ -11,7 +11,8 @@ import { KitError } from "../errors.ts";
 import { exists } from "../io/atomic.ts";
 import { evaluate, qrelsFromQuestions, runFromScores, writeRun } from "../metrics/mod.ts";
 import { BACKENDS } from "../scoring/model/session.ts";
-import { scoreSplit } from "../scoring/pipeline.ts";
+import { readQrcdSplit, scoreSplit } from "../scoring/pipeline.ts";
+import { writeSpanRun } from "../qrcd/runfile.ts";
 import { oneOf, parseFlags, required, str } from "./args.ts";
 import type { Command } from "./command.ts";
 
@@ -19,7 +20,8 @@ import type { Command } from "./command.ts";
 export const scoreCommand: Command = {
   summary: "score a split with a model and write a TREC run",
   usage: "--model <path|hub-id|lexical:wordcnt|lexical:wgtwordcnt|lexical:bm25|ltr> " +
-    "--dataset wikiqa|trecqa --split S [--filter raw|no-all|clean] --out RUN " +
+    "--dataset wikiqa|trecqa|qrcd --split S [--filter raw|no-all|clean] --out RUN " +
+    "[--top-k 5] [--max-answer-tokens 30] [--doc-stride 128] (qrcd: RUN.json, a QA model) " +
     "[--backend webgpu|cpu] [--batch-size N] [--seed N] [--run-id ID] [--dir CORPUS_DIR] " +
     "[--no-cache] [--force]",
   async run(args) {
@@ -36,10 +38,13 @@ export const scoreCommand: Command = {
       dir: { type: "string" },
       "no-cache": { type: "boolean" },
       force: { type: "boolean" },
+      "top-k": { type: "string" },
+      "max-answer-tokens": { type: "string" },
+      "doc-stride": { type: "string" },
     });
     if (p.positionals.length) throw new KitError(`unexpected argument '${p.positionals[0]}'`);
     const model = required(p, "model");
-    const dataset = oneOf(required(p, "dataset"), ["wikiqa", "trecqa"] as const, "dataset");
+    const dataset = oneOf(required(p, "dataset"), ["wikiqa", "trecqa", "qrcd"] as const, "dataset");
     const split = required(p, "split");
     const filter = oneOf(str(p, "filter", "clean")!, FILTERS, "filter");
     const out = required(p, "out");
@@ -53,6 +58,27 @@ export const scoreCommand: Command = {
       }
       return Number(v);
     };
+    if (dataset === "qrcd") {
+      if (!p.values.force && await exists(out)) {
+        throw new KitError(`${out} exists (pass --force to replace it)`);
+      }
+      const t0 = performance.now();
+      const run = await readQrcdSplit(model, split, {
+        backend,
+        dir: str(p, "dir"),
+        topK: int("top-k"),
+        maxAnswerTokens: int("max-answer-tokens"),
+        docStride: int("doc-stride"),
+        batchSize: int("batch-size"),
+      });
+      await writeSpanRun(out, run, { force: Boolean(p.values.force) });
+      console.error(
+        `${out}: ${run.size} QRCD records read by ${model} in ${
+          ((performance.now() - t0) / 1000).toFixed(1)
+        } s (evaluate with: deno task eval qrcd GOLD ${out})`,
+      );
+      return;
+    }
     if (!p.values.force && await exists(out)) {
       throw new KitError(`${out} exists (pass --force to replace it)`);
     }

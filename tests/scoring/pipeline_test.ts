@@ -5,6 +5,8 @@ import { scoreCommand } from "../../lib/cli/score.ts";
 import { makeScorer, scoreSplit } from "../../lib/scoring/pipeline.ts";
 import { POSITION_FEATURES } from "../../lib/scoring/ltr.ts";
 import { realDataTest } from "../helpers.ts";
+import { loadQrcdSplit } from "../../lib/qrcd/load.ts";
+import { readSpanRun } from "../../lib/qrcd/runfile.ts";
 
 const FIXTURE = new URL("../fixtures/tiny-model/", import.meta.url).pathname;
 
@@ -121,3 +123,42 @@ for (const dataset of ["wikiqa", "trecqa"] as const) {
     }
   });
 }
+
+Deno.test("score --dataset qrcd writes an official run file of ranked distinct spans", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/kit_tiny.json`;
+    await scoreCommand.run([
+      "--model",
+      `${FIXTURE}/qa`,
+      "--dataset",
+      "qrcd",
+      "--split",
+      "dev",
+      "--out",
+      out,
+      "--dir",
+      "samples",
+      "--backend",
+      "cpu",
+      "--top-k",
+      "5",
+    ]);
+    const checked = await readSpanRun(out);
+    assert.deepEqual(checked.issues.filter((i) => i.severity === "error"), []);
+    const records = await loadQrcdSplit("dev", { dir: "samples" });
+    assert.equal(checked.run.size, records.length);
+    for (const r of records) {
+      const preds = checked.run.get(r.pqId)!;
+      assert.equal(preds.length, 5);
+      assert.deepEqual(preds.map((p) => p.rank), [1, 2, 3, 4, 5]);
+      assert.equal(new Set(preds.map((p) => p.answer)).size, 5);
+      for (let k = 0; k < preds.length; k++) {
+        assert.ok(r.passage.includes(preds[k].answer));
+        if (k > 0) assert.ok(preds[k].score <= preds[k - 1].score);
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -28,7 +28,7 @@ export interface HubOptions {
   /** Bearer token for gated repos (default `$HF_TOKEN`). */
   token?: string;
   /** Called with bytes received so far for each file. */
-  onProgress?: (file: string, received: number, total: number | undefined) => void;
+  onDownloadProgress?: (file: string, received: number, total: number | undefined) => void;
 }
 
 const REPO_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/;
@@ -71,7 +71,7 @@ async function fetchFile(
   async function* chunks() {
     for await (const c of body) {
       received += c.length;
-      options.onProgress?.(file, received, total);
+      options.onDownloadProgress?.(file, received, total);
       yield c;
     }
   }
