@@ -118,6 +118,9 @@ export async function createSession(bytes: Uint8Array, backend: Backend): Promis
       const out = await session.run(feeds);
       const result: Record<string, { data: Float32Array; dims: readonly number[] }> = {};
       for (const [name, t] of Object.entries(out)) {
+        if (t.type !== "float32" && t.type !== "float64") {
+          throw new KitError(`output ${name} is ${t.type}; the kit reads float32 models only`);
+        }
         const data = t.type === "float32"
           ? new Float32Array(await t.getData() as Float32Array)
           : Float32Array.from(await t.getData() as ArrayLike<number>);
