@@ -10,6 +10,8 @@ import { KitError } from "../errors.ts";
 import type { Command } from "./command.ts";
 import { dataCommands } from "./data.ts";
 import { evalCommands } from "./eval.ts";
+import { scoreCommand } from "./score.ts";
+import { benchCommands } from "./bench.ts";
 
 /**
  * Every command: a group of subcommands (`eval trec`) or a command taking flags directly
@@ -18,6 +20,8 @@ import { evalCommands } from "./eval.ts";
 export const COMMANDS: Record<string, Record<string, Command> | Command> = {
   data: dataCommands,
   eval: evalCommands,
+  score: scoreCommand,
+  bench: benchCommands,
 };
 
 function usage(): string {
@@ -77,4 +81,9 @@ function isCommand(x: Record<string, Command> | Command): x is Command {
 
 if (import.meta.main) {
   Deno.exitCode = await main(Deno.args);
+  if (Deno.env.get("QA_KIT_PEAK_RSS") === "1") {
+    // For `bench eval`: the peak resident memory of this process, read just before exit.
+    const m = /VmHWM:\s*(\d+)/.exec(Deno.readTextFileSync("/proc/self/status"));
+    if (m) console.error(`peak-rss-kb: ${m[1]}`);
+  }
 }

@@ -145,11 +145,14 @@ export async function evaluateTrecFiles(
   qrelsSource: TextSource | QrelsIndex,
   runSource: TextSource,
   measures: readonly string[],
-  options: EvalOptions = {},
+  options: EvalOptions & {
+    /** Read buffer size in bytes (default 4 MiB; tests use tiny ones to cross chunk edges). */
+    chunkBytes?: number;
+  } = {},
 ): Promise<EvalResult> {
   const qrels = qrelsSource instanceof QrelsIndex
     ? qrelsSource
-    : await QrelsIndex.read(qrelsSource);
+    : await QrelsIndex.read(qrelsSource, { chunkBytes: options.chunkBytes });
   const level = options.relevanceLevel ?? 1;
   const file = sourceName(runSource);
   let ev = new QueryEvaluator(measures, level);
@@ -160,7 +163,7 @@ export async function evaluateTrecFiles(
     // Standard input cannot be read twice: take the in-memory path from the start.
     if (runSource === "-") throw new NotGrouped();
     const scratch = { slots: new Int32Array(256) };
-    for await (const b of scanRunBlocks(runSource, (id) => runId = id)) {
+    for await (const b of scanRunBlocks(runSource, (id) => runId = id, options.chunkBytes)) {
       if (seen.has(b.qid)) throw new NotGrouped();
       seen.add(b.qid);
       checkBlockDuplicates(b, file, scratch);
@@ -217,11 +220,18 @@ export async function evaluateTrecFiles(
   }
   const missing: { qid: string; values: number[] }[] = [];
   for (const qid of qrels.queries()) {
-    if (!seen.has(qid)) missing.push({ qid, values: ev.valuesForMissing(qrels.table(qid, level)!) });
+    if (!seen.has(qid)) {
+      missing.push({ qid, values: ev.valuesForMissing(qrels.table(qid, level)!) });
+    }
   }
   runOnly.sort(compareDocnos);
   warnRunOnly(runOnly, options.warn);
-  return ev.result({ complete: options.complete ?? false, runOnlyQueries: runOnly, missing, runId });
+  return ev.result({
+    complete: options.complete ?? false,
+    runOnlyQueries: runOnly,
+    missing,
+    runId,
+  });
 }
 
 /** Options of {@link writeRun}. */
