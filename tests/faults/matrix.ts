@@ -563,7 +563,7 @@ function applyMutation(lines: string[], m: Mutation | undefined): string[] {
 }
 
 /** The bytes of one case. */
-export async function caseBytes(spec: ReaderSpec, fault: FaultId): Promise<Uint8Array> {
+export function caseBytes(spec: ReaderSpec, fault: FaultId): Uint8Array {
   const lines = applyMutation(spec.lines, spec.cases[fault].mutate);
   const text = lines.join("\n") + "\n";
   switch (fault) {
@@ -678,7 +678,7 @@ export async function runMatrix(): Promise<{ cells: Cell[]; clean: Map<ReaderSpe
           continue;
         }
         await Deno.mkdir(`${dir}/${r}-${id}`);
-        await Deno.writeFile(path, await caseBytes(reader, id));
+        await Deno.writeFile(path, caseBytes(reader, id));
         cells.push({ reader, fault: id, path, outcome: await attempt(reader, path, dir) });
       }
     }
