@@ -5,7 +5,7 @@
  * was expected. `docs/bad-input.md` is generated from the same matrix and checked here.
  */
 import { assert, assertEquals } from "../assert.ts";
-import { FAULTS, READERS, renderMatrix, runMatrix, spliceDoc } from "./matrix.ts";
+import { FAULTS, formatMarkdown, generatedParts, READERS, runMatrix, spliceDoc } from "./matrix.ts";
 
 const { cells, clean } = await runMatrix();
 
@@ -18,6 +18,7 @@ for (const reader of READERS) {
       const cell = cells.find((c) => c.reader === reader && c.fault === id)!;
       const o = cell.outcome;
       const what = `${reader.title} / ${label}`;
+      if ("bug" in expect && expect.bug) continue; // asserted by the ignored test below
       if ("na" in expect) {
         assertEquals(o.kind, "na", what);
       } else if ("ok" in expect) {
@@ -42,12 +43,32 @@ for (const reader of READERS) {
   });
 }
 
+// Known bugs in files this area may not edit: each cell's expectation as an ignored test,
+// failing today; the doc shows what happens now.
+for (const reader of READERS) {
+  for (const { id, label } of FAULTS) {
+    const expect = reader.cases[id];
+    if (!("bug" in expect) || !expect.bug) continue;
+    const cell = cells.find((c) => c.reader === reader && c.fault === id)!;
+    Deno.test({
+      name: `KNOWN BUG ${reader.title} / ${label}: ${expect.bug}`,
+      ignore: true,
+      fn() {
+        const o = cell.outcome;
+        assert(o.kind === "error" && o.kitError, `${JSON.stringify(o)}`);
+        assertEquals(o.line, expect.line);
+        assert(expect.says.test(o.message), o.message);
+      },
+    });
+  }
+}
+
 Deno.test("docs/bad-input.md holds the table this matrix produces", async () => {
   const path = new URL("../../docs/bad-input.md", import.meta.url);
   const doc = await Deno.readTextFile(path);
   assertEquals(
     doc,
-    spliceDoc(doc, renderMatrix(cells)),
+    await formatMarkdown(spliceDoc(doc, generatedParts(cells))),
     "docs/bad-input.md is out of date: run deno run --allow-all tests/faults/update_doc.ts",
   );
 });

@@ -5,13 +5,13 @@
  * @module
  */
 import { writeFileAtomic } from "../../lib/io/atomic.ts";
-import { renderMatrix, runMatrix, spliceDoc } from "./matrix.ts";
+import { formatMarkdown, generatedParts, runMatrix, spliceDoc } from "./matrix.ts";
 
 if (import.meta.main) {
   const path = new URL("../../docs/bad-input.md", import.meta.url).pathname;
   const doc = await Deno.readTextFile(path);
   const { cells } = await runMatrix();
-  const next = spliceDoc(doc, renderMatrix(cells));
+  const next = await formatMarkdown(spliceDoc(doc, generatedParts(cells)));
   if (next === doc) console.error(`${path} is up to date`);
   else {
     await writeFileAtomic(path, next, { force: true });
