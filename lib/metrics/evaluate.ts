@@ -178,9 +178,10 @@ export class QueryEvaluator {
     const numQ = info.complete ? n + info.missing.length : n;
     const summary: Record<string, number> = {};
     for (let m = 0; m < labels.length; m++) {
+      // Sum in qid order, as trec_eval does, so the last bit does not depend on input order.
       let sum = 0;
       const col = this.columns[m];
-      for (let i = 0; i < n; i++) sum += col[i];
+      for (const i of order) sum += col[i];
       if (info.complete) { for (const x of info.missing) sum += x.values[m]; }
       summary[labels[m]] = this.instances[m].measure.aggregate === "sum" ? sum : sum / numQ;
     }

@@ -262,7 +262,14 @@ export function compareBytes(
   return la - lb;
 }
 
-export function equalBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number) {
+export function equalBytes(
+  a: Uint8Array,
+  as: number,
+  ae: number,
+  b: Uint8Array,
+  bs: number,
+  be: number,
+) {
   if (ae - as !== be - bs) return false;
   for (let i = 0; i < ae - as; i++) if (a[as + i] !== b[bs + i]) return false;
   return true;
@@ -523,7 +530,10 @@ export class QrelsIndex {
    * assert.equal(idx.judgments("q1")!.get("d1"), 1);
    * ```
    */
-  static async read(source: TextSource, options: { chunkBytes?: number } = {}): Promise<QrelsIndex> {
+  static async read(
+    source: TextSource,
+    options: { chunkBytes?: number } = {},
+  ): Promise<QrelsIndex> {
     const idx = new QrelsIndex(source);
     idx.packed.grow(0);
     const st: QrelsState = {
@@ -758,7 +768,9 @@ function parseRelevanceBytes(
   if (i !== e || digits === 0) {
     const where = { file, line };
     fail(
-      `relevance '${decodeField(buf, s, e, where)}' is not an integer (expected: qid iter docno relevance)`,
+      `relevance '${
+        decodeField(buf, s, e, where)
+      }' is not an integer (expected: qid iter docno relevance)`,
       where,
     );
   }
@@ -766,6 +778,21 @@ function parseRelevanceBytes(
     fail(`relevance '${decodeField(buf, s, e, { file, line })}' is out of range`, { file, line });
   }
   return neg ? -v : v;
+}
+
+/**
+ * The read buffer size for a source: `wanted`, but no more than the data (plus room to
+ * detect its end), so reading a small file does not allocate megabytes.
+ */
+async function bufferSize(source: TextSource, wanted: number): Promise<number> {
+  let size = Infinity;
+  if (typeof source !== "string") size = source.bytes.length;
+  else if (source !== "-") {
+    try {
+      size = (await Deno.stat(source)).size;
+    } catch { /* openBytes reports it */ }
+  }
+  return Math.max(64, Math.min(wanted, size + 16));
 }
 
 /** Reads into `buf[len..]` until it is full or the source ends; returns the new length. */
@@ -787,7 +814,7 @@ async function* lineChunks(
   chunkBytes = 1 << 22,
 ): AsyncGenerator<{ buf: Uint8Array; start: number; end: number }> {
   const read = await openBytes(source);
-  let buf = new Uint8Array(chunkBytes);
+  let buf = new Uint8Array(await bufferSize(source, chunkBytes));
   let len = 0;
   let first = true;
   let start = 0; // 3 while a BOM at the very start of the data is still in the buffer
@@ -961,8 +988,8 @@ export async function* scanRunBlocks(
 ): AsyncGenerator<ByteRunBlock> {
   const file = sourceName(source);
   const read = await openBytes(source);
-  let buf = new Uint8Array(chunkBytes);
-  let lines = new RunLines((chunkBytes >> 3) + 1);
+  let buf = new Uint8Array(await bufferSize(source, chunkBytes));
+  let lines = new RunLines((buf.length >> 3) + 1);
   let len = 0;
   let line = 1;
   let first = true;

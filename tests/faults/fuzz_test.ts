@@ -19,7 +19,7 @@ import { readText } from "../../lib/io/text.ts";
 import { evaluateTrecFiles, readQrels, readRun } from "../../lib/metrics/mod.ts";
 import { evaluateQrcd, loadQrcd, parseJsonWithLines, parseSpanRun } from "../../lib/qrcd/mod.ts";
 import { mem } from "../helpers.ts";
-import { EVAL_QRELS, EVAL_RUN, QRELS_BLANK_BUG, READERS } from "./matrix.ts";
+import { EVAL_QRELS, EVAL_RUN, READERS } from "./matrix.ts";
 import { FUZZ_PLAN, FUZZ_SEED, FUZZ_TOTAL } from "./fuzz_plan.ts";
 
 const MEASURES = [
@@ -272,18 +272,7 @@ function wrap(b: Uint8Array, w: { crlf: boolean; bom: boolean; gzip: string; cut
   return out;
 }
 
-const counts = { cases: 0, read: 0, kitError: 0, knownBug: 0 };
-
-/**
- * Bugs in files this area may not edit, tolerated here so the fuzzer keeps checking
- * everything else; each is counted, printed, and asserted by an ignored test.
- */
-const KNOWN_BUGS = [{
-  targets: ["TREC qrels", "trec eval, qrels side"],
-  matches: (e: unknown) =>
-    e instanceof RangeError && /Invalid typed array length: Infinity/.test(e.message),
-  bug: QRELS_BLANK_BUG,
-}];
+const counts = { cases: 0, read: 0, kitError: 0 };
 
 async function mustOnlyThrowKitError(target: Target, bytes: Uint8Array): Promise<void> {
   counts.cases++;
@@ -293,10 +282,6 @@ async function mustOnlyThrowKitError(target: Target, bytes: Uint8Array): Promise
   } catch (e) {
     if (e instanceof KitError) {
       counts.kitError++;
-      return;
-    }
-    if (KNOWN_BUGS.some((k) => k.targets.includes(target.name) && k.matches(e))) {
-      counts.knownBug++;
       return;
     }
     const shown = new TextDecoder().decode(bytes.subarray(0, 400));
@@ -339,19 +324,11 @@ for (const [t, target] of TARGETS.entries()) {
   });
 }
 
-Deno.test({
-  name: `KNOWN BUG (fuzz): ${QRELS_BLANK_BUG}`,
-  ignore: true,
-  async fn() {
-    await readQrels(mem("q", "\nq1 0 d1 1\n")); // throws RangeError today
-  },
-});
-
 Deno.test("fuzz: every planned case ran", () => {
   console.log(
     `fuzz: ${counts.cases} cases over ${TARGETS.length} parsers ` +
       `(${counts.read} read, ${counts.kitError} rejected with KitError, ` +
-      `${counts.knownBug} hit the known qrels bug, 0 other exceptions)`,
+      "0 other exceptions)",
   );
   assertEquals(counts.cases, FUZZ_TOTAL);
   assertEquals(TARGETS.map((t) => t.name).sort(), Object.keys(FUZZ_PLAN).sort());
