@@ -17,7 +17,44 @@ import { sourceName, type TextSource } from "../io/text.ts";
 /** Pulls bytes into a caller's buffer; returns how many (0 at the end). */
 export type ByteReader = (into: Uint8Array) => Promise<number>;
 
-async function openRaw(source: TextSource): Promise<ByteReader> {
+/** A byte range of a plain file (used to read halves of a file on two threads). */
+export interface FileRange {
+  name: string;
+  path: string;
+  start: number;
+  end: number;
+}
+
+/** What the TREC readers take: a path, `-`, bytes in memory, or a byte range of a file. */
+export type ByteSource = TextSource | FileRange;
+
+/** The display name of a source. */
+export function byteSourceName(source: ByteSource): string {
+  return typeof source === "string" ? sourceName(source) : source.name;
+}
+
+function isRange(source: ByteSource): source is FileRange {
+  return typeof source !== "string" && "path" in source;
+}
+
+async function openRaw(source: ByteSource): Promise<ByteReader> {
+  if (isRange(source)) {
+    const file = await Deno.open(source.path);
+    await file.seek(source.start, Deno.SeekMode.Start);
+    let left = source.end - source.start;
+    return async (into) => {
+      if (left <= 0) return 0;
+      const n = await file.read(into.length > left ? into.subarray(0, left) : into);
+      if (n === null || n === 0) {
+        left = 0;
+        file.close();
+        return 0;
+      }
+      left -= n;
+      if (left <= 0) file.close();
+      return n;
+    };
+  }
   if (typeof source !== "string") {
     let off = 0;
     const bytes = source.bytes;
@@ -86,7 +123,7 @@ function fromStream(stream: ReadableStream<Uint8Array>, name: string): ByteReade
  * Opens a source for byte reading; gzip (by magic bytes) is decompressed on the fly.
  * Returns the reader and the first bytes already read.
  */
-export async function openBytes(source: TextSource): Promise<ByteReader> {
+export async function openBytes(source: ByteSource): Promise<ByteReader> {
   const raw = await openRaw(source);
   const head = new Uint8Array(2);
   let got = 0;
@@ -119,7 +156,7 @@ export async function openBytes(source: TextSource): Promise<ByteReader> {
     compressed.pipeThrough(
       new DecompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
     ),
-    sourceName(source),
+    byteSourceName(source),
   );
 }
 
@@ -375,6 +412,8 @@ const PACK_CHUNK = 1 << 20; // judgment records live in 1 MiB chunks (never copi
  * -127..127 as `[0x80][4 bytes little-endian]`.
  */
 class PackedJudgments {
+  /** Allocate chunks as SharedArrayBuffers, so another thread can read them. */
+  shared = false;
   chunks: Uint8Array[] = [];
   chunk: Uint8Array = new Uint8Array(0);
   pos = 0;
@@ -385,10 +424,20 @@ class PackedJudgments {
   }
   /** Starts a new chunk big enough for `need` bytes (rare path). */
   grow(need: number): void {
-    this.chunk = new Uint8Array(Math.max(PACK_CHUNK, need));
+    const size = Math.max(PACK_CHUNK, need);
+    this.chunk = new Uint8Array(this.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
     this.chunks.push(this.chunk);
     this.pos = 0;
   }
+}
+
+/** A qrels index as plain data (for another thread). */
+export interface QrelsParts {
+  file: string;
+  chunks: Uint8Array[];
+  segments: [string, number[]][];
+  count: number;
+  lines: number;
 }
 
 /** What the qrels parser carries from chunk to chunk. */
@@ -511,11 +560,11 @@ export class QrelsIndex {
   private packed = new PackedJudgments();
   /** qid -> flat [chunk, start, end] triples of its records. */
   private segments = new Map<string, number[]>();
-  private source: TextSource;
+  private source: ByteSource;
 
-  private constructor(source: TextSource) {
+  private constructor(source: ByteSource) {
     this.source = source;
-    this.file = sourceName(source);
+    this.file = byteSourceName(source);
   }
 
   /**
@@ -531,10 +580,11 @@ export class QrelsIndex {
    * ```
    */
   static async read(
-    source: TextSource,
-    options: { chunkBytes?: number } = {},
+    source: ByteSource,
+    options: { chunkBytes?: number; shared?: boolean; allowEmpty?: boolean } = {},
   ): Promise<QrelsIndex> {
     const idx = new QrelsIndex(source);
+    idx.packed.shared = options.shared ?? false;
     idx.packed.grow(0);
     const st: QrelsState = {
       index: idx,
@@ -547,6 +597,45 @@ export class QrelsIndex {
     };
     for await (const { buf, start, end } of lineChunks(source, options.chunkBytes)) {
       parseQrelsSlice(buf, start, end, st);
+    }
+    idx.lines = st.line;
+    if (idx.packed.count === 0 && !options.allowEmpty) {
+      fail("qrels file has no judgments (empty file?)", { file: idx.file });
+    }
+    return idx;
+  }
+
+  /** Lines read (for line numbers of a second half read on another thread). */
+  lines = 0;
+
+  /** The index as plain parts another thread can take (chunks are shared when read so). */
+  parts(): QrelsParts {
+    return {
+      file: this.file,
+      chunks: this.packed.chunks,
+      segments: [...this.segments],
+      count: this.packed.count,
+      lines: this.lines,
+    };
+  }
+
+  /**
+   * An index from the parts of consecutive pieces of one file (read on several threads):
+   * chunk lists are concatenated and each query's ranges appended in file order.
+   */
+  static fromParts(source: ByteSource, pieces: QrelsParts[]): QrelsIndex {
+    const idx = new QrelsIndex(source);
+    for (const piece of pieces) {
+      const offset = idx.packed.chunks.length;
+      idx.packed.chunks.push(...piece.chunks);
+      idx.packed.count += piece.count;
+      idx.lines += piece.lines;
+      for (const [qid, triples] of piece.segments) {
+        const cur = idx.openQuery(qid);
+        for (let t = 0; t < triples.length; t += 3) {
+          cur.push(triples[t] + offset, triples[t + 1], triples[t + 2]);
+        }
+      }
     }
     if (idx.packed.count === 0) {
       fail("qrels file has no judgments (empty file?)", { file: idx.file });
@@ -570,7 +659,13 @@ export class QrelsIndex {
   duplicate(qid: string, docno: string): never {
     return fail(`duplicate judgment for query ${qid}, document ${docno}`, {
       file: this.file,
-      line: this.source === "-" ? undefined : lineOfJudgment(this.source, qid, docno),
+      line: typeof this.source === "string" && this.source !== "-"
+        ? lineOfJudgment(this.source, qid, docno)
+        : typeof this.source !== "string" && "bytes" in this.source
+        ? lineOfJudgment(this.source, qid, docno)
+        : typeof this.source !== "string"
+        ? lineOfJudgment(this.source.path, qid, docno)
+        : undefined,
     });
   }
 
@@ -589,11 +684,14 @@ export class QrelsIndex {
     return this.segments.size;
   }
 
-  /** A query's judgments as a byte-keyed table for a relevance level, or undefined. */
-  table(qid: string, level: number): JudgmentTable | undefined {
+  /**
+   * A query's judgments as a byte-keyed table for a relevance level, or undefined. With
+   * `reuse`, that table is reloaded instead of allocating one (valid until its next reuse).
+   */
+  table(qid: string, level: number, reuse?: JudgmentTable): JudgmentTable | undefined {
     const segs = this.segments.get(qid);
     if (!segs) return undefined;
-    return new JudgmentTable(this, qid, segs, level);
+    return (reuse ?? new JudgmentTable()).load(this, qid, segs, level);
   }
 
   /** The judgments of one query (docno to relevance), or undefined. */
@@ -609,23 +707,29 @@ export class QrelsIndex {
   }
 }
 
-/** One query's judgments as a small open-addressing hash table keyed by docno bytes. */
+/**
+ * One query's judgments as a small open-addressing hash table keyed by docno bytes. The
+ * evaluator reloads one table for every query (`QrelsIndex.table(qid, level, reuse)`), so
+ * its arrays are allocated once and grown rarely.
+ */
 export class JudgmentTable {
   /** Number of judgments. */
-  readonly size: number;
+  size = 0;
   /** Count of judgments >= the level it was built for. */
-  readonly numRel: number;
+  numRel = 0;
   /** Positive values, highest first. */
-  readonly idealGains: Float64Array;
-  private readonly chunks: Uint8Array[];
-  private readonly ref: Int32Array; // chunk index << 20 | offset of the docno
-  private readonly len: Int32Array;
-  private readonly rels: Float64Array;
-  private readonly slots: Int32Array;
-  private readonly mask: number;
-  private readonly file: string;
+  idealGains: Float64Array = new Float64Array(0);
+  private chunks: Uint8Array[] = [];
+  private ref = new Int32Array(16); // chunk index << 20 | offset of the docno
+  private len = new Int32Array(16);
+  private rels = new Float64Array(16);
+  private gains = new Float64Array(16);
+  private slots = new Int32Array(32);
+  private mask = 31;
+  private file = "";
 
-  constructor(index: QrelsIndex, qid: string, segs: number[], level: number) {
+  /** Builds the table of one query (see `QrelsIndex.table`). */
+  load(index: QrelsIndex, qid: string, segs: number[], level: number): this {
     this.file = index.file;
     const chunks = this.chunks = index.records();
     // Count the records first (one byte walk), then fill.
@@ -646,12 +750,18 @@ export class JudgmentTable {
       }
     }
     this.size = n;
-    const ref = this.ref = new Int32Array(n);
-    const lens = this.len = new Int32Array(n);
-    const rels = this.rels = new Float64Array(n);
+    if (this.ref.length < n) {
+      const cap = Math.max(n, this.ref.length * 2);
+      this.ref = new Int32Array(cap);
+      this.len = new Int32Array(cap);
+      this.rels = new Float64Array(cap);
+      this.gains = new Float64Array(cap);
+    }
     let cap = 8;
     while (cap < n * 2) cap <<= 1;
-    const slots = this.slots = new Int32Array(cap);
+    if (this.slots.length !== cap) this.slots = new Int32Array(cap);
+    else this.slots.fill(0);
+    const ref = this.ref, lens = this.len, rels = this.rels, slots = this.slots;
     const mask = this.mask = cap - 1;
     let numRel = 0, positives = 0, k = 0;
     for (let t = 0; t < segs.length; t += 3) {
@@ -690,15 +800,24 @@ export class JudgmentTable {
           h = (h + 1) & mask;
         }
         if (rel >= level) numRel++;
-        if (rel > 0) positives++;
+        if (rel > 0) this.gains[positives++] = rel;
         k++;
       }
     }
     this.numRel = numRel;
-    const gains = new Float64Array(positives);
-    let g = 0;
-    for (let q = 0; q < n; q++) if (rels[q] > 0) gains[g++] = rels[q];
-    this.idealGains = gains.sort().reverse();
+    // Positive gains, highest first (insertion sort: a query has few).
+    const g = this.gains;
+    for (let i = 1; i < positives; i++) {
+      const v = g[i];
+      let j = i - 1;
+      while (j >= 0 && g[j] < v) {
+        g[j + 1] = g[j];
+        j--;
+      }
+      g[j + 1] = v;
+    }
+    this.idealGains = g.subarray(0, positives);
+    return this;
   }
 
   /** The judgment of the docno `b[s, e)` (whose FNV-1a hash is `hash`), or undefined. */
@@ -784,9 +903,10 @@ function parseRelevanceBytes(
  * The read buffer size for a source: `wanted`, but no more than the data (plus room to
  * detect its end), so reading a small file does not allocate megabytes.
  */
-async function bufferSize(source: TextSource, wanted: number): Promise<number> {
+async function bufferSize(source: ByteSource, wanted: number): Promise<number> {
   let size = Infinity;
-  if (typeof source !== "string") size = source.bytes.length;
+  if (isRange(source)) size = source.end - source.start;
+  else if (typeof source !== "string") size = source.bytes.length;
   else if (source !== "-") {
     try {
       size = (await Deno.stat(source)).size;
@@ -810,7 +930,7 @@ async function fill(read: ByteReader, buf: Uint8Array, len: number): Promise<[nu
  * newline, or the end of the data for the final chunk), the BOM skipped.
  */
 async function* lineChunks(
-  source: TextSource,
+  source: ByteSource,
   chunkBytes = 1 << 22,
 ): AsyncGenerator<{ buf: Uint8Array; start: number; end: number }> {
   const read = await openBytes(source);
@@ -982,11 +1102,12 @@ function parseRunChunk(
  * field counts and scores. `onRunId` receives the last line's runid.
  */
 export async function* scanRunBlocks(
-  source: TextSource,
+  source: ByteSource,
   onRunId?: (runId: string) => void,
   chunkBytes = 1 << 22,
+  onLines?: (lines: number) => void,
 ): AsyncGenerator<ByteRunBlock> {
-  const file = sourceName(source);
+  const file = byteSourceName(source);
   const read = await openBytes(source);
   let buf = new Uint8Array(await bufferSize(source, chunkBytes));
   let lines = new RunLines((buf.length >> 3) + 1);
@@ -994,6 +1115,7 @@ export async function* scanRunBlocks(
   let line = 1;
   let first = true;
   let start = 0; // 3 while a BOM at the very start of the data is still in the buffer
+  let totalLines = 0;
   let runId = "";
   let any = false;
   for (;;) {
@@ -1029,7 +1151,11 @@ export async function* scanRunBlocks(
         line: lines.line.subarray(f, t),
       };
     }
-    if (eof) break;
+    if (eof) {
+      totalLines = line - 1 + countNewlines(buf, start, len) +
+        (len > start && buf[len - 1] !== 10 ? 1 : 0);
+      break;
+    }
     // Carry the open block (or, with no block, the skipped lines' count) to the next round.
     let carry: number;
     if (lines.blocks > 0) {
@@ -1053,6 +1179,7 @@ export async function* scanRunBlocks(
   }
   if (!any) fail("run file has no result lines (empty file?)", { file });
   onRunId?.(runId);
+  onLines?.(totalLines);
 }
 
 function countNewlines(buf: Uint8Array, start: number, end: number): number {
@@ -1069,9 +1196,15 @@ function countNewlines(buf: Uint8Array, start: number, end: number): number {
  * Ranks a block's documents in trec_eval order (score desc, then docno desc by bytes):
  * in-order input is detected in one pass and only tie groups are sorted.
  */
-export function rankBlock(b: ByteRunBlock): Int32Array {
+export function rankBlock(b: ByteRunBlock, scratch?: { order: Int32Array }): Int32Array {
   const n = b.count;
-  const order = new Int32Array(n);
+  let order: Int32Array;
+  if (scratch) {
+    if (scratch.order.length < n) {
+      scratch.order = new Int32Array(Math.max(n, 2 * scratch.order.length));
+    }
+    order = scratch.order.subarray(0, n);
+  } else order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const s = b.score, buf = b.buf, ds = b.docStart, de = b.docEnd;
   const byDocDesc = (x: number, y: number) => compareBytes(buf, ds[y], de[y], buf, ds[x], de[x]);

@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../assert.ts";
+import { assert, assertEquals, assertRejects } from "../assert.ts";
 import fc from "fast-check";
 import { evaluate, evaluateTrecFiles, formatQrels, formatRun } from "../../lib/metrics/mod.ts";
 import { mem } from "../helpers.ts";
@@ -131,4 +131,58 @@ Deno.test("metric values stay in [0, 1]", () => {
     }),
     { numRuns: 200, seed: 3 },
   );
+});
+
+Deno.test("two threads give the same results as one, errors keep absolute line numbers", async () => {
+  const dir = await Deno.makeTempDir();
+  // 300 queries, ties everywhere, some run-only and some qrels-only queries.
+  const q: string[] = [], r: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    for (let j = 0; j < 20; j++) {
+      if (i % 17 !== 3) q.push(`q${i} 0 d${j} ${(i * j) % 3}`);
+      if (i % 13 !== 5) r.push(`q${i} Q0 d${j} ${j + 1} ${(40 - j) >> 2} run`);
+    }
+  }
+  await Deno.writeTextFile(`${dir}/qrels`, q.join("\n") + "\n");
+  await Deno.writeTextFile(`${dir}/run`, r.join("\n") + "\n");
+  const measures = ["num_ret", "map", "recip_rank", "P.5", "ndcg_cut.10", "Rprec"];
+  for (const complete of [false, true]) {
+    const one = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, measures, {
+      complete,
+      warn: false,
+    });
+    const two = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, measures, {
+      complete,
+      warn: false,
+      threads: 2,
+      parallelMinBytes: 0,
+      chunkBytes: 4096,
+    });
+    assertEquals(two.summary, one.summary);
+    assertEquals([...two.perQuery], [...one.perQuery]);
+    assertEquals(two.runOnlyQueries, one.runOnlyQueries);
+    assertEquals(two.runId, "run");
+  }
+  // A bad line in the second half is reported with its line in the whole file.
+  const bad = [...r];
+  bad[5000] = "q250 Q0 d0 1 NaN run";
+  await Deno.writeTextFile(`${dir}/bad`, bad.join("\n") + "\n");
+  await assertRejects(
+    () =>
+      evaluateTrecFiles(`${dir}/qrels`, `${dir}/bad`, ["map"], {
+        threads: 2,
+        parallelMinBytes: 0,
+        warn: false,
+      }),
+    new RegExp(`bad:5001: score 'NaN'`),
+  );
+  // A run whose query comes back in the other half is not grouped: same results as one thread.
+  await Deno.writeTextFile(`${dir}/ungrouped`, [...r, "q0 Q0 extra 1 9 run"].join("\n") + "\n");
+  const u1 = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/ungrouped`, measures, { warn: false });
+  const u2 = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/ungrouped`, measures, {
+    warn: false,
+    threads: 2,
+    parallelMinBytes: 0,
+  });
+  assertEquals(u2.summary, u1.summary);
 });
