@@ -1236,22 +1236,30 @@ export function rankBlock(b: ByteRunBlock, scratch?: { order: Int32Array }): Int
   return order;
 }
 
-/** Checks a block for a docno that occurs twice (trec_eval rejects it too). */
+/**
+ * Checks a block for a docno that occurs twice (trec_eval rejects it too), leaving each
+ * docno's FNV-1a hash in `scratch.hashes`.
+ */
 export function checkBlockDuplicates(
   b: ByteRunBlock,
   file: string,
-  scratch: { slots: Int32Array },
+  scratch: { slots: Int32Array; hashes?: Int32Array },
 ) {
-  let cap = scratch.slots.length;
-  if (cap < b.count * 2) {
-    while (cap < b.count * 2) cap <<= 1;
-    scratch.slots = new Int32Array(cap);
-  } else scratch.slots.fill(0);
-  const slots = scratch.slots;
+  let cap = 8;
+  while (cap < b.count * 2) cap <<= 1;
+  if (scratch.slots.length !== cap) scratch.slots = new Int32Array(cap);
+  else scratch.slots.fill(0);
+  if (!scratch.hashes || scratch.hashes.length < b.count) {
+    scratch.hashes = new Int32Array(Math.max(b.count, 256));
+  }
+  const slots = scratch.slots, hashes = scratch.hashes;
   const mask = cap - 1;
   const buf = b.buf;
   for (let i = 0; i < b.count; i++) {
-    let h = hashBytes(buf, b.docStart[i], b.docEnd[i]) & mask;
+    // Each docno's hash is kept for the judgment lookups that follow.
+    const full = hashBytes(buf, b.docStart[i], b.docEnd[i]);
+    hashes[i] = full;
+    let h = full & mask;
     for (;;) {
       const s = slots[h];
       if (s === 0) {

@@ -36,7 +36,6 @@ import {
   byteSourceName,
   checkBlockDuplicates,
   decodeField,
-  hashBytes,
   JudgmentTable,
   QrelsIndex,
   rankBlock,
@@ -152,7 +151,11 @@ export async function evaluateRunStream(
   let runId = "";
   let lines = 0;
   // Per-query work reuses these buffers: allocation churn is what costs at this scale.
-  const scratch = { slots: new Int32Array(256), order: new Int32Array(256) };
+  const scratch = {
+    slots: new Int32Array(256),
+    order: new Int32Array(256),
+    hashes: new Int32Array(256),
+  };
   const table = new JudgmentTable();
   let rels = new Float64Array(256);
   for await (
@@ -171,7 +174,7 @@ export async function evaluateRunStream(
     for (let r = 0; r < b.count; r++) {
       const i = order[r];
       const s = b.docStart[i], e = b.docEnd[i];
-      const v = table.lookup(b.buf, s, e, hashBytes(b.buf, s, e));
+      const v = table.lookup(b.buf, s, e, scratch.hashes[i] >>> 0);
       ranked[r] = v === undefined ? UNJUDGED : v;
     }
     ev.addRanked(b.qid, {
