@@ -160,73 +160,48 @@ export async function openBytes(source: ByteSource): Promise<ByteReader> {
   );
 }
 
-/**
- * Reads a whole source into one byte array (gzip decompressed). A plain file is read into
- * a buffer of its exact size (`Deno.readFile` grows its buffer as it goes and was 15x
- * slower on a 142 MB file here).
- */
-export async function readAllBytes(source: TextSource): Promise<Uint8Array> {
-  let read = await openBytes(source);
-  let buf: Uint8Array;
-  if (typeof source === "string" && source !== "-") {
-    const size = (await Deno.stat(source)).size;
-    buf = new Uint8Array(size + 1);
-  } else buf = new Uint8Array(1 << 20);
-  let len = 0;
-  for (;;) {
-    if (len === buf.length) {
-      const bigger = new Uint8Array(buf.length * 2);
-      bigger.set(buf);
-      buf = bigger;
-    }
-    const n = await read(buf.subarray(len));
-    if (n === 0) break;
-    len += n;
-  }
-  read = () => Promise.resolve(0);
-  return buf.subarray(0, len);
-}
-
 // ---------------------------------------------------------------- scanning
 
-/** C isspace(): space, \t, \n, \v, \f, \r. */
-function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
+/** Field bounds of one line, filled by {@link scanLine}. */
+export interface LineFields {
+  /** [start, end) of the first six fields: fields[2k], fields[2k + 1]. */
+  fields: Int32Array;
+  /** Number of fields on the line (all of them, not only the first six). */
+  n: number;
+  /** Whether the line has a byte >= 0x80 (then it must be checked as UTF-8). */
+  high: boolean;
 }
 
 /**
- * Splits the line `buf[start, end)` into whitespace-separated fields; writes [start, end)
- * pairs of the first `bounds.length / 2` fields into `bounds` and returns the field count.
- * Returns -1 when the line has a byte >= 0x80 (the caller then checks the UTF-8).
+ * Scans one line starting at `i` (fields split on C isspace(); a `#` comment line has no
+ * fields) and returns the index of its end (the newline, or `end`). Shared by the qrels and
+ * run parsers, whose hot loops call it once per line.
  */
-export function splitFieldBytes(
-  buf: Uint8Array,
-  start: number,
-  end: number,
-  bounds: Int32Array,
-): number {
-  let n = 0;
-  let i = start;
-  let high = 0;
-  const max = bounds.length >> 1;
-  while (i < end) {
-    let c = buf[i];
-    while (c === 32 || (c >= 9 && c <= 13)) {
-      if (++i >= end) return high & 0x80 ? -1 - n : n;
-      c = buf[i];
+export function scanLine(buf: Uint8Array, i: number, end: number, out: LineFields): number {
+  const f = out.fields;
+  let n = 0, high = 0, c = 0;
+  for (;;) {
+    while (i < end && ((c = buf[i]) === 32 || c === 9 || c === 13 || c === 11 || c === 12)) i++;
+    if (i >= end || c === 10) break;
+    if (n === 0 && c === 35) { // '#': a comment line
+      const nl = buf.indexOf(10, i);
+      i = nl < 0 || nl > end ? end : nl;
+      break;
     }
-    const s = i;
-    while (i < end && !isSpace(c = buf[i])) {
+    const fs = i;
+    while (i < end && ((c = buf[i]) > 32 || c < 9 || (c > 13 && c < 32))) {
       high |= c;
       i++;
     }
-    if (n < max) {
-      bounds[2 * n] = s;
-      bounds[2 * n + 1] = i;
+    if (n < 6) {
+      f[2 * n] = fs;
+      f[2 * n + 1] = i;
     }
     n++;
   }
-  return high & 0x80 ? -1 - n : n;
+  out.n = n;
+  out.high = (high & 0x80) !== 0;
+  return i;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -272,13 +247,6 @@ export function checkUtf8(
   } catch {
     fail("invalid UTF-8; expected UTF-8 text", where);
   }
-}
-
-/** Whether the line is blank or a `#` comment (both skipped). */
-export function isSkippableLine(buf: Uint8Array, start: number, end: number): boolean {
-  let i = start;
-  while (i < end && isSpace(buf[i])) i++;
-  return i >= end || buf[i] === 35;
 }
 
 /** Compares two byte ranges like strcmp (unsigned bytes). */
@@ -450,6 +418,7 @@ interface QrelsState {
   cur: number[];
   curQid: Uint8Array;
   curQidLen: number;
+  fields: LineFields;
 }
 
 /** The hot loop of qrels reading: one pass over whole lines in `buf[i, end)`. */
@@ -457,40 +426,17 @@ function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState
   const file = st.file, packed = st.packed;
   let line = st.line;
   let chunk = packed.chunk, pos = packed.pos;
+  const lf = st.fields;
+  const f = lf.fields;
   while (i < end) {
     line++;
     const lineStart = i;
-    let n = 0, high = 0, c = 0;
-    let qs = 0, qe = 0, ds = 0, de = 0, rs = 0, re = 0;
-    for (;;) {
-      while (i < end && ((c = buf[i]) === 32 || c === 9 || c === 13 || c === 11 || c === 12)) i++;
-      if (i >= end || c === 10) break;
-      if (n === 0 && c === 35) { // '#': a comment line
-        const nl = buf.indexOf(10, i);
-        i = nl < 0 || nl > end ? end : nl;
-        break;
-      }
-      const fs = i;
-      while (i < end && ((c = buf[i]) > 32 || c < 9 || (c > 13 && c < 32))) {
-        high |= c;
-        i++;
-      }
-      if (n === 0) {
-        qs = fs;
-        qe = i;
-      } else if (n === 2) {
-        ds = fs;
-        de = i;
-      } else if (n === 3) {
-        rs = fs;
-        re = i;
-      }
-      n++;
-    }
-    const eol = i;
-    i++;
+    const eol = scanLine(buf, i, end, lf);
+    i = eol + 1;
+    const n = lf.n;
     if (n === 0) continue;
-    if (high & 0x80) checkUtf8(buf, lineStart, eol, { file, line });
+    const qs = f[0], qe = f[1], ds = f[4], de = f[5], rs = f[6], re = f[7];
+    if (lf.high) checkUtf8(buf, lineStart, eol, { file, line });
     if (n !== 4) fail(`expected 4 fields (qid iter docno relevance), found ${n}`, { file, line });
     // Relevance: up to 9 digits with an optional sign inline; anything else (errors, large
     // values) through parseRelevanceBytes.
@@ -594,6 +540,7 @@ export class QrelsIndex {
       cur: [],
       curQid: new Uint8Array(64),
       curQidLen: -1,
+      fields: { fields: new Int32Array(12), n: 0, high: false },
     };
     for await (const { buf, start, end } of lineChunks(source, options.chunkBytes)) {
       parseQrelsSlice(buf, start, end, st);
@@ -1027,43 +974,18 @@ function parseRunChunk(
   let line = firstLine - 1;
   let qidS = -1, qidE = -1;
   const docS = out.docS, docE = out.docE, score = out.score, lines = out.line;
+  const lf: LineFields = { fields: new Int32Array(12), n: 0, high: false };
+  const f = lf.fields;
   while (i < end) {
     line++;
     const lineStart = i;
-    let n = 0, high = 0, c = 0;
-    let f0s = 0, f0e = 0, f2s = 0, f2e = 0, f4s = 0, f4e = 0, f5s = 0, f5e = 0;
-    for (;;) {
-      while (i < end && ((c = buf[i]) === 32 || c === 9 || c === 13 || c === 11 || c === 12)) i++;
-      if (i >= end || c === 10) break;
-      if (n === 0 && c === 35) { // '#': a comment line
-        const nl = buf.indexOf(10, i);
-        i = nl < 0 || nl > end ? end : nl;
-        break;
-      }
-      const fs = i;
-      while (i < end && ((c = buf[i]) > 32 || c < 9 || (c > 13 && c < 32))) {
-        high |= c;
-        i++;
-      }
-      if (n === 0) {
-        f0s = fs;
-        f0e = i;
-      } else if (n === 2) {
-        f2s = fs;
-        f2e = i;
-      } else if (n === 4) {
-        f4s = fs;
-        f4e = i;
-      } else if (n === 5) {
-        f5s = fs;
-        f5e = i;
-      }
-      n++;
-    }
-    const eol = i;
-    i++;
+    const eol = scanLine(buf, i, end, lf);
+    i = eol + 1;
+    const n = lf.n;
     if (n === 0) continue;
-    if (high & 0x80) checkUtf8(buf, lineStart, eol, { file, line });
+    const f0s = f[0], f0e = f[1], f2s = f[4], f2e = f[5], f4s = f[8], f4e = f[9];
+    const f5s = f[10], f5e = f[11];
+    if (lf.high) checkUtf8(buf, lineStart, eol, { file, line });
     if (n < 6) {
       fail(`expected 6 fields (qid Q0 docno rank score runid), found ${n}`, { file, line });
     }
