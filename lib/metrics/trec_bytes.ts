@@ -235,17 +235,34 @@ export function decodeField(
   }
 }
 
-/** Checks that `buf[start, end)` is valid UTF-8. */
-export function checkUtf8(
-  buf: Uint8Array,
-  start: number,
-  end: number,
-  where: { file: string; line: number },
-): void {
+/**
+ * Lines skipped in tolerant mode (opt-in: `--skip-bad-lines`): how many, and the first few
+ * messages. Duplicates, empty files and broken gzip are never skipped.
+ */
+export interface SkippedLines {
+  count: number;
+  examples: string[];
+}
+
+/** In strict mode (no `skip`) fails at the location; in tolerant mode records the line. */
+function rejectLine(
+  skip: SkippedLines | undefined,
+  problem: string,
+  file: string,
+  line: number,
+): true {
+  if (!skip) fail(problem, { file, line });
+  skip.count++;
+  if (skip.examples.length < 5) skip.examples.push(`${file}:${line}: ${problem}`);
+  return true;
+}
+
+function isValidUtf8(buf: Uint8Array, start: number, end: number): boolean {
   try {
     utf8.decode(buf.subarray(start, end));
+    return true;
   } catch {
-    fail("invalid UTF-8; expected UTF-8 text", where);
+    return false;
   }
 }
 
@@ -419,6 +436,8 @@ interface QrelsState {
   curQid: Uint8Array;
   curQidLen: number;
   fields: LineFields;
+  /** Tolerant mode: malformed lines are counted here instead of failing. */
+  skip?: SkippedLines;
 }
 
 /** The hot loop of qrels reading: one pass over whole lines in `buf[i, end)`. */
@@ -436,8 +455,14 @@ function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState
     const n = lf.n;
     if (n === 0) continue;
     const qs = f[0], qe = f[1], ds = f[4], de = f[5], rs = f[6], re = f[7];
-    if (lf.high) checkUtf8(buf, lineStart, eol, { file, line });
-    if (n !== 4) fail(`expected 4 fields (qid iter docno relevance), found ${n}`, { file, line });
+    const skip = st.skip;
+    if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
+      if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
+    }
+    if (n !== 4) {
+      const problem = `expected 4 fields (qid iter docno relevance), found ${n}`;
+      if (rejectLine(skip, problem, file, line)) continue;
+    }
     // Relevance: up to 9 digits with an optional sign inline; anything else (errors, large
     // values) through parseRelevanceBytes.
     let rel = 0;
@@ -450,8 +475,14 @@ function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState
       if (d < 0 || d > 9) ok = false;
       else rel = rel * 10 + d;
     }
-    if (!ok) rel = parseRelevanceBytes(buf, rs, re, file, line);
-    else if (neg) rel = -rel;
+    if (!ok) {
+      try {
+        rel = parseRelevanceBytes(buf, rs, re, file, line);
+      } catch (e) {
+        if (e instanceof KitError && rejectLine(skip, e.problem, file, line)) continue;
+        throw e;
+      }
+    } else if (neg) rel = -rel;
     // The record, in the current chunk (a new one when it does not fit).
     const len = de - ds;
     const need = len + 8;
@@ -527,7 +558,13 @@ export class QrelsIndex {
    */
   static async read(
     source: ByteSource,
-    options: { chunkBytes?: number; shared?: boolean; allowEmpty?: boolean } = {},
+    options: {
+      chunkBytes?: number;
+      shared?: boolean;
+      allowEmpty?: boolean;
+      /** Tolerant mode: skip malformed lines, counting them here. */
+      skip?: SkippedLines;
+    } = {},
   ): Promise<QrelsIndex> {
     const idx = new QrelsIndex(source);
     idx.packed.shared = options.shared ?? false;
@@ -541,6 +578,7 @@ export class QrelsIndex {
       curQid: new Uint8Array(64),
       curQidLen: -1,
       fields: { fields: new Int32Array(12), n: 0, high: false },
+      skip: options.skip,
     };
     for await (const { buf, start, end } of lineChunks(source, options.chunkBytes)) {
       parseQrelsSlice(buf, start, end, st);
@@ -965,6 +1003,7 @@ function parseRunChunk(
   firstLine: number,
   file: string,
   out: RunLines,
+  skip?: SkippedLines,
 ): void {
   out.n = 0;
   out.blocks = 0;
@@ -985,18 +1024,18 @@ function parseRunChunk(
     if (n === 0) continue;
     const f0s = f[0], f0e = f[1], f2s = f[4], f2e = f[5], f4s = f[8], f4e = f[9];
     const f5s = f[10], f5e = f[11];
-    if (lf.high) checkUtf8(buf, lineStart, eol, { file, line });
+    if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
+      if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
+    }
     if (n < 6) {
-      fail(`expected 6 fields (qid Q0 docno rank score runid), found ${n}`, { file, line });
+      const problem = `expected 6 fields (qid Q0 docno rank score runid), found ${n}`;
+      if (rejectLine(skip, problem, file, line)) continue;
     }
     const v = parseNumberBytes(buf, f4s, f4e);
     if (!Number.isFinite(v)) {
-      const where = { file, line };
-      fail(
-        `score '${decodeField(buf, f4s, f4e, where)}' is not a finite number ` +
-          "(expected: qid Q0 docno rank score runid)",
-        where,
-      );
+      const problem = `score '${decodeField(buf, f4s, f4e, { file, line })}' is not a finite ` +
+        "number (expected: qid Q0 docno rank score runid)";
+      if (rejectLine(skip, problem, file, line)) continue;
     }
     if (qidS < 0 || !equalBytes(buf, f0s, f0e, buf, qidS, qidE)) {
       const b = out.blocks++;
@@ -1028,6 +1067,7 @@ export async function* scanRunBlocks(
   onRunId?: (runId: string) => void,
   chunkBytes = 1 << 22,
   onLines?: (lines: number) => void,
+  skip?: SkippedLines,
 ): AsyncGenerator<ByteRunBlock> {
   const file = byteSourceName(source);
   const read = await openBytes(source);
@@ -1054,7 +1094,7 @@ export async function* scanRunBlocks(
       lines = new RunLines((buf.length >> 3) + 1);
       continue;
     }
-    parseRunChunk(buf, start, end, line, file, lines);
+    parseRunChunk(buf, start, end, line, file, lines, skip);
     if (lines.runIdLine > 0) {
       runId = decodeField(buf, lines.runIdS, lines.runIdE, { file, line: lines.runIdLine });
     }
