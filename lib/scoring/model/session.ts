@@ -15,8 +15,21 @@ export const BACKENDS: readonly Backend[] = ["webgpu", "cpu"];
 
 type Ort = typeof import("onnxruntime-web");
 
+/**
+ * The Vulkan loader behind Deno's WebGPU complains on every adapter request when
+ * XDG_RUNTIME_DIR is unset (as in CI and cron jobs): give it a private temporary one.
+ */
+function ensureRuntimeDir(): void {
+  try {
+    if (!Deno.env.get("XDG_RUNTIME_DIR")) {
+      Deno.env.set("XDG_RUNTIME_DIR", Deno.makeTempDirSync({ prefix: "qa-kit-xdg-" }));
+    }
+  } catch { /* no env or write permission: the warning stays, nothing else changes */ }
+}
+
 /** Returns true when a WebGPU adapter is available (a real GPU or lavapipe). */
 export async function hasWebGpu(): Promise<boolean> {
+  ensureRuntimeDir();
   try {
     const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
     return !!gpu && !!(await gpu.requestAdapter());
