@@ -7,28 +7,7 @@
  * @module
  */
 import { writeFileAtomic } from "../io/atomic.ts";
-
-/**
- * mulberry32: a small, fast, seeded 32-bit PRNG (public domain), returning floats in [0, 1).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { mulberry32 } from "./synthetic.ts";
- * const a = mulberry32(1), b = mulberry32(1);
- * assert.equal(a(), b());
- * ```
- */
-export function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../stats/random.ts";
 
 /** Shape of a synthetic collection. */
 export interface SyntheticSpec {

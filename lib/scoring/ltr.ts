@@ -11,6 +11,7 @@ import { KitError } from "../errors.ts";
 import { bm25, type CollectionStats, collectionStats, idf } from "./lexical.ts";
 import { ENGLISH_STOPWORDS, words } from "./text.ts";
 import type { QuestionInput, QuestionScorer } from "./types.ts";
+import { mulberry32 } from "../stats/random.ts";
 
 /** The feature names, in the order of each feature vector. */
 export const LTR_FEATURES = [
@@ -145,28 +146,6 @@ function featureIndexes(names: readonly string[]): number[] {
     }
     return i;
   });
-}
-
-/**
- * A small, seedable PRNG (mulberry32): the same seed gives the same shuffle everywhere.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { mulberry32 } from "./ltr.ts";
- * const a = mulberry32(3), b = mulberry32(3);
- * assert(a() === b() && a() < 1);
- * ```
- */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
