@@ -1,0 +1,139 @@
+/**
+ * Showing a figure in a Jupyter notebook on the Deno kernel. A figure is displayed as one
+ * MIME bundle that every frontend can use:
+ *
+ * - `application/vnd.plotly.v1+json`: the figure itself; JupyterLab (with its Plotly
+ *   renderer) and VS Code draw it interactively with their own plotly.js.
+ * - `text/html`: a `<div>` and a script calling `Plotly.newPlot`, for classic Notebook and
+ *   HTML exports. plotly.js is embedded (inline, offline) in the **first** figure a kernel
+ *   session displays, so a document carries it once; later figures wait for it.
+ * - `text/plain`: a one-line description, for text-only views.
+ *
+ * A static `image/png` is not made here: drawing one needs a browser, which the kernel does
+ * not have. The report step (`lib/report`) adds a PNG to every figure of the executed
+ * notebooks with headless Chromium, so viewers that run no scripts (GitHub, `--to markdown`)
+ * still show the plot.
+ *
+ * @module
+ */
+import type { Figure } from "./figures.ts";
+import { PLOTLY_VERSION, plotlyJsSource } from "./plotlyjs.ts";
+
+/** The Plotly MIME type (JupyterLab, VS Code). */
+export const PLOTLY_MIME = "application/vnd.plotly.v1+json";
+
+/** A Jupyter MIME bundle: MIME type to content. */
+export type MimeBundle = Record<string, unknown>;
+
+/** Plotly's interactive options used for every figure. */
+export const PLOT_CONFIG = { responsive: true, displaylogo: false } as const;
+
+let libraryEmitted = false;
+
+/** JSON that is safe inside an inline `<script>` (no `</script>`, no U+2028/9). */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replaceAll("<", "\\u003c")
+    .replaceAll("\u2028", "\\u2028")
+    .replaceAll("\u2029", "\\u2029");
+}
+
+/** The one-line text form of a figure. */
+export function describeFigure(fig: Figure): string {
+  const title = (fig.layout.title as { text?: string } | undefined)?.text;
+  const traces = fig.data.map((t) => {
+    const n = Array.isArray(t.x) ? t.x.length : Array.isArray(t.y) ? t.y.length : 0;
+    return `${t.type ?? "trace"} '${t.name ?? ""}' (${n} points)`;
+  });
+  return `Figure${title ? ` "${title}"` : ""}: ${traces.join(", ")}`;
+}
+
+/**
+ * The script that loads plotly.js and then draws every figure that was waiting for it.
+ * Figures queue themselves on `window.__kitPlotly` until the library is there.
+ */
+export function libraryScript(): string {
+  return `<script type="text/javascript">/* plotly.js ${PLOTLY_VERSION}, embedded once */\n` +
+    plotlyJsSource() +
+    `\n;(function(){var q=window.__kitPlotly||[];window.__kitPlotly={push:function(f){f();}};` +
+    `for(var i=0;i<q.length;i++)q[i]();})();</script>\n`;
+}
+
+/**
+ * The HTML of one figure: a div and a script drawing into it as soon as plotly.js is loaded.
+ *
+ * @example
+ * ```ts
+ * import { figureHtml } from "./display.ts";
+ * const html = figureHtml({ data: [{ type: "bar", x: ["a"], y: [1] }], layout: {} }, "fig1");
+ * console.assert(html.includes('id="fig1"') && html.includes("Plotly.newPlot"));
+ * ```
+ */
+export function figureHtml(fig: Figure, id: string): string {
+  const height = typeof fig.layout.height === "number" ? fig.layout.height : 380;
+  return `<div id="${id}" class="kit-plotly" style="width:100%;min-height:${height}px"></div>\n` +
+    `<script type="text/javascript">(function(){var fig=${scriptJson(fig)};` +
+    `function draw(){window.Plotly.newPlot(${
+      JSON.stringify(id)
+    },fig.data,fig.layout,${JSON.stringify(PLOT_CONFIG)});}` +
+    `if(window.Plotly&&!Array.isArray(window.__kitPlotly))draw();` +
+    `else(window.__kitPlotly=window.__kitPlotly||[]).push(draw);})();</script>`;
+}
+
+/** Options of {@link figureBundle}. */
+export interface BundleOptions {
+  /** Embed plotly.js in the HTML (default: only for the session's first figure). */
+  includeLibrary?: boolean;
+  /** Element id of the figure's div (default: a fresh random one). */
+  id?: string;
+}
+
+/**
+ * The MIME bundle of a figure. Without `includeLibrary`, plotly.js is embedded the first
+ * time this is called in a process (a kernel session) and not again.
+ *
+ * @example
+ * ```ts
+ * import { figureBundle, PLOTLY_MIME } from "./display.ts";
+ * const fig = { data: [{ type: "bar", x: ["a"], y: [1] }], layout: {} };
+ * const b = figureBundle(fig, { includeLibrary: false });
+ * console.assert(PLOTLY_MIME in b && "text/html" in b && "text/plain" in b);
+ * ```
+ */
+export function figureBundle(fig: Figure, options: BundleOptions = {}): MimeBundle {
+  const includeLibrary = options.includeLibrary ?? !libraryEmitted;
+  if (includeLibrary) libraryEmitted = true;
+  const id = options.id ?? `kit-fig-${crypto.randomUUID()}`;
+  return {
+    [PLOTLY_MIME]: { data: fig.data, layout: fig.layout, config: PLOT_CONFIG },
+    "text/html": (includeLibrary ? libraryScript() : "") + figureHtml(fig, id),
+    "text/plain": describeFigure(fig),
+  };
+}
+
+/** Something the Deno kernel displays through its `Jupyter.display` protocol. */
+export interface Displayable {
+  /** Returns the MIME bundle the kernel sends to the frontend. */
+  [key: symbol]: () => MimeBundle;
+}
+
+/**
+ * Makes a figure display itself when it is a cell's value: `display(histogram(...))` as
+ * the last line of a cell shows the plot. Several figures in one cell:
+ * `await Deno.jupyter.display(display(fig))` for each.
+ *
+ * @example
+ * ```ts
+ * import { display } from "./display.ts";
+ * const shown = display({ data: [{ type: "bar", x: ["a"], y: [1] }], layout: {} });
+ * const bundle = shown[Symbol.for("Jupyter.display")]();
+ * console.assert("application/vnd.plotly.v1+json" in bundle);
+ * ```
+ */
+export function display(fig: Figure): Displayable {
+  let bundle: MimeBundle | undefined;
+  return {
+    // The bundle is built once, so redisplaying the same value keeps one library copy.
+    [Symbol.for("Jupyter.display")]: () => bundle ??= figureBundle(fig),
+  };
+}
