@@ -7,6 +7,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { dirname } from "./path.ts";
 
 /** Options for {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
@@ -14,11 +15,6 @@ export interface AtomicWriteOptions {
   force?: boolean;
   /** Create missing parent folders. Default true. */
   mkdirs?: boolean;
-}
-
-function parentOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "." : i === 0 ? "/" : path.slice(0, i);
 }
 
 /** Returns true when `path` exists (file or folder). */
@@ -60,7 +56,7 @@ export async function writeFileAtomic(
       file: path,
     });
   }
-  if (options.mkdirs !== false) await Deno.mkdir(parentOf(path), { recursive: true });
+  if (options.mkdirs !== false) await Deno.mkdir(dirname(path), { recursive: true });
   const tmp = tempPathFor(path);
   const encoder = new TextEncoder();
   let file: Deno.FsFile | undefined;

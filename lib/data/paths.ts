@@ -1,0 +1,68 @@
+/**
+ * Where corpora live: the fetched cache (default `data/cache/` in the project, git-ignored;
+ * `QA_KIT_DATA_DIR` overrides it) and the bundled samples (`data/samples/`).
+ *
+ * @module
+ */
+import { fromFileUrl } from "../io/path.ts";
+import type { DatasetName } from "./types.ts";
+
+/** The project's root folder (two levels above this file). */
+export const PROJECT_ROOT: string = fromFileUrl(new URL("../../", import.meta.url)).replace(
+  /\/$/,
+  "",
+);
+
+/**
+ * The folder fetched corpora are installed in.
+ *
+ * @example
+ * ```ts
+ * import { defaultCacheDir } from "./paths.ts";
+ * console.assert(defaultCacheDir().length > 0);
+ * ```
+ */
+export function defaultCacheDir(): string {
+  return Deno.env.get("QA_KIT_DATA_DIR") || `${PROJECT_ROOT}/data/cache`;
+}
+
+/** The bundled samples folder (same layout as the cache, a few questions per split). */
+export const SAMPLES_DIR = `${PROJECT_ROOT}/data/samples`;
+
+/** The marker a complete installation of a corpus leaves in `<dir>/<dataset>/`. */
+export function installMarker(dir: string, dataset: DatasetName): string {
+  return `${dir}/${dataset}/.installed.json`;
+}
+
+/**
+ * Whether a corpus was fetched completely into `dir` (default: the cache).
+ *
+ * @example
+ * ```ts
+ * import { isInstalled } from "./paths.ts";
+ * console.assert(typeof isInstalled("wikiqa", "/nonexistent") === "boolean");
+ * ```
+ */
+export function isInstalled(dataset: DatasetName, dir = defaultCacheDir()): boolean {
+  try {
+    return Deno.statSync(installMarker(dir, dataset)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The folder to read a corpus from: `dir` when given (`"samples"` means the bundled samples),
+ * else the cache when the corpus is installed there, else the samples.
+ *
+ * @example
+ * ```ts
+ * import { datasetDir, SAMPLES_DIR } from "./paths.ts";
+ * console.assert(datasetDir("wikiqa", "samples") === SAMPLES_DIR);
+ * ```
+ */
+export function datasetDir(dataset: DatasetName, dir?: string): string {
+  if (dir === "samples") return SAMPLES_DIR;
+  if (dir !== undefined) return dir;
+  return isInstalled(dataset) ? defaultCacheDir() : SAMPLES_DIR;
+}

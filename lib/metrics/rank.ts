@@ -1,0 +1,96 @@
+/**
+ * trec_eval's ordering of a query's documents: score descending, ties broken by
+ * docno descending in byte (strcmp) order. The run's rank column is ignored.
+ *
+ * @module
+ */
+
+/**
+ * Compares two docnos the way C `strcmp` compares their UTF-8 bytes (code point order).
+ * JavaScript's `<` compares UTF-16 code units, which differs only when a character
+ * outside the BMP meets one in U+E000..U+FFFF; this handles that case.
+ *
+ * @example
+ * ```ts
+ * import { compareDocnos } from "./rank.ts";
+ * console.assert(compareDocnos("d2", "d10") > 0);
+ * console.assert(compareDocnos("\u{1F600}", "\uFFFD") > 0); // UTF-8 order
+ * ```
+ */
+export function compareDocnos(a: string, b: string): number {
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    let ca = a.charCodeAt(i);
+    let cb = b.charCodeAt(i);
+    if (ca !== cb) {
+      if (ca >= 0xd800 && cb >= 0xd800) {
+        // Surrogates (code points >= U+10000) sort after U+E000..U+FFFF in UTF-8.
+        ca = ca < 0xe000 ? ca + 0x2000 : ca - 0x800;
+        cb = cb < 0xe000 ? cb + 0x2000 : cb - 0x800;
+      }
+      return ca - cb;
+    }
+  }
+  return a.length - b.length;
+}
+
+/**
+ * Returns the indexes of `docnos` in trec_eval order (score desc, then docno desc).
+ * Runs are usually already sorted by score, so an in-order input is detected in one
+ * pass and only groups of tied scores are sorted.
+ *
+ * @example
+ * ```ts
+ * import { rankOrder } from "./rank.ts";
+ * const order = rankOrder(["a", "b", "c"], [0.5, 0.9, 0.5]);
+ * console.assert(order.join() === "1,2,0"); // b, then the tie c > a by docno desc
+ * ```
+ */
+export function rankOrder(docnos: readonly string[], scores: ArrayLike<number>): Int32Array {
+  const n = docnos.length;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let sortedByScore = true;
+  for (let i = 1; i < n; i++) {
+    if (scores[i] > scores[i - 1]) {
+      sortedByScore = false;
+      break;
+    }
+  }
+  if (!sortedByScore) {
+    order.sort((x, y) => {
+      const d = scores[y] - scores[x];
+      return d !== 0 ? d : compareDocnos(docnos[y], docnos[x]);
+    });
+    return order;
+  }
+  // Already by score: sort only runs of equal scores by docno descending.
+  let start = 0;
+  while (start < n) {
+    let end = start + 1;
+    while (end < n && scores[end] === scores[start]) end++;
+    if (end - start > 1) {
+      const group = Array.from(order.subarray(start, end));
+      group.sort((x, y) => compareDocnos(docnos[y], docnos[x]));
+      order.set(group, start);
+    }
+    start = end;
+  }
+  return order;
+}
+
+/**
+ * Ranks a query's scored documents in trec_eval order and returns the docnos.
+ *
+ * @example
+ * ```ts
+ * import { rankDocuments } from "./rank.ts";
+ * const ranked = rankDocuments(new Map([["d1", 1], ["d3", 2], ["d2", 1]]));
+ * console.assert(ranked.join() === "d3,d2,d1");
+ * ```
+ */
+export function rankDocuments(docScores: ReadonlyMap<string, number>): string[] {
+  const docnos = [...docScores.keys()];
+  const scores = docnos.map((d) => docScores.get(d)!);
+  return Array.from(rankOrder(docnos, scores), (i) => docnos[i]);
+}
