@@ -10,6 +10,7 @@ import { KitError } from "../errors.ts";
 import type { Command } from "./command.ts";
 import { dataCommands } from "./data.ts";
 import { evalCommands } from "./eval.ts";
+import { reportCommand } from "./report.ts";
 
 /**
  * Every command: a group of subcommands (`eval trec`) or a command taking flags directly
@@ -18,6 +19,7 @@ import { evalCommands } from "./eval.ts";
 export const COMMANDS: Record<string, Record<string, Command> | Command> = {
   data: dataCommands,
   eval: evalCommands,
+  report: reportCommand,
 };
 
 function usage(): string {

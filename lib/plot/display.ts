@@ -73,9 +73,9 @@ export function figureHtml(fig: Figure, id: string): string {
   const height = typeof fig.layout.height === "number" ? fig.layout.height : 380;
   return `<div id="${id}" class="kit-plotly" style="width:100%;min-height:${height}px"></div>\n` +
     `<script type="text/javascript">(function(){var fig=${scriptJson(fig)};` +
-    `function draw(){window.Plotly.newPlot(${
-      JSON.stringify(id)
-    },fig.data,fig.layout,${JSON.stringify(PLOT_CONFIG)});}` +
+    `function draw(){window.Plotly.newPlot(${JSON.stringify(id)},fig.data,fig.layout,${
+      JSON.stringify(PLOT_CONFIG)
+    });}` +
     `if(window.Plotly&&!Array.isArray(window.__kitPlotly))draw();` +
     `else(window.__kitPlotly=window.__kitPlotly||[]).push(draw);})();</script>`;
 }

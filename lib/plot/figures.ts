@@ -39,7 +39,8 @@ export interface FigureOptions {
 }
 
 /** A font list that covers Latin and Arabic script (Debian `fonts-noto-core`). */
-export const FONT_FAMILY = "Noto Sans, Noto Sans Arabic, Noto Naskh Arabic, DejaVu Sans, sans-serif";
+export const FONT_FAMILY =
+  "Noto Sans, Noto Sans Arabic, Noto Naskh Arabic, DejaVu Sans, sans-serif";
 
 function baseLayout(options: FigureOptions): Record<string, unknown> {
   const axis = (title: string | undefined, range: [number, number] | undefined) => ({

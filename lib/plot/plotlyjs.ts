@@ -49,7 +49,9 @@ export function plotlyJsPath(): string {
     npmPackages?: Record<string, { localPath?: string }>;
   };
   const pkg = info.npmPackages?.[`plotly.js-dist-min@${PLOTLY_VERSION}`];
-  if (!pkg?.localPath) throw new KitError(`deno info did not report a path for ${PLOTLY_SPECIFIER}`);
+  if (!pkg?.localPath) {
+    throw new KitError(`deno info did not report a path for ${PLOTLY_SPECIFIER}`);
+  }
   return cachedPath = `${pkg.localPath}/plotly.min.js`;
 }
 

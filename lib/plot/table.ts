@@ -49,7 +49,7 @@ export function tableBundle(rows: readonly Row[], options: TableOptions = {}): M
   const columns = options.columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const cells = rows.map((r) => columns.map((c) => formatCell(r[c], digits)));
   const numeric = columns.map((c) => rows.every((r) => r[c] == null || typeof r[c] === "number"));
-  const align = (i: number) => numeric[i] ? ' style="text-align:right"' : "";
+  const align = (i: number) => ` style="text-align:${numeric[i] ? "right" : "left"}"`;
   const html = [
     '<table class="kit-table">',
     options.caption ? `<caption>${escapeHtml(options.caption)}</caption>` : "",

@@ -16,7 +16,10 @@ export function chromiumPath(): string {
   return Deno.env.get("KIT_CHROMIUM") ?? "/usr/bin/chromium";
 }
 
-/** Flags for a headless, offline Chromium that works as root (see docs/notebooks.md). */
+/**
+ * Flags for a headless, offline Chromium that works as root (see docs/notebooks.md); the
+ * profile is a fresh temporary folder made by playwright.
+ */
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -29,18 +32,18 @@ export const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage",
 ];
 
-/** A browser session with its fresh profile folder. */
+/** A browser session (playwright gives it a fresh temporary profile). */
 export interface BrowserSession {
   /** The running browser. */
   browser: Browser;
   /** One context (viewport 1200x900) shared by the pages of the session. */
   context: BrowserContext;
-  /** Closes the browser and removes its profile. */
+  /** Closes the browser. */
   close(): Promise<void>;
 }
 
 /**
- * Starts headless Chromium with a fresh profile. Throws a `KitError` naming the Debian
+ * Starts headless Chromium. Throws a `KitError` naming the Debian
  * package when the binary is missing.
  */
 export async function launchBrowser(): Promise<BrowserSession> {
@@ -52,10 +55,11 @@ export async function launchBrowser(): Promise<BrowserSession> {
       `Chromium not found at ${path}: install Debian 'chromium' (or set KIT_CHROMIUM)`,
     );
   }
-  const profile = await Deno.makeTempDir({ prefix: "kit-chromium-" });
+  // playwright gives every launch a fresh temporary profile (it refuses --user-data-dir)
+  // and adds --headless itself.
   const browser = await chromium.launch({
     executablePath: path,
-    args: [...CHROMIUM_ARGS, `--user-data-dir=${profile}`].filter((a) => a !== "--headless"),
+    args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
     headless: true,
   });
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
@@ -64,7 +68,6 @@ export async function launchBrowser(): Promise<BrowserSession> {
     context,
     async close() {
       await browser.close();
-      await Deno.remove(profile, { recursive: true }).catch(() => {});
     },
   };
 }
@@ -87,7 +90,12 @@ export interface PageLog {
  */
 export async function offlinePage(session: BrowserSession): Promise<{ page: Page; log: PageLog }> {
   const page = await session.context.newPage();
-  const log: PageLog = { pageErrors: [], consoleErrors: [], blockedRequests: [], failedRequests: [] };
+  const log: PageLog = {
+    pageErrors: [],
+    consoleErrors: [],
+    blockedRequests: [],
+    failedRequests: [],
+  };
   page.on("pageerror", (e) => log.pageErrors.push(String(e)));
   page.on("console", (m) => {
     if (m.type() === "error") log.consoleErrors.push(m.text());
