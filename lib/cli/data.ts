@@ -1,0 +1,136 @@
+/**
+ * `deno task data <fetch|stats|qrels>`.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import {
+  type As2Dataset,
+  DATASETS,
+  type DatasetName,
+  describeFilter,
+  fetchDataset,
+  FILTERS,
+  type FilterName,
+  loadSplit,
+  splitStats,
+  SPLITS,
+} from "../data/mod.ts";
+import { qrelsFromQuestions, writeQrels } from "../metrics/mod.ts";
+import type { Command } from "./command.ts";
+import { oneOf, parseFlags, required, str } from "./args.ts";
+
+/** Per-corpus statistics hooks; QRCD registers its own (records, passages, answers). */
+export const EXTRA_STATS: Partial<
+  Record<DatasetName, (split: string | undefined, dir: string | undefined) => Promise<unknown>>
+> = {};
+
+const fetchCommand: Command = {
+  summary: "download (or copy from --mirror), verify and install corpora",
+  usage: "<wikiqa|trecqa|qrcd|all> [--mirror DIR] [--dir DIR]",
+  async run(args) {
+    const p = parseFlags(args, { mirror: { type: "string" }, dir: { type: "string" } });
+    const which = p.positionals[0];
+    if (!which) throw new KitError("which corpus? (wikiqa, trecqa, qrcd or all)");
+    const names = which === "all"
+      ? DATASETS
+      : [oneOf(which, [...DATASETS, "all"], "corpus") as DatasetName];
+    for (const name of names) {
+      await fetchDataset(name, { mirror: str(p, "mirror"), dir: str(p, "dir") });
+    }
+  },
+};
+
+const statsCommand: Command = {
+  summary: "questions, candidates, positives, all-positive / all-negative questions per split",
+  usage: "<wikiqa|trecqa|qrcd> [--split S] [--filter raw|no-all|clean] [--dir DIR] [--json]",
+  async run(args) {
+    const p = parseFlags(args, {
+      split: { type: "string" },
+      filter: { type: "string", default: "raw" },
+      dir: { type: "string" },
+      json: { type: "boolean" },
+    });
+    const name = oneOf(p.positionals[0] ?? "", DATASETS, "corpus");
+    const split = str(p, "split");
+    const extra = EXTRA_STATS[name];
+    if (name === "qrcd") {
+      if (!extra) throw new KitError("QRCD statistics are not available in this build");
+      const stats = await extra(split, str(p, "dir"));
+      console.log(p.values.json ? JSON.stringify(stats, null, 2) : formatTable(stats));
+      return;
+    }
+    const filter = oneOf(str(p, "filter")!, FILTERS, "filter") as FilterName;
+    const splits = split ? [split] : SPLITS[name as As2Dataset];
+    const out: Record<string, ReturnType<typeof splitStats>> = {};
+    let sample = false;
+    for (const s of splits) {
+      const loaded = await loadSplit(name as As2Dataset, s, { filter, dir: str(p, "dir") });
+      sample ||= loaded.isSample;
+      out[s] = splitStats(loaded.questions);
+      if (!p.values.json) console.error(`${s}: ${describeFilter(loaded.report)}`);
+    }
+    if (sample) {
+      console.error(
+        `note: ${name} is not fetched; these are the bundled samples (deno task data fetch ${name})`,
+      );
+    }
+    const result = split ? out[split] : out;
+    console.log(p.values.json ? JSON.stringify(result, null, 2) : formatTable(out));
+  },
+};
+
+/** Formats `{row: {col: value}}` as an aligned text table. */
+export function formatTable(rows: unknown): string {
+  const obj = rows as Record<string, Record<string, unknown>>;
+  const names = Object.keys(obj);
+  if (names.length === 0) return "";
+  const first = obj[names[0]];
+  if (typeof first !== "object" || first === null) {
+    return Object.entries(obj).map(([k, v]) => `${k.padEnd(16)} ${v}`).join("\n");
+  }
+  const cols = Object.keys(first);
+  const widths = [Math.max(5, ...names.map((n) => n.length)), ...cols.map((c) => c.length + 2)];
+  const lines = [["split", ...cols].map((c, i) => i === 0 ? c.padEnd(widths[0]) : c.padStart(widths[i])).join("")];
+  for (const n of names) {
+    lines.push(
+      [n.padEnd(widths[0]), ...cols.map((c, i) => String(obj[n][c]).padStart(widths[i + 1]))].join(""),
+    );
+  }
+  return lines.join("\n");
+}
+
+const qrelsCommand: Command = {
+  summary: "write the qrels of a split (corpus ids; every candidate judged with its label)",
+  usage: "<wikiqa|trecqa> --split S [--filter raw|no-all|clean] [--out FILE] [--force] [--dir DIR]",
+  async run(args) {
+    const p = parseFlags(args, {
+      split: { type: "string" },
+      filter: { type: "string", default: "raw" },
+      out: { type: "string" },
+      force: { type: "boolean" },
+      dir: { type: "string" },
+    });
+    const name = oneOf(p.positionals[0] ?? "", ["wikiqa", "trecqa"] as const, "corpus");
+    const filter = oneOf(str(p, "filter")!, FILTERS, "filter");
+    const loaded = await loadSplit(name, required(p, "split"), { filter, dir: str(p, "dir") });
+    console.error(describeFilter(loaded.report));
+    const qrels = qrelsFromQuestions(loaded.questions);
+    const out = str(p, "out");
+    if (out) await writeQrels(out, qrels, { force: Boolean(p.values.force) });
+    else {
+      for (const [qid, docs] of qrels) {
+        const lines: string[] = [];
+        for (const [d, r] of docs) lines.push(`${qid} 0 ${d} ${r}`);
+        console.log(lines.join("\n"));
+      }
+    }
+  },
+};
+
+/** The `data` command group. */
+export const dataCommands: Record<string, Command> = {
+  fetch: fetchCommand,
+  stats: statsCommand,
+  qrels: qrelsCommand,
+};

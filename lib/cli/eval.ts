@@ -1,0 +1,129 @@
+/**
+ * `deno task eval <trec|as2|...>`.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import { describeFilter, FILTERS, loadSplit } from "../data/mod.ts";
+import {
+  DEFAULT_MEASURES,
+  evaluate,
+  evaluateTrecFiles,
+  formatTrecEval,
+  qrelsFromQuestions,
+  readRun,
+  selectMeasures,
+  trecLine,
+} from "../metrics/mod.ts";
+import type { Command } from "./command.ts";
+import { list, oneOf, parseFlags, required, str } from "./args.ts";
+
+function relevanceLevel(raw: string | undefined): number {
+  if (raw === undefined) return 1;
+  if (!/^-?\d+$/.test(raw)) throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
+  return Number(raw);
+}
+
+const trecCommand: Command = {
+  summary: "trec_eval-compatible evaluation of a run file against a qrels file",
+  usage: "QRELS RUN [-m MEASURE]... [-q] [-c] [-l LEVEL]\n" +
+    "  measures: num_q runid num_ret num_rel num_rel_ret map Rprec recip_rank P.k recall.k\n" +
+    "            ndcg_cut.k map_cut.k success.k (k: one or more cutoffs, e.g. P.5,10)",
+  async run(args) {
+    const p = parseFlags(args, {
+      measure: { type: "string", multiple: true, short: "m" },
+      query: { type: "boolean", short: "q" },
+      complete: { type: "boolean", short: "c" },
+      level: { type: "string", short: "l" },
+    });
+    const [qrelsPath, runPath, ...extra] = p.positionals;
+    if (!qrelsPath || !runPath || extra.length) {
+      throw new KitError("usage: deno task eval trec QRELS RUN [-m MEASURE]... [-q] [-c]");
+    }
+    const names = list(p, "measure");
+    const chosen = names.length ? names : DEFAULT_MEASURES;
+    const selection = selectMeasures(chosen);
+    const result = await evaluateTrecFiles(qrelsPath, runPath, chosen, {
+      complete: Boolean(p.values.complete),
+      relevanceLevel: relevanceLevel(str(p, "level")),
+    });
+    await writeStdout(formatTrecEval(result, { perQuery: Boolean(p.values.query), selection }));
+  },
+};
+
+async function writeStdout(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  let off = 0;
+  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+}
+
+/** The AS2 protocol's measures, primary first. */
+export const AS2_MEASURES = ["map", "recip_rank", "P.1,5", "ndcg_cut.10"];
+
+const as2Command: Command = {
+  summary: "evaluate a run on an answer-selection split (MAP and MRR first)",
+  usage: "--dataset wikiqa|trecqa --split S [--filter raw|no-all|clean] RUN [-q] [--json]",
+  async run(args) {
+    const p = parseFlags(args, {
+      dataset: { type: "string" },
+      split: { type: "string" },
+      filter: { type: "string", default: "clean" },
+      dir: { type: "string" },
+      query: { type: "boolean", short: "q" },
+      json: { type: "boolean" },
+    });
+    const dataset = oneOf(required(p, "dataset"), ["wikiqa", "trecqa"] as const, "dataset");
+    const filter = oneOf(str(p, "filter")!, FILTERS, "filter");
+    const runPath = p.positionals[0];
+    if (!runPath) throw new KitError("which run file?");
+    const split = await loadSplit(dataset, required(p, "split"), { filter, dir: str(p, "dir") });
+    console.error(`${dataset} ${split.split}: ${describeFilter(split.report)}`);
+    if (split.isSample) console.error("note: reading the bundled samples, not the real corpus");
+    const qrels = qrelsFromQuestions(split.questions);
+    const run = await readRun(runPath);
+    let unranked = 0;
+    for (const q of split.questions) {
+      const docs = run.get(q.id);
+      if (docs) for (const c of q.candidates) if (!docs.has(c.id)) unranked++;
+    }
+    if (unranked) {
+      console.error(
+        `warning: the run does not rank ${unranked} candidate(s) of questions it covers; the ` +
+          "protocol ranks every candidate, so they count as not retrieved",
+      );
+    }
+    const missing = split.questions.filter((q) => !run.has(q.id)).length;
+    if (missing) {
+      console.error(
+        `warning: ${missing} question(s) of the split are missing from the run and score 0`,
+      );
+    }
+    // The protocol averages over every question of the split (trec_eval -c).
+    const result = evaluate(qrels, run, AS2_MEASURES, { complete: true });
+    if (p.values.json) {
+      console.log(JSON.stringify({
+        dataset,
+        split: split.split,
+        filter,
+        numQ: result.numQ,
+        ...result.summary,
+      }));
+      return;
+    }
+    const lines: string[] = [];
+    if (p.values.query) {
+      for (const [qid, row] of result.perQuery) {
+        for (const m of result.measures) lines.push(trecLine(m, qid, row[m]));
+      }
+    }
+    lines.push(trecLine("num_q", "all", result.numQ, true));
+    for (const m of result.measures) lines.push(trecLine(m, "all", result.summary[m]));
+    console.log(lines.join("\n"));
+  },
+};
+
+/** The `eval` command group. */
+export const evalCommands: Record<string, Command> = {
+  trec: trecCommand,
+  as2: as2Command,
+};

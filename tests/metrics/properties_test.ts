@@ -1,0 +1,108 @@
+import { assert, assertEquals } from "../assert.ts";
+import fc from "fast-check";
+import { evaluate, evaluateTrecFiles, formatQrels, formatRun } from "../../lib/metrics/mod.ts";
+import { mem } from "../helpers.ts";
+import {
+  type Judgments,
+  REFERENCE_MEASURES,
+  referenceEvaluate,
+  type Scores,
+} from "./reference.ts";
+
+const qid = fc.constantFrom("q1", "q2", "q3", "q10", "q11", "q7");
+const docno = fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h", "d1", "d10", "d2", "Z");
+// Few distinct scores so ties are everywhere; negative and large ones too.
+const score = fc.constantFrom(0, 1, 1, 2, 2.5, -1, 1e-9, 3, 1e6);
+const rel = fc.constantFrom(0, 0, 1, 1, 2, 3, -1);
+
+const judgments = fc.dictionary(qid, fc.dictionary(docno, rel, { minKeys: 0, maxKeys: 8 }), {
+  minKeys: 1,
+  maxKeys: 5,
+});
+const scores = fc.dictionary(qid, fc.dictionary(docno, score, { minKeys: 1, maxKeys: 10 }), {
+  minKeys: 1,
+  maxKeys: 5,
+});
+
+function toMaps(x: Record<string, Record<string, number>>): Map<string, Map<string, number>> {
+  return new Map(Object.entries(x).map(([q, d]) => [q, new Map(Object.entries(d))]));
+}
+
+function close(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-12;
+}
+
+function checkAgainstReference(
+  got: { numQ: number; summary: Record<string, number>; perQuery: Map<string, Record<string, number>> },
+  want: ReturnType<typeof referenceEvaluate>,
+) {
+  assertEquals(got.numQ, want.numQ);
+  for (const [m, v] of Object.entries(want.summary)) {
+    assert(close(got.summary[m], v), `${m}: got ${got.summary[m]}, want ${v}`);
+  }
+  assertEquals([...got.perQuery.keys()].sort(), Object.keys(want.perQuery).sort());
+  for (const [q, row] of Object.entries(want.perQuery)) {
+    for (const [m, v] of Object.entries(row)) {
+      assert(close(got.perQuery.get(q)![m], v), `${q} ${m}: got ${got.perQuery.get(q)![m]}, want ${v}`);
+    }
+  }
+}
+
+function hasCommonQuery(q: Judgments, r: Scores): boolean {
+  return Object.keys(r).some((k) => k in q);
+}
+
+Deno.test("every measure equals its brute-force definition on random tied runs (in memory)", () => {
+  let runs = 0;
+  fc.assert(
+    fc.property(judgments, scores, fc.boolean(), fc.constantFrom(1, 2), (q, r, complete, level) => {
+      fc.pre(hasCommonQuery(q, r));
+      runs++;
+      const got = evaluate(toMaps(q), toMaps(r), REFERENCE_MEASURES, {
+        complete,
+        relevanceLevel: level,
+        warn: false,
+      });
+      checkAgainstReference(got, referenceEvaluate(q, r, complete, level));
+    }),
+    { numRuns: 400, seed: 20261129 },
+  );
+  assert(runs > 200);
+});
+
+Deno.test("the streaming file evaluator agrees with the reference, grouped or shuffled lines", async () => {
+  await fc.assert(
+    fc.asyncProperty(judgments, scores, fc.boolean(), fc.integer(), async (q0, r, complete, seed) => {
+      // A qrels file cannot express a query without judgment lines.
+      const q = Object.fromEntries(Object.entries(q0).filter(([, d]) => Object.keys(d).length > 0));
+      fc.pre(hasCommonQuery(q, r));
+      const qrelsText = [...formatQrels(toMaps(q))].join("");
+      let runLines = [...formatRun(toMaps(r), "t")].join("").split("\n").filter(Boolean);
+      // Shuffle the run's lines (deterministically): the rank column and file order must not matter.
+      let s = seed >>> 0;
+      runLines = runLines.map((l) => [(s = (s * 1103515245 + 12345) >>> 0), l] as const)
+        .sort((a, b) => a[0] - b[0]).map(([, l]) => l);
+      const got = await evaluateTrecFiles(
+        mem("qrels", qrelsText),
+        mem("run", runLines.join("\n") + "\n"),
+        REFERENCE_MEASURES,
+        { complete, warn: false },
+      );
+      checkAgainstReference(got, referenceEvaluate(q, r, complete, 1));
+    }),
+    { numRuns: 200, seed: 7 },
+  );
+});
+
+Deno.test("metric values stay in [0, 1]", () => {
+  fc.assert(
+    fc.property(judgments, scores, (q, r) => {
+      fc.pre(hasCommonQuery(q, r));
+      const got = evaluate(toMaps(q), toMaps(r), ["map", "recip_rank", "P.5", "ndcg_cut.10", "Rprec"], {
+        warn: false,
+      });
+      for (const v of Object.values(got.summary)) assert(v >= 0 && v <= 1);
+    }),
+    { numRuns: 200, seed: 3 },
+  );
+});

@@ -1,0 +1,183 @@
+/** Hand-worked cases of trec_eval's semantics (PROTOCOL.md section 1). */
+import { assertClose, assertEquals, assertRejects, assertThrows } from "../assert.ts";
+import {
+  compareDocnos,
+  evaluate,
+  evaluateTrecFiles,
+  formatFixedC,
+  formatTrecEval,
+  rankDocuments,
+  readQrels,
+  readRun,
+  selectMeasures,
+} from "../../lib/metrics/mod.ts";
+import { mem } from "../helpers.ts";
+
+const m = (o: Record<string, Record<string, number>>) =>
+  new Map(Object.entries(o).map(([q, d]) => [q, new Map(Object.entries(d))]));
+
+Deno.test("ties are broken by docno descending, not by file order or rank column", async () => {
+  // d1 is relevant; all three tie. trec_eval order: d3, d2, d1 -> RR = 1/3, AP = 1/3.
+  const qrels = mem("q", "1 0 d1 1\n1 0 d2 0\n1 0 d3 0\n");
+  const run = mem("r", "1 Q0 d1 1 5 x\n1 Q0 d2 2 5 x\n1 Q0 d3 3 5 x\n");
+  const r = await evaluateTrecFiles(qrels, run, ["map", "recip_rank", "P.1"]);
+  assertClose(r.summary.recip_rank, 1 / 3);
+  assertClose(r.summary.map, 1 / 3);
+  assertEquals(r.summary.P_1, 0);
+  assertEquals(rankDocuments(new Map([["d1", 5], ["d2", 5], ["d10", 5]])), ["d2", "d10", "d1"]);
+});
+
+Deno.test("docno order is strcmp on UTF-8 bytes", () => {
+  // U+FF21 (EF BC A1) < U+1F600 (F0 9F 98 80) in UTF-8, though not in UTF-16 code units.
+  assertEquals(compareDocnos("\uFF21", "\u{1F600}") < 0, true);
+  assertEquals(compareDocnos("B", "a") < 0, true); // uppercase before lowercase
+  assertEquals(compareDocnos("ab", "a") > 0, true);
+});
+
+Deno.test("a query without relevant documents counts and scores 0 for map and recip_rank", () => {
+  const r = evaluate(m({ q1: { a: 1 }, q2: { b: 0 } }), m({ q1: { a: 1 }, q2: { b: 1 } }), [
+    "map",
+    "recip_rank",
+    "Rprec",
+    "ndcg_cut.10",
+  ]);
+  assertEquals(r.numQ, 2);
+  assertEquals(r.summary.map, 0.5);
+  assertEquals(r.summary.recip_rank, 0.5);
+  assertEquals(r.perQuery.get("q2"), { map: 0, Rprec: 0, recip_rank: 0, ndcg_cut_10: 0 });
+});
+
+Deno.test("run-only queries are skipped with a warning; qrels-only ones count only with -c", () => {
+  const warnings: string[] = [];
+  const qrels = m({ q1: { a: 1 }, q2: { b: 1 } });
+  const run = m({ q1: { a: 1 }, q9: { z: 1 } });
+  const r = evaluate(qrels, run, ["map"], { warn: (w) => warnings.push(w) });
+  assertEquals(r.numQ, 1);
+  assertEquals(r.summary.map, 1);
+  assertEquals(r.runOnlyQueries, ["q9"]);
+  assertEquals(warnings.length, 1);
+  const c = evaluate(qrels, run, ["map", "num_rel"], { complete: true, warn: false });
+  assertEquals(c.numQ, 2);
+  assertEquals(c.summary.map, 0.5); // q2 missing from the run scores 0
+  assertEquals(c.summary.num_rel, 2);
+  assertEquals([...c.perQuery.keys()], ["q1"]); // like trec_eval, no per-query line for q2
+  assertEquals(c.missingQueries, ["q2"]);
+});
+
+Deno.test("AP divides by all relevant in the qrels; P.k always divides by k", () => {
+  const r = evaluate(m({ q: { a: 1, b: 1, c: 1, d: 1 } }), m({ q: { a: 2, x: 1 } }), [
+    "map",
+    "P.5",
+    "Rprec",
+    "num_ret",
+    "num_rel_ret",
+  ]);
+  assertEquals(r.summary.map, 0.25);
+  assertEquals(r.summary.P_5, 0.2);
+  assertEquals(r.summary.Rprec, 0.25); // top min(R, retrieved) = 2, one relevant, / R = 4
+  assertEquals(r.summary.num_ret, 2);
+  assertEquals(r.summary.num_rel_ret, 1);
+});
+
+Deno.test("relevance level changes map but not ndcg_cut", () => {
+  const qrels = m({ q: { a: 1, b: 2 } });
+  const run = m({ q: { a: 2, b: 1 } });
+  const l1 = evaluate(qrels, run, ["map", "ndcg_cut.10"], { relevanceLevel: 1 });
+  const l2 = evaluate(qrels, run, ["map", "ndcg_cut.10"], { relevanceLevel: 2 });
+  assertEquals(l1.summary.map, 1);
+  assertEquals(l2.summary.map, 0.5);
+  assertEquals(l1.summary.ndcg_cut_10, l2.summary.ndcg_cut_10);
+  // DCG = 1/log2(2) + 2/log2(3); IDCG = 2 + 1/log2(3).
+  assertClose(l1.summary.ndcg_cut_10, (1 + 2 / Math.log2(3)) / (2 + 1 / Math.log2(3)));
+});
+
+Deno.test("duplicate docnos within a query are rejected with file and line", async () => {
+  await assertRejects(
+    () => readRun(mem("run.txt", "q Q0 a 1 1 x\nq Q0 b 2 1 x\nq Q0 a 3 0 x\n")),
+    /run\.txt:3: duplicate document a for query q/,
+  );
+  await assertRejects(
+    () =>
+      evaluateTrecFiles(mem("q", "q 0 a 1\n"), mem("run.txt", "q Q0 a 1 1 x\nq Q0 a 2 1 x\n"), [
+        "map",
+      ]),
+    /run\.txt:2: duplicate document a/,
+  );
+  const q = await evaluateTrecFiles(mem("qrels.txt", "q 0 a 1\nq 0 a 0\n"), mem("r", "q Q0 a 1 1 x\n"), [
+    "map",
+  ]).catch((e) => e);
+  assertEquals(/qrels\.txt:2: duplicate judgment/.test(String(q)), true);
+});
+
+Deno.test("malformed lines name file, line and what was expected", async () => {
+  await assertRejects(() => readQrels(mem("q.txt", "q 0 a 1\nq 0 b\n")), /q\.txt:2: expected 4 fields/);
+  await assertRejects(() => readQrels(mem("q.txt", "q 0 a x\n")), /q\.txt:1: relevance 'x' is not an integer/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1\n")), /r\.txt:1: expected 6 fields/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 abc x\n")), /r\.txt:1: score 'abc'/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 NaN x\n")), /not a finite number/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 inf x\n")), /not a finite number/);
+  await assertRejects(() => readRun(mem("r.txt", "")), /no result lines/);
+  await assertRejects(() => readQrels(mem("q.txt", "\n\n")), /no judgments/);
+});
+
+Deno.test("run input: comments and blank lines skipped, extra fields ignored, runid from the last line", async () => {
+  const r = await evaluateTrecFiles(
+    mem("q", "q 0 a 1\n"),
+    mem("r", "# comment\n\nq Q0 a 1 0.5 first extra fields\r\nq Q0 b 2 0.25 last\n"),
+    ["map"],
+  );
+  assertEquals(r.runId, "last"); // the 6th field of the last line
+  assertEquals(r.summary.map, 1);
+});
+
+Deno.test("C printf rounding of exact ties at 4 decimals", () => {
+  assertEquals(formatFixedC(0.03125), "0.0312"); // 1/32, tie -> even
+  assertEquals(formatFixedC(0.09375), "0.0938"); // 3/32, tie -> even
+  assertEquals(formatFixedC(0.15625), "0.1562"); // 5/32
+  assertEquals(formatFixedC(1 / 3), "0.3333");
+  assertEquals(formatFixedC(0.61905), "0.6190"); // binary value just below the tie
+  assertEquals(formatFixedC(0.00005), "0.0001"); // just above (0.00005 is not dyadic)
+  assertEquals(formatFixedC(1), "1.0000");
+  assertEquals(formatFixedC(2.5, 0), "2");
+  assertEquals(formatFixedC(3.5, 0), "4");
+});
+
+Deno.test("output format is trec_eval's, per-query lines in qid (strcmp) order", () => {
+  const r = evaluate(m({ q2: { a: 1 }, q10: { b: 1 } }), m({ q2: { a: 1 }, q10: { b: 1, c: 2 } }), [
+    "map",
+    "num_ret",
+  ]);
+  const text = formatTrecEval(r, { perQuery: true, selection: selectMeasures(["runid", "num_q"]) });
+  assertEquals(
+    text,
+    [
+      "num_ret               \tq10\t2",
+      "map                   \tq10\t0.5000",
+      "num_ret               \tq2\t1",
+      "map                   \tq2\t1.0000",
+      "runid                 \tall\tkit",
+      "num_q                 \tall\t2",
+      "num_ret               \tall\t3",
+      "map                   \tall\t0.7500",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("measure selection: cutoff lists, output names, unknown measures", () => {
+  assertEquals(selectMeasures(["ndcg_cut.10", "P.10,5", "map"]).instances.map((i) => i.label), [
+    "map",
+    "P_5",
+    "P_10",
+    "ndcg_cut_10",
+  ]);
+  assertEquals(selectMeasures(["P_5"]).instances.map((i) => i.label), ["P_5"]);
+  assertEquals(selectMeasures(["P"]).instances.length, 9);
+  assertThrows(() => selectMeasures(["mapp"]), /unknown measure 'mapp'/);
+  assertThrows(() => selectMeasures(["map.5"]), /takes no cutoff/);
+  assertThrows(() => selectMeasures(["P.0"]), /bad cutoff/);
+});
+
+Deno.test("no query in common is an error, not a silent zero", () => {
+  assertThrows(() => evaluate(m({ a: { x: 1 } }), m({ b: { x: 1 } }), ["map"], { warn: false }), /no query has both/);
+});
