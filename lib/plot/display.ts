@@ -111,6 +111,23 @@ export function figureBundle(fig: Figure, options: BundleOptions = {}): MimeBund
   };
 }
 
+/**
+ * Makes the next displayed figure embed plotly.js again. Needed only when the output that
+ * carried the library is gone (e.g. its cell was cleared in classic Notebook and the page
+ * reloaded), so later figures would find no plotly.js.
+ *
+ * @example
+ * ```ts
+ * import { display, embedLibraryAgain } from "./display.ts";
+ * embedLibraryAgain();
+ * const html = display({ data: [], layout: {} })[Symbol.for("Jupyter.display")]()["text/html"];
+ * console.assert(String(html).includes("plotly.js v"));
+ * ```
+ */
+export function embedLibraryAgain(): void {
+  libraryEmitted = false;
+}
+
 /** Something the Deno kernel displays through its `Jupyter.display` protocol. */
 export interface Displayable {
   /** Returns the MIME bundle the kernel sends to the frontend. */

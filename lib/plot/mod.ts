@@ -16,6 +16,7 @@ export type {
 export {
   describeFigure,
   display,
+  embedLibraryAgain,
   figureBundle,
   figureHtml,
   libraryScript,

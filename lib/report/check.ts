@@ -191,8 +191,14 @@ async function tool(cmd: string, args: string[]): Promise<Uint8Array> {
   return out.stdout;
 }
 
-/** Plotly's first default trace colours (blue, orange, green), RGB. */
-const TRACE_COLOURS = [[31, 119, 180], [255, 127, 14], [44, 160, 44]];
+/**
+ * Plotly's first two default trace colours (blue, orange), opaque and as overlaid
+ * histograms draw them (opacity 0.6 on white), RGB. (Green is left out: anti-aliased
+ * green keywords of highlighted code come close to it.)
+ */
+const TRACE_COLOURS = [[31, 119, 180], [255, 127, 14]].flatMap((c) =>
+  [1, 0.6].map((a) => c.map((v) => Math.round(v * a + 255 * (1 - a))))
+);
 
 /** Counts pixels of a binary PPM (P6) image that are close to a Plotly trace colour. */
 export function countTracePixels(ppm: Uint8Array): number {
@@ -217,7 +223,7 @@ export function countTracePixels(ppm: Uint8Array): number {
   for (let i = pos; i + 2 < ppm.length; i += 3) {
     for (const [r, g, b] of TRACE_COLOURS) {
       if (
-        Math.abs(ppm[i] - r) < 40 && Math.abs(ppm[i + 1] - g) < 40 && Math.abs(ppm[i + 2] - b) < 40
+        Math.abs(ppm[i] - r) < 24 && Math.abs(ppm[i + 1] - g) < 24 && Math.abs(ppm[i + 2] - b) < 24
       ) {
         count++;
         break;

@@ -1,0 +1,243 @@
+/**
+ * The computations the notebooks show, kept here so that a notebook cell stays one call:
+ * split-size tables against the published sizes, question overlap between splits, the
+ * leak of a split by judgment, what each filter removes, one run evaluated under every
+ * filter setting, and per-question views of a run (first correct rank, AP against the
+ * number of candidates, precision at k).
+ *
+ * @module
+ */
+import { applyFilter, type FilterName, FILTERS, questionKind } from "../data/filters.ts";
+import { loadSplit, SPLITS } from "../data/splits.ts";
+import { splitStats } from "../data/stats.ts";
+import type { As2Dataset, Question } from "../data/types.ts";
+import { evaluate, type Run } from "../metrics/evaluate.ts";
+import { qrelsFromQuestions } from "../metrics/convert.ts";
+import { rankDocuments } from "../metrics/rank.ts";
+import type { Row } from "../plot/table.ts";
+import { PUBLISHED_SIZES } from "./reference.ts";
+
+/**
+ * Every split of `dataset` under every filter, with the kit's counts next to the published
+ * ones (empty where nothing was published).
+ */
+export async function splitSizeRows(dataset: As2Dataset, dir: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const split of SPLITS[dataset]) {
+    const { questions } = await loadSplit(dataset, split, { dir });
+    for (const filter of FILTERS) {
+      const kept = applyFilter(questions, filter).questions;
+      const s = splitStats(kept);
+      const pub = PUBLISHED_SIZES[dataset]?.[split]?.[filter];
+      rows.push({
+        split,
+        filter,
+        questions: s.questions,
+        candidates: s.candidates,
+        correct: s.positives,
+        "published questions": pub?.questions,
+        "published candidates": pub?.candidates,
+        source: pub?.source,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Questions per kind (mixed, all-negative, all-positive, no candidates) of each split. */
+export async function questionKindRows(dataset: As2Dataset, dir: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const split of SPLITS[dataset]) {
+    const { questions } = await loadSplit(dataset, split, { dir });
+    const s = splitStats(questions);
+    rows.push({
+      split,
+      questions: s.questions,
+      "with a correct answer": s.questions - s.allNegative - s.noCandidates,
+      "all candidates correct": s.allPositive,
+      "no correct candidate": s.allNegative,
+      "no candidates": s.noCandidates,
+    });
+  }
+  return rows;
+}
+
+function normalizeQuestion(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/**
+ * For each pair of splits, how many question ids and question texts (lower-cased) they
+ * share. A split by question keeps both at 0 for ids.
+ *
+ * @example
+ * ```ts
+ * import { questionOverlap } from "./lessons.ts";
+ * const q = (id: string, text: string) => ({ id, text, candidates: [] });
+ * const rows = questionOverlap({ train: [q("1", "Who?")], test: [q("2", "who?")] });
+ * console.assert(rows[0]["shared ids"] === 0 && rows[0]["shared texts"] === 1);
+ * ```
+ */
+export function questionOverlap(splits: Record<string, readonly Question[]>): Row[] {
+  const names = Object.keys(splits);
+  const rows: Row[] = [];
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) {
+      const a = splits[names[i]], b = splits[names[j]];
+      const idsA = new Set(a.map((q) => q.id));
+      const textsA = new Set(a.map((q) => normalizeQuestion(q.text)));
+      rows.push({
+        splits: `${names[i]} / ${names[j]}`,
+        "shared ids": b.filter((q) => idsA.has(q.id)).length,
+        "shared texts": new Set(
+          b.map((q) => normalizeQuestion(q.text)).filter((t) => textsA.has(t)),
+        ).size,
+      });
+    }
+  }
+  return rows;
+}
+
+/** A small seeded generator (mulberry32), so the lessons are reproducible. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What splitting by judgment (candidate) instead of by question does. */
+export interface JudgmentSplitLeak {
+  /** Judgments put into the test side. */
+  testJudgments: number;
+  /** Questions with at least one test judgment. */
+  testQuestions: number;
+  /**
+   * Of those, questions whose candidates are divided between train and test: the model
+   * trains on the question, and the test ranks only part of its candidate list.
+   */
+  testQuestionsAlsoInTrain: number;
+}
+
+/**
+ * Splits the judgments (question, candidate) of `questions` at random, `testFraction` to
+ * test, and counts how many test questions leak into train and lose part of their
+ * candidate list. (A split by question has 0 of both.)
+ *
+ * @example
+ * ```ts
+ * import { judgmentSplitLeak } from "./lessons.ts";
+ * const qs = [{ id: "q", text: "", candidates: [0, 1, 2, 3].map((i) => ({ id: `${i}`, text: "", label: 0 })) }];
+ * const leak = judgmentSplitLeak(qs, 0.5, 1);
+ * console.assert(leak.testQuestions === 1);
+ * ```
+ */
+export function judgmentSplitLeak(
+  questions: readonly Question[],
+  testFraction: number,
+  seed: number,
+): JudgmentSplitLeak {
+  const random = seededRandom(seed);
+  let testJudgments = 0, testQuestions = 0, divided = 0;
+  for (const q of questions) {
+    let inTest = 0;
+    for (let i = 0; i < q.candidates.length; i++) if (random() < testFraction) inTest++;
+    testJudgments += inTest;
+    if (inTest === 0) continue;
+    testQuestions++;
+    if (inTest < q.candidates.length) divided++;
+  }
+  return { testJudgments, testQuestions, testQuestionsAlsoInTrain: divided };
+}
+
+/** One example question per kind that a filter drops. */
+export function filterExamples(questions: readonly Question[]): Row[] {
+  const rows: Row[] = [];
+  for (const kind of ["allNegative", "allPositive", "noCandidates", "mixed"] as const) {
+    const q = questions.find((x) => questionKind(x) === kind);
+    if (!q) continue;
+    const removedBy = kind === "mixed"
+      ? "kept by every setting"
+      : kind === "allPositive"
+      ? "clean"
+      : "no-all and clean";
+    rows.push({
+      kind,
+      "removed by": removedBy,
+      question: q.text,
+      candidates: q.candidates.length,
+      correct: q.candidates.filter((c) => c.label > 0).length,
+    });
+  }
+  return rows;
+}
+
+/**
+ * One run evaluated on the questions kept by each filter setting (trec_eval semantics:
+ * a question without a correct candidate scores 0, one with only correct candidates 1).
+ */
+export function evaluateUnderFilters(
+  questions: readonly Question[],
+  run: Run,
+  measures: readonly string[] = ["map", "recip_rank"],
+): Row[] {
+  return FILTERS.map((filter: FilterName) => {
+    const kept = applyFilter(questions, filter).questions;
+    const r = evaluate(qrelsFromQuestions(kept), run, measures, { warn: false });
+    return { filter, questions: r.numQ, ...r.summary };
+  });
+}
+
+/** Per-question view of a run: candidates, correct ones, rank of the first correct one. */
+export interface QuestionView {
+  id: string;
+  candidates: number;
+  correct: number;
+  /** 1-based rank of the first correct candidate in trec_eval order; 0 when none. */
+  firstCorrectRank: number;
+}
+
+/**
+ * The rank of the first correct candidate of every question of `run` (trec_eval order:
+ * score descending, ties by docno descending).
+ *
+ * @example
+ * ```ts
+ * import { questionViews } from "./lessons.ts";
+ * const qs = [{ id: "q", text: "", candidates: [
+ *   { id: "a", text: "", label: 1 }, { id: "b", text: "", label: 0 }] }];
+ * const run = new Map([["q", new Map([["a", 0.1], ["b", 0.9]])]]);
+ * console.assert(questionViews(qs, run)[0].firstCorrectRank === 2);
+ * ```
+ */
+export function questionViews(questions: readonly Question[], run: Run): QuestionView[] {
+  return questions.filter((q) => run.has(q.id)).map((q) => {
+    const labels = new Map(q.candidates.map((c) => [c.id, c.label]));
+    const ranked = rankDocuments(run.get(q.id)!);
+    const first = ranked.findIndex((d) => (labels.get(d) ?? 0) > 0);
+    return {
+      id: q.id,
+      candidates: q.candidates.length,
+      correct: q.candidates.filter((c) => c.label > 0).length,
+      firstCorrectRank: first + 1,
+    };
+  });
+}
+
+/**
+ * Mean precision at k = 1..maxK of a run (trec_eval's P.k: divided by k even when fewer
+ * candidates exist).
+ */
+export function precisionAtK(
+  questions: readonly Question[],
+  run: Run,
+  maxK = 10,
+): { k: number[]; precision: number[] } {
+  const ks = Array.from({ length: maxK }, (_, i) => i + 1);
+  const r = evaluate(qrelsFromQuestions(questions), run, ks.map((k) => `P.${k}`), { warn: false });
+  return { k: ks, precision: ks.map((k) => r.summary[`P_${k}`]) };
+}
