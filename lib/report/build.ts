@@ -28,7 +28,12 @@ import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
 import { indexHtml } from "./index_page.ts";
 import { printReport } from "./pdf.ts";
-import { addStaticImages, type NotebookJson, plotlyOutputs } from "./static_images.ts";
+import {
+  addStaticImages,
+  figureRenderer,
+  type NotebookJson,
+  plotlyOutputs,
+} from "./static_images.ts";
 
 /** Options of {@link buildReport}. */
 export interface ReportOptions {
@@ -137,9 +142,10 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   const session = await launchBrowser();
   try {
     const entries: NotebookEntry[] = [];
+    const renderer = await figureRenderer(session);
     for (const { name, result } of executed) {
       const nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
-      const figures = await addStaticImages(nb, session);
+      const figures = await addStaticImages(nb, renderer);
       await writeFileAtomic(result.output, JSON.stringify(nb, null, 1) + "\n", { force: true });
       const html = `${outDir}/html/${name}.html`;
       await exportHtml(result.output, html);
@@ -160,6 +166,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
       });
     }
 
+    await renderer.close();
     const index = `${outDir}/index.html`;
     const pdf = options.pdf === false ? undefined : `${outDir}/report.pdf`;
     await writeFileAtomic(

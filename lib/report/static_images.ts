@@ -38,25 +38,32 @@ export function plotlyOutputs(
   return found;
 }
 
-/**
- * Adds an `image/png` rendering to every Plotly output of `nb` (in place); returns how
- * many figures were rendered.
- */
-export async function addStaticImages(nb: NotebookJson, session: BrowserSession): Promise<number> {
-  const figures = plotlyOutputs(nb);
-  if (figures.length === 0) return 0;
+/** Draws figures to PNG in one browser page that loaded plotly.js once. */
+export interface FigureRenderer {
+  /** PNG (base64, no data: prefix) of a figure at its layout size (default 900x380). */
+  png(fig: { data: unknown[]; layout: Record<string, unknown> }): Promise<string>;
+  /** Closes the page. */
+  close(): Promise<void>;
+}
+
+/** Opens a page with plotly.js (from the pinned package file) for {@link addStaticImages}. */
+export async function figureRenderer(session: BrowserSession): Promise<FigureRenderer> {
   const { page, log } = await offlinePage(session);
+  const dir = await Deno.makeTempDir({ prefix: "kit-png-" });
   try {
-    const dir = await Deno.makeTempDir({ prefix: "kit-png-" });
     const html = `${dir}/render.html`;
     await Deno.writeTextFile(
       html,
-      `<!doctype html><meta charset="utf-8"><body><script src="file://${plotlyJsPath()}"></script></body>`,
+      `<!doctype html><meta charset="utf-8"><body>` +
+        `<script src="file://${plotlyJsPath()}"></script></body>`,
     );
     await page.goto(`file://${html}`);
     await page.waitForFunction(() => "Plotly" in globalThis);
-    for (const f of figures) {
-      const fig = f.data[PLOTLY_MIME] as { data: unknown[]; layout: Record<string, unknown> };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  return {
+    async png(fig) {
       const width = typeof fig.layout.width === "number" ? fig.layout.width : 900;
       const height = typeof fig.layout.height === "number" ? fig.layout.height : 380;
       const url = await page.evaluate(
@@ -70,18 +77,32 @@ export async function addStaticImages(nb: NotebookJson, session: BrowserSession)
           }),
         [fig.data, fig.layout, width, height],
       ) as string;
-      const prefix = "data:image/png;base64,";
-      if (!url.startsWith(prefix)) {
-        throw new KitError(`Plotly.toImage returned no PNG for a figure in cell ${f.cell}`);
+      if (log.pageErrors.length) {
+        throw new KitError(`errors while rendering a figure: ${log.pageErrors.join("; ")}`);
       }
-      f.data["image/png"] = url.slice(prefix.length);
+      const prefix = "data:image/png;base64,";
+      if (!url.startsWith(prefix)) throw new KitError("Plotly.toImage returned no PNG");
+      return url.slice(prefix.length);
+    },
+    async close() {
+      await page.close();
+    },
+  };
+}
+
+/**
+ * Adds an `image/png` rendering to every Plotly output of `nb` (in place); returns how
+ * many figures were rendered.
+ */
+export async function addStaticImages(nb: NotebookJson, renderer: FigureRenderer): Promise<number> {
+  const figures = plotlyOutputs(nb);
+  for (const f of figures) {
+    const fig = f.data[PLOTLY_MIME] as { data: unknown[]; layout: Record<string, unknown> };
+    try {
+      f.data["image/png"] = await renderer.png(fig);
+    } catch (e) {
+      throw new KitError(`figure in cell ${f.cell}: ${(e as Error).message}`);
     }
-    await Deno.remove(dir, { recursive: true });
-    if (log.pageErrors.length) {
-      throw new KitError(`errors while rendering figures: ${log.pageErrors.join("; ")}`);
-    }
-    return figures.length;
-  } finally {
-    await page.close();
   }
+  return figures.length;
 }
