@@ -20,9 +20,10 @@ export interface Location {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { KitError } from "./errors.ts";
  * const e = new KitError("expected 4 fields, found 3", { file: "q.txt", line: 7 });
- * console.assert(e.message === "q.txt:7: expected 4 fields, found 3");
+ * assert(e.message === "q.txt:7: expected 4 fields, found 3");
  * ```
  */
 export class KitError extends Error {
@@ -52,10 +53,9 @@ export class KitError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fail, KitError } from "./errors.ts";
- * try { fail("bad score 'x'", { file: "run.txt", line: 3 }); } catch (e) {
- *   console.assert(e instanceof KitError);
- * }
+ * assert.throws(() => fail("bad score 'x'", { file: "run.txt", line: 3 }), KitError);
  * ```
  */
 export function fail(problem: string, where: Location = {}): never {

@@ -21,9 +21,10 @@ export interface Parsed {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseFlags } from "./args.ts";
  * const p = parseFlags(["-m", "map", "q.txt"], { m: { type: "string", multiple: true } });
- * console.assert(p.positionals[0] === "q.txt");
+ * assert(p.positionals[0] === "q.txt");
  * ```
  */
 export function parseFlags(args: string[], options: OptionSpec): Parsed {

@@ -6,24 +6,25 @@
 import { KitError } from "../errors.ts";
 import {
   type As2Dataset,
-  DATASETS,
   type DatasetName,
+  DATASETS,
   describeFilter,
   fetchDataset,
-  FILTERS,
   type FilterName,
+  FILTERS,
   loadSplit,
-  splitStats,
   SPLITS,
+  splitStats,
 } from "../data/mod.ts";
 import { qrelsFromQuestions, writeQrels } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
 import { oneOf, parseFlags, required, str } from "./args.ts";
+import { qrcdStatsBySplit } from "./qrcd.ts";
 
 /** Per-corpus statistics hooks; QRCD registers its own (records, passages, answers). */
 export const EXTRA_STATS: Partial<
   Record<DatasetName, (split: string | undefined, dir: string | undefined) => Promise<unknown>>
-> = {};
+> = { qrcd: qrcdStatsBySplit };
 
 const fetchCommand: Command = {
   summary: "download (or copy from --mirror), verify and install corpora",
@@ -91,10 +92,16 @@ export function formatTable(rows: unknown): string {
   }
   const cols = Object.keys(first);
   const widths = [Math.max(5, ...names.map((n) => n.length)), ...cols.map((c) => c.length + 2)];
-  const lines = [["split", ...cols].map((c, i) => i === 0 ? c.padEnd(widths[0]) : c.padStart(widths[i])).join("")];
+  const lines = [
+    ["split", ...cols].map((c, i) => i === 0 ? c.padEnd(widths[0]) : c.padStart(widths[i])).join(
+      "",
+    ),
+  ];
   for (const n of names) {
     lines.push(
-      [n.padEnd(widths[0]), ...cols.map((c, i) => String(obj[n][c]).padStart(widths[i + 1]))].join(""),
+      [n.padEnd(widths[0]), ...cols.map((c, i) => String(obj[n][c]).padStart(widths[i + 1]))].join(
+        "",
+      ),
     );
   }
   return lines.join("\n");

@@ -17,6 +17,8 @@ import {
 } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
 import { list, oneOf, parseFlags, required, str } from "./args.ts";
+import { qrcdCommands } from "./qrcd.ts";
+import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
 function relevanceLevel(raw: string | undefined): number {
   if (raw === undefined) return 1;
@@ -84,7 +86,7 @@ const as2Command: Command = {
     let unranked = 0;
     for (const q of split.questions) {
       const docs = run.get(q.id);
-      if (docs) for (const c of q.candidates) if (!docs.has(c.id)) unranked++;
+      if (docs) { for (const c of q.candidates) if (!docs.has(c.id)) unranked++; }
     }
     if (unranked) {
       console.error(
@@ -126,4 +128,8 @@ const as2Command: Command = {
 export const evalCommands: Record<string, Command> = {
   trec: trecCommand,
   as2: as2Command,
+  ...qrcdCommands,
+  compare: compareCommand,
+  ties: tiesCommand,
+  stability: stabilityCommand,
 };

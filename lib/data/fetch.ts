@@ -52,8 +52,9 @@ export interface FetchReport {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sha256Hex } from "./fetch.ts";
- * console.assert((await sha256Hex(new Uint8Array())).startsWith("e3b0c442"));
+ * assert((await sha256Hex(new Uint8Array())).startsWith("e3b0c442"));
  * ```
  */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -66,9 +67,10 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeLineEnds } from "./fetch.ts";
  * const out = normalizeLineEnds(new TextEncoder().encode("a\r\nb\r\n"));
- * console.assert(new TextDecoder().decode(out) === "a\nb\n");
+ * assert(new TextDecoder().decode(out) === "a\nb\n");
  * ```
  */
 export function normalizeLineEnds(bytes: Uint8Array): Uint8Array {
@@ -178,13 +180,13 @@ function unzipMembers(bytes: Uint8Array, url: string): Record<string, Uint8Array
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fetchDataset } from "./fetch.ts";
  * const dir = await Deno.makeTempDir();
- * try {
- *   await fetchDataset("qrcd", { mirror: "/nonexistent", dir, log: () => {} });
- * } catch (e) {
- *   console.assert(String(e).includes("mirror"));
- * }
+ * await assert.rejects(
+ *   () => fetchDataset("qrcd", { mirror: "/nonexistent", dir, log: () => {} }),
+ *   /mirror folder \/nonexistent does not exist/,
+ * );
  * ```
  */
 export async function fetchDataset(
@@ -203,7 +205,9 @@ export async function fetchDataset(
         "../shared/datasets, with wikiqa/, trecqa/ and qrcd/ in it)",
     );
   }
-  log(`${dataset}: ${options.mirror ? `from mirror ${options.mirror}` : "from upstream"} into ${dir}`);
+  log(
+    `${dataset}: ${options.mirror ? `from mirror ${options.mirror}` : "from upstream"} into ${dir}`,
+  );
 
   const zips = new Map<string, Record<string, Uint8Array>>();
   const verified: { spec: FileSpec; bytes: Uint8Array }[] = [];
@@ -238,9 +242,7 @@ export async function fetchDataset(
         zips.set(from, members);
       }
       const want = spec.upstream.member;
-      const name = typeof want === "string"
-        ? want
-        : Object.keys(members).find((m) => want.test(m));
+      const name = typeof want === "string" ? want : Object.keys(members).find((m) => want.test(m));
       if (name === undefined || !members[name]) {
         throw new KitError(`${from} has no member ${String(want)}; the archive may have changed`);
       }

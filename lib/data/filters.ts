@@ -31,7 +31,9 @@ export interface FilterReport {
 }
 
 /** Why a question would be dropped, or undefined if every filter keeps it. */
-export function questionKind(q: Question): "noCandidates" | "allNegative" | "allPositive" | "mixed" {
+export function questionKind(
+  q: Question,
+): "noCandidates" | "allNegative" | "allPositive" | "mixed" {
   if (q.candidates.length === 0) return "noCandidates";
   let pos = 0;
   for (const c of q.candidates) if (c.label > 0) pos++;
@@ -45,6 +47,7 @@ export function questionKind(q: Question): "noCandidates" | "allNegative" | "all
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { applyFilter } from "./filters.ts";
  * const c = (label: number) => ({ id: String(Math.random()), text: "", label });
  * const qs = [
@@ -53,7 +56,7 @@ export function questionKind(q: Question): "noCandidates" | "allNegative" | "all
  *   { id: "c", text: "", candidates: [c(1)] },
  * ];
  * const { questions, report } = applyFilter(qs, "clean");
- * console.assert(questions.length === 1 && report.dropped.allNegative === 1 && report.dropped.allPositive === 1);
+ * assert(questions.length === 1 && report.dropped.allNegative === 1 && report.dropped.allPositive === 1);
  * ```
  */
 export function applyFilter(
@@ -92,10 +95,11 @@ export function applyFilter(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeFilter } from "./filters.ts";
  * const line = describeFilter({ filter: "no-all", before: 3, kept: 2, keptCandidates: 9,
  *   dropped: { noCandidates: 0, allNegative: 1, allPositive: 0 } });
- * console.assert(line.startsWith("no-all: kept 2 of 3 questions"));
+ * assert(line.startsWith("no-all: kept 2 of 3 questions"));
  * ```
  */
 export function describeFilter(r: FilterReport): string {

@@ -4,9 +4,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadSplit, splitStats } from "./mod.ts";
  * const { questions } = await loadSplit("trecqa", "dev", { filter: "clean", dir: "samples" });
- * console.assert(splitStats(questions).questions === questions.length);
+ * assert(splitStats(questions).questions === questions.length);
  * ```
  *
  * @module

@@ -18,8 +18,9 @@ export const PROJECT_ROOT: string = fromFileUrl(new URL("../../", import.meta.ur
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultCacheDir } from "./paths.ts";
- * console.assert(defaultCacheDir().length > 0);
+ * assert(defaultCacheDir().length > 0);
  * ```
  */
 export function defaultCacheDir(): string {
@@ -39,8 +40,9 @@ export function installMarker(dir: string, dataset: DatasetName): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isInstalled } from "./paths.ts";
- * console.assert(typeof isInstalled("wikiqa", "/nonexistent") === "boolean");
+ * assert(typeof isInstalled("wikiqa", "/nonexistent") === "boolean");
  * ```
  */
 export function isInstalled(dataset: DatasetName, dir = defaultCacheDir()): boolean {
@@ -57,8 +59,9 @@ export function isInstalled(dataset: DatasetName, dir = defaultCacheDir()): bool
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { datasetDir, SAMPLES_DIR } from "./paths.ts";
- * console.assert(datasetDir("wikiqa", "samples") === SAMPLES_DIR);
+ * assert(datasetDir("wikiqa", "samples") === SAMPLES_DIR);
  * ```
  */
 export function datasetDir(dataset: DatasetName, dir?: string): string {

@@ -44,10 +44,11 @@ function checkSplit(dataset: string, split: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readSplit } from "./splits.ts";
  * import { SAMPLES_DIR } from "./paths.ts";
  * const qs = await readSplit("wikiqa", "dev", SAMPLES_DIR);
- * console.assert(qs.length > 0);
+ * assert(qs.length > 0);
  * ```
  */
 export async function readSplit(
@@ -91,9 +92,10 @@ export interface LoadedSplit {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadSplit } from "./splits.ts";
  * const s = await loadSplit("wikiqa", "test", { filter: "clean", dir: "samples" });
- * console.assert(s.isSample && s.report.filter === "clean");
+ * assert(s.isSample && s.report.filter === "clean");
  * ```
  */
 export async function loadSplit(

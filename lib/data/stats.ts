@@ -24,9 +24,10 @@ export interface SplitStats {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { splitStats } from "./stats.ts";
  * const s = splitStats([{ id: "q", text: "", candidates: [{ id: "a", text: "", label: 1 }] }]);
- * console.assert(s.allPositive === 1 && s.allNegative === 0 && s.positives === 1);
+ * assert(s.allPositive === 1 && s.allNegative === 0 && s.positives === 1);
  * ```
  */
 export function splitStats(questions: readonly Question[]): SplitStats {

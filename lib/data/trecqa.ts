@@ -22,11 +22,12 @@ import type { Question } from "./types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readJacanaXml } from "./trecqa.ts";
  * const xml = "<QApairs id='1.1'>\n<question>\nWho\t?\nWP\t.\nx\tx\n0\t0\n-\t-\n</question>\n" +
  *   "<positive>\nAT&T\t<b>\nNN\tNN\nx\tx\n0\t0\n-\t-\n</positive>\n</QApairs>\n";
  * const [q] = await readJacanaXml({ name: "t.xml", bytes: new TextEncoder().encode(xml) });
- * console.assert(q.id === "1.1" && q.candidates[0].text === "AT&T <b>" && q.candidates[0].label === 1);
+ * assert(q.id === "1.1" && q.candidates[0].text === "AT&T <b>" && q.candidates[0].label === 1);
  * ```
  */
 export async function readJacanaXml(source: TextSource): Promise<Question[]> {
@@ -34,7 +35,9 @@ export async function readJacanaXml(source: TextSource): Promise<Question[]> {
   const questions: Question[] = [];
   const ids = new Set<string>();
   let current: Question | undefined;
-  let block: { kind: "question" | "positive" | "negative"; line: number; lines: string[] } | undefined;
+  let block:
+    | { kind: "question" | "positive" | "negative"; line: number; lines: string[] }
+    | undefined;
   for await (const { text, line } of readLines(source)) {
     const where = { file, line };
     if (block) {
@@ -92,10 +95,11 @@ export async function readJacanaXml(source: TextSource): Promise<Question[]> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readTrecQaJsonl } from "./trecqa.ts";
  * const line = JSON.stringify({ question: "Who?", candidates: [{ sentence: "Him .", label: 1 }] });
  * const [q] = await readTrecQaJsonl({ name: "t.jsonl", bytes: new TextEncoder().encode(line) }, "dev");
- * console.assert(q.id === "dev-1" && q.candidates[0].id === "dev-1-0");
+ * assert(q.id === "dev-1" && q.candidates[0].id === "dev-1-0");
  * ```
  */
 export async function readTrecQaJsonl(source: TextSource, split: string): Promise<Question[]> {
@@ -121,7 +125,9 @@ export async function readTrecQaJsonl(source: TextSource, split: string): Promis
       text: r.question as string,
       candidates: (r.candidates as unknown[]).map((c, i) => {
         const cc = c as { sentence?: unknown; label?: unknown };
-        if (typeof cc?.sentence !== "string") fail(`candidate ${i}: expected a string "sentence"`, where);
+        if (typeof cc?.sentence !== "string") {
+          fail(`candidate ${i}: expected a string "sentence"`, where);
+        }
         if (cc.label !== 0 && cc.label !== 1) fail(`candidate ${i}: label must be 0 or 1`, where);
         return { id: `${id}-${i}`, text: cc.sentence as string, label: cc.label as number };
       }),

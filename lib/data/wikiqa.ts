@@ -28,12 +28,14 @@ const HEADER = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readWikiQaTsv } from "./wikiqa.ts";
  * const tsv = "QuestionID\tQuestion\tDocumentID\tDocumentTitle\tSentenceID\tSentence\tLabel\n" +
  *   "Q1\tWho?\tD1\tT\tD1-0\tHe said \"hi.\tThen\t0\n";
- * try { await readWikiQaTsv({ name: "x.tsv", bytes: new TextEncoder().encode(tsv) }); } catch (e) {
- *   console.assert(String(e).includes("x.tsv:2: expected 7 tab-separated fields, found 8"));
- * }
+ * await assert.rejects(
+ *   () => readWikiQaTsv({ name: "x.tsv", bytes: new TextEncoder().encode(tsv) }),
+ *   /x\.tsv:2: expected 7 tab-separated fields, found 8/,
+ * );
  * ```
  */
 export async function readWikiQaTsv(source: TextSource): Promise<Question[]> {
@@ -63,7 +65,9 @@ export async function readWikiQaTsv(source: TextSource): Promise<Question[]> {
     let q = byId.get(qid);
     if (!q) byId.set(qid, q = { id: qid, text: question, candidates: [] });
     const key = `${qid}\t${sid}`;
-    if (seenCandidates.has(key)) fail(`duplicate SentenceID ${sid} in question ${qid}`, { file, line });
+    if (seenCandidates.has(key)) {
+      fail(`duplicate SentenceID ${sid} in question ${qid}`, { file, line });
+    }
     seenCandidates.add(key);
     q.candidates.push({ id: sid, text: sentence, label: Number(label) });
   }
@@ -77,9 +81,10 @@ export async function readWikiQaTsv(source: TextSource): Promise<Question[]> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { refIdsToCorpusIds } from "./wikiqa.ts";
  * const qs = [{ id: "Q8", text: "", candidates: [{ id: "D8-0", text: "", label: 0 }] }];
- * console.assert(refIdsToCorpusIds(qs, "1", "0")!.join() === "Q8,D8-0");
+ * assert(refIdsToCorpusIds(qs, "1", "0")!.join() === "Q8,D8-0");
  * ```
  */
 export function refIdsToCorpusIds(

@@ -39,11 +39,12 @@ export function tempPathFor(path: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { writeFileAtomic } from "./atomic.ts";
  * const dir = await Deno.makeTempDir();
  * await writeFileAtomic(`${dir}/a.txt`, "hello\n");
  * await writeFileAtomic(`${dir}/a.txt`, "again\n", { force: true });
- * console.assert(await Deno.readTextFile(`${dir}/a.txt`) === "again\n");
+ * assert(await Deno.readTextFile(`${dir}/a.txt`) === "again\n");
  * ```
  */
 export async function writeFileAtomic(

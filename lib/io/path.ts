@@ -5,8 +5,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fromFileUrl } from "./path.ts";
- * console.assert(fromFileUrl(new URL("file:///tmp/a%20b")) === "/tmp/a b");
+ * assert(fromFileUrl(new URL("file:///tmp/a%20b")) === "/tmp/a b");
  * ```
  */
 export function fromFileUrl(url: URL | string): string {
@@ -20,8 +21,9 @@ export function fromFileUrl(url: URL | string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { dirname } from "./path.ts";
- * console.assert(dirname("/a/b/c.txt") === "/a/b" && dirname("c.txt") === ".");
+ * assert(dirname("/a/b/c.txt") === "/a/b" && dirname("c.txt") === ".");
  * ```
  */
 export function dirname(path: string): string {

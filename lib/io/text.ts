@@ -113,11 +113,12 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { textChunks } from "./text.ts";
  * const bytes = new TextEncoder().encode("\uFEFFa\r\nb\n");
  * let all = "";
  * for await (const c of textChunks({ name: "mem", bytes })) all += c.text;
- * console.assert(all === "a\nb\n");
+ * assert(all === "a\nb\n");
  * ```
  */
 export async function* textChunks(source: TextSource): AsyncGenerator<TextChunk> {
@@ -195,11 +196,12 @@ export interface NumberedLine {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readLines } from "./text.ts";
  * const bytes = new TextEncoder().encode("x\ny");
  * const got = [];
  * for await (const l of readLines({ name: "mem", bytes })) got.push(`${l.line}:${l.text}`);
- * console.assert(got.join(",") === "1:x,2:y");
+ * assert(got.join(",") === "1:x,2:y");
  * ```
  */
 export async function* readLines(source: TextSource): AsyncGenerator<NumberedLine> {
@@ -222,9 +224,10 @@ export async function* readLines(source: TextSource): AsyncGenerator<NumberedLin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readText } from "./text.ts";
  * const bytes = new TextEncoder().encode("a\r\n");
- * console.assert(await readText({ name: "m", bytes }) === "a\n");
+ * assert(await readText({ name: "m", bytes }) === "a\n");
  * ```
  */
 export async function readText(source: TextSource): Promise<string> {

@@ -13,10 +13,11 @@ import type { Qrels, Run } from "./evaluate.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { qrelsFromQuestions } from "./convert.ts";
  * const q = qrelsFromQuestions([{ id: "Q1", text: "?", candidates: [
  *   { id: "D1-0", text: "a", label: 0 }, { id: "D1-1", text: "b", label: 1 }] }]);
- * console.assert(q.get("Q1")!.get("D1-1") === 1);
+ * assert(q.get("Q1")!.get("D1-1") === 1);
  * ```
  */
 export function qrelsFromQuestions(questions: readonly Question[]): Qrels {
@@ -40,10 +41,11 @@ export function qrelsFromQuestions(questions: readonly Question[]): Qrels {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runFromScores } from "./convert.ts";
  * const qs = [{ id: "Q1", text: "?", candidates: [{ id: "a", text: "", label: 0 }, { id: "b", text: "", label: 1 }] }];
  * const run = runFromScores(qs, [0.1, 0.9]);
- * console.assert(run.get("Q1")!.get("b") === 0.9);
+ * assert(run.get("Q1")!.get("b") === 0.9);
  * ```
  */
 export function runFromScores(questions: readonly Question[], scores: ArrayLike<number>): Run {

@@ -68,9 +68,10 @@ export interface QueryJudgments {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { digestJudgments } from "./evaluate.ts";
  * const j = digestJudgments(new Map([["d1", 2], ["d2", 0], ["d3", 1]]), 1);
- * console.assert(j.numRel === 2 && j.idealGains.join() === "2,1");
+ * assert(j.numRel === 2 && j.idealGains.join() === "2,1");
  * ```
  */
 export function digestJudgments(
@@ -180,7 +181,7 @@ export class QueryEvaluator {
       let sum = 0;
       const col = this.columns[m];
       for (let i = 0; i < n; i++) sum += col[i];
-      if (info.complete) for (const x of info.missing) sum += x.values[m];
+      if (info.complete) { for (const x of info.missing) sum += x.values[m]; }
       summary[labels[m]] = this.instances[m].measure.aggregate === "sum" ? sum : sum / numQ;
     }
     return {
@@ -215,11 +216,12 @@ export function warnRunOnly(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { evaluate } from "./evaluate.ts";
  * const qrels = new Map([["q1", new Map([["d1", 1], ["d2", 0]])]]);
  * const run = new Map([["q1", new Map([["d1", 0.2], ["d2", 0.9]])]]);
  * const r = evaluate(qrels, run, ["map", "recip_rank", "P.1"]);
- * console.assert(r.summary.map === 0.5 && r.summary.P_1 === 0);
+ * assert(r.summary.map === 0.5 && r.summary.P_1 === 0);
  * ```
  */
 export function evaluate(
@@ -246,7 +248,9 @@ export function evaluate(
     for (let i = 0; i < docnos.length; i++) {
       const s = docs.get(docnos[i])!;
       if (!Number.isFinite(s)) {
-        throw new KitError(`query ${qid}, document ${docnos[i]}: score ${s} is not a finite number`);
+        throw new KitError(
+          `query ${qid}, document ${docnos[i]}: score ${s} is not a finite number`,
+        );
       }
       scores[i] = s;
     }

@@ -17,10 +17,11 @@ import { MEASURES, type MeasureSelection } from "./measures.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatFixedC } from "./format.ts";
- * console.assert(formatFixedC(1 / 32, 4) === "0.0312");
- * console.assert(formatFixedC(3 / 32, 4) === "0.0938");
- * console.assert(formatFixedC(0.61904, 4) === "0.6190");
+ * assert(formatFixedC(1 / 32, 4) === "0.0312");
+ * assert(formatFixedC(3 / 32, 4) === "0.0938");
+ * assert(formatFixedC(0.61904, 4) === "0.6190");
  * ```
  */
 export function formatFixedC(x: number, digits = 4): string {
@@ -55,12 +56,13 @@ export function trecLine(name: string, qid: string, value: number | string, inte
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { evaluate } from "./evaluate.ts";
  * import { formatTrecEval } from "./format.ts";
  * const qrels = new Map([["q1", new Map([["d1", 1]])]]);
  * const run = new Map([["q1", new Map([["d1", 1]])]]);
  * const r = evaluate(qrels, run, ["num_q", "map"]);
- * console.assert(formatTrecEval(r) === "num_q                 \tall\t1\nmap                   \tall\t1.0000\n");
+ * assert(formatTrecEval(r) === "num_q                 \tall\t1\nmap                   \tall\t1.0000\n");
  * ```
  */
 export function formatTrecEval(

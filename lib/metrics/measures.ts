@@ -191,9 +191,10 @@ export interface MeasureSelection {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { selectMeasures } from "./measures.ts";
  * const s = selectMeasures(["P.5,10", "map"]);
- * console.assert(s.instances.map((i) => i.label).join() === "map,P_5,P_10");
+ * assert(s.instances.map((i) => i.label).join() === "map,P_5,P_10");
  * ```
  */
 export function selectMeasures(names: readonly string[]): MeasureSelection {

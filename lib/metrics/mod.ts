@@ -4,10 +4,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { evaluate } from "./mod.ts";
  * const qrels = new Map([["q1", new Map([["a", 1], ["b", 0]])]]);
  * const run = new Map([["q1", new Map([["a", 0.1], ["b", 0.9]])]]);
- * console.assert(evaluate(qrels, run, ["recip_rank"]).summary.recip_rank === 0.5);
+ * assert(evaluate(qrels, run, ["recip_rank"]).summary.recip_rank === 0.5);
  * ```
  *
  * @module

@@ -12,9 +12,10 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareDocnos } from "./rank.ts";
- * console.assert(compareDocnos("d2", "d10") > 0);
- * console.assert(compareDocnos("\u{1F600}", "\uFFFD") > 0); // UTF-8 order
+ * assert(compareDocnos("d2", "d10") > 0);
+ * assert(compareDocnos("\u{1F600}", "\uFFFD") > 0); // UTF-8 order
  * ```
  */
 export function compareDocnos(a: string, b: string): number {
@@ -41,9 +42,10 @@ export function compareDocnos(a: string, b: string): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rankOrder } from "./rank.ts";
  * const order = rankOrder(["a", "b", "c"], [0.5, 0.9, 0.5]);
- * console.assert(order.join() === "1,2,0"); // b, then the tie c > a by docno desc
+ * assert(order.join() === "1,2,0"); // b, then the tie c > a by docno desc
  * ```
  */
 export function rankOrder(docnos: readonly string[], scores: ArrayLike<number>): Int32Array {
@@ -84,9 +86,10 @@ export function rankOrder(docnos: readonly string[], scores: ArrayLike<number>):
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rankDocuments } from "./rank.ts";
  * const ranked = rankDocuments(new Map([["d1", 1], ["d3", 2], ["d2", 1]]));
- * console.assert(ranked.join() === "d3,d2,d1");
+ * assert(ranked.join() === "d3,d2,d1");
  * ```
  */
 export function rankDocuments(docScores: ReadonlyMap<string, number>): string[] {

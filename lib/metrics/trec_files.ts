@@ -24,9 +24,9 @@ import {
   digestJudgments,
   type EvalOptions,
   type EvalResult,
+  type Qrels,
   QueryEvaluator,
   type QueryJudgments,
-  type Qrels,
   type Run,
   warnRunOnly,
 } from "./evaluate.ts";
@@ -115,10 +115,11 @@ export class QrelsIndex {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { QrelsIndex } from "./trec_files.ts";
    * const bytes = new TextEncoder().encode("q1 0 d1 1\nq1 0 d2 0\n");
    * const idx = await QrelsIndex.read({ name: "q.txt", bytes });
-   * console.assert(idx.judgments("q1")!.get("d1") === 1);
+   * assert(idx.judgments("q1")!.get("d1") === 1);
    * ```
    */
   static async read(source: TextSource): Promise<QrelsIndex> {
@@ -230,9 +231,10 @@ export class QrelsIndex {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readQrels } from "./trec_files.ts";
  * const q = await readQrels({ name: "q", bytes: new TextEncoder().encode("7 0 a 2\n") });
- * console.assert(q.get("7")!.get("a") === 2);
+ * assert(q.get("7")!.get("a") === 2);
  * ```
  */
 export async function readQrels(source: TextSource): Promise<Qrels> {
@@ -315,10 +317,11 @@ function checkDuplicates(block: RunBlock, file: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readRun } from "./trec_files.ts";
  * const bytes = new TextEncoder().encode("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 0.25 r\n");
  * const run = await readRun({ name: "run", bytes });
- * console.assert(run.get("q1")!.get("d2") === 0.25);
+ * assert(run.get("q1")!.get("d2") === 0.25);
  * ```
  */
 export async function readRun(source: TextSource): Promise<Run> {
@@ -347,12 +350,13 @@ class NotGrouped extends Error {}
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { evaluateTrecFiles } from "./trec_files.ts";
  * const enc = new TextEncoder();
  * const qrels = { name: "q", bytes: enc.encode("1 0 a 1\n1 0 b 0\n") };
  * const run = { name: "r", bytes: enc.encode("1 Q0 a 1 0.5 x\n1 Q0 b 2 0.5 x\n") };
  * const r = await evaluateTrecFiles(qrels, run, ["recip_rank"]);
- * console.assert(r.summary.recip_rank === 0.5); // tie: docno "b" ranks first
+ * assert(r.summary.recip_rank === 0.5); // tie: docno "b" ranks first
  * ```
  */
 export async function evaluateTrecFiles(
@@ -418,7 +422,12 @@ export async function evaluateTrecFiles(
   }
   runOnly.sort(compareDocnos);
   warnRunOnly(runOnly, options.warn);
-  return ev.result({ complete: options.complete ?? false, runOnlyQueries: runOnly, missing, runId });
+  return ev.result({
+    complete: options.complete ?? false,
+    runOnlyQueries: runOnly,
+    missing,
+    runId,
+  });
 }
 
 /** Options of {@link writeRun}. */
@@ -431,7 +440,9 @@ export interface WriteRunOptions {
 
 function checkId(id: string, what: string): void {
   if (id.length === 0 || /\s/.test(id)) {
-    throw new KitError(`${what} '${id}' is empty or contains whitespace; TREC files cannot hold it`);
+    throw new KitError(
+      `${what} '${id}' is empty or contains whitespace; TREC files cannot hold it`,
+    );
   }
 }
 
@@ -441,9 +452,10 @@ function checkId(id: string, what: string): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatRun } from "./trec_files.ts";
  * const text = [...formatRun(new Map([["q", new Map([["a", 0.1], ["b", 0.7]])]]), "bm25")].join("");
- * console.assert(text === "q Q0 b 1 0.7 bm25\nq Q0 a 2 0.1 bm25\n");
+ * assert(text === "q Q0 b 1 0.7 bm25\nq Q0 a 2 0.1 bm25\n");
  * ```
  */
 export function* formatRun(run: Run, runId = "kit"): Generator<string> {
@@ -470,10 +482,11 @@ export function* formatRun(run: Run, runId = "kit"): Generator<string> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readRun, writeRun } from "./trec_files.ts";
  * const path = (await Deno.makeTempDir()) + "/run.txt";
  * await writeRun(path, new Map([["q", new Map([["a", 1]])]]), { runId: "x" });
- * console.assert((await readRun(path)).get("q")!.get("a") === 1);
+ * assert((await readRun(path)).get("q")!.get("a") === 1);
  * ```
  */
 export async function writeRun(path: string, run: Run, options: WriteRunOptions = {}) {
@@ -487,9 +500,10 @@ export async function writeRun(path: string, run: Run, options: WriteRunOptions 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatQrels } from "./trec_files.ts";
  * const t = [...formatQrels(new Map([["q", new Map([["a", 1]])]]))].join("");
- * console.assert(t === "q 0 a 1\n");
+ * assert(t === "q 0 a 1\n");
  * ```
  */
 export function* formatQrels(qrels: Qrels): Generator<string> {
@@ -510,10 +524,11 @@ export function* formatQrels(qrels: Qrels): Generator<string> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readQrels, writeQrels } from "./trec_files.ts";
  * const path = (await Deno.makeTempDir()) + "/qrels.txt";
  * await writeQrels(path, new Map([["q", new Map([["a", 1]])]]));
- * console.assert((await readQrels(path)).get("q")!.get("a") === 1);
+ * assert((await readQrels(path)).get("q")!.get("a") === 1);
  * ```
  */
 export async function writeQrels(path: string, qrels: Qrels, options: { force?: boolean } = {}) {

@@ -22,45 +22,62 @@ async function copyTree(from: string, to: string): Promise<void> {
   }
 }
 
-Deno.test({ name: "fetch from a mirror installs verified files and is idempotent", ignore: !haveMirror, async fn() {
-  const dir = await Deno.makeTempDir();
-  const first = await fetchDataset("qrcd", { mirror: MIRROR, dir, log: quiet });
-  assertEquals(first.installed.length, MANIFEST.qrcd.length);
-  const again = await fetchDataset("qrcd", { mirror: MIRROR, dir, log: quiet });
-  assertEquals(again.installed, []);
-  assertEquals(again.unchanged.length, MANIFEST.qrcd.length);
-  assert(await exists(`${dir}/qrcd/.installed.json`));
-  // No temporary files left behind.
-  for await (const e of Deno.readDir(`${dir}/qrcd`)) assert(!e.name.includes(".tmp-"), e.name);
-} });
+Deno.test({
+  name: "fetch from a mirror installs verified files and is idempotent",
+  ignore: !haveMirror,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const first = await fetchDataset("qrcd", { mirror: MIRROR, dir, log: quiet });
+    assertEquals(first.installed.length, MANIFEST.qrcd.length);
+    const again = await fetchDataset("qrcd", { mirror: MIRROR, dir, log: quiet });
+    assertEquals(again.installed, []);
+    assertEquals(again.unchanged.length, MANIFEST.qrcd.length);
+    assert(await exists(`${dir}/qrcd/.installed.json`));
+    // No temporary files left behind.
+    for await (const e of Deno.readDir(`${dir}/qrcd`)) assert(!e.name.includes(".tmp-"), e.name);
+  },
+});
 
-Deno.test({ name: "checksum mismatch: bad file kept aside, nothing installed, good files kept", ignore: !haveMirror, async fn() {
-  const dir = await Deno.makeTempDir();
-  await fetchDataset("qrcd", { mirror: MIRROR, dir, log: quiet });
-  const good = await Deno.readFile(`${dir}/qrcd/qrcd_v1.1_dev.jsonl`);
-  // A corrupted mirror, and an installed file damaged so it must be fetched again.
-  const bad = await Deno.makeTempDir();
-  await copyTree(`${MIRROR}/qrcd`, `${bad}/qrcd`);
-  await Deno.chmod(`${bad}/qrcd/qrcd_v1.1_train.jsonl`, 0o644);
-  await Deno.writeTextFile(`${bad}/qrcd/qrcd_v1.1_train.jsonl`, "{}\n", { append: true });
-  await Deno.writeTextFile(`${dir}/qrcd/qrcd_v1.1_train.jsonl`, "damaged");
-  await Deno.remove(`${dir}/qrcd/.installed.json`);
-  await assertRejects(
-    () => fetchDataset("qrcd", { mirror: bad, dir, log: quiet }),
-    /checksum mismatch for qrcd\/qrcd_v1\.1_train\.jsonl.*kept aside at .*rejected.*NOT installed/,
-  );
-  assertEquals(await Deno.readFile(`${dir}/qrcd/qrcd_v1.1_dev.jsonl`), good);
-  assertEquals(await Deno.readTextFile(`${dir}/qrcd/qrcd_v1.1_train.jsonl`), "damaged");
-  assert(!(await exists(`${dir}/qrcd/.installed.json`)), "no marker for an incomplete install");
-  const rejected = [...Deno.readDirSync(`${dir}/rejected/qrcd`)].map((e) => e.name);
-  assertEquals(rejected.length, 1);
-  // A missing mirror file says what to do.
-  await Deno.copyFile(`${MIRROR}/qrcd/qrcd_v1.1_train.jsonl`, `${bad}/qrcd/qrcd_v1.1_train.jsonl`);
-  await Deno.remove(`${bad}/qrcd/README.md`);
-  const fresh = await Deno.makeTempDir();
-  await assertRejects(() => fetchDataset("qrcd", { mirror: bad, dir: fresh, log: quiet }), /lacks qrcd\/README\.md/);
-  await assertRejects(() => fetchDataset("qrcd", { mirror: `${bad}/nope`, dir, log: quiet }), /does not exist/);
-} });
+Deno.test({
+  name: "checksum mismatch: bad file kept aside, nothing installed, good files kept",
+  ignore: !haveMirror,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    await fetchDataset("qrcd", { mirror: MIRROR, dir, log: quiet });
+    const good = await Deno.readFile(`${dir}/qrcd/qrcd_v1.1_dev.jsonl`);
+    // A corrupted mirror, and an installed file damaged so it must be fetched again.
+    const bad = await Deno.makeTempDir();
+    await copyTree(`${MIRROR}/qrcd`, `${bad}/qrcd`);
+    await Deno.chmod(`${bad}/qrcd/qrcd_v1.1_train.jsonl`, 0o644);
+    await Deno.writeTextFile(`${bad}/qrcd/qrcd_v1.1_train.jsonl`, "{}\n", { append: true });
+    await Deno.writeTextFile(`${dir}/qrcd/qrcd_v1.1_train.jsonl`, "damaged");
+    await Deno.remove(`${dir}/qrcd/.installed.json`);
+    await assertRejects(
+      () => fetchDataset("qrcd", { mirror: bad, dir, log: quiet }),
+      /checksum mismatch for qrcd\/qrcd_v1\.1_train\.jsonl.*kept aside at .*rejected.*NOT installed/,
+    );
+    assertEquals(await Deno.readFile(`${dir}/qrcd/qrcd_v1.1_dev.jsonl`), good);
+    assertEquals(await Deno.readTextFile(`${dir}/qrcd/qrcd_v1.1_train.jsonl`), "damaged");
+    assert(!(await exists(`${dir}/qrcd/.installed.json`)), "no marker for an incomplete install");
+    const rejected = [...Deno.readDirSync(`${dir}/rejected/qrcd`)].map((e) => e.name);
+    assertEquals(rejected.length, 1);
+    // A missing mirror file says what to do.
+    await Deno.copyFile(
+      `${MIRROR}/qrcd/qrcd_v1.1_train.jsonl`,
+      `${bad}/qrcd/qrcd_v1.1_train.jsonl`,
+    );
+    await Deno.remove(`${bad}/qrcd/README.md`);
+    const fresh = await Deno.makeTempDir();
+    await assertRejects(
+      () => fetchDataset("qrcd", { mirror: bad, dir: fresh, log: quiet }),
+      /lacks qrcd\/README\.md/,
+    );
+    await assertRejects(
+      () => fetchDataset("qrcd", { mirror: `${bad}/nope`, dir, log: quiet }),
+      /does not exist/,
+    );
+  },
+});
 
 /** A local server that answers upstream URLs from the mirror (the path after the host). */
 async function upstreamServer(options: { truncate?: string; crlf: boolean }) {
@@ -115,48 +132,69 @@ async function upstreamServer(options: { truncate?: string; crlf: boolean }) {
   };
 }
 
-Deno.test({ name: "fetch from upstream over HTTP: GitHub raw files and the WikiQA zip (CRLF members)", ignore: !haveMirror, async fn() {
-  const srv = await upstreamServer({ crlf: true });
-  try {
-    const dir = await Deno.makeTempDir();
-    for (const name of ["wikiqa", "trecqa", "qrcd"] as const) {
-      const r = await fetchDataset(name, { dir, mapUrl: srv.mapUrl, log: quiet });
-      assertEquals(r.installed.length, MANIFEST[name].length);
+Deno.test({
+  name: "fetch from upstream over HTTP: GitHub raw files and the WikiQA zip (CRLF members)",
+  ignore: !haveMirror,
+  async fn() {
+    const srv = await upstreamServer({ crlf: true });
+    try {
+      const dir = await Deno.makeTempDir();
+      for (const name of ["wikiqa", "trecqa", "qrcd"] as const) {
+        const r = await fetchDataset(name, { dir, mapUrl: srv.mapUrl, log: quiet });
+        assertEquals(r.installed.length, MANIFEST[name].length);
+      }
+      // Installed text is LF and hashes to the pinned value.
+      const tsv = await Deno.readFile(`${dir}/wikiqa/WikiQA-train.tsv`);
+      assertEquals(await sha256Hex(tsv), MANIFEST.wikiqa[0].sha256);
+      assert(srv.requests.some((p) => p.endsWith("WikiQACorpus.zip")));
+      assert(
+        srv.requests.some((p) =>
+          p.includes("/castorini/data/056cbbcbf997cc0b35032430110c5e5e5525700a/")
+        ),
+      );
+      assertEquals(
+        srv.requests.filter((p) => p.endsWith(".zip")).length,
+        1,
+        "the zip is downloaded once",
+      );
+    } finally {
+      await srv.close();
     }
-    // Installed text is LF and hashes to the pinned value.
-    const tsv = await Deno.readFile(`${dir}/wikiqa/WikiQA-train.tsv`);
-    assertEquals(await sha256Hex(tsv), MANIFEST.wikiqa[0].sha256);
-    assert(srv.requests.some((p) => p.endsWith("WikiQACorpus.zip")));
-    assert(srv.requests.some((p) => p.includes("/castorini/data/056cbbcbf997cc0b35032430110c5e5e5525700a/")));
-    assertEquals(srv.requests.filter((p) => p.endsWith(".zip")).length, 1, "the zip is downloaded once");
-  } finally {
-    await srv.close();
-  }
-} });
+  },
+});
 
-Deno.test({ name: "fetch failures over HTTP: 404, broken-off transfer, offline", ignore: !haveMirror, async fn() {
-  const srv = await upstreamServer({ crlf: false, truncate: "qrcd_v1.1_dev.jsonl" });
-  try {
-    const dir = await Deno.makeTempDir();
+Deno.test({
+  name: "fetch failures over HTTP: 404, broken-off transfer, offline",
+  ignore: !haveMirror,
+  async fn() {
+    const srv = await upstreamServer({ crlf: false, truncate: "qrcd_v1.1_dev.jsonl" });
+    try {
+      const dir = await Deno.makeTempDir();
+      await assertRejects(
+        () => fetchDataset("qrcd", { dir, mapUrl: srv.mapUrl, log: quiet }),
+        /broke off after \d+ bytes.*nothing was installed/,
+      );
+      assert(!(await exists(`${dir}/qrcd/qrcd_v1.1_train.jsonl`)), "nothing installed on failure");
+      await assertRejects(
+        () => fetchDataset("trecqa", { dir, mapUrl: (u) => srv.mapUrl(u) + "-moved", log: quiet }),
+        /HTTP 404 .*--mirror DIR/,
+      );
+    } finally {
+      await srv.close();
+    }
+    // Offline: nothing listens on this port any more.
+    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (l.addr as Deno.NetAddr).port;
+    l.close();
+    const offlineDir = await Deno.makeTempDir();
     await assertRejects(
-      () => fetchDataset("qrcd", { dir, mapUrl: srv.mapUrl, log: quiet }),
-      /broke off after \d+ bytes.*nothing was installed/,
+      () =>
+        fetchDataset("qrcd", {
+          dir: offlineDir,
+          mapUrl: (u) => `http://127.0.0.1:${port}${new URL(u).pathname}`,
+          log: quiet,
+        }),
+      /cannot download .*offline.*--mirror DIR/,
     );
-    assert(!(await exists(`${dir}/qrcd/qrcd_v1.1_train.jsonl`)), "nothing installed on failure");
-    await assertRejects(
-      () => fetchDataset("trecqa", { dir, mapUrl: (u) => srv.mapUrl(u) + "-moved", log: quiet }),
-      /HTTP 404 .*--mirror DIR/,
-    );
-  } finally {
-    await srv.close();
-  }
-  // Offline: nothing listens on this port any more.
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  const offlineDir = await Deno.makeTempDir();
-  await assertRejects(
-    () => fetchDataset("qrcd", { dir: offlineDir, mapUrl: (u) => `http://127.0.0.1:${port}${new URL(u).pathname}`, log: quiet }),
-    /cannot download .*offline.*--mirror DIR/,
-  );
-} });
+  },
+});

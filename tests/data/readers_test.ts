@@ -30,7 +30,10 @@ Deno.test("WikiQA: raw quotes stay inside their field; ids are the corpus ids", 
 Deno.test("WikiQA: BOM and CRLF accepted; bad header, field count and labels rejected", async () => {
   const crlf = "\uFEFF" + (HEADER + "Q1\tq\tD1\tT\tD1-0\ts\t1\n").replace(/\n/g, "\r\n");
   assertEquals((await readWikiQaTsv(mem("w.tsv", crlf)))[0].candidates[0].text, "s");
-  await assertRejects(() => readWikiQaTsv(mem("w.tsv", "a\tb\n")), /w\.tsv:1: expected the WikiQA header/);
+  await assertRejects(
+    () => readWikiQaTsv(mem("w.tsv", "a\tb\n")),
+    /w\.tsv:1: expected the WikiQA header/,
+  );
   await assertRejects(
     () => readWikiQaTsv(mem("w.tsv", HEADER + "Q1\tq\tD1\tT\tD1-0\ts\n")),
     /w\.tsv:2: expected 7 tab-separated fields, found 6/,
@@ -40,12 +43,16 @@ Deno.test("WikiQA: BOM and CRLF accepted; bad header, field count and labels rej
     /w\.tsv:2: label 'yes' is not 0 or 1/,
   );
   await assertRejects(
-    () => readWikiQaTsv(mem("w.tsv", HEADER + "Q1\tq\tD1\tT\tD1-0\ts\t1\nQ1\tq\tD1\tT\tD1-0\ts\t0\n")),
+    () =>
+      readWikiQaTsv(mem("w.tsv", HEADER + "Q1\tq\tD1\tT\tD1-0\ts\t1\nQ1\tq\tD1\tT\tD1-0\ts\t0\n")),
     /w\.tsv:3: duplicate SentenceID D1-0/,
   );
   await assertRejects(() => readWikiQaTsv(mem("w.tsv", "")), /empty file/);
   await assertRejects(
-    () => readWikiQaTsv(mem("w.tsv", new Uint8Array([...new TextEncoder().encode(HEADER), 0xff, 0x0a]))),
+    () =>
+      readWikiQaTsv(
+        mem("w.tsv", new Uint8Array([...new TextEncoder().encode(HEADER), 0xff, 0x0a])),
+      ),
     /w\.tsv:2: invalid UTF-8/,
   );
 });
@@ -68,13 +75,23 @@ Deno.test("jacana XML: not well-formed text is fine; ids from QApairs and positi
 
 Deno.test("jacana XML: structural errors name the line", async () => {
   await assertRejects(
-    () => readJacanaXml(mem("t.xml", "<QApairs id='1'>\n<question>\nWho\n</question>\n</QApairs>\n")),
+    () =>
+      readJacanaXml(mem("t.xml", "<QApairs id='1'>\n<question>\nWho\n</question>\n</QApairs>\n")),
     /t\.xml:4: <question> block has 1 lines, expected at least 5/,
   );
-  await assertRejects(() => readJacanaXml(mem("t.xml", "<QApairs id='1'>\n" + block("question", ["a"]))), /unclosed <QApairs/);
+  await assertRejects(
+    () => readJacanaXml(mem("t.xml", "<QApairs id='1'>\n" + block("question", ["a"]))),
+    /unclosed <QApairs/,
+  );
   await assertRejects(() => readJacanaXml(mem("t.xml", "hello\n")), /t\.xml:1: unexpected line/);
   await assertRejects(
-    () => readJacanaXml(mem("t.xml", "<QApairs id='1'>\n" + block("question", ["a"]) + "</QApairs>\n<QApairs id='1'>\n")),
+    () =>
+      readJacanaXml(
+        mem(
+          "t.xml",
+          "<QApairs id='1'>\n" + block("question", ["a"]) + "</QApairs>\n<QApairs id='1'>\n",
+        ),
+      ),
     /duplicate QApairs id/,
   );
 });
@@ -85,18 +102,29 @@ async function gzip(text: string): Promise<Uint8Array> {
 }
 
 Deno.test("TREC-QA JSONL: gzip detected, ids from line numbers, broken lines reported", async () => {
-  const text = JSON.stringify({ question: "a?", candidates: [{ sentence: "x", label: 0 }] }) + "\n\n" +
+  const text = JSON.stringify({ question: "a?", candidates: [{ sentence: "x", label: 0 }] }) +
+    "\n\n" +
     JSON.stringify({ question: "b?", candidates: [{ sentence: "y", label: 1 }] }) + "\n";
   const qs = await readTrecQaJsonl(mem("t.jsonl.gz", await gzip(text)), "train-all");
   assertEquals(qs.map((q) => q.id), ["train-all-1", "train-all-3"]);
   assertEquals(qs[1].candidates[0].id, "train-all-3-0");
-  await assertRejects(() => readTrecQaJsonl(mem("t.jsonl", '{"question": "a"\n'), "dev"), /t\.jsonl:1: broken JSON line/);
   await assertRejects(
-    () => readTrecQaJsonl(mem("t.jsonl", '{"question": "a", "candidates": [{"sentence": "s", "label": 2}]}\n'), "dev"),
+    () => readTrecQaJsonl(mem("t.jsonl", '{"question": "a"\n'), "dev"),
+    /t\.jsonl:1: broken JSON line/,
+  );
+  await assertRejects(
+    () =>
+      readTrecQaJsonl(
+        mem("t.jsonl", '{"question": "a", "candidates": [{"sentence": "s", "label": 2}]}\n'),
+        "dev",
+      ),
     /t\.jsonl:1: candidate 0: label must be 0 or 1/,
   );
   const gz = await gzip(text.repeat(50));
-  await assertRejects(() => readTrecQaJsonl(mem("t.gz", gz.subarray(0, gz.length - 12)), "x"), /corrupt or truncated gzip/);
+  await assertRejects(
+    () => readTrecQaJsonl(mem("t.gz", gz.subarray(0, gz.length - 12)), "x"),
+    /corrupt or truncated gzip/,
+  );
 });
 
 Deno.test("filters report what they dropped and why", () => {

@@ -2,12 +2,7 @@ import { assert, assertEquals } from "../assert.ts";
 import fc from "fast-check";
 import { evaluate, evaluateTrecFiles, formatQrels, formatRun } from "../../lib/metrics/mod.ts";
 import { mem } from "../helpers.ts";
-import {
-  type Judgments,
-  REFERENCE_MEASURES,
-  referenceEvaluate,
-  type Scores,
-} from "./reference.ts";
+import { type Judgments, REFERENCE_MEASURES, referenceEvaluate, type Scores } from "./reference.ts";
 
 const qid = fc.constantFrom("q1", "q2", "q3", "q10", "q11", "q7");
 const docno = fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h", "d1", "d10", "d2", "Z");
@@ -33,7 +28,11 @@ function close(a: number, b: number): boolean {
 }
 
 function checkAgainstReference(
-  got: { numQ: number; summary: Record<string, number>; perQuery: Map<string, Record<string, number>> },
+  got: {
+    numQ: number;
+    summary: Record<string, number>;
+    perQuery: Map<string, Record<string, number>>;
+  },
   want: ReturnType<typeof referenceEvaluate>,
 ) {
   assertEquals(got.numQ, want.numQ);
@@ -43,7 +42,10 @@ function checkAgainstReference(
   assertEquals([...got.perQuery.keys()].sort(), Object.keys(want.perQuery).sort());
   for (const [q, row] of Object.entries(want.perQuery)) {
     for (const [m, v] of Object.entries(row)) {
-      assert(close(got.perQuery.get(q)![m], v), `${q} ${m}: got ${got.perQuery.get(q)![m]}, want ${v}`);
+      assert(
+        close(got.perQuery.get(q)![m], v),
+        `${q} ${m}: got ${got.perQuery.get(q)![m]}, want ${v}`,
+      );
     }
   }
 }
@@ -72,24 +74,32 @@ Deno.test("every measure equals its brute-force definition on random tied runs (
 
 Deno.test("the streaming file evaluator agrees with the reference, grouped or shuffled lines", async () => {
   await fc.assert(
-    fc.asyncProperty(judgments, scores, fc.boolean(), fc.integer(), async (q0, r, complete, seed) => {
-      // A qrels file cannot express a query without judgment lines.
-      const q = Object.fromEntries(Object.entries(q0).filter(([, d]) => Object.keys(d).length > 0));
-      fc.pre(hasCommonQuery(q, r));
-      const qrelsText = [...formatQrels(toMaps(q))].join("");
-      let runLines = [...formatRun(toMaps(r), "t")].join("").split("\n").filter(Boolean);
-      // Shuffle the run's lines (deterministically): the rank column and file order must not matter.
-      let s = seed >>> 0;
-      runLines = runLines.map((l) => [(s = (s * 1103515245 + 12345) >>> 0), l] as const)
-        .sort((a, b) => a[0] - b[0]).map(([, l]) => l);
-      const got = await evaluateTrecFiles(
-        mem("qrels", qrelsText),
-        mem("run", runLines.join("\n") + "\n"),
-        REFERENCE_MEASURES,
-        { complete, warn: false },
-      );
-      checkAgainstReference(got, referenceEvaluate(q, r, complete, 1));
-    }),
+    fc.asyncProperty(
+      judgments,
+      scores,
+      fc.boolean(),
+      fc.integer(),
+      async (q0, r, complete, seed) => {
+        // A qrels file cannot express a query without judgment lines.
+        const q = Object.fromEntries(
+          Object.entries(q0).filter(([, d]) => Object.keys(d).length > 0),
+        );
+        fc.pre(hasCommonQuery(q, r));
+        const qrelsText = [...formatQrels(toMaps(q))].join("");
+        let runLines = [...formatRun(toMaps(r), "t")].join("").split("\n").filter(Boolean);
+        // Shuffle the run's lines (deterministically): the rank column and file order must not matter.
+        let s = seed >>> 0;
+        runLines = runLines.map((l) => [s = (s * 1103515245 + 12345) >>> 0, l] as const)
+          .sort((a, b) => a[0] - b[0]).map(([, l]) => l);
+        const got = await evaluateTrecFiles(
+          mem("qrels", qrelsText),
+          mem("run", runLines.join("\n") + "\n"),
+          REFERENCE_MEASURES,
+          { complete, warn: false },
+        );
+        checkAgainstReference(got, referenceEvaluate(q, r, complete, 1));
+      },
+    ),
     { numRuns: 200, seed: 7 },
   );
 });
@@ -98,7 +108,13 @@ Deno.test("metric values stay in [0, 1]", () => {
   fc.assert(
     fc.property(judgments, scores, (q, r) => {
       fc.pre(hasCommonQuery(q, r));
-      const got = evaluate(toMaps(q), toMaps(r), ["map", "recip_rank", "P.5", "ndcg_cut.10", "Rprec"], {
+      const got = evaluate(toMaps(q), toMaps(r), [
+        "map",
+        "recip_rank",
+        "P.5",
+        "ndcg_cut.10",
+        "Rprec",
+      ], {
         warn: false,
       });
       for (const v of Object.values(got.summary)) assert(v >= 0 && v <= 1);

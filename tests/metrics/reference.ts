@@ -30,7 +30,8 @@ export function referenceQuery(
 ): Record<string, number> {
   const relevant = Object.keys(j).filter((d) => j[d] >= level);
   const R = relevant.length;
-  const precisionAt = (k: number) => ranking.slice(0, k).filter((d) => isRel(j, d, level)).length / k;
+  const precisionAt = (k: number) =>
+    ranking.slice(0, k).filter((d) => isRel(j, d, level)).length / k;
   let ap = 0;
   for (const d of relevant) {
     const r = ranking.indexOf(d);
@@ -80,7 +81,11 @@ export function referenceEvaluate(
   run: Scores,
   complete: boolean,
   level: number,
-): { numQ: number; summary: Record<string, number>; perQuery: Record<string, Record<string, number>> } {
+): {
+  numQ: number;
+  summary: Record<string, number>;
+  perQuery: Record<string, Record<string, number>>;
+} {
   const perQuery: Record<string, Record<string, number>> = {};
   for (const q of Object.keys(run)) {
     if (!(q in qrels)) continue;

@@ -103,15 +103,25 @@ Deno.test("duplicate docnos within a query are rejected with file and line", asy
       ]),
     /run\.txt:2: duplicate document a/,
   );
-  const q = await evaluateTrecFiles(mem("qrels.txt", "q 0 a 1\nq 0 a 0\n"), mem("r", "q Q0 a 1 1 x\n"), [
-    "map",
-  ]).catch((e) => e);
+  const q = await evaluateTrecFiles(
+    mem("qrels.txt", "q 0 a 1\nq 0 a 0\n"),
+    mem("r", "q Q0 a 1 1 x\n"),
+    [
+      "map",
+    ],
+  ).catch((e) => e);
   assertEquals(/qrels\.txt:2: duplicate judgment/.test(String(q)), true);
 });
 
 Deno.test("malformed lines name file, line and what was expected", async () => {
-  await assertRejects(() => readQrels(mem("q.txt", "q 0 a 1\nq 0 b\n")), /q\.txt:2: expected 4 fields/);
-  await assertRejects(() => readQrels(mem("q.txt", "q 0 a x\n")), /q\.txt:1: relevance 'x' is not an integer/);
+  await assertRejects(
+    () => readQrels(mem("q.txt", "q 0 a 1\nq 0 b\n")),
+    /q\.txt:2: expected 4 fields/,
+  );
+  await assertRejects(
+    () => readQrels(mem("q.txt", "q 0 a x\n")),
+    /q\.txt:1: relevance 'x' is not an integer/,
+  );
   await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1\n")), /r\.txt:1: expected 6 fields/);
   await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 abc x\n")), /r\.txt:1: score 'abc'/);
   await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 NaN x\n")), /not a finite number/);
@@ -179,5 +189,8 @@ Deno.test("measure selection: cutoff lists, output names, unknown measures", () 
 });
 
 Deno.test("no query in common is an error, not a silent zero", () => {
-  assertThrows(() => evaluate(m({ a: { x: 1 } }), m({ b: { x: 1 } }), ["map"], { warn: false }), /no query has both/);
+  assertThrows(
+    () => evaluate(m({ a: { x: 1 } }), m({ b: { x: 1 } }), ["map"], { warn: false }),
+    /no query has both/,
+  );
 });

@@ -30,8 +30,12 @@ for (const [split, questions] of Object.entries(spec.wikiqa)) {
       ref.push(`${qi + 1} 0 ${si} ${label}`);
     });
   });
-  await writeFileAtomic(`${out}/wikiqa/WikiQA-${split}.tsv`, rows.join("\n") + "\n", { force: true });
-  await writeFileAtomic(`${out}/wikiqa/WikiQA-${split}.ref`, ref.join("\n") + "\n", { force: true });
+  await writeFileAtomic(`${out}/wikiqa/WikiQA-${split}.tsv`, rows.join("\n") + "\n", {
+    force: true,
+  });
+  await writeFileAtomic(`${out}/wikiqa/WikiQA-${split}.ref`, ref.join("\n") + "\n", {
+    force: true,
+  });
 }
 
 function jacanaBlock(tag: string, sentence: string): string {
@@ -50,7 +54,10 @@ const trecBase: Record<string, number> = { train: 90, dev: 91, test: 92 };
 for (const [split, questions] of Object.entries(spec.trecqa)) {
   if (split === "train-all") {
     const jsonl = questions.map(([question, cands]) =>
-      JSON.stringify({ question, candidates: cands.map(([sentence, label]) => ({ sentence, label })) })
+      JSON.stringify({
+        question,
+        candidates: cands.map(([sentence, label]) => ({ sentence, label })),
+      })
     ).join("\n") + "\n";
     const gz = new Response(
       new Blob([jsonl]).stream().pipeThrough(new CompressionStream("gzip")),

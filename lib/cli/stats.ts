@@ -1,0 +1,240 @@
+/**
+ * `deno task eval compare` and `deno task eval ties`: comparing runs with significance tests,
+ * and the effect of tied scores on MAP/MRR. Thin: flags in, lib/stats out.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
+import { evaluateTrecFiles, QrelsIndex, readQrels, readRun } from "../metrics/mod.ts";
+import {
+  analyzeTies,
+  compareSystems,
+  type Correction,
+  formatTieAnalysis,
+  stability,
+  type TestName,
+  toCsv,
+  toLatex,
+  toMarkdown,
+} from "../stats/mod.ts";
+import type { Command } from "./command.ts";
+import { list, oneOf, parseFlags, required, str } from "./args.ts";
+
+function positiveInt(raw: string | undefined, flag: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw new KitError(`--${flag} takes a positive integer, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+function level(raw: string | undefined): number {
+  if (raw === undefined) return 1;
+  if (!/^-?\d+$/.test(raw)) throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
+  return Number(raw);
+}
+
+/** A system's name from its run file: the file name without folders and extension. */
+function systemName(path: string): string {
+  return path.replace(/^.*\//, "").replace(/\.(run|txt|trec)(\.gz)?$/, "");
+}
+
+async function emit(text: string, out: string | undefined, force: boolean): Promise<void> {
+  if (out) {
+    await writeFileAtomic(out, text, { force });
+    console.error(`wrote ${out}`);
+  } else {
+    await Deno.stdout.write(new TextEncoder().encode(text));
+  }
+}
+
+/** `eval compare`: a comparison table of two or more runs with significance marks. */
+export const compareCommand: Command = {
+  summary: "compare runs: means, paired significance tests, Markdown/LaTeX/CSV table",
+  usage: "--qrels QRELS RUN1 RUN2 [RUN...] [-m MEASURE]... [--test randomization|ttest]\n" +
+    "  [--format md|latex|csv] [--name NAME]... [--trials N] [--seed S] [--alpha A]\n" +
+    "  [--correction holm|bonferroni|none] [--bootstrap SAMPLES] [-c] [--intersect] [-l LEVEL]\n" +
+    "  [--out FILE [--force]]\n" +
+    "  measures default to map and recip_rank; -c averages over every qrels query (missing: 0);\n" +
+    "  the correction defaults to holm with more than two runs",
+  async run(args) {
+    const p = parseFlags(args, {
+      qrels: { type: "string" },
+      measure: { type: "string", multiple: true, short: "m" },
+      test: { type: "string", default: "randomization" },
+      format: { type: "string", default: "md" },
+      name: { type: "string", multiple: true },
+      trials: { type: "string" },
+      seed: { type: "string" },
+      alpha: { type: "string" },
+      correction: { type: "string" },
+      bootstrap: { type: "string" },
+      complete: { type: "boolean", short: "c" },
+      intersect: { type: "boolean" },
+      level: { type: "string", short: "l" },
+      out: { type: "string" },
+      force: { type: "boolean" },
+    });
+    const runs = p.positionals;
+    if (runs.length < 2) throw new KitError("compare needs at least two run files");
+    const names = list(p, "name");
+    if (names.length && names.length !== runs.length) {
+      throw new KitError(`got ${names.length} --name for ${runs.length} runs`);
+    }
+    const systemNames = names.length ? names : runs.map(systemName);
+    if (new Set(systemNames).size !== systemNames.length) {
+      throw new KitError(`run names repeat (${systemNames.join(", ")}); pass --name for each run`);
+    }
+    const test = oneOf(str(p, "test")!, ["randomization", "ttest"] as const, "test") as TestName;
+    const format = oneOf(str(p, "format")!, ["md", "latex", "csv"] as const, "format");
+    const correctionRaw = str(p, "correction");
+    const correction = correctionRaw === undefined
+      ? undefined
+      : oneOf(correctionRaw, ["holm", "bonferroni", "none"] as const, "correction") as Correction;
+    const alphaRaw = str(p, "alpha");
+    const alpha = alphaRaw === undefined ? undefined : Number(alphaRaw);
+    if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
+      throw new KitError(`--alpha must be in (0, 1), got '${alphaRaw}'`);
+    }
+    const measures = list(p, "measure").length ? list(p, "measure") : ["map", "recip_rank"];
+    const qrels = await QrelsIndex.read(required(p, "qrels"));
+    const perQuery = new Map<string, Map<string, Record<string, number>>>();
+    let outputNames: string[] = [];
+    for (let i = 0; i < runs.length; i++) {
+      const r = await evaluateTrecFiles(qrels, runs[i], measures, {
+        complete: Boolean(p.values.complete),
+        relevanceLevel: level(str(p, "level")),
+      });
+      outputNames = r.measures;
+      perQuery.set(systemNames[i], r.perQuery);
+    }
+    const bootstrapRaw = str(p, "bootstrap");
+    const table = compareSystems(perQuery, outputNames, {
+      test,
+      trials: positiveInt(str(p, "trials"), "trials", 10_000),
+      seed: str(p, "seed") === undefined ? undefined : Number(str(p, "seed")),
+      alpha,
+      correction,
+      queries: p.values.intersect ? "intersection" : "same",
+      ...(bootstrapRaw === undefined
+        ? {}
+        : { bootstrap: { samples: positiveInt(bootstrapRaw, "bootstrap", 10_000) } }),
+    });
+    const text = format === "md"
+      ? toMarkdown(table)
+      : format === "latex"
+      ? toLatex(table, { pValues: true })
+      : toCsv(table);
+    await emit(text, str(p, "out"), Boolean(p.values.force));
+  },
+};
+
+/** `eval ties`: how tied scores move AP/MAP and RR/MRR. */
+export const tiesCommand: Command = {
+  summary: "tied scores: MAP/MRR range and expectation over tie orders vs trec_eval's",
+  usage: "QRELS RUN [-c] [-l LEVEL] [-q] [--json]\n" +
+    "  -q lists the queries whose AP or RR depends on the order of ties",
+  async run(args) {
+    const p = parseFlags(args, {
+      complete: { type: "boolean", short: "c" },
+      level: { type: "string", short: "l" },
+      query: { type: "boolean", short: "q" },
+      json: { type: "boolean" },
+    });
+    const [qrelsPath, runPath, ...extra] = p.positionals;
+    if (!qrelsPath || !runPath || extra.length) {
+      throw new KitError("usage: deno task eval ties QRELS RUN [-c] [-l LEVEL] [-q] [--json]");
+    }
+    const analysis = analyzeTies(await readQrels(qrelsPath), await readRun(runPath), {
+      complete: Boolean(p.values.complete),
+      relevanceLevel: level(str(p, "level")),
+    });
+    if (p.values.json) {
+      const { perQuery, ...summary } = analysis;
+      const affected = perQuery.filter((q) => q.ap.min < q.ap.max || q.rr.min < q.rr.max);
+      console.log(JSON.stringify(p.values.query ? { ...summary, affected } : summary, null, 2));
+      return;
+    }
+    const lines = [formatTieAnalysis(analysis)];
+    if (p.values.query) {
+      lines.push(
+        "",
+        "query                  AP trec_eval/min/max/expected   RR trec_eval/min/max/expected",
+      );
+      const f = (x: number) => x.toFixed(4);
+      for (const q of analysis.perQuery) {
+        if (q.ap.min === q.ap.max && q.rr.min === q.rr.max) continue;
+        lines.push(
+          `${q.query.padEnd(22)} ${f(q.ap.trecEval)} ${f(q.ap.min)} ${f(q.ap.max)} ${
+            f(q.ap.expected)
+          }    ${f(q.rr.trecEval)} ${f(q.rr.min)} ${f(q.rr.max)} ${f(q.rr.expected)}`,
+        );
+      }
+    }
+    console.log(lines.join("\n"));
+  },
+};
+
+/** `eval stability`: spread of one measure over several runs of one system (e.g. seeds). */
+export const stabilityCommand: Command = {
+  summary: "stability over runs (seeds) of one system: mean, sample sd, min, max, flag",
+  usage:
+    "--qrels QRELS RUN1 RUN2 [RUN...] [-m MEASURE] [--threshold T] [--spread sd|range] [-c]\n" +
+    "  [-l LEVEL] [--json]   (measure default map; threshold default 0.01)",
+  async run(args) {
+    const p = parseFlags(args, {
+      qrels: { type: "string" },
+      measure: { type: "string", short: "m" },
+      threshold: { type: "string" },
+      spread: { type: "string", default: "sd" },
+      complete: { type: "boolean", short: "c" },
+      level: { type: "string", short: "l" },
+      json: { type: "boolean" },
+    });
+    const runs = p.positionals;
+    if (runs.length < 2) throw new KitError("stability needs at least two run files");
+    const thresholdRaw = str(p, "threshold");
+    const threshold = thresholdRaw === undefined ? undefined : Number(thresholdRaw);
+    if (threshold !== undefined && !(threshold >= 0)) {
+      throw new KitError(`--threshold must be a non-negative number, got '${thresholdRaw}'`);
+    }
+    const spread = oneOf(str(p, "spread")!, ["sd", "range"] as const, "spread");
+    const qrels = await QrelsIndex.read(required(p, "qrels"));
+    const measure = str(p, "measure", "map")!;
+    const perRun: number[][] = [];
+    let outputName = measure;
+    for (const run of runs) {
+      const r = await evaluateTrecFiles(qrels, run, [measure], {
+        complete: Boolean(p.values.complete),
+        relevanceLevel: level(str(p, "level")),
+      });
+      if (r.measures.length !== 1) throw new KitError(`give one measure, got '${measure}'`);
+      outputName = r.measures[0];
+      perRun.push([...r.perQuery.values()].map((v) => v[outputName]));
+    }
+    const s = stability(perRun, { threshold, spread });
+    if (p.values.json) {
+      console.log(JSON.stringify({ measure: outputName, files: runs, ...s }, null, 2));
+      return;
+    }
+    const f = (x: number) => x.toFixed(4);
+    const lines = runs.map((r, i) => `${f(s.perRun[i])}  ${r}`);
+    lines.push(
+      "",
+      `${outputName} over ${s.runs} runs: mean ${f(s.mean)}, sd ${f(s.sd)} (sample, n-1), ` +
+        `min ${f(s.min)}, max ${f(s.max)}, range ${f(s.range)}`,
+      s.unstable
+        ? `UNSTABLE: ${s.spread} ${f(s.spread === "sd" ? s.sd : s.range)} exceeds ${s.threshold}`
+        : `stable: ${s.spread} within ${s.threshold}`,
+    );
+    console.log(lines.join("\n"));
+  },
+};
+
+/** The commands this module adds to the `eval` group. */
+export const statsCommands: Record<string, Command> = {
+  compare: compareCommand,
+  ties: tiesCommand,
+  stability: stabilityCommand,
+};

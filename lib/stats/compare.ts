@@ -1,0 +1,429 @@
+/**
+ * Comparing systems on per-query values, in the spirit of ranx's `compare`: one row per
+ * system, one column per measure, each value marked with the letters of the systems it is
+ * significantly better than, plus the table of every pairwise test. Exports to Markdown,
+ * LaTeX and CSV.
+ *
+ * Significance: for each measure every pair of systems is tested (paired randomization test
+ * or paired t-test on the per-query values, paired by query id). With more than two systems
+ * the p-values of one measure are adjusted together (Holm by default, over the k(k-1)/2
+ * pairs), and a pair is significant when its adjusted p <= alpha.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import {
+  adjustPValues,
+  bootstrapCI,
+  type ConfidenceInterval,
+  type Correction,
+  mean,
+  pairedRandomizationTest,
+  pairedTTest,
+} from "./significance.ts";
+import { DEFAULT_SEED, type Seed } from "./random.ts";
+import { formatFixedC } from "../metrics/format.ts";
+
+/** Per-query values of one system: query id to (measure name to value), like `EvalResult.perQuery`. */
+export type PerQueryValues = Map<string, Record<string, number>>;
+
+/** Significance tests {@link compareSystems} can run. */
+export type TestName = "randomization" | "ttest";
+
+/** Options of {@link compareSystems}. */
+export interface CompareOptions {
+  /** Test to run (default `randomization`). */
+  test?: TestName;
+  /** Randomization trials (default 10,000). */
+  trials?: number;
+  /** Seed for the randomization test and the bootstrap (default 42). */
+  seed?: Seed;
+  /** Significance level (default 0.05). */
+  alpha?: number;
+  /** Correction; default `holm` with more than two systems, `none` with two. */
+  correction?: Correction;
+  /**
+   * Which queries: `same` (default) requires every system to have the same query ids (an
+   * error otherwise); `intersection` keeps the queries every system has.
+   */
+  queries?: "same" | "intersection";
+  /** Add a percentile bootstrap interval to each value (samples, level); off by default. */
+  bootstrap?: { samples?: number; level?: number };
+}
+
+/** One system's value for one measure. */
+export interface ComparisonCell {
+  /** Mean over the compared queries. */
+  mean: number;
+  /** Bootstrap interval, when asked for. */
+  ci?: ConfidenceInterval;
+  /** Labels of the systems this one is significantly better than. */
+  betterThan: string[];
+}
+
+/** One pairwise test. */
+export interface PairResult {
+  measure: string;
+  /** First system's name. */
+  a: string;
+  /** Second system's name. */
+  b: string;
+  /** mean(a) - mean(b). */
+  meanDifference: number;
+  /** Unadjusted two-sided p. */
+  p: number;
+  /** p after the correction. */
+  pAdjusted: number;
+  /** pAdjusted <= alpha. */
+  significant: boolean;
+}
+
+/** The result of {@link compareSystems}. */
+export interface ComparisonTable {
+  /** Systems in input order, each with its letter (a, b, c, ...). */
+  systems: { name: string; label: string }[];
+  measures: string[];
+  /** `cells[system][measure]`. */
+  cells: Record<string, Record<string, ComparisonCell>>;
+  pairs: PairResult[];
+  test: TestName;
+  /** Details of the test, e.g. `randomization (10000 trials, seed 42)`. */
+  testDetail: string;
+  correction: Correction;
+  alpha: number;
+  /** Queries compared. */
+  numQ: number;
+}
+
+function label(i: number): string {
+  let s = "";
+  i++;
+  while (i > 0) {
+    s = String.fromCharCode(97 + ((i - 1) % 26)) + s;
+    i = Math.floor((i - 1) / 26);
+  }
+  return s;
+}
+
+function asMap(x: Map<string, PerQueryValues> | Record<string, PerQueryValues>) {
+  return x instanceof Map ? x : new Map(Object.entries(x));
+}
+
+/**
+ * Compares systems on `measures` (output names such as `map`, `recip_rank`, `P_5`).
+ *
+ * @example
+ * ```ts
+ * import { compareSystems, toMarkdown } from "./compare.ts";
+ * const q = (ap: number[]) => new Map(ap.map((v, i) => [`q${i}`, { map: v }]));
+ * const table = compareSystems(
+ *   { good: q([1, 1, 1, 1, 1, 1, 1, 1]), poor: q([0, 0, 0, 0, 0, 0, 0, 0]) },
+ *   ["map"],
+ * );
+ * console.assert(table.pairs[0].p === 2 / 256); // exact: only all-plus and all-minus reach 1
+ * console.assert(table.cells.good.map.betterThan.join() === "b");
+ * console.assert(toMarkdown(table).includes("good"));
+ * ```
+ */
+export function compareSystems(
+  perQueryBySystem: Map<string, PerQueryValues> | Record<string, PerQueryValues>,
+  measures: string[],
+  options: CompareOptions = {},
+): ComparisonTable {
+  const systems = asMap(perQueryBySystem);
+  const names = [...systems.keys()];
+  if (names.length < 2) {
+    throw new KitError(`compare needs at least two systems, got ${names.length}`);
+  }
+  if (measures.length === 0) throw new KitError("compare needs at least one measure");
+  const test = options.test ?? "randomization";
+  if (test !== "randomization" && test !== "ttest") {
+    throw new KitError(`unknown test '${test}' (expected randomization or ttest)`);
+  }
+  const alpha = options.alpha ?? 0.05;
+  const correction = options.correction ?? (names.length > 2 ? "holm" : "none");
+  const seed = options.seed ?? DEFAULT_SEED;
+  const trials = options.trials ?? 10_000;
+
+  // Queries: sorted ids, so the pairing (and a seeded test) does not depend on map order.
+  const idSets = names.map((n) => new Set(systems.get(n)!.keys()));
+  const queries = [...idSets[0]].filter((q) => idSets.every((s) => s.has(q))).sort();
+  if ((options.queries ?? "same") === "same") {
+    names.forEach((n, i) => {
+      if (idSets[i].size !== queries.length || idSets[0].size !== queries.length) {
+        throw new KitError(
+          `systems cover different queries (${names[0]}: ${idSets[0].size}, ${n}: ${
+            idSets[i].size
+          }, common: ${queries.length}); evaluate all runs over the same queries ` +
+            `(e.g. with complete: true / -c) or compare with queries: "intersection"`,
+        );
+      }
+    });
+  }
+  if (queries.length === 0) throw new KitError("the systems share no query");
+
+  const values = (system: string, measure: string): number[] =>
+    queries.map((q) => {
+      const v = systems.get(system)!.get(q)![measure];
+      if (typeof v !== "number" || !Number.isFinite(v)) {
+        throw new KitError(
+          `system ${system}, query ${q}: no finite value for measure '${measure}'`,
+        );
+      }
+      return v;
+    });
+
+  const labels = names.map((_, i) => label(i));
+  const cells: ComparisonTable["cells"] = {};
+  for (const n of names) cells[n] = {};
+  const pairs: PairResult[] = [];
+  for (const m of measures) {
+    const byName = new Map(names.map((n) => [n, values(n, m)]));
+    for (const n of names) {
+      const v = byName.get(n)!;
+      cells[n][m] = {
+        mean: mean(v),
+        betterThan: [],
+        ...(options.bootstrap ? { ci: bootstrapCI(v, { ...options.bootstrap, seed }) } : {}),
+      };
+    }
+    const measurePairs: Omit<PairResult, "pAdjusted" | "significant">[] = [];
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) {
+        const a = byName.get(names[i])!, b = byName.get(names[j])!;
+        const r = test === "ttest"
+          ? pairedTTest(a, b)
+          : pairedRandomizationTest(a, b, { trials, seed });
+        measurePairs.push({
+          measure: m,
+          a: names[i],
+          b: names[j],
+          meanDifference: r.meanDifference,
+          p: r.p,
+        });
+      }
+    }
+    const adjusted = adjustPValues(measurePairs.map((p) => p.p), correction);
+    measurePairs.forEach((p, k) => {
+      const significant = adjusted[k] <= alpha;
+      pairs.push({ ...p, pAdjusted: adjusted[k], significant });
+      if (significant && p.meanDifference !== 0) {
+        const [winner, loser] = p.meanDifference > 0 ? [p.a, p.b] : [p.b, p.a];
+        cells[winner][m].betterThan.push(labels[names.indexOf(loser)]);
+      }
+    });
+    for (const n of names) cells[n][m].betterThan.sort();
+  }
+  return {
+    systems: names.map((name, i) => ({ name, label: labels[i] })),
+    measures: [...measures],
+    cells,
+    pairs,
+    test,
+    testDetail: test === "ttest"
+      ? "paired t-test (two-sided)"
+      : `paired randomization test (two-sided, ${trials} trials or exact, seed ${seed})`,
+    correction,
+    alpha,
+    numQ: queries.length,
+  };
+}
+
+function best(table: ComparisonTable, measure: string): number {
+  return Math.max(...table.systems.map((s) => table.cells[s.name][measure].mean));
+}
+
+/** Fixed decimals rounded like C's printf (as trec_eval's output), not like toFixed. */
+function fmt(x: number, digits: number): string {
+  return formatFixedC(x, digits);
+}
+
+function fmtP(p: number): string {
+  return p < 1e-4 ? p.toExponential(1) : formatFixedC(p, 4);
+}
+
+/** Options of the exports. */
+export interface ExportOptions {
+  /** Decimals of the values (default 4). */
+  digits?: number;
+  /** Add the table of pairwise p-values (default true for Markdown). */
+  pValues?: boolean;
+}
+
+function caption(t: ComparisonTable): string {
+  return `${t.numQ} queries; ${t.testDetail}; ` +
+    (t.correction === "none" ? "no correction" : `${t.correction} correction`) +
+    `; letters mark systems significantly worse at alpha = ${t.alpha}; best in bold.`;
+}
+
+/**
+ * The comparison as Markdown: the systems table (superscript letters of the systems each is
+ * significantly better than, best value in bold) and, unless `pValues: false`, the pairwise
+ * tests with raw and adjusted p-values.
+ *
+ * @example
+ * ```ts
+ * import { compareSystems, toMarkdown } from "./compare.ts";
+ * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+ * const md = toMarkdown(compareSystems({ x: q([1, 0, 1]), y: q([0, 0, 1]) }, ["map"]));
+ * console.assert(md.startsWith("| | system | map |"));
+ * ```
+ */
+export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): string {
+  const d = options.digits ?? 4;
+  const lines = [
+    `| | system | ${t.measures.join(" | ")} |`,
+    `|---|---|${t.measures.map(() => "---:").join("|")}|`,
+  ];
+  for (const s of t.systems) {
+    const cols = t.measures.map((m) => {
+      const c = t.cells[s.name][m];
+      let v = fmt(c.mean, d);
+      if (c.mean === best(t, m)) v = `**${v}**`;
+      if (c.ci) v += ` [${fmt(c.ci.lower, d)}, ${fmt(c.ci.upper, d)}]`;
+      if (c.betterThan.length) v += `<sup>${c.betterThan.join("")}</sup>`;
+      return v;
+    });
+    lines.push(`| ${s.label} | ${s.name} | ${cols.join(" | ")} |`);
+  }
+  lines.push("", caption(t));
+  if (t.systems.some((s) => t.measures.some((m) => t.cells[s.name][m].ci))) {
+    const ci = Object.values(t.cells)[0][t.measures[0]].ci!;
+    lines.push(`Brackets: ${ci.level * 100}% ${ci.method} intervals.`);
+  }
+  if (options.pValues ?? true) {
+    lines.push(
+      "",
+      "| measure | a | b | mean(a) - mean(b) | p | p adjusted | significant |",
+      "|---|---|---|---:|---:|---:|:---:|",
+    );
+    for (const p of t.pairs) {
+      lines.push(
+        `| ${p.measure} | ${p.a} | ${p.b} | ${fmt(p.meanDifference, d)} | ${fmtP(p.p)} | ${
+          fmtP(p.pAdjusted)
+        } | ${p.significant ? "yes" : "no"} |`,
+      );
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+function latexEscape(s: string): string {
+  return s.replace(/\\/g, "\\textbackslash{}").replace(/([&%$#_{}])/g, "\\$1")
+    .replace(/~/g, "\\textasciitilde{}").replace(/\^/g, "\\textasciicircum{}");
+}
+
+/**
+ * The systems table as a LaTeX `table` (booktabs rules; best value bold, significance letters
+ * as superscripts).
+ *
+ * @example
+ * ```ts
+ * import { compareSystems, toLatex } from "./compare.ts";
+ * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { recip_rank: x }]));
+ * const tex = toLatex(compareSystems({ bm_25: q([1, 0]), y: q([0, 0]) }, ["recip_rank"]));
+ * console.assert(tex.includes("bm\\_25") && tex.includes("\\toprule"));
+ * ```
+ */
+export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string {
+  const d = options.digits ?? 4;
+  const lines = [
+    "\\begin{table}",
+    "\\centering",
+    `\\begin{tabular}{ll${"r".repeat(t.measures.length)}}`,
+    "\\toprule",
+    ` & System & ${t.measures.map(latexEscape).join(" & ")} \\\\`,
+    "\\midrule",
+  ];
+  for (const s of t.systems) {
+    const cols = t.measures.map((m) => {
+      const c = t.cells[s.name][m];
+      let v = fmt(c.mean, d);
+      if (c.mean === best(t, m)) v = `\\textbf{${v}}`;
+      if (c.betterThan.length) v += `$^{${c.betterThan.join("")}}$`;
+      return v;
+    });
+    lines.push(`${s.label} & ${latexEscape(s.name)} & ${cols.join(" & ")} \\\\`);
+  }
+  lines.push(
+    "\\bottomrule",
+    "\\end{tabular}",
+    `\\caption{${latexEscape(caption(t))}}`,
+    "\\end{table}",
+  );
+  if (options.pValues) {
+    lines.push(
+      "",
+      "\\begin{tabular}{lllrrr}",
+      "\\toprule",
+      "Measure & A & B & $\\Delta$ & $p$ & $p_{adj}$ \\\\",
+      "\\midrule",
+      ...t.pairs.map((p) =>
+        `${latexEscape(p.measure)} & ${latexEscape(p.a)} & ${latexEscape(p.b)} & ${
+          fmt(p.meanDifference, d)
+        } & ${fmtP(p.p)} & ${fmtP(p.pAdjusted)} \\\\`
+      ),
+      "\\bottomrule",
+      "\\end{tabular}",
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+function csvField(s: string): string {
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * The comparison as CSV (RFC 4180 quoting): one row per measure and system, with the mean,
+ * the bootstrap interval (empty when not computed), the letters of the systems it is
+ * significantly better than, and the adjusted p-value against every other system
+ * (`p_vs_<label>`; empty against itself). Values are written with full precision.
+ *
+ * @example
+ * ```ts
+ * import { compareSystems, toCsv } from "./compare.ts";
+ * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+ * const csv = toCsv(compareSystems({ x: q([1, 0]), y: q([0, 0]) }, ["map"]));
+ * console.assert(csv.split("\n")[0] === "measure,label,system,mean,ci_lower,ci_upper,better_than,p_vs_a,p_vs_b");
+ * ```
+ */
+export function toCsv(t: ComparisonTable): string {
+  const header = [
+    "measure",
+    "label",
+    "system",
+    "mean",
+    "ci_lower",
+    "ci_upper",
+    "better_than",
+    ...t.systems.map((s) => `p_vs_${s.label}`),
+  ];
+  const rows = [header.join(",")];
+  for (const m of t.measures) {
+    for (const s of t.systems) {
+      const c = t.cells[s.name][m];
+      const ps = t.systems.map((o) => {
+        if (o.name === s.name) return "";
+        const p = t.pairs.find((p) =>
+          p.measure === m &&
+          ((p.a === s.name && p.b === o.name) || (p.a === o.name && p.b === s.name))
+        )!;
+        return String(p.pAdjusted);
+      });
+      rows.push(
+        [
+          m,
+          s.label,
+          s.name,
+          String(c.mean),
+          c.ci ? String(c.ci.lower) : "",
+          c.ci ? String(c.ci.upper) : "",
+          c.betterThan.join(""),
+          ...ps,
+        ].map(csvField).join(","),
+      );
+    }
+  }
+  return rows.join("\n") + "\n";
+}

@@ -1,0 +1,16 @@
+/**
+ * Statistics over per-query values: significance tests, confidence intervals, comparison
+ * tables, stability across runs, tie ranges, held-out splits and label agreement. Every
+ * function is pure over plain arrays/maps, so it works on the output of any evaluator.
+ *
+ * @module
+ */
+export * from "./random.ts";
+export * from "./special.ts";
+export * from "./significance.ts";
+export * from "./compare.ts";
+export * from "./stability.ts";
+export * from "./ties.ts";
+export * from "./split.ts";
+export * from "./labels.ts";
+export * from "./heldout.ts";

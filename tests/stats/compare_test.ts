@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import {
+  compareSystems,
+  type PerQueryValues,
+  toCsv,
+  toLatex,
+  toMarkdown,
+} from "../../lib/stats/compare.ts";
+import { pairedTTest } from "../../lib/stats/significance.ts";
+import { KitError } from "../../lib/errors.ts";
+
+const perQuery = (ap: number[], rr = ap): PerQueryValues =>
+  new Map(ap.map((v, i) => [`q${String(i).padStart(2, "0")}`, { map: v, recip_rank: rr[i] }]));
+
+Deno.test("three systems: exact p-values, Holm correction and marks (hand-worked)", () => {
+  // 8 queries, so the randomization test enumerates all 256 sign vectors.
+  const strong = perQuery([1, 1, 1, 1, 1, 1, 1, 1]);
+  const weak = perQuery([0, 0, 0, 0, 0, 0, 0, 0]);
+  const mixed = perQuery([1, 1, 1, 1, 1, 1, 0, 0]);
+  const t = compareSystems({ strong, weak, mixed }, ["map"]);
+  assert.equal(t.correction, "holm");
+  assert.equal(t.numQ, 8);
+  const pair = (a: string, b: string) => t.pairs.find((p) => p.a === a && p.b === b)!;
+  // strong vs weak: all differences 1 -> only the two constant sign vectors reach 8: 2/256.
+  assert.equal(pair("strong", "weak").p, 2 / 256);
+  // strong vs mixed: differences 0 x6, 1 x2 -> |sum| 2 needs both signs equal: 2^6 * 2 / 256.
+  assert.equal(pair("strong", "mixed").p, 0.5);
+  // weak vs mixed: six -1 differences and two 0 -> |sum| 6 when the six signs agree
+  // (2 ways) whatever the two zero signs (4 ways): 8 / 256.
+  assert.equal(pair("weak", "mixed").p, 8 / 256);
+  // Holm over 3: sorted 2/256, 8/256, 0.5 -> 3 * 2/256, 2 * 8/256, 0.5.
+  assert.equal(pair("strong", "weak").pAdjusted, 6 / 256);
+  assert.equal(pair("weak", "mixed").pAdjusted, 16 / 256);
+  assert.equal(pair("strong", "mixed").pAdjusted, 0.5);
+  assert.deepEqual(t.cells.strong.map.betterThan, ["b"]);
+  // 0.03125 alone would be significant at 0.05; after Holm (0.0625) it is not.
+  assert.deepEqual(t.cells.mixed.map.betterThan, []);
+  const uncorrected = compareSystems({ strong, weak, mixed }, ["map"], { correction: "none" });
+  assert.deepEqual(uncorrected.cells.mixed.map.betterThan, ["b"]);
+  assert.deepEqual(t.cells.weak.map.betterThan, []);
+  assert.equal(t.cells.mixed.map.mean, 0.75);
+});
+
+Deno.test("t-test option gives the paired t-test p-values; two systems: no correction", () => {
+  const a = perQuery([0.6, 0.7, 0.5, 0.9, 0.4]);
+  const b = perQuery([0.5, 0.5, 0.5, 0.6, 0.3]);
+  const t = compareSystems(new Map([["a", a], ["b", b]]), ["map"], { test: "ttest" });
+  assert.equal(t.correction, "none");
+  const expected = pairedTTest([0.6, 0.7, 0.5, 0.9, 0.4], [0.5, 0.5, 0.5, 0.6, 0.3]).p;
+  assert.equal(t.pairs[0].p, expected);
+  assert.equal(t.pairs[0].pAdjusted, expected);
+  assert.equal(t.pairs[0].significant, false); // p ~ 0.052
+});
+
+Deno.test("pairing is by query id, not by insertion order", () => {
+  const a = new Map([["q1", { map: 1 }], ["q2", { map: 0 }], ["q3", { map: 1 }]]);
+  const b = new Map([["q3", { map: 1 }], ["q1", { map: 1 }], ["q2", { map: 0 }]]);
+  const t = compareSystems({ a, b }, ["map"]);
+  assert.equal(t.pairs[0].meanDifference, 0);
+  assert.equal(t.pairs[0].p, 1);
+});
+
+Deno.test("different query sets are an error unless intersection is asked for", () => {
+  const a = perQuery([1, 0, 1]);
+  const b = new Map([...perQuery([1, 0, 1])].slice(0, 2));
+  assert.throws(() => compareSystems({ a, b }, ["map"]), KitError);
+  assert.equal(compareSystems({ a, b }, ["map"], { queries: "intersection" }).numQ, 2);
+  assert.throws(() => compareSystems({ a }, ["map"]), KitError);
+  assert.throws(() => compareSystems({ a, b: a }, ["ndcg"]), KitError);
+});
+
+Deno.test("exports: Markdown, LaTeX, CSV carry the same numbers", () => {
+  const strong = perQuery([1, 1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1, 0.5]);
+  const weak_1 = perQuery([0, 0, 0, 0, 0, 0, 0, 0], [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]);
+  const t = compareSystems({ strong, weak_1 }, ["map", "recip_rank"], {
+    bootstrap: { samples: 500 },
+  });
+  const md = toMarkdown(t);
+  assert.match(md, /\| a \| strong \| \*\*1\.0000\*\* \[1\.0000, 1\.0000\]<sup>b<\/sup> \|/);
+  assert.match(md, /\| map \| strong \| weak_1 \| 1\.0000 \| 0\.0078 \| 0\.0078 \| yes \|/);
+  const tex = toLatex(t, { pValues: true });
+  assert.ok(tex.includes("weak\\_1"));
+  assert.ok(tex.includes("\\textbf{1.0000}$^{b}$"));
+  assert.ok(tex.includes("recip\\_rank"));
+  const csv = toCsv(t).trim().split("\n").map((l) => l.split(","));
+  assert.deepEqual(csv[0], [
+    "measure",
+    "label",
+    "system",
+    "mean",
+    "ci_lower",
+    "ci_upper",
+    "better_than",
+    "p_vs_a",
+    "p_vs_b",
+  ]);
+  assert.equal(csv.length, 5);
+  const rrStrong = csv.find((r) => r[0] === "recip_rank" && r[2] === "strong")!;
+  assert.equal(Number(rrStrong[3]), 0.9375);
+  assert.equal(rrStrong[7], "");
+  assert.equal(Number(rrStrong[8]), t.pairs.find((p) => p.measure === "recip_rank")!.pAdjusted);
+});
