@@ -15,7 +15,11 @@ import { evaluate, type Run } from "../metrics/evaluate.ts";
 import { qrelsFromQuestions } from "../metrics/convert.ts";
 import { rankDocuments } from "../metrics/rank.ts";
 import type { Row } from "../plot/table.ts";
-import { PUBLISHED_SIZES } from "./reference.ts";
+import { normalizeText, removePrefixes, type Segmenter } from "../qrcd/normalize.ts";
+import type { QrcdEvaluation, RecordScore } from "../qrcd/metrics.ts";
+import { loadQrcdSplit, qrcdStats } from "../qrcd/load.ts";
+import type { PassageQuestion } from "../qrcd/types.ts";
+import { PUBLISHED_QRCD_SIZES, PUBLISHED_SIZES } from "./reference.ts";
 
 /**
  * Every split of `dataset` under every filter, with the kit's counts next to the published
@@ -240,4 +244,105 @@ export function precisionAtK(
   const ks = Array.from({ length: maxK }, (_, i) => i + 1);
   const r = evaluate(qrelsFromQuestions(questions), run, ks.map((k) => `P.${k}`), { warn: false });
   return { k: ks, precision: ks.map((k) => r.summary[`P_${k}`]) };
+}
+
+/**
+ * What the QRCD scorer does to a text, step by step: clitic segmentation (a pluggable
+ * segmenter; `none` is the official scorer without Farasa), prefix removal, then the
+ * normalization (punctuation deleted, the stopword tokens dropped, whitespace collapsed).
+ *
+ * @example
+ * ```ts
+ * import { normalizationSteps } from "./lessons.ts";
+ * import { LIGHT_SEGMENTATION } from "../qrcd/normalize.ts";
+ * const rows = normalizationSteps("ومن شر حاسد إذا حسد.", LIGHT_SEGMENTATION);
+ * console.assert(rows.at(-1)!.text === "شر حاسد إذا حسد");
+ * ```
+ */
+export function normalizationSteps(text: string, segmenter: Segmenter): Row[] {
+  const segmented = segmenter.segment(text);
+  const stripped = removePrefixes(text, segmenter);
+  return [
+    { step: "original", text },
+    { step: `segmented (${segmenter.name})`, text: segmented },
+    { step: "clitic prefixes removed", text: stripped },
+    { step: "punctuation and stopwords removed", text: normalizeText(stripped) },
+  ];
+}
+
+/**
+ * QRCD results per question: a question is asked of several passages (records); its
+ * scores are the means over its records.
+ */
+export function qrcdByQuestion(
+  gold: readonly PassageQuestion[],
+  evaluation: QrcdEvaluation,
+): Row[] {
+  const byQuestion = new Map<string, { question: string; scores: RecordScore[] }>();
+  evaluation.perRecord.forEach((score, i) => {
+    const id = gold[i].questionId;
+    const entry = byQuestion.get(id) ?? { question: gold[i].question, scores: [] };
+    entry.scores.push(score);
+    byQuestion.set(id, entry);
+  });
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return [...byQuestion.entries()].map(([id, { question, scores }]) => ({
+    "question id": id,
+    question,
+    records: scores.length,
+    pRR: mean(scores.map((s) => s.pRR)),
+    EM: mean(scores.map((s) => s.exactMatch)),
+    "F1@1": mean(scores.map((s) => s.f1At1)),
+  })).sort((a, b) => b.pRR - a.pRR);
+}
+
+/** Records, questions, passages and answers of each QRCD split next to the published ones. */
+export async function qrcdSizeRows(dir: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const split of ["train", "dev", "test"] as const) {
+    const s = qrcdStats(await loadQrcdSplit(split, { dir }));
+    const pub = PUBLISHED_QRCD_SIZES[split];
+    rows.push({
+      split,
+      records: s.records,
+      questions: s.questions,
+      passages: s.passages,
+      answers: s.answers,
+      "published records": pub.records,
+      "published questions": pub.questions,
+      "published answers": pub.answers,
+    });
+  }
+  return rows;
+}
+
+/**
+ * The gold answer of at most `maxWords` words that normalization changes most (most tokens
+ * removed, then most characters), to show the steps on a real example.
+ *
+ * @example
+ * ```ts
+ * import { mostChangedAnswer } from "./lessons.ts";
+ * import { NO_SEGMENTATION } from "../qrcd/normalize.ts";
+ * const r = { pqId: "p_1", questionId: "1", passageId: "p", surah: 1, verses: "1", line: 1,
+ *   passage: "", question: "", answers: [{ text: "شر ما خلق", start: 0 }, { text: "من شر ما خلق.", start: 0 }] };
+ * console.assert(mostChangedAnswer([r], NO_SEGMENTATION) === "من شر ما خلق.");
+ * ```
+ */
+export function mostChangedAnswer(
+  records: readonly PassageQuestion[],
+  segmenter: Segmenter,
+  maxWords = 12,
+): string {
+  let best = "", bestScore = -1;
+  for (const r of records) {
+    for (const a of r.answers) {
+      if (a.text.split(" ").length > maxWords) continue;
+      const after = normalizeText(removePrefixes(a.text, segmenter));
+      const score = Math.abs(a.text.split(" ").length - after.split(" ").length) * 1000 +
+        (a.text.length - after.length);
+      if (score > bestScore) [best, bestScore] = [a.text, score];
+    }
+  }
+  return best;
 }

@@ -86,3 +86,33 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
   { system: "TANDA RoBERTa-L", dataset: "wikiqa", map: 0.92, mrr: 0.933, source: TANDA },
   { system: "TANDA RoBERTa-L", dataset: "trecqa", map: 0.943, mrr: 0.974, source: TANDA },
 ];
+
+/** Published QRCD v1.1 sizes (records, distinct questions and passages, gold answers). */
+export const PUBLISHED_QRCD_SIZES: Record<
+  string,
+  { records: number; questions: number; passages: number; answers?: number; source: string }
+> = {
+  train: { records: 710, questions: 118, passages: 468, answers: 861, source: "QRCD v1.1" },
+  dev: { records: 109, questions: 17, passages: 101, answers: 128, source: "QRCD v1.1" },
+  test: { records: 274, questions: 34, passages: 256, source: "QRCD v1.1 (no answers)" },
+};
+
+/** Published Qur'an QA 2022 results (pRR is the primary measure). */
+export const PUBLISHED_QRCD_RESULTS: readonly {
+  system: string;
+  split: "dev" | "test";
+  pRR: number;
+  exactMatch?: number;
+  f1At1?: number;
+  source: string;
+}[] = [
+  {
+    system: "TCE (best accepted)",
+    split: "test",
+    pRR: 0.565,
+    exactMatch: 0.273,
+    f1At1: 0.494,
+    source: "Qur'an QA 2022 overview",
+  },
+  { system: "TCE (best accepted)", split: "dev", pRR: 0.652, source: "Qur'an QA 2022 overview" },
+];
