@@ -137,7 +137,7 @@ export class QueryEvaluator {
   }
 
   /** Values computed for an empty ranking (a qrels query missing from the run). */
-  valuesForMissing(judgments: QueryJudgments): number[] {
+  valuesForMissing(judgments: Pick<QueryJudgments, "numRel" | "idealGains">): number[] {
     const q: RankedQuery = {
       rels: new Float64Array(0),
       numRel: judgments.numRel,

@@ -1,0 +1,20 @@
+/**
+ * Scoring: from a model to scores, runs and answer spans. Lexical baselines (Word Cnt,
+ * Wgt Word Cnt, BM25), the learned ranker (logistic regression, the default model) and
+ * transformer models (ONNX via onnxruntime-web, WebGPU or wasm CPU backends).
+ *
+ * @module
+ */
+export * from "./types.ts";
+export * from "./text.ts";
+export * from "./lexical.ts";
+export * from "./ltr.ts";
+export * from "./questions.ts";
+export * from "./model/session.ts";
+export * from "./model/tokenizer.ts";
+export * from "./model/hub.ts";
+export * from "./model/model.ts";
+export * from "./model/cache.ts";
+export * from "./model/crossencoder.ts";
+export * from "./model/qa.ts";
+export * from "./pipeline.ts";

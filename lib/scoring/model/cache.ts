@@ -1,0 +1,99 @@
+/**
+ * A score cache on disk, keyed by model and text pair, so that re-running a notebook does
+ * not rescore: one JSON file per model key under `<cache>/scores/`, read once and
+ * rewritten atomically after each scoring job.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { KitError } from "../../errors.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
+
+/** Hex digest of a text pair (question and candidate joined by a NUL). */
+export function pairKey(question: string, candidate: string): string {
+  return createHash("sha256").update(question).update("\u0000").update(candidate).digest("hex")
+    .slice(0, 32);
+}
+
+/** Scores of one model, by pair key. */
+export class ScoreCache {
+  /** The JSON file behind the cache. */
+  readonly path: string;
+  private scores = new Map<string, number>();
+  private dirty = false;
+
+  private constructor(path: string) {
+    this.path = path;
+  }
+
+  /**
+   * Opens (or starts) the cache of `modelKey` under `dir`.
+   *
+   * @example
+   * ```ts
+   * import { ScoreCache } from "./cache.ts";
+   * const dir = await Deno.makeTempDir();
+   * const c = await ScoreCache.open(dir, "m1");
+   * c.set("q", "a", 0.5);
+   * await c.save();
+   * console.assert((await ScoreCache.open(dir, "m1")).get("q", "a") === 0.5);
+   * ```
+   */
+  static async open(dir: string, modelKey: string): Promise<ScoreCache> {
+    const safe = modelKey.replace(/[^\w.-]+/g, "_");
+    const c = new ScoreCache(`${dir}/${safe}.json`);
+    let text: string | undefined;
+    try {
+      text = await Deno.readTextFile(c.path);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    if (text !== undefined) {
+      let obj: { modelKey?: string; scores?: Record<string, number> };
+      try {
+        obj = JSON.parse(text);
+      } catch (e) {
+        throw new KitError(`corrupt score cache (delete it): ${(e as Error).message}`, {
+          file: c.path,
+        });
+      }
+      if (obj.modelKey !== modelKey) {
+        throw new KitError(`score cache belongs to '${obj.modelKey}', not '${modelKey}'`, {
+          file: c.path,
+        });
+      }
+      for (const [k, v] of Object.entries(obj.scores ?? {})) c.scores.set(k, v);
+      c.modelKey = modelKey;
+    }
+    c.modelKey = modelKey;
+    return c;
+  }
+
+  private modelKey = "";
+
+  /** Number of cached pairs. */
+  get size(): number {
+    return this.scores.size;
+  }
+
+  /** The cached score of a pair, if any. */
+  get(question: string, candidate: string): number | undefined {
+    return this.scores.get(pairKey(question, candidate));
+  }
+
+  /** Records a score. */
+  set(question: string, candidate: string, score: number): void {
+    this.scores.set(pairKey(question, candidate), score);
+    this.dirty = true;
+  }
+
+  /** Writes the cache file (atomically) when something was added. */
+  async save(): Promise<void> {
+    if (!this.dirty) return;
+    const scores = Object.fromEntries(this.scores);
+    await writeFileAtomic(this.path, JSON.stringify({ modelKey: this.modelKey, scores }), {
+      force: true,
+    });
+    this.dirty = false;
+  }
+}

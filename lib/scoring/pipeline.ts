@@ -1,0 +1,268 @@
+/**
+ * From a model spec to scores of a split: the one call behind `deno task score` and the
+ * notebooks. Specs: `lexical:wordcnt`, `lexical:wgtwordcnt`, `lexical:bm25`, `ltr`
+ * (the learned ranker, trained on the dataset's training split), or a transformer
+ * cross-encoder given by folder path or hub repo id.
+ *
+ * @module
+ */
+import { loadSplit } from "../data/mod.ts";
+import type { As2Dataset, Question } from "../data/types.ts";
+import { KitError } from "../errors.ts";
+import {
+  type CollectionStats,
+  collectionStats,
+  LEXICAL_KINDS,
+  type LexicalKind,
+  lexicalScorer,
+} from "./lexical.ts";
+import { LTR_FEATURES, type LtrModel, ltrScorer, POSITION_FEATURES, trainLtr } from "./ltr.ts";
+import { loadCrossEncoder } from "./model/crossencoder.ts";
+import { loadSpanReader, type SpanReaderOptions } from "./model/qa.ts";
+import { isQrcdSplit, loadQrcdSplit } from "../qrcd/load.ts";
+import type { SpanPrediction, SpanRun } from "../qrcd/types.ts";
+import type { Backend } from "./model/session.ts";
+import { isQuestionScorer, questionScorer } from "./questions.ts";
+import type { PairScorer, ProgressFn, QuestionScorer } from "./types.ts";
+
+/** The training split the learned ranker uses per dataset, with the filter of the protocol. */
+export const LTR_TRAINING: Record<
+  As2Dataset,
+  { split: string; filter: "no-all" | "raw"; positions: boolean }
+> = {
+  // TANDA's protocol: WikiQA train without all-negative questions; TREC-QA TRAIN-ALL as is.
+  // TREC-QA lists positive candidates first: position features would leak the labels.
+  wikiqa: { split: "train", filter: "no-all", positions: true },
+  trecqa: { split: "train-all", filter: "raw", positions: false },
+};
+
+/** Options of {@link makeScorer}. */
+export interface MakeScorerOptions {
+  /** The dataset (needed by `ltr`, to find its training split). */
+  dataset?: As2Dataset;
+  /** Corpus folder passed to `loadSplit` (default: the cache, else the samples). */
+  dir?: string;
+  /** IDF statistics for lexical and ltr features (default: from the scored questions). */
+  stats?: CollectionStats;
+  /** Seed of the ranker's training shuffle (default 42). */
+  seed?: number;
+  /** A trained ranker to use instead of training one. */
+  ltrModel?: LtrModel;
+  /** Backend for transformer models (default: webgpu when available). */
+  backend?: Backend;
+  /** Pairs per model call for transformer models. */
+  batchSize?: number;
+  /** Score cache folder, or false to turn it off (transformer models). */
+  scoreCache?: string | false;
+}
+
+/** A scorer ready for question lists, with a way to free what it holds. */
+export interface ReadyScorer {
+  /** The scorer. */
+  scorer: QuestionScorer;
+  /** Frees model sessions (a no-op for lexical and ltr). */
+  close(): Promise<void>;
+  /** The trained ranker, when the spec was `ltr`. */
+  ltrModel?: LtrModel;
+}
+
+/**
+ * Builds the scorer a spec names.
+ *
+ * @example
+ * ```ts
+ * import { makeScorer } from "./pipeline.ts";
+ * const { scorer } = await makeScorer("lexical:bm25");
+ * const [s] = await scorer.scoreQuestions([{ id: "q", text: "red dog",
+ *   candidates: [{ id: "a", text: "a red dog" }, { id: "b", text: "a cat" }] }]);
+ * console.assert(s[0] > s[1]);
+ * ```
+ */
+export async function makeScorer(
+  spec: string,
+  options: MakeScorerOptions = {},
+): Promise<ReadyScorer> {
+  if (spec.startsWith("lexical:")) {
+    const kind = spec.slice("lexical:".length) as LexicalKind;
+    if (!LEXICAL_KINDS.includes(kind)) {
+      throw new KitError(
+        `unknown lexical scorer '${spec}' (lexical:${LEXICAL_KINDS.join(", lexical:")})`,
+      );
+    }
+    return {
+      scorer: statsScorer(spec, (st) => lexicalScorer(kind, st), options.stats),
+      close: async () => {},
+    };
+  }
+  if (spec === "ltr") {
+    let model = options.ltrModel;
+    if (!model) {
+      if (!options.dataset) throw new KitError("the ltr ranker needs a dataset to train on");
+      const t = LTR_TRAINING[options.dataset];
+      const train = await loadSplit(options.dataset, t.split, {
+        filter: t.filter,
+        dir: options.dir,
+      });
+      const features = LTR_FEATURES.filter((f) => t.positions || !POSITION_FEATURES.includes(f));
+      model = trainLtr(train.questions, { seed: options.seed, features });
+    }
+    return { scorer: ltrScorer(model, options.stats), close: async () => {}, ltrModel: model };
+  }
+  const ce = await loadCrossEncoder(spec, {
+    backend: options.backend,
+    batchSize: options.batchSize,
+    scoreCache: options.scoreCache,
+  });
+  return { scorer: questionScorer(ce), close: () => ce.close() };
+}
+
+/** A question scorer whose pair scorer is built from statistics of the scored questions. */
+function statsScorer(
+  id: string,
+  build: (stats: CollectionStats) => PairScorer,
+  fixed?: CollectionStats,
+): QuestionScorer {
+  return {
+    id,
+    scoreQuestions(questions, options) {
+      const stats = fixed ??
+        collectionStats(questions.flatMap((q) => q.candidates.map((c) => c.text)));
+      const s = build(stats);
+      return (isQuestionScorer(s) ? s : questionScorer(s)).scoreQuestions(questions, options);
+    },
+  };
+}
+
+/** Options of {@link scoreSplit}. */
+export interface ScoreSplitOptions extends MakeScorerOptions {
+  /** Filter of the scored split (default `clean`). */
+  filter?: "raw" | "no-all" | "clean";
+  /** Progress of the scoring. */
+  onProgress?: ProgressFn;
+}
+
+/** What {@link scoreSplit} returns. */
+export interface ScoredSplit {
+  /** The scored questions (after the filter). */
+  questions: Question[];
+  /** One score per candidate, in question and candidate order. */
+  scores: Float32Array;
+  /** The scorer's id. */
+  scorerId: string;
+  /** The trained ranker, for `ltr`. */
+  ltrModel?: LtrModel;
+}
+
+/**
+ * Scores every candidate of a split. Lexical and ltr scorers take their IDF statistics
+ * from the whole split as distributed (the raw split), so the filter does not change them.
+ *
+ * @example
+ * ```ts
+ * import { scoreSplit } from "./pipeline.ts";
+ * const r = await scoreSplit("lexical:wordcnt", "wikiqa", "test", { dir: "samples" });
+ * console.assert(r.scores.length === r.questions.reduce((n, q) => n + q.candidates.length, 0));
+ * ```
+ */
+export async function scoreSplit(
+  spec: string,
+  dataset: As2Dataset,
+  split: string,
+  options: ScoreSplitOptions = {},
+): Promise<ScoredSplit> {
+  const loaded = await loadSplit(dataset, split, {
+    filter: options.filter ?? "clean",
+    dir: options.dir,
+  });
+  let stats = options.stats;
+  if (!stats && (spec === "ltr" || spec.startsWith("lexical:"))) {
+    const raw = await loadSplit(dataset, split, { filter: "raw", dir: options.dir });
+    stats = collectionStats(raw.questions.flatMap((q) => q.candidates.map((c) => c.text)));
+  }
+  const ready = await makeScorer(spec, { ...options, dataset, stats });
+  try {
+    const perQuestion = await ready.scorer.scoreQuestions(loaded.questions, {
+      onProgress: options.onProgress,
+      batchSize: options.batchSize,
+    });
+    const total = perQuestion.reduce((n, s) => n + s.length, 0);
+    const scores = new Float32Array(total);
+    let at = 0;
+    for (const s of perQuestion) {
+      scores.set(s, at);
+      at += s.length;
+    }
+    return {
+      questions: loaded.questions,
+      scores,
+      scorerId: ready.scorer.id,
+      ltrModel: ready.ltrModel,
+    };
+  } finally {
+    await ready.close();
+  }
+}
+
+/** Options of {@link readQrcdSplit}. */
+export interface ReadQrcdOptions extends SpanReaderOptions {
+  /** Answers per record in the run (default 5: the official scorer reads only five). */
+  topK?: number;
+  /** Longest answer in tokens (default 30). */
+  maxAnswerTokens?: number;
+  /** Corpus folder (default: the cache, else the samples). */
+  dir?: string;
+  /** Progress in windows. */
+  onProgress?: ProgressFn;
+}
+
+/**
+ * Runs an extractive QA model over a QRCD split and returns a span run: per record the
+ * best distinct answer strings (a string found at two offsets counts once, at its best
+ * score), ranked 1..k with non-increasing scores, ready for `writeSpanRun`.
+ *
+ * @example
+ * ```ts
+ * import { readQrcdSplit } from "./pipeline.ts";
+ * const run = await readQrcdSplit("tests/fixtures/tiny-model/qa", "dev",
+ *   { dir: "samples", backend: "cpu", topK: 3 });
+ * const first = [...run.values()][0];
+ * console.assert(first.length === 3 && first[0].rank === 1 && first[0].score >= first[1].score);
+ * ```
+ */
+export async function readQrcdSplit(
+  spec: string,
+  split: string,
+  options: ReadQrcdOptions = {},
+): Promise<SpanRun> {
+  if (!isQrcdSplit(split)) throw new KitError(`unknown QRCD split '${split}' (train, dev, test)`);
+  const records = await loadQrcdSplit(split, { dir: options.dir });
+  const topK = options.topK ?? 5;
+  const reader = await loadSpanReader(spec, options);
+  try {
+    const spans = await reader.readSpans(
+      records.map((r) => ({ id: r.pqId, question: r.question, passage: r.passage })),
+      {
+        // ask for more spans than needed: duplicates of one string are dropped below
+        topK: topK * 4,
+        maxAnswerTokens: options.maxAnswerTokens,
+        onProgress: options.onProgress,
+      },
+    );
+    const run: SpanRun = new Map();
+    records.forEach((r, i) => {
+      const seen = new Set<string>();
+      const preds: SpanPrediction[] = [];
+      for (const s of spans[i]) {
+        const answer = s.answer.trim();
+        if (!answer || seen.has(answer)) continue;
+        seen.add(answer);
+        preds.push({ answer, rank: preds.length + 1, score: s.score });
+        if (preds.length === topK) break;
+      }
+      run.set(r.pqId, preds);
+    });
+    return run;
+  } finally {
+    await reader.close();
+  }
+}
