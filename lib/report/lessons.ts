@@ -346,3 +346,49 @@ export function mostChangedAnswer(
   }
   return best;
 }
+
+/** Questions per filter setting of each split, with the reasons questions were dropped. */
+export async function filterCountRows(dataset: As2Dataset, dir: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const split of SPLITS[dataset]) {
+    const { questions } = await loadSplit(dataset, split, { dir });
+    const noAll = applyFilter(questions, "no-all").report;
+    const clean = applyFilter(questions, "clean").report;
+    rows.push({
+      split,
+      raw: questions.length,
+      "no-all": noAll.kept,
+      clean: clean.kept,
+      "dropped: no correct candidate": clean.dropped.allNegative,
+      "dropped: all correct": clean.dropped.allPositive,
+      "dropped: no candidates": clean.dropped.noCandidates,
+    });
+  }
+  return rows;
+}
+
+/**
+ * Mean AP and RR of a run per question kind: what each kind contributes to a raw-setting
+ * mean (trec_eval gives a question without a correct candidate 0, one whose candidates are
+ * all correct 1).
+ */
+export function scoreByKind(questions: readonly Question[], run: Run): Row[] {
+  const r = evaluate(qrelsFromQuestions(questions), run, ["map", "recip_rank"], { warn: false });
+  const groups = new Map<string, { ap: number[]; rr: number[] }>();
+  for (const q of questions) {
+    const v = r.perQuery.get(q.id);
+    if (!v) continue;
+    const kind = questionKind(q);
+    const g = groups.get(kind) ?? { ap: [], rr: [] };
+    g.ap.push(v.map);
+    g.rr.push(v.recip_rank);
+    groups.set(kind, g);
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return [...groups.entries()].map(([kind, g]) => ({
+    kind,
+    questions: g.ap.length,
+    "mean AP": mean(g.ap),
+    "mean RR": mean(g.rr),
+  }));
+}
