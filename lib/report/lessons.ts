@@ -12,7 +12,10 @@ import { loadSplit, SPLITS } from "../data/splits.ts";
 import { splitStats } from "../data/stats.ts";
 import type { As2Dataset, Question } from "../data/types.ts";
 import { evaluate, type Run } from "../metrics/evaluate.ts";
-import { qrelsFromQuestions } from "../metrics/convert.ts";
+import { qrelsFromQuestions, runFromScores } from "../metrics/convert.ts";
+import { scoreSplit } from "../scoring/pipeline.ts";
+import { bootstrapCI } from "../stats/significance.ts";
+import { analyzeTies } from "../stats/ties.ts";
 import { rankDocuments } from "../metrics/rank.ts";
 import type { Row } from "../plot/table.ts";
 import { normalizeText, removePrefixes, type Segmenter } from "../qrcd/normalize.ts";
@@ -391,4 +394,76 @@ export function scoreByKind(questions: readonly Question[], run: Run): Row[] {
     "mean AP": mean(g.ap),
     "mean RR": mean(g.rr),
   }));
+}
+
+/** Runs of several systems on one split, as `scoreSplit` makes them. */
+export interface SystemRuns {
+  /** The scored questions (after the filter). */
+  questions: Question[];
+  /** System spec to run. */
+  runs: Map<string, Run>;
+}
+
+/** Scores `dataset`/`split` with each system spec of `lib/scoring` (`lexical:bm25`, `ltr`, ...). */
+export async function scoreSystems(
+  specs: readonly string[],
+  dataset: As2Dataset,
+  split: string,
+  options: { filter?: FilterName; dir?: string; backend?: "webgpu" | "cpu" } = {},
+): Promise<SystemRuns> {
+  const runs = new Map<string, Run>();
+  let questions: Question[] = [];
+  for (const spec of specs) {
+    const scored = await scoreSplit(spec, dataset, split, options);
+    questions = scored.questions;
+    runs.set(spec, runFromScores(scored.questions, scored.scores));
+  }
+  return { questions, runs };
+}
+
+/** Per-question values of one measure (trec_eval output name, e.g. `map`), in question order. */
+export function perQuestion(questions: readonly Question[], run: Run, measure = "map"): number[] {
+  const name = measure.replace(".", "_");
+  const r = evaluate(qrelsFromQuestions(questions), run, [measure], { warn: false });
+  return questions.filter((q) => r.perQuery.has(q.id)).map((q) => r.perQuery.get(q.id)![name]);
+}
+
+/**
+ * MAP and MRR of each system with 95% percentile-bootstrap intervals over questions
+ * (`lib/stats` `bootstrapCI`, seeded).
+ */
+export function systemSummary(s: SystemRuns, samples = 2000): Row[] {
+  return [...s.runs.entries()].map(([system, run]) => {
+    const ap = bootstrapCI(perQuestion(s.questions, run, "map"), { samples });
+    const rr = bootstrapCI(perQuestion(s.questions, run, "recip_rank"), { samples });
+    return {
+      system,
+      questions: s.questions.length,
+      MAP: ap.mean,
+      "MAP low": ap.lower,
+      "MAP high": ap.upper,
+      MRR: rr.mean,
+      "MRR low": rr.lower,
+      "MRR high": rr.upper,
+    };
+  });
+}
+
+/** How ties in each system's scores move MAP and MRR (`lib/stats` `analyzeTies`). */
+export function tieRows(s: SystemRuns): Row[] {
+  const qrels = qrelsFromQuestions(s.questions);
+  return [...s.runs.entries()].map(([system, run]) => {
+    const t = analyzeTies(qrels, run);
+    return {
+      system,
+      "questions with ties": t.queriesWithTies,
+      "questions affected": t.queriesAffected,
+      "MAP (trec_eval)": t.map.trecEval,
+      "MAP min": t.map.min,
+      "MAP max": t.map.max,
+      "MAP expected": t.map.expected,
+      "MRR min": t.mrr.min,
+      "MRR max": t.mrr.max,
+    };
+  });
 }
