@@ -69,6 +69,9 @@ export async function executeNotebook(
   params: NotebookParams,
   options: ExecuteOptions = {},
 ): Promise<ExecutionResult> {
+  const env = paramsEnv(params);
+  // Deno's WebGPU (Vulkan) warns on every adapter request without a runtime dir.
+  env.XDG_RUNTIME_DIR = Deno.env.get("XDG_RUNTIME_DIR") ?? await Deno.makeTempDir();
   const cmd = new Deno.Command(jupyterPython(), {
     args: [
       "-Xfrozen_modules=off",
@@ -80,7 +83,7 @@ export async function executeNotebook(
       "--grace",
       String(options.graceS ?? 0.3),
     ],
-    env: paramsEnv(params),
+    env,
     stdout: "piped",
     stderr: "piped",
   });

@@ -9,7 +9,7 @@ export { buildReport, listNotebooks, reportOk } from "./build.ts";
 export type { NotebookEntry, ReportOptions, ReportResult } from "./build.ts";
 export { executeNotebook, jupyterPython, paramsEnv, RUNNER } from "./execute.ts";
 export type { ExecuteOptions, ExecutionResult, NotebookParams } from "./execute.ts";
-export { corpusDir, notebookParams } from "./params.ts";
+export { corpusDir, DEFAULT_MODEL, notebookParams, scoringModel } from "./params.ts";
 export type { KitParams } from "./params.ts";
 export { headline, HEADLINE_MIME, headlineBundle, headlinesOf } from "./headline.ts";
 export type { Headline } from "./headline.ts";

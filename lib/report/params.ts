@@ -13,7 +13,13 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { datasetDir, defaultCacheDir, isInstalled, SAMPLES_DIR } from "../data/paths.ts";
+import {
+  datasetDir,
+  defaultCacheDir,
+  isInstalled,
+  PROJECT_ROOT,
+  SAMPLES_DIR,
+} from "../data/paths.ts";
 import type { DatasetName } from "../data/types.ts";
 
 /** What a notebook runs on. */
@@ -71,4 +77,31 @@ export function corpusDir(params: KitParams, dataset: DatasetName): string {
     );
   }
   return datasetDir(dataset);
+}
+
+/** The model notebook 3 uses by default: the tiny cross-encoder fixture (random weights). */
+export const DEFAULT_MODEL = `${PROJECT_ROOT}/tests/fixtures/tiny-model/cross-encoder`;
+
+/**
+ * The transformer model to score with: `KIT_MODEL` (a hub id `owner/name`, or a folder; a
+ * relative folder is taken from the project root, since kernels run in `notebooks/`), else
+ * the tiny fixture.
+ *
+ * @example
+ * ```ts
+ * import { scoringModel, DEFAULT_MODEL } from "./params.ts";
+ * console.assert(scoringModel({ data: "sample", backend: "cpu" }) === DEFAULT_MODEL);
+ * console.assert(scoringModel({ data: "sample", backend: "cpu", model: "org/m" }) === "org/m");
+ * ```
+ */
+export function scoringModel(params: KitParams): string {
+  const m = params.model;
+  if (!m) return DEFAULT_MODEL;
+  if (m.startsWith("/")) return m;
+  try {
+    Deno.statSync(`${PROJECT_ROOT}/${m}`);
+    return `${PROJECT_ROOT}/${m}`;
+  } catch {
+    return m;
+  }
 }
