@@ -47,7 +47,11 @@ export async function effectiveBackend(requested: Backend): Promise<Backend> {
 }
 
 /** The tokens of a (question, candidate) pair as the model sees them. */
-export function pairTokens(model: CrossEncoder["model"], question: string, candidate: string): Row[] {
+export function pairTokens(
+  model: CrossEncoder["model"],
+  question: string,
+  candidate: string,
+): Row[] {
   const enc = model.tokenizer.encodePair(question, candidate, model.maxLength);
   const tok = model.tokenizer.tokenizer as unknown as { id_to_token(id: number): string };
   return enc.ids.map((id, i) => ({
@@ -91,7 +95,9 @@ export function batchPlan(
   batchSize: number,
   multiple = model.session.backend === "webgpu" ? 8 : 1,
 ): Row[] {
-  const encs = pairs.map((p) => model.tokenizer.encodePair(p.question, p.candidate, model.maxLength))
+  const encs = pairs.map((p) =>
+    model.tokenizer.encodePair(p.question, p.candidate, model.maxLength)
+  )
     .sort((a, b) => a.ids.length - b.ids.length);
   const rows: Row[] = [];
   for (let at = 0; at < encs.length; at += batchSize) {
@@ -141,7 +147,13 @@ export async function measureThroughput(
       const t0 = performance.now();
       await ce.scorePairs(pairs, { batchSize });
       const seconds = (performance.now() - t0) / 1000;
-      rows.push({ backend, batch: batchSize, pairs: pairs.length, seconds, "pairs/s": pairs.length / seconds });
+      rows.push({
+        backend,
+        batch: batchSize,
+        pairs: pairs.length,
+        seconds,
+        "pairs/s": pairs.length / seconds,
+      });
     }
     return rows;
   } finally {
