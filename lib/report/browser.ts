@@ -36,7 +36,7 @@ export const CHROMIUM_ARGS = [
 export interface BrowserSession {
   /** The running browser. */
   browser: Browser;
-  /** One context (viewport 1200x900) shared by the pages of the session. */
+  /** One context (viewport 1000x900: the PDF's layout width) shared by the session's pages. */
   context: BrowserContext;
   /** Closes the browser. */
   close(): Promise<void>;
@@ -62,7 +62,8 @@ export async function launchBrowser(): Promise<BrowserSession> {
     args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
     headless: true,
   });
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  // Pages are laid out at the printed width, so one load serves the checks and the PDF.
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   return {
     browser,
     context,

@@ -10,6 +10,7 @@
 import type { Page } from "playwright-core";
 import type { BrowserSession } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
+import { printLoadedPage } from "./pdf.ts";
 import { KitError } from "../errors.ts";
 
 /** What one figure on a page drew. */
@@ -91,14 +92,16 @@ export function pageOk(c: PageCheck): boolean {
 }
 
 /**
- * Opens `htmlPath` offline, waits for its figures, counts their marks, and saves a
- * full-page screenshot to `screenshotPath` when given.
+ * Opens `htmlPath` offline, waits for its figures, counts their marks, saves a full-page
+ * screenshot to `screenshotPath` and prints the page to `pdfPath` when given (one load
+ * serves both).
  */
 export async function checkPage(
   session: BrowserSession,
   htmlPath: string,
   screenshotPath?: string,
   timeoutMs = 60_000,
+  pdfPath?: string,
 ): Promise<PageCheck> {
   const { page, log } = await offlinePage(session);
   const started = performance.now();
@@ -115,6 +118,7 @@ export async function checkPage(
       await Deno.mkdir(screenshotPath.replace(/\/[^/]*$/, ""), { recursive: true });
       await page.screenshot({ path: screenshotPath, fullPage: true });
     }
+    if (pdfPath) await printLoadedPage(page, pdfPath);
     return {
       page: htmlPath,
       figures,

@@ -22,4 +22,4 @@ export { CHROMIUM_ARGS, chromiumPath, launchBrowser, offlinePage } from "./brows
 export type { BrowserSession, PageLog } from "./browser.ts";
 export { arabicFontFamilies, checkPage, checkPdf, countTracePixels, pageOk } from "./check.ts";
 export type { FigureCheck, PageCheck, PdfCheck } from "./check.ts";
-export { printPage, printReport } from "./pdf.ts";
+export { PRINT_WIDTH_PX, printLoadedPage, printPage, unitePdfs } from "./pdf.ts";

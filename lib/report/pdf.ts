@@ -8,10 +8,24 @@
 import { KitError } from "../errors.ts";
 import type { BrowserSession } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
+import type { Page } from "playwright-core";
 
 /** Page layout: A4 with 12 mm margins; pages are laid out 1000 CSS px wide, printed at 0.7. */
-const PRINT_WIDTH_PX = 1000;
+export const PRINT_WIDTH_PX = 1000;
 const PRINT_SCALE = 0.7;
+
+/** Prints a page that is already loaded (and drawn) to `pdfPath`, with print CSS. */
+export async function printLoadedPage(page: Page, pdfPath: string): Promise<void> {
+  await page.emulateMedia({ media: "print" });
+  await page.pdf({
+    path: pdfPath,
+    format: "A4",
+    printBackground: true,
+    scale: PRINT_SCALE,
+    margin: { top: "12mm", bottom: "12mm", left: "12mm", right: "12mm" },
+  });
+  await page.emulateMedia({ media: "screen" });
+}
 
 /** Prints one HTML page to `pdfPath` once its figures are drawn. */
 export async function printPage(
@@ -29,49 +43,27 @@ export async function printPage(
       undefined,
       { timeout: 60_000 },
     );
-    await page.emulateMedia({ media: "print" });
-    await page.pdf({
-      path: pdfPath,
-      format: "A4",
-      printBackground: true,
-      scale: PRINT_SCALE,
-      margin: { top: "12mm", bottom: "12mm", left: "12mm", right: "12mm" },
-    });
+    await printLoadedPage(page, pdfPath);
   } finally {
     await page.close();
   }
 }
 
-/** Prints `htmlPaths` in order into one PDF at `pdfPath`. */
-export async function printReport(
-  session: BrowserSession,
-  htmlPaths: readonly string[],
-  pdfPath: string,
-): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "kit-print-" });
+/** Joins PDFs in order into `pdfPath` (poppler's `pdfunite`). */
+export async function unitePdfs(parts: readonly string[], pdfPath: string): Promise<void> {
+  const tmp = `${pdfPath}.tmp-${Deno.pid}`;
+  let out: Deno.CommandOutput;
   try {
-    const parts: string[] = [];
-    for (const [i, html] of htmlPaths.entries()) {
-      const part = `${dir}/${String(i).padStart(3, "0")}.pdf`;
-      await printPage(session, html, part);
-      parts.push(part);
-    }
-    const tmp = `${pdfPath}.tmp-${Deno.pid}`;
-    let out: Deno.CommandOutput;
-    try {
-      out = await new Deno.Command("pdfunite", {
-        args: [...parts, tmp],
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-    } catch (e) {
-      throw new KitError(`cannot run pdfunite (Debian poppler-utils): ${(e as Error).message}`);
-    }
-    if (!out.success) {
-      throw new KitError(`pdfunite failed: ${new TextDecoder().decode(out.stderr).trim()}`);
-    }
-    await Deno.rename(tmp, pdfPath);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+    out = await new Deno.Command("pdfunite", {
+      args: [...parts, tmp],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  } catch (e) {
+    throw new KitError(`cannot run pdfunite (Debian poppler-utils): ${(e as Error).message}`);
   }
+  if (!out.success) {
+    throw new KitError(`pdfunite failed: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+  await Deno.rename(tmp, pdfPath);
 }
