@@ -64,9 +64,10 @@ export function libraryScript(): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { figureHtml } from "./display.ts";
  * const html = figureHtml({ data: [{ type: "bar", x: ["a"], y: [1] }], layout: {} }, "fig1");
- * console.assert(html.includes('id="fig1"') && html.includes("Plotly.newPlot"));
+ * assert(html.includes('id="fig1"') && html.includes("Plotly.newPlot"));
  * ```
  */
 export function figureHtml(fig: Figure, id: string): string {
@@ -94,10 +95,11 @@ export interface BundleOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { figureBundle, PLOTLY_MIME } from "./display.ts";
  * const fig = { data: [{ type: "bar", x: ["a"], y: [1] }], layout: {} };
  * const b = figureBundle(fig, { includeLibrary: false });
- * console.assert(PLOTLY_MIME in b && "text/html" in b && "text/plain" in b);
+ * assert(PLOTLY_MIME in b && "text/html" in b && "text/plain" in b);
  * ```
  */
 export function figureBundle(fig: Figure, options: BundleOptions = {}): MimeBundle {
@@ -118,10 +120,11 @@ export function figureBundle(fig: Figure, options: BundleOptions = {}): MimeBund
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { display, embedLibraryAgain } from "./display.ts";
  * embedLibraryAgain();
  * const html = display({ data: [], layout: {} })[Symbol.for("Jupyter.display")]()["text/html"];
- * console.assert(String(html).includes("plotly.js v"));
+ * assert(String(html).includes("plotly.js v"));
  * ```
  */
 export function embedLibraryAgain(): void {
@@ -141,10 +144,11 @@ export interface Displayable {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { display } from "./display.ts";
  * const shown = display({ data: [{ type: "bar", x: ["a"], y: [1] }], layout: {} });
  * const bundle = shown[Symbol.for("Jupyter.display")]();
- * console.assert("application/vnd.plotly.v1+json" in bundle);
+ * assert("application/vnd.plotly.v1+json" in bundle);
  * ```
  */
 export function display(fig: Figure): Displayable {

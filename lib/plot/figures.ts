@@ -83,9 +83,10 @@ export interface HistogramOptions extends FigureOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { histogram } from "./figures.ts";
  * const fig = histogram({ BM25: [0, 0.5, 1, 1], random: [0.1, 0.2] }, { binSize: 0.1, start: 0 });
- * console.assert(fig.data.length === 2 && fig.data[0].type === "histogram");
+ * assert(fig.data.length === 2 && fig.data[0].type === "histogram");
  * ```
  */
 export function histogram(
@@ -136,9 +137,10 @@ export interface BarSeries {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bar } from "./figures.ts";
  * const fig = bar(["MAP", "MRR"], [{ name: "BM25", values: [0.6, 0.62], errors: [0.02, 0.02] }]);
- * console.assert((fig.data[0].error_y as { array: number[] }).array[1] === 0.02);
+ * assert((fig.data[0].error_y as { array: number[] }).array[1] === 0.02);
  * ```
  */
 export function bar(
@@ -214,9 +216,10 @@ function pointTraces(series: readonly PointSeries[], mode: string, what: string)
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scatter } from "./figures.ts";
  * const fig = scatter([{ name: "q", x: [3, 10], y: [1, 0.2], text: ["q1", "q2"] }]);
- * console.assert(fig.data[0].mode === "markers");
+ * assert(fig.data[0].mode === "markers");
  * ```
  */
 export function scatter(series: readonly PointSeries[], options: FigureOptions = {}): Figure {
@@ -228,9 +231,10 @@ export function scatter(series: readonly PointSeries[], options: FigureOptions =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { line } from "./figures.ts";
  * const fig = line([{ name: "BM25", x: [1, 2, 3], y: [0.5, 0.4, 0.3] }], { xTitle: "k" });
- * console.assert(fig.data[0].mode === "lines+markers");
+ * assert(fig.data[0].mode === "lines+markers");
  * ```
  */
 export function line(series: readonly PointSeries[], options: FigureOptions = {}): Figure {

@@ -24,8 +24,9 @@ let cachedSource: string | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { plotlyJsPath } from "./plotlyjs.ts";
- * console.assert(plotlyJsPath().endsWith(".js"));
+ * assert(plotlyJsPath().endsWith(".js"));
  * ```
  */
 export function plotlyJsPath(): string {
@@ -60,8 +61,9 @@ export function plotlyJsPath(): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { plotlyJsSource, PLOTLY_VERSION } from "./plotlyjs.ts";
- * console.assert(plotlyJsSource().includes(`plotly.js v${PLOTLY_VERSION}`));
+ * assert(plotlyJsSource().includes(`plotly.js v${PLOTLY_VERSION}`));
  * ```
  */
 export function plotlyJsSource(): string {

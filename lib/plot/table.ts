@@ -39,9 +39,10 @@ export function formatCell(value: Row[string], digits = 4): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tableBundle } from "./table.ts";
  * const b = tableBundle([{ split: "dev", questions: 126, map: 0.61234 }]);
- * console.assert((b["text/markdown"] as string).includes("| dev | 126 | 0.6123 |"));
+ * assert((b["text/markdown"] as string).includes("| dev | 126 | 0.6123 |"));
  * ```
  */
 export function tableBundle(rows: readonly Row[], options: TableOptions = {}): MimeBundle {
@@ -86,9 +87,10 @@ export function tableBundle(rows: readonly Row[], options: TableOptions = {}): M
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { table } from "./table.ts";
  * const t = table([{ a: 1 }, { a: 2.5 }], { caption: "demo" });
- * console.assert("text/html" in t[Symbol.for("Jupyter.display")]());
+ * assert("text/html" in t[Symbol.for("Jupyter.display")]());
  * ```
  */
 export function table(rows: readonly Row[], options: TableOptions = {}): Displayable {

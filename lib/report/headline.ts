@@ -29,16 +29,18 @@ function escapeHtml(s: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { headlineBundle, HEADLINE_MIME } from "./headline.ts";
  * const b = headlineBundle({ title: "dev", numbers: { MAP: 0.61234 } });
- * console.assert((b[HEADLINE_MIME] as { numbers: { MAP: number } }).numbers.MAP === 0.61234);
- * console.assert((b["text/plain"] as string).includes("MAP: 0.6123"));
+ * assert(JSON.stringify(b[HEADLINE_MIME]) === '{"title":"dev","entries":[["MAP",0.61234]]}');
+ * assert((b["text/plain"] as string).includes("MAP: 0.6123"));
  * ```
  */
 export function headlineBundle(h: Headline): MimeBundle {
   const items = Object.entries(h.numbers).map(([k, v]) => [k, formatCell(v)] as const);
   return {
-    [HEADLINE_MIME]: h,
+    // Entries, not an object: nbformat writes JSON with sorted keys, which would lose the order.
+    [HEADLINE_MIME]: { title: h.title, entries: Object.entries(h.numbers) },
     "text/html": `<div class="kit-headline"><b>${escapeHtml(h.title)}</b><br>` +
       items.map(([k, v]) => `${escapeHtml(k)}: <b>${escapeHtml(v)}</b>`).join(" &middot; ") +
       "</div>",
@@ -51,9 +53,10 @@ export function headlineBundle(h: Headline): MimeBundle {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { headline } from "./headline.ts";
  * const h = headline("WikiQA test (clean)", { MAP: 0.6, MRR: 0.61 });
- * console.assert("text/html" in h[Symbol.for("Jupyter.display")]());
+ * assert("text/html" in h[Symbol.for("Jupyter.display")]());
  * ```
  */
 export function headline(title: string, numbers: Record<string, number | string>): Displayable {
@@ -65,9 +68,10 @@ export function headline(title: string, numbers: Record<string, number | string>
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { headlineBundle, headlinesOf } from "./headline.ts";
  * const nb = { cells: [{ outputs: [{ data: headlineBundle({ title: "t", numbers: { a: 1 } }) }] }] };
- * console.assert(headlinesOf(nb)[0].title === "t");
+ * assert(headlinesOf(nb)[0].title === "t");
  * ```
  */
 export function headlinesOf(
@@ -76,8 +80,10 @@ export function headlinesOf(
   const found: Headline[] = [];
   for (const c of nb.cells) {
     for (const o of c.outputs ?? []) {
-      const h = o.data?.[HEADLINE_MIME];
-      if (h) found.push(h as Headline);
+      const h = o.data?.[HEADLINE_MIME] as
+        | { title: string; entries: [string, number | string][] }
+        | undefined;
+      if (h) found.push({ title: h.title, numbers: Object.fromEntries(h.entries) });
     }
   }
   return found;

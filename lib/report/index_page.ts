@@ -44,12 +44,13 @@ function esc(s: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexHtml } from "./index_page.ts";
  * const html = indexHtml([{
  *   title: "Datasets", html: "html/01.html", ipynb: "notebooks/01.ipynb", seconds: 4.2,
  *   figures: 1, headlines: [{ title: "WikiQA", numbers: { questions: 873 } }],
  * }], { params: { data: "sample" }, generated: "2025-01-01T00:00:00Z" });
- * console.assert(html.includes('href="html/01.html"') && html.includes("873"));
+ * assert(html.includes('href="html/01.html"') && html.includes("873"));
  * ```
  */
 export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): string {

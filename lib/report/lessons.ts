@@ -79,10 +79,11 @@ function normalizeQuestion(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { questionOverlap } from "./lessons.ts";
  * const q = (id: string, text: string) => ({ id, text, candidates: [] });
  * const rows = questionOverlap({ train: [q("1", "Who?")], test: [q("2", "who?")] });
- * console.assert(rows[0]["shared ids"] === 0 && rows[0]["shared texts"] === 1);
+ * assert(rows[0]["shared ids"] === 0 && rows[0]["shared texts"] === 1);
  * ```
  */
 export function questionOverlap(splits: Record<string, readonly Question[]>): Row[] {
@@ -137,10 +138,11 @@ export interface JudgmentSplitLeak {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { judgmentSplitLeak } from "./lessons.ts";
  * const qs = [{ id: "q", text: "", candidates: [0, 1, 2, 3].map((i) => ({ id: `${i}`, text: "", label: 0 })) }];
  * const leak = judgmentSplitLeak(qs, 0.5, 1);
- * console.assert(leak.testQuestions === 1);
+ * assert(leak.testQuestions === 1);
  * ```
  */
 export function judgmentSplitLeak(
@@ -214,11 +216,12 @@ export interface QuestionView {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { questionViews } from "./lessons.ts";
  * const qs = [{ id: "q", text: "", candidates: [
  *   { id: "a", text: "", label: 1 }, { id: "b", text: "", label: 0 }] }];
  * const run = new Map([["q", new Map([["a", 0.1], ["b", 0.9]])]]);
- * console.assert(questionViews(qs, run)[0].firstCorrectRank === 2);
+ * assert(questionViews(qs, run)[0].firstCorrectRank === 2);
  * ```
  */
 export function questionViews(questions: readonly Question[], run: Run): QuestionView[] {
@@ -256,10 +259,12 @@ export function precisionAtK(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizationSteps } from "./lessons.ts";
  * import { LIGHT_SEGMENTATION } from "../qrcd/normalize.ts";
- * const rows = normalizationSteps("ومن شر حاسد إذا حسد.", LIGHT_SEGMENTATION);
- * console.assert(rows.at(-1)!.text === "شر حاسد إذا حسد");
+ * const rows = normalizationSteps("من شر الوسواس الخناس.", LIGHT_SEGMENTATION);
+ * assert.equal(rows[1].text, "من شر ال+وسواس ال+خناس");
+ * assert.equal(rows.at(-1)!.text, "شر وسواس خناس");
  * ```
  */
 export function normalizationSteps(text: string, segmenter: Segmenter): Row[] {
@@ -325,11 +330,12 @@ export async function qrcdSizeRows(dir: string): Promise<Row[]> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mostChangedAnswer } from "./lessons.ts";
  * import { NO_SEGMENTATION } from "../qrcd/normalize.ts";
  * const r = { pqId: "p_1", questionId: "1", passageId: "p", surah: 1, verses: "1", line: 1,
  *   passage: "", question: "", answers: [{ text: "شر ما خلق", start: 0 }, { text: "من شر ما خلق.", start: 0 }] };
- * console.assert(mostChangedAnswer([r], NO_SEGMENTATION) === "من شر ما خلق.");
+ * assert(mostChangedAnswer([r], NO_SEGMENTATION) === "من شر ما خلق.");
  * ```
  */
 export function mostChangedAnswer(

@@ -37,8 +37,9 @@ export async function webGpuAdapterRow(): Promise<Row> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { effectiveBackend } from "./lessons_scoring.ts";
- * console.assert((await effectiveBackend("cpu")) === "cpu");
+ * assert((await effectiveBackend("cpu")) === "cpu");
  * ```
  */
 export async function effectiveBackend(requested: Backend): Promise<Backend> {

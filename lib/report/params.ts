@@ -38,9 +38,10 @@ export interface KitParams {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { notebookParams } from "./params.ts";
  * const p = notebookParams({ KIT_DATA: "sample" });
- * console.assert(p.data === "sample" && p.backend === "webgpu");
+ * assert(p.data === "sample" && p.backend === "webgpu");
  * ```
  */
 export function notebookParams(
@@ -64,8 +65,9 @@ export function notebookParams(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { corpusDir } from "./params.ts";
- * console.assert(corpusDir({ data: "sample", backend: "cpu" }, "wikiqa").endsWith("samples"));
+ * assert(corpusDir({ data: "sample", backend: "cpu" }, "wikiqa").endsWith("samples"));
  * ```
  */
 export function corpusDir(params: KitParams, dataset: DatasetName): string {
@@ -89,9 +91,10 @@ export const DEFAULT_MODEL = `${PROJECT_ROOT}/tests/fixtures/tiny-model/cross-en
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scoringModel, DEFAULT_MODEL } from "./params.ts";
- * console.assert(scoringModel({ data: "sample", backend: "cpu" }) === DEFAULT_MODEL);
- * console.assert(scoringModel({ data: "sample", backend: "cpu", model: "org/m" }) === "org/m");
+ * assert(scoringModel({ data: "sample", backend: "cpu" }) === DEFAULT_MODEL);
+ * assert(scoringModel({ data: "sample", backend: "cpu", model: "org/m" }) === "org/m");
  * ```
  */
 export function scoringModel(params: KitParams): string {

@@ -23,8 +23,9 @@ const WANG = "Wang et al. 2007, Yao et al. 2013";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PUBLISHED_SIZES } from "./reference.ts";
- * console.assert(PUBLISHED_SIZES.wikiqa.test["no-all"]?.questions === 243);
+ * assert(PUBLISHED_SIZES.wikiqa.test["no-all"]?.questions === 243);
  * ```
  */
 export const PUBLISHED_SIZES: Record<
@@ -75,8 +76,9 @@ export interface PublishedResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PUBLISHED_RESULTS } from "./reference.ts";
- * console.assert(PUBLISHED_RESULTS.some((r) => r.system === "Word Cnt" && r.map === 0.4891));
+ * assert(PUBLISHED_RESULTS.some((r) => r.system === "Word Cnt" && r.map === 0.4891));
  * ```
  */
 export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
