@@ -20,6 +20,13 @@ import { list, oneOf, parseFlags, required, str } from "./args.ts";
 import { qrcdCommands } from "./qrcd.ts";
 import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
+function threadCount(raw: string): number {
+  if (!/^[1-9]\d*$/.test(raw)) {
+    throw new KitError(`--threads takes a positive integer, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
 function relevanceLevel(raw: string | undefined): number {
   if (raw === undefined) return 1;
   if (!/^-?\d+$/.test(raw)) throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
@@ -28,7 +35,7 @@ function relevanceLevel(raw: string | undefined): number {
 
 const trecCommand: Command = {
   summary: "trec_eval-compatible evaluation of a run file against a qrels file",
-  usage: "QRELS RUN [-m MEASURE]... [-q] [-c] [-l LEVEL]\n" +
+  usage: "QRELS RUN [-m MEASURE]... [-q] [-c] [-l LEVEL] [--threads N]\n" +
     "  measures: num_q runid num_ret num_rel num_rel_ret map Rprec recip_rank P.k recall.k\n" +
     "            ndcg_cut.k map_cut.k success.k (k: one or more cutoffs, e.g. P.5,10)",
   async run(args) {
@@ -37,6 +44,7 @@ const trecCommand: Command = {
       query: { type: "boolean", short: "q" },
       complete: { type: "boolean", short: "c" },
       level: { type: "string", short: "l" },
+      threads: { type: "string", default: "1" },
     });
     const [qrelsPath, runPath, ...extra] = p.positionals;
     if (!qrelsPath || !runPath || extra.length) {
@@ -48,6 +56,7 @@ const trecCommand: Command = {
     const result = await evaluateTrecFiles(qrelsPath, runPath, chosen, {
       complete: Boolean(p.values.complete),
       relevanceLevel: relevanceLevel(str(p, "level")),
+      threads: threadCount(str(p, "threads")!),
     });
     await writeStdout(formatTrecEval(result, { perQuery: Boolean(p.values.query), selection }));
   },

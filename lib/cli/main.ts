@@ -10,6 +10,8 @@ import { KitError } from "../errors.ts";
 import type { Command } from "./command.ts";
 import { dataCommands } from "./data.ts";
 import { evalCommands } from "./eval.ts";
+import { scoreCommand } from "./score.ts";
+import { benchCommands } from "./bench.ts";
 import { reportCommand } from "./report.ts";
 
 /**
@@ -19,6 +21,8 @@ import { reportCommand } from "./report.ts";
 export const COMMANDS: Record<string, Record<string, Command> | Command> = {
   data: dataCommands,
   eval: evalCommands,
+  score: scoreCommand,
+  bench: benchCommands,
   report: reportCommand,
 };
 
@@ -79,4 +83,9 @@ function isCommand(x: Record<string, Command> | Command): x is Command {
 
 if (import.meta.main) {
   Deno.exitCode = await main(Deno.args);
+  if (Deno.env.get("QA_KIT_PEAK_RSS") === "1") {
+    // For `bench eval`: the peak resident memory of this process, read just before exit.
+    const m = /VmHWM:\s*(\d+)/.exec(Deno.readTextFileSync("/proc/self/status"));
+    if (m) console.error(`peak-rss-kb: ${m[1]}`);
+  }
 }

@@ -15,7 +15,7 @@
  */
 import { unzipSync } from "fflate";
 import { KitError } from "../errors.ts";
-import { exists, writeFileAtomic } from "../io/atomic.ts";
+import { type AtomicWriteOptions, exists, writeFileAtomic } from "../io/atomic.ts";
 import { type FileSpec, MANIFEST } from "./manifest.ts";
 import { defaultCacheDir, installMarker } from "./paths.ts";
 import type { DatasetName } from "./types.ts";
@@ -35,6 +35,11 @@ export interface FetchOptions {
   mapUrl?: (url: string) => string;
   /** Per-request timeout in milliseconds (default 10 minutes). */
   timeoutMs?: number;
+  /**
+   * The write function every installed file goes through (see `writeFileAtomic`'s `write`);
+   * tests substitute it to simulate a full disk.
+   */
+  write?: AtomicWriteOptions["write"];
 }
 
 /** What a fetch did. */
@@ -253,17 +258,19 @@ export async function fetchDataset(
     const got = await sha256Hex(bytes);
     if (got !== spec.sha256) {
       const aside = `${dir}/rejected/${spec.path}.${got.slice(0, 12)}`;
-      await writeFileAtomic(aside, bytes, { force: true });
+      // Keeping the bad copy is a courtesy: failing to (a full disk) must not hide the mismatch.
+      const kept = await writeFileAtomic(aside, bytes, { force: true, write: options.write })
+        .then(() => `The file was kept aside at ${aside} and NOT installed`)
+        .catch((e) => `The file was NOT installed (nor kept aside: ${(e as Error).message})`);
       throw new KitError(
         `checksum mismatch for ${spec.path} from ${from}: expected sha256 ${spec.sha256}, got ` +
-          `${got}. The file was kept aside at ${aside} and NOT installed; the source may be ` +
-          "corrupt or a different version",
+          `${got}. ${kept}; the source may be corrupt or a different version`,
       );
     }
     verified.push({ spec, bytes });
   }
   for (const { spec, bytes } of verified) {
-    await writeFileAtomic(`${dir}/${spec.path}`, bytes, { force: true });
+    await writeFileAtomic(`${dir}/${spec.path}`, bytes, { force: true, write: options.write });
     log(`  installed ${spec.path} (${mb(bytes.length)} MB, sha256 ok)`);
   }
   const marker = {
@@ -273,6 +280,7 @@ export async function fetchDataset(
   };
   await writeFileAtomic(installMarker(dir, dataset), JSON.stringify(marker, null, 2) + "\n", {
     force: true,
+    write: options.write,
   });
   log(
     `${dataset}: ${verified.length} file(s) installed, ${unchanged.length} already up to date`,

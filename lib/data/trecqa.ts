@@ -35,6 +35,7 @@ export async function readJacanaXml(source: TextSource): Promise<Question[]> {
   const questions: Question[] = [];
   const ids = new Set<string>();
   let current: Question | undefined;
+  let currentLine = 0;
   let block:
     | { kind: "question" | "positive" | "negative"; line: number; lines: string[] }
     | undefined;
@@ -42,9 +43,21 @@ export async function readJacanaXml(source: TextSource): Promise<Question[]> {
     const where = { file, line };
     if (block) {
       const close = `</${block.kind}>`;
-      if (text === close) {
+      if (text.trim() === close) {
         if (block.lines.length < 5) {
           fail(`<${block.kind}> block has ${block.lines.length} lines, expected at least 5`, where);
+        }
+        // The 5 annotation lines hold one tab-separated field per token each.
+        const tokens = block.lines[0].split("\t").length;
+        for (let k = 1; k < 5; k++) {
+          const n = block.lines[k].split("\t").length;
+          if (n !== tokens) {
+            fail(
+              `expected ${tokens} tab-separated fields (one per token, as on the tokens line), ` +
+                `found ${n}`,
+              { file, line: block.line + 1 + k },
+            );
+          }
         }
         const sentence = block.lines[0].split("\t").join(" ");
         if (block.kind === "question") current!.text = sentence;
@@ -59,32 +72,44 @@ export async function readJacanaXml(source: TextSource): Promise<Question[]> {
       } else block.lines.push(text);
       continue;
     }
-    const open = /^<QApairs id='([^']+)'>$/.exec(text);
+    const tagLine = text.trim(); // tags may be indented (re-indented files, the samples)
+    const open = /^<QApairs id='([^']+)'>$/.exec(tagLine);
     if (open) {
       if (current) fail("<QApairs> opened before the previous one was closed", where);
       if (ids.has(open[1])) fail(`duplicate QApairs id '${open[1]}'`, where);
       ids.add(open[1]);
       current = { id: open[1], text: "", candidates: [] };
+      currentLine = line;
       continue;
     }
-    if (text === "</QApairs>") {
+    if (tagLine === "</QApairs>") {
       if (!current) fail("</QApairs> without an open <QApairs>", where);
       if (current.text === "") fail(`QApairs ${current.id} has no <question>`, where);
       questions.push(current);
       current = undefined;
       continue;
     }
-    const tag = /^<(question|positive|negative)>$/.exec(text);
+    const tag = /^<(question|positive|negative)>$/.exec(tagLine);
     if (tag) {
       if (!current) fail(`<${tag[1]}> outside <QApairs>`, where);
       block = { kind: tag[1] as "question", line, lines: [] };
       continue;
     }
-    if (text.trim() === "") continue;
+    if (tagLine === "") continue;
     fail(`unexpected line '${text.slice(0, 40)}' (expected a jacana tag)`, where);
   }
-  if (block) fail(`unclosed <${block.kind}> block opened at line ${block.line}`, { file });
-  if (current) fail(`unclosed <QApairs id='${current.id}'>`, { file });
+  if (block) {
+    fail(`unclosed <${block.kind}> block: the file ends before </${block.kind}>`, {
+      file,
+      line: block.line,
+    });
+  }
+  if (current) {
+    fail(`unclosed <QApairs id='${current.id}'>: the file ends before </QApairs>`, {
+      file,
+      line: currentLine,
+    });
+  }
   if (questions.length === 0) fail("no <QApairs> found (empty file?)", { file });
   return questions;
 }

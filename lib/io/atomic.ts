@@ -15,6 +15,11 @@ export interface AtomicWriteOptions {
   force?: boolean;
   /** Create missing parent folders. Default true. */
   mkdirs?: boolean;
+  /**
+   * Writes bytes to the open temporary file and returns how many were written (default
+   * `file.write`). Tests substitute it to simulate a full disk or a failing device.
+   */
+  write?: (file: Deno.FsFile, bytes: Uint8Array) => Promise<number>;
 }
 
 /** Returns true when `path` exists (file or folder). */
@@ -35,7 +40,30 @@ export function tempPathFor(path: string): string {
 }
 
 /**
+ * Whether an error is the operating system saying the disk (or quota) is full.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isDiskFull } from "./atomic.ts";
+ * assert(isDiskFull(new Error("No space left on device (os error 28)")));
+ * assert(!isDiskFull(new Error("Permission denied (os error 13)")));
+ * ```
+ */
+export function isDiskFull(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  const message = String((e as Error)?.message ?? e);
+  return code === "ENOSPC" || code === "EDQUOT" ||
+    /os error (28|122)\b|no space left/i.test(message);
+}
+
+/**
  * Writes `data` (text, bytes or a stream of byte chunks) to `path` atomically.
+ *
+ * Without `force` the final step links the temporary file to `path`, which fails when
+ * `path` exists, so a file another process created meanwhile is not replaced either. On a
+ * full disk (or any write error) the temporary file is removed and an existing `path` is
+ * left as it was.
  *
  * @example
  * ```ts
@@ -60,31 +88,72 @@ export async function writeFileAtomic(
   if (options.mkdirs !== false) await Deno.mkdir(dirname(path), { recursive: true });
   const tmp = tempPathFor(path);
   const encoder = new TextEncoder();
+  const write = options.write ?? ((f: Deno.FsFile, b: Uint8Array) => f.write(b));
   let file: Deno.FsFile | undefined;
   try {
     file = await Deno.open(tmp, { write: true, createNew: true });
-    if (typeof data === "string") await writeAll(file, encoder.encode(data));
-    else if (data instanceof Uint8Array) await writeAll(file, data);
+    if (typeof data === "string") await writeAll(file, encoder.encode(data), write);
+    else if (data instanceof Uint8Array) await writeAll(file, data, write);
     else {
       for await (const chunk of data) {
-        await writeAll(file, typeof chunk === "string" ? encoder.encode(chunk) : chunk);
+        await writeAll(file, typeof chunk === "string" ? encoder.encode(chunk) : chunk, write);
       }
     }
     await file.sync();
     file.close();
     file = undefined;
-    await Deno.rename(tmp, path);
+    if (options.force) await Deno.rename(tmp, path);
+    else await linkNoClobber(tmp, path);
   } catch (e) {
     try {
       file?.close();
     } catch { /* already closed */ }
     await Deno.remove(tmp).catch(() => {});
     if (e instanceof KitError) throw e;
-    throw new KitError(`could not write: ${(e as Error).message}`, { file: path }, { cause: e });
+    const kept = "; nothing was written and any earlier file there is unchanged";
+    if (isDiskFull(e)) {
+      throw new KitError(`could not write: the disk is full (${(e as Error).message})${kept}`, {
+        file: path,
+      }, { cause: e });
+    }
+    throw new KitError(`could not write: ${(e as Error).message}${kept}`, { file: path }, {
+      cause: e,
+    });
   }
 }
 
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+/** Moves `tmp` to `path` unless `path` exists (checked by the file system, not before). */
+async function linkNoClobber(tmp: string, path: string): Promise<void> {
+  try {
+    await Deno.link(tmp, path);
+  } catch (e) {
+    if (e instanceof Deno.errors.AlreadyExists) {
+      throw new KitError(
+        "refusing to overwrite a file that appeared while writing (pass --force to replace it)",
+        { file: path },
+      );
+    }
+    // A file system without hard links: fall back to check-then-rename.
+    if (await exists(path)) {
+      throw new KitError("refusing to overwrite an existing file (pass --force to replace it)", {
+        file: path,
+      });
+    }
+    await Deno.rename(tmp, path);
+    return;
+  }
+  await Deno.remove(tmp);
+}
+
+async function writeAll(
+  file: Deno.FsFile,
+  bytes: Uint8Array,
+  write: (file: Deno.FsFile, bytes: Uint8Array) => Promise<number>,
+): Promise<void> {
   let off = 0;
-  while (off < bytes.length) off += await file.write(bytes.subarray(off));
+  while (off < bytes.length) {
+    const n = await write(file, bytes.subarray(off));
+    if (!(n > 0)) throw new Error(`write made no progress (${n} bytes written)`);
+    off += n;
+  }
 }

@@ -52,6 +52,9 @@ export function sourceName(source: TextSource): string {
   return typeof source === "string" ? (source === "-" ? "<stdin>" : source) : source.name;
 }
 
+/** A broken gzip stream; {@link textChunks} adds the line where the readable text ends. */
+class GzipError extends KitError {}
+
 async function* maybeGunzip(
   chunks: AsyncGenerator<Uint8Array>,
   name: string,
@@ -75,8 +78,9 @@ async function* maybeGunzip(
       for await (const c of ds.readable) yield c;
       await pump;
     } catch (e) {
-      throw new KitError(
-        `corrupt or truncated gzip data (${(e as Error).message}); download the file again`,
+      throw new GzipError(
+        `corrupt or truncated gzip data (${(e as Error).message}); expected a complete gzip ` +
+          "stream: download the file again",
         { file: name },
         { cause: e },
       );
@@ -156,10 +160,20 @@ export async function* textChunks(source: TextSource): AsyncGenerator<TextChunk>
       line += countLines(out);
     }
   };
-  for await (const chunk of maybeGunzip(byteChunks(source), name)) {
-    pending.push(chunk);
-    pendingLen += chunk.length;
-    if (pendingLen >= CHUNK) yield* flushBytes(false);
+  try {
+    for await (const chunk of maybeGunzip(byteChunks(source), name)) {
+      pending.push(chunk);
+      pendingLen += chunk.length;
+      if (pendingLen >= CHUNK) yield* flushBytes(false);
+    }
+  } catch (e) {
+    // A gzip stream that breaks off: say on which line the readable text ends.
+    if (e instanceof GzipError) {
+      const lineNo = line + countNewlines(carryBytes(carry)) +
+        pending.reduce((n, p) => n + countNewlines(p), 0);
+      throw new KitError(e.problem, { file: name, line: lineNo }, { cause: e.cause });
+    }
+    throw e;
   }
   yield* flushBytes(true);
   if (carry.length > 0) yield { text: carry, firstLine: line };

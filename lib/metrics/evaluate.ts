@@ -98,8 +98,11 @@ export class QueryEvaluator {
   private readonly instances: MeasureInstance[];
   private qids: string[] = [];
   private columns: number[][];
+  /** The measure names as given (so another thread can build the same evaluator). */
+  readonly measureNames: readonly string[];
 
   constructor(measures: readonly string[], relevanceLevel = 1) {
+    this.measureNames = [...measures];
     this.selection = selectMeasures(measures);
     this.instances = this.selection.instances;
     this.level = relevanceLevel;
@@ -133,6 +136,19 @@ export class QueryEvaluator {
     for (let m = 0; m < this.instances.length; m++) {
       const inst = this.instances[m];
       this.columns[m].push(inst.measure.compute(q, inst.k));
+    }
+  }
+
+  /** The recorded queries and values, as plain data (to move them between threads). */
+  export(): { qids: string[]; columns: number[][] } {
+    return { qids: this.qids, columns: this.columns };
+  }
+
+  /** Adds queries recorded by another evaluator with the same measures. */
+  absorb(data: { qids: string[]; columns: number[][] }): void {
+    this.qids.push(...data.qids);
+    for (let m = 0; m < this.columns.length; m++) {
+      for (const v of data.columns[m]) this.columns[m].push(v);
     }
   }
 
@@ -178,9 +194,10 @@ export class QueryEvaluator {
     const numQ = info.complete ? n + info.missing.length : n;
     const summary: Record<string, number> = {};
     for (let m = 0; m < labels.length; m++) {
+      // Sum in qid order, as trec_eval does, so the last bit does not depend on input order.
       let sum = 0;
       const col = this.columns[m];
-      for (let i = 0; i < n; i++) sum += col[i];
+      for (const i of order) sum += col[i];
       if (info.complete) { for (const x of info.missing) sum += x.values[m]; }
       summary[labels[m]] = this.instances[m].measure.aggregate === "sum" ? sum : sum / numQ;
     }

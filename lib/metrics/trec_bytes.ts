@@ -17,7 +17,44 @@ import { sourceName, type TextSource } from "../io/text.ts";
 /** Pulls bytes into a caller's buffer; returns how many (0 at the end). */
 export type ByteReader = (into: Uint8Array) => Promise<number>;
 
-async function openRaw(source: TextSource): Promise<ByteReader> {
+/** A byte range of a plain file (used to read halves of a file on two threads). */
+export interface FileRange {
+  name: string;
+  path: string;
+  start: number;
+  end: number;
+}
+
+/** What the TREC readers take: a path, `-`, bytes in memory, or a byte range of a file. */
+export type ByteSource = TextSource | FileRange;
+
+/** The display name of a source. */
+export function byteSourceName(source: ByteSource): string {
+  return typeof source === "string" ? sourceName(source) : source.name;
+}
+
+function isRange(source: ByteSource): source is FileRange {
+  return typeof source !== "string" && "path" in source;
+}
+
+async function openRaw(source: ByteSource): Promise<ByteReader> {
+  if (isRange(source)) {
+    const file = await Deno.open(source.path);
+    await file.seek(source.start, Deno.SeekMode.Start);
+    let left = source.end - source.start;
+    return async (into) => {
+      if (left <= 0) return 0;
+      const n = await file.read(into.length > left ? into.subarray(0, left) : into);
+      if (n === null || n === 0) {
+        left = 0;
+        file.close();
+        return 0;
+      }
+      left -= n;
+      if (left <= 0) file.close();
+      return n;
+    };
+  }
   if (typeof source !== "string") {
     let off = 0;
     const bytes = source.bytes;
@@ -86,7 +123,7 @@ function fromStream(stream: ReadableStream<Uint8Array>, name: string): ByteReade
  * Opens a source for byte reading; gzip (by magic bytes) is decompressed on the fly.
  * Returns the reader and the first bytes already read.
  */
-export async function openBytes(source: TextSource): Promise<ByteReader> {
+export async function openBytes(source: ByteSource): Promise<ByteReader> {
   const raw = await openRaw(source);
   const head = new Uint8Array(2);
   let got = 0;
@@ -119,26 +156,22 @@ export async function openBytes(source: TextSource): Promise<ByteReader> {
     compressed.pipeThrough(
       new DecompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
     ),
-    sourceName(source),
+    byteSourceName(source),
   );
 }
 
-/** Reads a whole source into one byte array (gzip decompressed). */
+/**
+ * Reads a whole source into one byte array (gzip decompressed). A plain file is read into
+ * a buffer of its exact size (`Deno.readFile` grows its buffer as it goes and was 15x
+ * slower on a 142 MB file here).
+ */
 export async function readAllBytes(source: TextSource): Promise<Uint8Array> {
+  let read = await openBytes(source);
+  let buf: Uint8Array;
   if (typeof source === "string" && source !== "-") {
-    try {
-      const bytes = await Deno.readFile(source);
-      if (!(bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b)) return bytes;
-    } catch (e) {
-      if (e instanceof Deno.errors.NotFound) throw new KitError("file not found", { file: source });
-      if (e instanceof Deno.errors.IsADirectory) {
-        throw new KitError("is a folder, expected a file", { file: source });
-      }
-      throw new KitError(`cannot read: ${(e as Error).message}`, { file: source }, { cause: e });
-    }
-  }
-  const read = await openBytes(source);
-  let buf = new Uint8Array(1 << 20);
+    const size = (await Deno.stat(source)).size;
+    buf = new Uint8Array(size + 1);
+  } else buf = new Uint8Array(1 << 20);
   let len = 0;
   for (;;) {
     if (len === buf.length) {
@@ -150,6 +183,7 @@ export async function readAllBytes(source: TextSource): Promise<Uint8Array> {
     if (n === 0) break;
     len += n;
   }
+  read = () => Promise.resolve(0);
   return buf.subarray(0, len);
 }
 
@@ -265,7 +299,14 @@ export function compareBytes(
   return la - lb;
 }
 
-function equalBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number) {
+export function equalBytes(
+  a: Uint8Array,
+  as: number,
+  ae: number,
+  b: Uint8Array,
+  bs: number,
+  be: number,
+) {
   if (ae - as !== be - bs) return false;
   for (let i = 0; i < ae - as; i++) if (a[as + i] !== b[bs + i]) return false;
   return true;
@@ -278,7 +319,31 @@ export function hashBytes(buf: Uint8Array, start: number, end: number): number {
   return h >>> 0;
 }
 
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10 = [
+  1,
+  1e1,
+  1e2,
+  1e3,
+  1e4,
+  1e5,
+  1e6,
+  1e7,
+  1e8,
+  1e9,
+  1e10,
+  1e11,
+  1e12,
+  1e13,
+  1e14,
+  1e15,
+  1e16,
+  1e17,
+  1e18,
+  1e19,
+  1e20,
+  1e21,
+  1e22,
+];
 
 /**
  * Parses a decimal number from bytes. Plain forms (`-12.5`, `3e-2`, up to 15 significant
@@ -337,143 +402,169 @@ export function parseNumberBytes(buf: Uint8Array, start: number, end: number): n
 
 // ---------------------------------------------------------------- qrels
 
-/** One query's judgments as a byte-keyed hash table. */
-export class JudgmentTable {
-  /** Number of judgments. */
-  readonly size: number;
-  /** Count of judgments >= the level it was built for. */
-  readonly numRel: number;
-  /** Positive values, highest first. */
-  readonly idealGains: Float64Array;
-  private readonly index: QrelsIndex;
-  private readonly docs: Uint8Array;
-  private readonly docStart: Int32Array;
-  private readonly rel: Int32Array;
-  private readonly entries: Int32Array;
-  private readonly slots: Int32Array;
-  private readonly mask: number;
-
-  constructor(index: QrelsIndex, entries: Int32Array, level: number) {
-    this.index = index;
-    this.entries = entries;
-    this.size = entries.length;
-    const { docs, docStart, rel } = index.columns();
-    this.docs = docs;
-    this.docStart = docStart;
-    this.rel = rel;
-    let cap = 8;
-    while (cap < this.size * 2) cap <<= 1;
-    this.slots = new Int32Array(cap);
-    this.mask = cap - 1;
-    let numRel = 0;
-    const gains: number[] = [];
-    for (let k = 0; k < this.size; k++) {
-      const i = entries[k];
-      let h = hashBytes(docs, docStart[i], docStart[i + 1]) & this.mask;
-      for (;;) {
-        const slot = this.slots[h];
-        if (slot === 0) {
-          this.slots[h] = k + 1;
-          break;
-        }
-        const j = entries[slot - 1];
-        if (equalBytes(docs, docStart[j], docStart[j + 1], docs, docStart[i], docStart[i + 1])) {
-          index.duplicate(i);
-        }
-        h = (h + 1) & this.mask;
-      }
-      if (rel[i] >= level) numRel++;
-      if (rel[i] > 0) gains.push(rel[i]);
-    }
-    this.numRel = numRel;
-    gains.sort((a, b) => b - a);
-    this.idealGains = Float64Array.from(gains);
-  }
-
-  /** The judgment of the docno `b[s, e)` (whose hash is `hash`), or undefined. */
-  lookup(b: Uint8Array, s: number, e: number, hash: number): number | undefined {
-    const docs = this.docs, docStart = this.docStart;
-    let h = hash & this.mask;
-    for (;;) {
-      const slot = this.slots[h];
-      if (slot === 0) return undefined;
-      const i = this.entries[slot - 1];
-      if (equalBytes(docs, docStart[i], docStart[i + 1], b, s, e)) return this.rel[i];
-      h = (h + 1) & this.mask;
-    }
-  }
-
-  /** The judgments as a Map (docno to relevance). */
-  toMap(): Map<string, number> {
-    const { docs, docStart, rel } = this;
-    const m = new Map<string, number>();
-    for (let k = 0; k < this.size; k++) {
-      const i = this.entries[k];
-      m.set(decodeField(docs, docStart[i], docStart[i + 1], { file: this.index.file, line: 0 }), rel[i]);
-    }
-    return m;
-  }
-}
+const PACK_CHUNK = 1 << 20; // judgment records live in 1 MiB chunks (never copied on growth)
 
 /**
- * Growable typed columns. Docnos are packed back to back, so a judgment's docno ends where
- * the next one starts (`docStart[i + 1]`, one extra slot at the end).
+ * Judgments packed as variable-length records `[len][docno bytes][rel]` in 1 MiB chunks:
+ * about 2 bytes plus the docno per judgment, written once. Fresh memory is what costs on a
+ * small VM (each new page faults in), so the qrels keep no copy of the file and no columns.
+ * A docno of 255+ bytes is stored as `[255][len hi][len lo][bytes]`; a relevance outside
+ * -127..127 as `[0x80][4 bytes little-endian]`.
  */
-class Columns {
-  docs: Uint8Array;
-  docLen = 0;
-  docStart: Int32Array;
-  rel: Int32Array;
+class PackedJudgments {
+  /** Allocate chunks as SharedArrayBuffers, so another thread can read them. */
+  shared = false;
+  chunks: Uint8Array[] = [];
+  chunk: Uint8Array = new Uint8Array(0);
+  pos = 0;
   count = 0;
-  constructor(docBytes: number, judgments: number) {
-    this.docs = new Uint8Array(Math.max(1024, docBytes));
-    this.docStart = new Int32Array(Math.max(256, judgments + 1));
-    this.rel = new Int32Array(Math.max(256, judgments + 1));
+  /** The index of the current chunk. */
+  get current(): number {
+    return this.chunks.length - 1;
   }
-  addDoc(src: Uint8Array, s: number, e: number, rel: number): void {
-    const len = e - s;
-    if (this.docLen + len > this.docs.length) {
-      const d = new Uint8Array(Math.ceil(Math.max(this.docs.length * 1.5, this.docLen + len)));
-      d.set(this.docs.subarray(0, this.docLen));
-      this.docs = d;
-    }
-    if (this.count + 1 >= this.rel.length) {
-      const n = Math.ceil(this.rel.length * 1.5);
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(n);
-        b.set(a);
-        return b;
-      };
-      this.docStart = grow(this.docStart);
-      this.rel = grow(this.rel);
-    }
-    const docs = this.docs;
-    let o = this.docLen;
-    for (let k = s; k < e; k++) docs[o++] = src[k];
-    this.docLen = o;
-    this.rel[this.count] = rel;
-    this.count++;
-    this.docStart[this.count] = o;
+  /** Starts a new chunk big enough for `need` bytes (rare path). */
+  grow(need: number): void {
+    const size = Math.max(PACK_CHUNK, need);
+    this.chunk = new Uint8Array(this.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
+    this.chunks.push(this.chunk);
+    this.pos = 0;
   }
 }
 
+/** A qrels index as plain data (for another thread). */
+export interface QrelsParts {
+  file: string;
+  chunks: Uint8Array[];
+  segments: [string, number[]][];
+  count: number;
+  lines: number;
+}
+
+/** What the qrels parser carries from chunk to chunk. */
+interface QrelsState {
+  index: QrelsIndex;
+  packed: PackedJudgments;
+  file: string;
+  line: number;
+  /** The open query's ranges: flat [chunk, start, end] triples. */
+  cur: number[];
+  curQid: Uint8Array;
+  curQidLen: number;
+}
+
+/** The hot loop of qrels reading: one pass over whole lines in `buf[i, end)`. */
+function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState): void {
+  const file = st.file, packed = st.packed;
+  let line = st.line;
+  let chunk = packed.chunk, pos = packed.pos;
+  while (i < end) {
+    line++;
+    const lineStart = i;
+    let n = 0, high = 0, c = 0;
+    let qs = 0, qe = 0, ds = 0, de = 0, rs = 0, re = 0;
+    for (;;) {
+      while (i < end && ((c = buf[i]) === 32 || c === 9 || c === 13 || c === 11 || c === 12)) i++;
+      if (i >= end || c === 10) break;
+      if (n === 0 && c === 35) { // '#': a comment line
+        const nl = buf.indexOf(10, i);
+        i = nl < 0 || nl > end ? end : nl;
+        break;
+      }
+      const fs = i;
+      while (i < end && ((c = buf[i]) > 32 || c < 9 || (c > 13 && c < 32))) {
+        high |= c;
+        i++;
+      }
+      if (n === 0) {
+        qs = fs;
+        qe = i;
+      } else if (n === 2) {
+        ds = fs;
+        de = i;
+      } else if (n === 3) {
+        rs = fs;
+        re = i;
+      }
+      n++;
+    }
+    const eol = i;
+    i++;
+    if (n === 0) continue;
+    if (high & 0x80) checkUtf8(buf, lineStart, eol, { file, line });
+    if (n !== 4) fail(`expected 4 fields (qid iter docno relevance), found ${n}`, { file, line });
+    // Relevance: up to 9 digits with an optional sign inline; anything else (errors, large
+    // values) through parseRelevanceBytes.
+    let rel = 0;
+    let k = rs;
+    const neg = buf[k] === 45;
+    if (neg || buf[k] === 43) k++;
+    let ok = k < re && re - k <= 9;
+    for (; ok && k < re; k++) {
+      const d = buf[k] - 48;
+      if (d < 0 || d > 9) ok = false;
+      else rel = rel * 10 + d;
+    }
+    if (!ok) rel = parseRelevanceBytes(buf, rs, re, file, line);
+    else if (neg) rel = -rel;
+    // The record, in the current chunk (a new one when it does not fit).
+    const len = de - ds;
+    const need = len + 8;
+    let newRange = false;
+    if (pos + need > chunk.length) {
+      packed.pos = pos;
+      packed.grow(need);
+      chunk = packed.chunk;
+      pos = 0;
+      newRange = true;
+    }
+    let same = qe - qs === st.curQidLen;
+    for (let q = 0; same && q < st.curQidLen; q++) same = st.curQid[q] === buf[qs + q];
+    if (!same) {
+      st.cur = st.index.openQuery(decodeField(buf, qs, qe, { file, line }));
+      if (qe - qs > st.curQid.length) st.curQid = new Uint8Array(2 * (qe - qs));
+      st.curQid.set(buf.subarray(qs, qe));
+      st.curQidLen = qe - qs;
+      newRange = true;
+    }
+    if (newRange) st.cur.push(packed.current, pos, pos);
+    if (len < 255) chunk[pos++] = len;
+    else {
+      chunk[pos++] = 255;
+      chunk[pos++] = len >> 8;
+      chunk[pos++] = len & 255;
+      if (len > 65535) fail("docno longer than 65,535 bytes", { file, line });
+    }
+    for (let b = ds; b < de; b++) chunk[pos++] = buf[b];
+    if (rel > -128 && rel < 128) chunk[pos++] = rel & 255;
+    else {
+      chunk[pos++] = 0x80;
+      chunk[pos++] = rel & 255;
+      chunk[pos++] = (rel >> 8) & 255;
+      chunk[pos++] = (rel >> 16) & 255;
+      chunk[pos++] = (rel >> 24) & 255;
+    }
+    st.cur[st.cur.length - 1] = pos;
+    packed.count++;
+  }
+  packed.pos = pos;
+  st.line = line;
+}
+
 /**
- * Qrels held compactly: the docno bytes packed in one buffer, typed columns of
- * (docno range, relevance) per judgment, and per query the ranges of its judgments.
- * Reading streams the file and validates every line (exactly 4 fields, an integer
- * relevance, UTF-8); a query's hash table is built when the run reaches it.
+ * Qrels held compactly (see `PackedJudgments`), with per query the ranges of its records.
+ * Reading streams the file through one reused buffer and validates every line (exactly 4
+ * fields, an integer relevance, UTF-8); a query's hash table is built when the run reaches it.
  */
 export class QrelsIndex {
   readonly file: string;
-  private cols: Columns;
-  /** qid -> flat [firstEntry, endEntry) pairs. */
+  private packed = new PackedJudgments();
+  /** qid -> flat [chunk, start, end] triples of its records. */
   private segments = new Map<string, number[]>();
-  private source: TextSource;
+  private source: ByteSource;
 
-  private constructor(source: TextSource) {
+  private constructor(source: ByteSource) {
     this.source = source;
-    this.file = sourceName(source);
-    this.cols = new Columns(0, 0);
+    this.file = byteSourceName(source);
   }
 
   /**
@@ -488,115 +579,93 @@ export class QrelsIndex {
    * assert.equal(idx.judgments("q1")!.get("d1"), 1);
    * ```
    */
-  static async read(source: TextSource): Promise<QrelsIndex> {
-    let size = 0;
-    if (typeof source !== "string") size = source.bytes.length;
-    else if (source !== "-") {
-      try {
-        size = (await Deno.stat(source)).size;
-      } catch { /* openBytes reports it */ }
-    }
+  static async read(
+    source: ByteSource,
+    options: { chunkBytes?: number; shared?: boolean; allowEmpty?: boolean } = {},
+  ): Promise<QrelsIndex> {
     const idx = new QrelsIndex(source);
-    const file = idx.file;
-    let cols = idx.cols;
-    let cur: number[] | undefined;
-    let curQid = new Uint8Array(64);
-    let curQidLen = -1;
-    let any = false;
-    let line = 1;
-    let sized = false;
-    for await (const { buf, start, end } of lineChunks(source)) {
-      if (!sized) {
-        // Size the columns from the first chunk, extrapolated to the whole (plain) file, so
-        // the typed arrays are allocated about once: their pages are touched, so size matters.
-        sized = true;
-        const lines = countByte(buf, start, end, 10) + 1;
-        const scale = size > end - start ? size / (end - start) : 1;
-        idx.cols = cols = new Columns(
-          Math.ceil((end - start) * scale * 0.6),
-          Math.ceil(lines * scale * 1.02) + 16,
-        );
-      }
-      let pos = start;
-      while (pos < end) {
-        let eol = buf.indexOf(10, pos);
-        if (eol < 0 || eol > end) eol = end;
-        // Field scan, specialized: qid iter docno rel, nothing after.
-        let i = pos;
-        let high = 0;
-        let n = 0;
-        let qs = 0, qe = 0, ds = 0, de = 0, rs = 0, re = 0;
-        while (i < eol) {
-          let c = buf[i];
-          while ((c === 32 || (c >= 9 && c <= 13)) && ++i < eol) c = buf[i];
-          if (i >= eol) break;
-          if (n === 0 && c === 35) break; // '#' comment line
-          const fs = i;
-          while (i < eol && !((c = buf[i]) === 32 || (c >= 9 && c <= 13))) {
-            high |= c;
-            i++;
-          }
-          if (n === 0) {
-            qs = fs;
-            qe = i;
-          } else if (n === 2) {
-            ds = fs;
-            de = i;
-          } else if (n === 3) {
-            rs = fs;
-            re = i;
-          }
-          n++;
-        }
-        if (n > 0) {
-          if (high & 0x80) checkUtf8(buf, pos, eol, { file, line });
-          if (n !== 4) {
-            fail(`expected 4 fields (qid iter docno relevance), found ${n}`, { file, line });
-          }
-          const rel = parseRelevanceBytes(buf, rs, re, file, line);
-          const qlen = qe - qs;
-          let same = qlen === curQidLen;
-          for (let k = 0; same && k < qlen; k++) same = curQid[k] === buf[qs + k];
-          if (!same || !cur) {
-            const qid = decodeField(buf, qs, qe, { file, line });
-            cur = idx.segments.get(qid);
-            if (!cur) idx.segments.set(qid, cur = []);
-            cur.push(cols.count, cols.count);
-            if (qlen > curQid.length) curQid = new Uint8Array(qlen * 2);
-            curQid.set(buf.subarray(qs, qe));
-            curQidLen = qlen;
-          }
-          cols.addDoc(buf, ds, de, rel);
-          cur[cur.length - 1] = cols.count;
-          any = true;
-        }
-        pos = eol + 1;
-        line++;
-      }
+    idx.packed.shared = options.shared ?? false;
+    idx.packed.grow(0);
+    const st: QrelsState = {
+      index: idx,
+      packed: idx.packed,
+      file: idx.file,
+      line: 0,
+      cur: [],
+      curQid: new Uint8Array(64),
+      curQidLen: -1,
+    };
+    for await (const { buf, start, end } of lineChunks(source, options.chunkBytes)) {
+      parseQrelsSlice(buf, start, end, st);
     }
-    if (!any) fail("qrels file has no judgments (empty file?)", { file });
+    idx.lines = st.line;
+    if (idx.packed.count === 0 && !options.allowEmpty) {
+      fail("qrels file has no judgments (empty file?)", { file: idx.file });
+    }
     return idx;
   }
 
-  /** The packed columns (for the judgment tables). */
-  columns(): { docs: Uint8Array; docStart: Int32Array; rel: Int32Array } {
-    return this.cols;
+  /** Lines read (for line numbers of a second half read on another thread). */
+  lines = 0;
+
+  /** The index as plain parts another thread can take (chunks are shared when read so). */
+  parts(): QrelsParts {
+    return {
+      file: this.file,
+      chunks: this.packed.chunks,
+      segments: [...this.segments],
+      count: this.packed.count,
+      lines: this.lines,
+    };
   }
 
-  /** Reports a duplicate judgment (entry i), locating its line in the file when it can. */
-  duplicate(i: number): never {
-    const c = this.cols;
-    const docno = decodeField(c.docs, c.docStart[i], c.docStart[i + 1], { file: this.file, line: 0 });
-    let qid = "";
-    for (const [q, segs] of this.segments) {
-      for (let k = 0; k < segs.length; k += 2) if (i >= segs[k] && i < segs[k + 1]) qid = q;
+  /**
+   * An index from the parts of consecutive pieces of one file (read on several threads):
+   * chunk lists are concatenated and each query's ranges appended in file order.
+   */
+  static fromParts(source: ByteSource, pieces: QrelsParts[]): QrelsIndex {
+    const idx = new QrelsIndex(source);
+    for (const piece of pieces) {
+      const offset = idx.packed.chunks.length;
+      idx.packed.chunks.push(...piece.chunks);
+      idx.packed.count += piece.count;
+      idx.lines += piece.lines;
+      for (const [qid, triples] of piece.segments) {
+        const cur = idx.openQuery(qid);
+        for (let t = 0; t < triples.length; t += 3) {
+          cur.push(triples[t] + offset, triples[t + 1], triples[t + 2]);
+        }
+      }
     }
-    // The entry number is the number of judgment lines before it: find that line.
-    let line: number | undefined;
-    if (this.source !== "-") line = lineOfEntry(this.source, i);
+    if (idx.packed.count === 0) {
+      fail("qrels file has no judgments (empty file?)", { file: idx.file });
+    }
+    return idx;
+  }
+
+  /** Opens (or reopens, for ungrouped qrels) a query's list of record ranges. */
+  openQuery(qid: string): number[] {
+    let cur = this.segments.get(qid);
+    if (!cur) this.segments.set(qid, cur = []);
+    return cur;
+  }
+
+  /** The packed records (for the judgment tables). */
+  records(): Uint8Array[] {
+    return this.packed.chunks;
+  }
+
+  /** Reports a duplicate judgment, locating its line in the file when it can. */
+  duplicate(qid: string, docno: string): never {
     return fail(`duplicate judgment for query ${qid}, document ${docno}`, {
       file: this.file,
-      line,
+      line: typeof this.source === "string" && this.source !== "-"
+        ? lineOfJudgment(this.source, qid, docno)
+        : typeof this.source !== "string" && "bytes" in this.source
+        ? lineOfJudgment(this.source, qid, docno)
+        : typeof this.source !== "string"
+        ? lineOfJudgment(this.source.path, qid, docno)
+        : undefined,
     });
   }
 
@@ -615,18 +684,14 @@ export class QrelsIndex {
     return this.segments.size;
   }
 
-  /** A query's judgments as a byte-keyed table for a relevance level, or undefined. */
-  table(qid: string, level: number): JudgmentTable | undefined {
+  /**
+   * A query's judgments as a byte-keyed table for a relevance level, or undefined. With
+   * `reuse`, that table is reloaded instead of allocating one (valid until its next reuse).
+   */
+  table(qid: string, level: number, reuse?: JudgmentTable): JudgmentTable | undefined {
     const segs = this.segments.get(qid);
     if (!segs) return undefined;
-    let n = 0;
-    for (let k = 0; k < segs.length; k += 2) n += segs[k + 1] - segs[k];
-    const entries = new Int32Array(n);
-    let j = 0;
-    for (let k = 0; k < segs.length; k += 2) {
-      for (let i = segs[k]; i < segs[k + 1]; i++) entries[j++] = i;
-    }
-    return new JudgmentTable(this, entries, level);
+    return (reuse ?? new JudgmentTable()).load(this, qid, segs, level);
   }
 
   /** The judgments of one query (docno to relevance), or undefined. */
@@ -642,33 +707,162 @@ export class QrelsIndex {
   }
 }
 
-function countByte(buf: Uint8Array, start: number, end: number, byte: number): number {
-  let n = 0;
-  let i = buf.indexOf(byte, start);
-  while (i >= 0 && i < end) {
-    n++;
-    i = buf.indexOf(byte, i + 1);
+/**
+ * One query's judgments as a small open-addressing hash table keyed by docno bytes. The
+ * evaluator reloads one table for every query (`QrelsIndex.table(qid, level, reuse)`), so
+ * its arrays are allocated once and grown rarely.
+ */
+export class JudgmentTable {
+  /** Number of judgments. */
+  size = 0;
+  /** Count of judgments >= the level it was built for. */
+  numRel = 0;
+  /** Positive values, highest first. */
+  idealGains: Float64Array = new Float64Array(0);
+  private chunks: Uint8Array[] = [];
+  private ref = new Int32Array(16); // chunk index << 20 | offset of the docno
+  private len = new Int32Array(16);
+  private rels = new Float64Array(16);
+  private gains = new Float64Array(16);
+  private slots = new Int32Array(32);
+  private mask = 31;
+  private file = "";
+
+  /** Builds the table of one query (see `QrelsIndex.table`). */
+  load(index: QrelsIndex, qid: string, segs: number[], level: number): this {
+    this.file = index.file;
+    const chunks = this.chunks = index.records();
+    // Count the records first (one byte walk), then fill.
+    let n = 0;
+    for (let t = 0; t < segs.length; t += 3) {
+      const c = chunks[segs[t]];
+      let p = segs[t + 1];
+      const e = segs[t + 2];
+      while (p < e) {
+        let len = c[p++];
+        if (len === 255) {
+          len = (c[p] << 8) | c[p + 1];
+          p += 2;
+        }
+        p += len;
+        p += c[p] === 0x80 ? 5 : 1;
+        n++;
+      }
+    }
+    this.size = n;
+    if (this.ref.length < n) {
+      const cap = Math.max(n, this.ref.length * 2);
+      this.ref = new Int32Array(cap);
+      this.len = new Int32Array(cap);
+      this.rels = new Float64Array(cap);
+      this.gains = new Float64Array(cap);
+    }
+    let cap = 8;
+    while (cap < n * 2) cap <<= 1;
+    if (this.slots.length !== cap) this.slots = new Int32Array(cap);
+    else this.slots.fill(0);
+    const ref = this.ref, lens = this.len, rels = this.rels, slots = this.slots;
+    const mask = this.mask = cap - 1;
+    let numRel = 0, positives = 0, k = 0;
+    for (let t = 0; t < segs.length; t += 3) {
+      const ci = segs[t];
+      const c = chunks[ci];
+      let p = segs[t + 1];
+      const e = segs[t + 2];
+      while (p < e) {
+        let len = c[p++];
+        if (len === 255) {
+          len = (c[p] << 8) | c[p + 1];
+          p += 2;
+        }
+        const ds = p;
+        p += len;
+        let rel = c[p++];
+        if (rel === 0x80) {
+          rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
+          p += 4;
+        } else if (rel > 127) rel -= 256;
+        ref[k] = (ci << 20) | ds;
+        lens[k] = len;
+        rels[k] = rel;
+        let h = hashBytes(c, ds, ds + len) & mask;
+        for (;;) {
+          const slot = slots[h];
+          if (slot === 0) {
+            slots[h] = k + 1;
+            break;
+          }
+          const j = slot - 1;
+          const cj = chunks[ref[j] >>> 20], sj = ref[j] & 0xfffff;
+          if (equalBytes(cj, sj, sj + lens[j], c, ds, ds + len)) {
+            index.duplicate(qid, decodeField(c, ds, ds + len, { file: this.file, line: 0 }));
+          }
+          h = (h + 1) & mask;
+        }
+        if (rel >= level) numRel++;
+        if (rel > 0) this.gains[positives++] = rel;
+        k++;
+      }
+    }
+    this.numRel = numRel;
+    // Positive gains, highest first (insertion sort: a query has few).
+    const g = this.gains;
+    for (let i = 1; i < positives; i++) {
+      const v = g[i];
+      let j = i - 1;
+      while (j >= 0 && g[j] < v) {
+        g[j + 1] = g[j];
+        j--;
+      }
+      g[j + 1] = v;
+    }
+    this.idealGains = g.subarray(0, positives);
+    return this;
   }
-  return n;
+
+  /** The judgment of the docno `b[s, e)` (whose FNV-1a hash is `hash`), or undefined. */
+  lookup(b: Uint8Array, s: number, e: number, hash: number): number | undefined {
+    let h = hash & this.mask;
+    for (;;) {
+      const slot = this.slots[h];
+      if (slot === 0) return undefined;
+      const k = slot - 1;
+      const r = this.ref[k];
+      const off = r & 0xfffff;
+      if (equalBytes(this.chunks[r >>> 20], off, off + this.len[k], b, s, e)) return this.rels[k];
+      h = (h + 1) & this.mask;
+    }
+  }
+
+  /** The judgments as a Map (docno to relevance). */
+  toMap(): Map<string, number> {
+    const m = new Map<string, number>();
+    for (let k = 0; k < this.size; k++) {
+      const r = this.ref[k], off = r & 0xfffff;
+      m.set(
+        decodeField(this.chunks[r >>> 20], off, off + this.len[k], { file: this.file, line: 0 }),
+        this.rels[k],
+      );
+    }
+    return m;
+  }
 }
 
-/** Finds the line of the i-th judgment line (0-based) of an in-memory or file source. */
-function lineOfEntry(source: TextSource, entry: number): number | undefined {
-  let bytes: Uint8Array;
+/** The line of a (second) judgment of a query and docno, for error messages. */
+function lineOfJudgment(source: TextSource, qid: string, docno: string): number | undefined {
+  let text: string;
   try {
-    bytes = typeof source === "string" ? Deno.readFileSync(source) : source.bytes;
+    text = new TextDecoder().decode(
+      typeof source === "string" ? Deno.readFileSync(source) : source.bytes,
+    );
   } catch {
     return undefined;
   }
-  let seen = -1;
-  let line = 0;
-  let pos = 0;
-  while (pos < bytes.length) {
-    line++;
-    let eol = bytes.indexOf(10, pos);
-    if (eol < 0) eol = bytes.length;
-    if (!isSkippableLine(bytes, pos, eol) && ++seen === entry) return line;
-    pos = eol + 1;
+  let seen = 0;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const f = lines[i].trim().split(/\s+/);
+    if (f.length === 4 && f[0] === qid && f[2] === docno && ++seen === 2) return i + 1;
   }
   return undefined;
 }
@@ -687,13 +881,15 @@ function parseRelevanceBytes(
   const digits = e - i;
   for (; i < e; i++) {
     const d = buf[i] - 48;
-    if (d < 0 || d > 9 || digits === 0) break;
+    if (d < 0 || d > 9) break;
     v = v * 10 + d;
   }
   if (i !== e || digits === 0) {
     const where = { file, line };
     fail(
-      `relevance '${decodeField(buf, s, e, where)}' is not an integer (expected: qid iter docno relevance)`,
+      `relevance '${
+        decodeField(buf, s, e, where)
+      }' is not an integer (expected: qid iter docno relevance)`,
       where,
     );
   }
@@ -704,37 +900,65 @@ function parseRelevanceBytes(
 }
 
 /**
- * Streams a source as chunks of whole lines (bytes; `end` is the last newline, or the end of
- * the data for the final chunk), the BOM skipped. The consumer counts lines across chunks.
+ * The read buffer size for a source: `wanted`, but no more than the data (plus room to
+ * detect its end), so reading a small file does not allocate megabytes.
+ */
+async function bufferSize(source: ByteSource, wanted: number): Promise<number> {
+  let size = Infinity;
+  if (isRange(source)) size = source.end - source.start;
+  else if (typeof source !== "string") size = source.bytes.length;
+  else if (source !== "-") {
+    try {
+      size = (await Deno.stat(source)).size;
+    } catch { /* openBytes reports it */ }
+  }
+  return Math.max(64, Math.min(wanted, size + 16));
+}
+
+/** Reads into `buf[len..]` until it is full or the source ends; returns the new length. */
+async function fill(read: ByteReader, buf: Uint8Array, len: number): Promise<[number, boolean]> {
+  while (len < buf.length) {
+    const n = await read(buf.subarray(len));
+    if (n === 0) return [len, true];
+    len += n;
+  }
+  return [len, false];
+}
+
+/**
+ * Streams a source as chunks of whole lines through one reused buffer (`end` is the last
+ * newline, or the end of the data for the final chunk), the BOM skipped.
  */
 async function* lineChunks(
-  source: TextSource,
+  source: ByteSource,
   chunkBytes = 1 << 22,
 ): AsyncGenerator<{ buf: Uint8Array; start: number; end: number }> {
   const read = await openBytes(source);
-  let buf = new Uint8Array(chunkBytes);
+  let buf = new Uint8Array(await bufferSize(source, chunkBytes));
   let len = 0;
   let first = true;
+  let start = 0; // 3 while a BOM at the very start of the data is still in the buffer
   for (;;) {
-    if (len === buf.length) {
-      const b = new Uint8Array(buf.length * 2);
-      b.set(buf);
-      buf = b;
-    }
-    const n = await read(buf.subarray(len));
-    len += n;
-    let start = 0;
+    const [got, eof] = await fill(read, buf, len);
+    len = got;
     if (first && len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
-    if (first && len >= 3) first = false;
-    if (n === 0) {
+    first = false;
+    if (eof) {
       if (len > start) yield { buf, start, end: len };
       return;
     }
     const last = buf.lastIndexOf(10, len - 1);
-    if (last < start) continue; // no whole line yet: read more
+    if (last < start) {
+      // One line longer than the buffer: grow it.
+      const b = new Uint8Array(buf.length * 2);
+      b.set(buf);
+      buf = b;
+      continue;
+    }
     yield { buf, start, end: last };
     buf.copyWithin(0, last + 1, len);
     len -= last + 1;
+    start = 0;
   }
 }
 
@@ -754,153 +978,233 @@ export interface ByteRunBlock {
   line: Int32Array;
 }
 
+/** The lines of one run chunk, parsed into columns, with where each query block starts. */
+class RunLines {
+  n = 0;
+  docS: Int32Array;
+  docE: Int32Array;
+  score: Float64Array;
+  line: Int32Array;
+  /** Per block: index of its first line in the columns, byte offset and line number of it. */
+  blocks = 0;
+  blockFirst: Int32Array;
+  blockByte: Int32Array;
+  blockLine: Int32Array;
+  blockQid: string[] = [];
+  runIdS = -1;
+  runIdE = -1;
+  runIdLine = 0;
+  constructor(cap: number) {
+    this.docS = new Int32Array(cap);
+    this.docE = new Int32Array(cap);
+    this.score = new Float64Array(cap);
+    this.line = new Int32Array(cap);
+    this.blockFirst = new Int32Array(cap + 1);
+    this.blockByte = new Int32Array(cap + 1);
+    this.blockLine = new Int32Array(cap + 1);
+  }
+}
+
+/**
+ * Parses whole run lines in `buf[start, end)` into `out` in one pass over the bytes (a
+ * synchronous hot loop): at least 6 fields, a finite score, UTF-8 where bytes >= 0x80; a
+ * new block starts where the query id changes. `out` has room for every line (a result
+ * line is at least 12 bytes).
+ */
+function parseRunChunk(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  firstLine: number,
+  file: string,
+  out: RunLines,
+): void {
+  out.n = 0;
+  out.blocks = 0;
+  out.blockQid.length = 0;
+  out.runIdLine = 0;
+  let i = start;
+  let line = firstLine - 1;
+  let qidS = -1, qidE = -1;
+  const docS = out.docS, docE = out.docE, score = out.score, lines = out.line;
+  while (i < end) {
+    line++;
+    const lineStart = i;
+    let n = 0, high = 0, c = 0;
+    let f0s = 0, f0e = 0, f2s = 0, f2e = 0, f4s = 0, f4e = 0, f5s = 0, f5e = 0;
+    for (;;) {
+      while (i < end && ((c = buf[i]) === 32 || c === 9 || c === 13 || c === 11 || c === 12)) i++;
+      if (i >= end || c === 10) break;
+      if (n === 0 && c === 35) { // '#': a comment line
+        const nl = buf.indexOf(10, i);
+        i = nl < 0 || nl > end ? end : nl;
+        break;
+      }
+      const fs = i;
+      while (i < end && ((c = buf[i]) > 32 || c < 9 || (c > 13 && c < 32))) {
+        high |= c;
+        i++;
+      }
+      if (n === 0) {
+        f0s = fs;
+        f0e = i;
+      } else if (n === 2) {
+        f2s = fs;
+        f2e = i;
+      } else if (n === 4) {
+        f4s = fs;
+        f4e = i;
+      } else if (n === 5) {
+        f5s = fs;
+        f5e = i;
+      }
+      n++;
+    }
+    const eol = i;
+    i++;
+    if (n === 0) continue;
+    if (high & 0x80) checkUtf8(buf, lineStart, eol, { file, line });
+    if (n < 6) {
+      fail(`expected 6 fields (qid Q0 docno rank score runid), found ${n}`, { file, line });
+    }
+    const v = parseNumberBytes(buf, f4s, f4e);
+    if (!Number.isFinite(v)) {
+      const where = { file, line };
+      fail(
+        `score '${decodeField(buf, f4s, f4e, where)}' is not a finite number ` +
+          "(expected: qid Q0 docno rank score runid)",
+        where,
+      );
+    }
+    if (qidS < 0 || !equalBytes(buf, f0s, f0e, buf, qidS, qidE)) {
+      const b = out.blocks++;
+      out.blockFirst[b] = out.n;
+      out.blockByte[b] = lineStart;
+      out.blockLine[b] = line;
+      out.blockQid.push(decodeField(buf, f0s, f0e, { file, line }));
+      qidS = f0s;
+      qidE = f0e;
+    }
+    const k = out.n++;
+    docS[k] = f2s;
+    docE[k] = f2e;
+    score[k] = v;
+    lines[k] = line;
+    out.runIdS = f5s;
+    out.runIdE = f5e;
+    out.runIdLine = line;
+  }
+  out.blockFirst[out.blocks] = out.n;
+}
+
 /**
  * Streams a run file as blocks of consecutive lines with the same query id, validating
  * field counts and scores. `onRunId` receives the last line's runid.
  */
 export async function* scanRunBlocks(
-  source: TextSource,
+  source: ByteSource,
   onRunId?: (runId: string) => void,
+  chunkBytes = 1 << 22,
+  onLines?: (lines: number) => void,
 ): AsyncGenerator<ByteRunBlock> {
-  const file = sourceName(source);
+  const file = byteSourceName(source);
   const read = await openBytes(source);
-  let buf = new Uint8Array(1 << 23);
+  let buf = new Uint8Array(await bufferSize(source, chunkBytes));
+  let lines = new RunLines((buf.length >> 3) + 1);
   let len = 0;
-  let pos = 0;
-  let eof = false;
-  let line = 0;
+  let line = 1;
   let first = true;
-  const bounds = new Int32Array(12);
-  let cap = 256;
-  let docStart = new Int32Array(cap), docEnd = new Int32Array(cap);
-  let score = new Float64Array(cap), lines = new Int32Array(cap);
-  let count = 0;
-  let blockStart = -1; // byte offset where the open block's first line starts
-  let qidS = 0, qidE = 0;
-  let qid = "";
-  let runIdS = 0, runIdE = 0, runIdLine = 0;
+  let start = 0; // 3 while a BOM at the very start of the data is still in the buffer
+  let totalLines = 0;
   let runId = "";
   let any = false;
-
-  const block = (): ByteRunBlock => ({
-    buf,
-    qid,
-    count,
-    docStart,
-    docEnd,
-    score,
-    line: lines,
-  });
-
   for (;;) {
-    // Find a whole line; refill (keeping the open block) when the buffer runs out.
-    let eol = pos < len ? buf.indexOf(10, pos) : -1;
-    if (eol < 0 || eol >= len) {
-      if (!eof) {
-        // Keep the open block's bytes; move them to the front.
-        const keep = blockStart >= 0 ? blockStart : pos;
-        if (keep > 0) {
-          // The last runid seen is about to move or be overwritten: decode it now.
-          if (runIdLine > 0) {
-            runId = decodeField(buf, runIdS, runIdE, { file, line: runIdLine });
-            runIdLine = 0;
-          }
-          buf.copyWithin(0, keep, len);
-          const shift = keep;
-          len -= shift;
-          pos -= shift;
-          if (blockStart >= 0) {
-            blockStart -= shift;
-            qidS -= shift;
-            qidE -= shift;
-            for (let i = 0; i < count; i++) {
-              docStart[i] -= shift;
-              docEnd[i] -= shift;
-            }
-          }
-        }
-        if (len === buf.length) {
-          const bigger = new Uint8Array(buf.length * 2);
-          bigger.set(buf);
-          buf = bigger;
-        }
-        const n = await read(buf.subarray(len));
-        if (n === 0) eof = true;
-        len += n;
-        if (first && len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) pos = 3;
-        first = false;
-        continue;
-      }
-      if (pos >= len) break;
-      eol = len; // last line without a newline
+    const [got, eof] = await fill(read, buf, len);
+    len = got;
+    if (first && len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
+    first = false;
+    // Parse up to the last whole line (all of it at the end of the data).
+    const end = eof ? len : buf.lastIndexOf(10, len - 1);
+    if (!eof && end < start) {
+      const b = new Uint8Array(buf.length * 2);
+      b.set(buf);
+      buf = b;
+      lines = new RunLines((buf.length >> 3) + 1);
+      continue;
     }
-    line++;
-    if (!isSkippableLine(buf, pos, eol)) {
-      let n = splitFieldBytes(buf, pos, eol, bounds);
-      if (n < 0) {
-        checkUtf8(buf, pos, eol, { file, line });
-        n = -1 - n;
-      }
-      if (n < 6) {
-        fail(`expected 6 fields (qid Q0 docno rank score runid), found ${n}`, { file, line });
-      }
-      const qs = bounds[0], qe = bounds[1];
-      if (blockStart < 0 || !equalBytes(buf, qs, qe, buf, qidS, qidE)) {
-        if (blockStart >= 0) {
-          yield block();
-          count = 0;
-        }
-        blockStart = pos;
-        qidS = qs;
-        qidE = qe;
-        qid = decodeField(buf, qs, qe, { file, line });
-      }
-      const v = parseNumberBytes(buf, bounds[8], bounds[9]);
-      if (!Number.isFinite(v)) {
-        const where = { file, line };
-        fail(
-          `score '${decodeField(buf, bounds[8], bounds[9], where)}' is not a finite number ` +
-            "(expected: qid Q0 docno rank score runid)",
-          where,
-        );
-      }
-      if (count === cap) {
-        cap *= 2;
-        const grow = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
-          const b = make(cap);
-          b.set(a);
-          return b;
-        };
-        docStart = grow(docStart, (k) => new Int32Array(k));
-        docEnd = grow(docEnd, (k) => new Int32Array(k));
-        score = grow(score, (k) => new Float64Array(k));
-        lines = grow(lines, (k) => new Int32Array(k));
-      }
-      docStart[count] = bounds[4];
-      docEnd[count] = bounds[5];
-      score[count] = v;
-      lines[count] = line;
-      count++;
-      runIdS = bounds[10];
-      runIdE = bounds[11];
-      runIdLine = line;
-      any = true;
+    parseRunChunk(buf, start, end, line, file, lines);
+    if (lines.runIdLine > 0) {
+      runId = decodeField(buf, lines.runIdS, lines.runIdE, { file, line: lines.runIdLine });
     }
-    pos = eol + 1;
+    if (lines.n > 0) any = true;
+    // The last block may continue in the next chunk: keep it unless the data ended.
+    const complete = eof ? lines.blocks : lines.blocks - 1;
+    for (let b = 0; b < complete; b++) {
+      const f = lines.blockFirst[b], t = lines.blockFirst[b + 1];
+      yield {
+        buf,
+        qid: lines.blockQid[b],
+        count: t - f,
+        docStart: lines.docS.subarray(f, t),
+        docEnd: lines.docE.subarray(f, t),
+        score: lines.score.subarray(f, t),
+        line: lines.line.subarray(f, t),
+      };
+    }
+    if (eof) {
+      totalLines = line - 1 + countNewlines(buf, start, len) +
+        (len > start && buf[len - 1] !== 10 ? 1 : 0);
+      break;
+    }
+    // Carry the open block (or, with no block, the skipped lines' count) to the next round.
+    let carry: number;
+    if (lines.blocks > 0) {
+      carry = lines.blockByte[lines.blocks - 1];
+      line = lines.blockLine[lines.blocks - 1];
+    } else {
+      carry = end + 1;
+      line += countNewlines(buf, start, end + 1);
+    }
+    if (carry === start && lines.blocks > 0) {
+      // One query block fills the whole buffer: grow it and read on.
+      const b = new Uint8Array(buf.length * 2);
+      b.set(buf);
+      buf = b;
+      lines = new RunLines((buf.length >> 3) + 1);
+      continue;
+    }
+    buf.copyWithin(0, carry, len);
+    len -= carry;
+    start = 0;
   }
-  if (runIdLine > 0) runId = decodeField(buf, runIdS, runIdE, { file, line: runIdLine });
-  if (blockStart >= 0 && count > 0) yield block();
   if (!any) fail("run file has no result lines (empty file?)", { file });
   onRunId?.(runId);
+  onLines?.(totalLines);
+}
+
+function countNewlines(buf: Uint8Array, start: number, end: number): number {
+  let n = 0;
+  let i = buf.indexOf(10, start);
+  while (i >= 0 && i < end) {
+    n++;
+    i = buf.indexOf(10, i + 1);
+  }
+  return n;
 }
 
 /**
  * Ranks a block's documents in trec_eval order (score desc, then docno desc by bytes):
  * in-order input is detected in one pass and only tie groups are sorted.
  */
-export function rankBlock(b: ByteRunBlock): Int32Array {
+export function rankBlock(b: ByteRunBlock, scratch?: { order: Int32Array }): Int32Array {
   const n = b.count;
-  const order = new Int32Array(n);
+  let order: Int32Array;
+  if (scratch) {
+    if (scratch.order.length < n) {
+      scratch.order = new Int32Array(Math.max(n, 2 * scratch.order.length));
+    }
+    order = scratch.order.subarray(0, n);
+  } else order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const s = b.score, buf = b.buf, ds = b.docStart, de = b.docEnd;
   const byDocDesc = (x: number, y: number) => compareBytes(buf, ds[y], de[y], buf, ds[x], de[x]);
@@ -933,7 +1237,11 @@ export function rankBlock(b: ByteRunBlock): Int32Array {
 }
 
 /** Checks a block for a docno that occurs twice (trec_eval rejects it too). */
-export function checkBlockDuplicates(b: ByteRunBlock, file: string, scratch: { slots: Int32Array }) {
+export function checkBlockDuplicates(
+  b: ByteRunBlock,
+  file: string,
+  scratch: { slots: Int32Array },
+) {
   let cap = scratch.slots.length;
   if (cap < b.count * 2) {
     while (cap < b.count * 2) cap <<= 1;
@@ -953,7 +1261,9 @@ export function checkBlockDuplicates(b: ByteRunBlock, file: string, scratch: { s
       if (equalBytes(buf, b.docStart[s - 1], b.docEnd[s - 1], buf, b.docStart[i], b.docEnd[i])) {
         const where = { file, line: b.line[i] };
         fail(
-          `duplicate document ${decodeField(buf, b.docStart[i], b.docEnd[i], where)} for query ${b.qid} ` +
+          `duplicate document ${
+            decodeField(buf, b.docStart[i], b.docEnd[i], where)
+          } for query ${b.qid} ` +
             "(trec_eval rejects this too)",
           where,
         );

@@ -32,9 +32,12 @@ import {
 import { UNJUDGED } from "./measures.ts";
 import { compareDocnos, rankOrder } from "./rank.ts";
 import {
+  type ByteSource,
+  byteSourceName,
   checkBlockDuplicates,
   decodeField,
   hashBytes,
+  JudgmentTable,
   QrelsIndex,
   rankBlock,
   scanRunBlocks,
@@ -121,14 +124,88 @@ export async function readRun(source: TextSource): Promise<Run> {
   return run;
 }
 
-class NotGrouped extends Error {}
+/** Thrown when a run's queries are not grouped (a query comes back after another). */
+export class NotGrouped extends Error {}
+
+/** What evaluating one stretch of a grouped run gives. */
+export interface RunStretch {
+  seen: string[];
+  runOnly: string[];
+  runId: string;
+  lines: number;
+}
+
+/**
+ * Evaluates a grouped run (or a byte range of one) into `ev`, one query block at a time;
+ * throws `NotGrouped` when a query comes back after another.
+ */
+export async function evaluateRunStream(
+  qrels: QrelsIndex,
+  source: ByteSource,
+  ev: QueryEvaluator,
+  chunkBytes?: number,
+): Promise<RunStretch> {
+  const file = byteSourceName(source);
+  const level = ev.level;
+  const seen = new Set<string>();
+  const runOnly: string[] = [];
+  let runId = "";
+  let lines = 0;
+  // Per-query work reuses these buffers: allocation churn is what costs at this scale.
+  const scratch = { slots: new Int32Array(256), order: new Int32Array(256) };
+  const table = new JudgmentTable();
+  let rels = new Float64Array(256);
+  for await (
+    const b of scanRunBlocks(source, (id) => runId = id, chunkBytes, (n) => lines = n)
+  ) {
+    if (seen.has(b.qid)) throw new NotGrouped();
+    seen.add(b.qid);
+    checkBlockDuplicates(b, file, scratch);
+    if (!qrels.table(b.qid, level, table)) {
+      runOnly.push(b.qid);
+      continue;
+    }
+    const order = rankBlock(b, scratch);
+    if (rels.length < b.count) rels = new Float64Array(Math.max(b.count, 2 * rels.length));
+    const ranked = rels.subarray(0, b.count);
+    for (let r = 0; r < b.count; r++) {
+      const i = order[r];
+      const s = b.docStart[i], e = b.docEnd[i];
+      const v = table.lookup(b.buf, s, e, hashBytes(b.buf, s, e));
+      ranked[r] = v === undefined ? UNJUDGED : v;
+    }
+    ev.addRanked(b.qid, {
+      rels: ranked,
+      numRel: table.numRel,
+      idealGains: table.idealGains,
+      level,
+    });
+  }
+  return { seen: [...seen], runOnly, runId, lines };
+}
+
+/** Options of {@link evaluateTrecFiles}. */
+export interface FileEvalOptions extends EvalOptions {
+  /** Read buffer size in bytes (default 4 MiB; tests use tiny ones to cross chunk edges). */
+  chunkBytes?: number;
+  /**
+   * Threads for large plain files: 2 reads the qrels and the run each as two halves in
+   * parallel. Default 1: on the 2-core machines this kit was measured on, the second thread
+   * did not pay for its start-up, copying and memory (see docs/performance.md). Results are
+   * identical either way (tested).
+   */
+  threads?: number;
+  /** Smallest run file (bytes) that is split over threads (default 32 MB). */
+  parallelMinBytes?: number;
+}
 
 /**
  * Evaluates a run file against a qrels file with trec_eval's semantics, streaming.
  *
  * The fast path reads the run one query block at a time on bytes (see `trec_bytes.ts`);
- * a run whose queries are not grouped is detected and evaluated from memory instead, through
- * the same measure code, with the same results.
+ * large plain files are split in two halves read on two threads (`parallel.ts`); a run whose
+ * queries are not grouped is detected and evaluated from memory instead, through the same
+ * measure code, with the same results.
  *
  * @example
  * ```ts
@@ -145,83 +222,109 @@ export async function evaluateTrecFiles(
   qrelsSource: TextSource | QrelsIndex,
   runSource: TextSource,
   measures: readonly string[],
-  options: EvalOptions = {},
+  options: FileEvalOptions = {},
 ): Promise<EvalResult> {
-  const qrels = qrelsSource instanceof QrelsIndex
-    ? qrelsSource
-    : await QrelsIndex.read(qrelsSource);
   const level = options.relevanceLevel ?? 1;
-  const file = sourceName(runSource);
+  const threads = options.threads ?? 1;
+  let qrels: QrelsIndex | undefined = qrelsSource instanceof QrelsIndex ? qrelsSource : undefined;
   let ev = new QueryEvaluator(measures, level);
-  let seen = new Set<string>();
-  let runOnly: string[] = [];
-  let runId = "";
-  try {
-    // Standard input cannot be read twice: take the in-memory path from the start.
-    if (runSource === "-") throw new NotGrouped();
-    const scratch = { slots: new Int32Array(256) };
-    for await (const b of scanRunBlocks(runSource, (id) => runId = id)) {
-      if (seen.has(b.qid)) throw new NotGrouped();
-      seen.add(b.qid);
-      checkBlockDuplicates(b, file, scratch);
-      const table = qrels.table(b.qid, level);
-      if (!table) {
-        runOnly.push(b.qid);
-        continue;
-      }
-      const order = rankBlock(b);
-      const rels = new Float64Array(b.count);
-      for (let r = 0; r < b.count; r++) {
-        const i = order[r];
-        const s = b.docStart[i], e = b.docEnd[i];
-        const v = table.lookup(b.buf, s, e, hashBytes(b.buf, s, e));
-        rels[r] = v === undefined ? UNJUDGED : v;
-      }
-      ev.addRanked(b.qid, { rels, numRel: table.numRel, idealGains: table.idealGains, level });
-    }
-  } catch (e) {
-    if (!(e instanceof NotGrouped)) throw e;
-    // Not grouped by query: group in memory, then the same per-query evaluation.
-    ev = new QueryEvaluator(measures, level);
-    seen = new Set();
-    runOnly = [];
-    const run = new Map<string, RunBlock>();
-    for await (const b of runBlocks(runSource, (id) => runId = id)) {
-      const g = run.get(b.qid);
-      if (!g) run.set(b.qid, b);
-      else {
-        g.docnos.push(...b.docnos);
-        g.scores.push(...b.scores);
-        g.lines.push(...b.lines);
-      }
-    }
-    for (const b of run.values()) {
-      seen.add(b.qid);
-      const dup = new Set<string>();
-      b.docnos.forEach((d, i) => {
-        if (dup.has(d)) {
-          fail(`duplicate document ${d} for query ${b.qid} (trec_eval rejects this too)`, {
-            file,
-            line: b.lines[i],
-          });
-        }
-        dup.add(d);
-      });
-      const judgments = qrels.judgments(b.qid);
-      if (!judgments) {
-        runOnly.push(b.qid);
-        continue;
-      }
-      ev.addQuery(b.qid, b.docnos, b.scores, digestJudgments(judgments, level));
+  let stretch: RunStretch | undefined;
+  let notGrouped = false;
+  if (
+    threads > 1 && typeof runSource === "string" &&
+    (await worthSplitting(runSource, options.parallelMinBytes ?? 32e6))
+  ) {
+    const { evaluateInParallel } = await import("./parallel.ts");
+    const r = await evaluateInParallel(qrelsSource, runSource, ev, options.chunkBytes);
+    qrels = r.qrels;
+    stretch = r.stretch;
+    notGrouped = r.notGrouped ?? false;
+  }
+  qrels ??= await QrelsIndex.read(qrelsSource as TextSource, { chunkBytes: options.chunkBytes });
+  if (!stretch && !notGrouped && runSource !== "-") {
+    // Standard input cannot be read twice: it takes the in-memory path below.
+    try {
+      ev = new QueryEvaluator(measures, level);
+      stretch = await evaluateRunStream(qrels, runSource, ev, options.chunkBytes);
+    } catch (e) {
+      if (!(e instanceof NotGrouped)) throw e;
     }
   }
+  if (!stretch) {
+    ev = new QueryEvaluator(measures, level);
+    stretch = await evaluateUngrouped(qrels, runSource, ev);
+  }
+  const seen = new Set(stretch.seen);
   const missing: { qid: string; values: number[] }[] = [];
   for (const qid of qrels.queries()) {
-    if (!seen.has(qid)) missing.push({ qid, values: ev.valuesForMissing(qrels.table(qid, level)!) });
+    if (!seen.has(qid)) {
+      missing.push({ qid, values: ev.valuesForMissing(qrels.table(qid, level)!) });
+    }
   }
-  runOnly.sort(compareDocnos);
+  const runOnly = stretch.runOnly.sort(compareDocnos);
   warnRunOnly(runOnly, options.warn);
-  return ev.result({ complete: options.complete ?? false, runOnlyQueries: runOnly, missing, runId });
+  return ev.result({
+    complete: options.complete ?? false,
+    runOnlyQueries: runOnly,
+    missing,
+    runId: stretch.runId,
+  });
+}
+
+/** Two threads pay off from a few tens of MB of plain (not gzip) run on. */
+async function worthSplitting(path: string, minBytes: number): Promise<boolean> {
+  if (path === "-") return false;
+  try {
+    const st = await Deno.stat(path);
+    if (!st.isFile || st.size < minBytes || st.size < 2) return false;
+    const f = await Deno.open(path);
+    const head = new Uint8Array(2);
+    await f.read(head);
+    f.close();
+    return !(head[0] === 0x1f && head[1] === 0x8b);
+  } catch {
+    return false;
+  }
+}
+
+/** A run whose queries are not grouped: group it in memory, then the same per-query code. */
+async function evaluateUngrouped(
+  qrels: QrelsIndex,
+  runSource: TextSource,
+  ev: QueryEvaluator,
+): Promise<RunStretch> {
+  const file = sourceName(runSource);
+  let runId = "";
+  const run = new Map<string, RunBlock>();
+  for await (const b of runBlocks(runSource, (id) => runId = id)) {
+    const g = run.get(b.qid);
+    if (!g) run.set(b.qid, b);
+    else {
+      g.docnos.push(...b.docnos);
+      g.scores.push(...b.scores);
+      g.lines.push(...b.lines);
+    }
+  }
+  const runOnly: string[] = [];
+  for (const b of run.values()) {
+    const dup = new Set<string>();
+    b.docnos.forEach((d, i) => {
+      if (dup.has(d)) {
+        fail(`duplicate document ${d} for query ${b.qid} (trec_eval rejects this too)`, {
+          file,
+          line: b.lines[i],
+        });
+      }
+      dup.add(d);
+    });
+    const judgments = qrels.judgments(b.qid);
+    if (!judgments) {
+      runOnly.push(b.qid);
+      continue;
+    }
+    ev.addQuery(b.qid, b.docnos, b.scores, digestJudgments(judgments, ev.level));
+  }
+  return { seen: [...run.keys()], runOnly, runId, lines: 0 };
 }
 
 /** Options of {@link writeRun}. */

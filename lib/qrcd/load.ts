@@ -113,7 +113,8 @@ export function parseQrcdLine(
 
 /**
  * Loads a QRCD JSONL file (a path, `-`, or bytes in memory). Blank lines are skipped; a
- * repeated pq_id is an error (it would be counted twice in every mean).
+ * repeated pq_id is an error (it would be counted twice in every mean), and so is a file
+ * without records.
  *
  * @example
  * ```ts
@@ -140,6 +141,10 @@ export async function loadQrcd(source: TextSource): Promise<PassageQuestion[]> {
     }
     seen.set(rec.pqId, line);
     records.push(rec);
+  }
+  // Every mean over zero records is 0/0: an empty file is a mistake, not an empty split.
+  if (records.length === 0) {
+    throw new KitError("no records (empty file?); expected JSON lines", { file });
   }
   return records;
 }

@@ -81,7 +81,7 @@ export function checkRunFileName(
  * Parses run-file text, applying the submission checker's rules:
  * errors for a top level that is not an object, a pq_id value that is not a list, an empty
  * list, an entry without `answer` (a string), `rank` (an integer; `1.0` is a float, as in
- * Python) or `score` (a number), a rank that is not the entry's 1-based position, scores that
+ * Python) or `score` (a finite number), a rank that is not the entry's 1-based position, scores that
  * increase down the list, a duplicate pq_id or a duplicate field in an entry; warnings for an
  * empty answer string, equal scores at consecutive ranks, and more than 5 answers.
  * Invalid JSON throws a `KitError` with the line.
@@ -197,6 +197,10 @@ function checkEntry(
   const score = fields.get("score");
   if (score === undefined || score.kind !== "number") {
     err(`${at}: field "score" is ${score ? "not a number" : "missing"}`, pqId, item.line);
+    ok = false;
+  } else if (!Number.isFinite(score.value)) {
+    // JSON has no infinity, but 1e999 overflows to it (Python's json.load reads it as inf).
+    err(`${at}: score ${score.raw} is not a finite number`, pqId, score.line);
     ok = false;
   }
   if (!ok) return undefined;

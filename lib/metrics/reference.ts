@@ -1,7 +1,8 @@
 /**
  * Brute-force reference implementations of the measures, written straight from their
- * definitions (PROTOCOL.md section 1) and sharing no code with lib/metrics, so the
- * property tests compare two independent implementations.
+ * definitions (PROTOCOL.md section 1) and sharing no code with the rest of lib/metrics, so
+ * the property tests and `deno task bench eval` compare two independent implementations.
+ * Slow on purpose (quadratic scans, plain objects); not exported from `mod.ts`.
  *
  * @module
  */

@@ -1,0 +1,136 @@
+/**
+ * Every CLI command that writes a file refuses to replace an existing one without `--force`
+ * (exit status 2, one line naming the file, the file unchanged) and replaces it with
+ * `--force`. Commands run in-process through `main`, as the command line runs them.
+ */
+import { assert, assertEquals } from "../assert.ts";
+import { COMMANDS, main } from "../../lib/cli/main.ts";
+import type { Command } from "../../lib/cli/command.ts";
+import { scoreCommand } from "../../lib/cli/score.ts";
+import { KitError } from "../../lib/errors.ts";
+import { readQrels, readRun } from "../../lib/metrics/mod.ts";
+import { readSpanRun } from "../../lib/qrcd/mod.ts";
+
+const SAMPLE_QRELS = "data/samples/runs/wikiqa-test-clean.qrels";
+const SAMPLE_RUN = "data/samples/runs/wikiqa-test.run";
+const PRECIOUS = "the user's own file, not to be lost\n";
+
+/** Runs argv through `main` (or one command) with stdout/stderr captured. */
+async function cli(argv: string[], cmd?: Command) {
+  const out: string[] = [], err: string[] = [];
+  const [log, error, warn] = [console.log, console.error, console.warn];
+  console.log = (...a: unknown[]) => out.push(a.join(" "));
+  console.error = (...a: unknown[]) => err.push(a.join(" "));
+  console.warn = (...a: unknown[]) => err.push(a.join(" "));
+  try {
+    let code: number;
+    if (cmd) {
+      try {
+        code = (await cmd.run(argv)) ?? 0;
+      } catch (e) {
+        if (!(e instanceof KitError)) throw e;
+        err.push(`error: ${e.message}`);
+        code = 2;
+      }
+    } else code = await main(argv);
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    [console.log, console.error, console.warn] = [log, error, warn];
+  }
+}
+
+/** The writing commands, each with its arguments for an output path and a reader for it. */
+const WRITERS: {
+  name: string;
+  argv: (out: string) => string[];
+  cmd?: Command;
+  check: (out: string) => Promise<void>;
+}[] = [
+  {
+    name: "data qrels",
+    argv: (out) => ["data", "qrels", "wikiqa", "--split", "dev", "--dir", "samples", "--out", out],
+    check: async (out) => assert((await readQrels(out)).size > 0),
+  },
+  {
+    name: "eval qrcd-baseline",
+    argv: (out) => ["eval", "qrcd-baseline", "--split", "dev", "--dir", "samples", "--out", out],
+    check: async (out) => assert((await readSpanRun(out)).run.size > 0),
+  },
+  {
+    name: "eval compare",
+    argv: (out) => [
+      "eval",
+      "compare",
+      "--qrels",
+      SAMPLE_QRELS,
+      SAMPLE_RUN,
+      SAMPLE_RUN,
+      "--name",
+      "a",
+      "--name",
+      "b",
+      "--trials",
+      "50",
+      "--seed",
+      "1",
+      "--out",
+      out,
+    ],
+    check: async (out) => assert((await Deno.readTextFile(out)).includes("| a")),
+  },
+  {
+    name: "score",
+    cmd: scoreCommand,
+    argv: (out) => [
+      "--model",
+      "lexical:wordcnt",
+      "--dataset",
+      "wikiqa",
+      "--split",
+      "dev",
+      "--dir",
+      "samples",
+      "--no-cache",
+      "--out",
+      out,
+    ],
+    check: async (out) => assert((await readRun(out)).size > 0),
+  },
+];
+
+for (const w of WRITERS) {
+  Deno.test(`${w.name} --out: refuses an existing file without --force, replaces it with`, async () => {
+    const dir = await Deno.makeTempDir();
+    const out = `${dir}/${w.name === "eval qrcd-baseline" ? "kit_base.json" : "out.txt"}`;
+    await Deno.writeTextFile(out, PRECIOUS);
+    const refused = await cli(w.argv(out), w.cmd);
+    assertEquals(refused.code, 2, refused.err);
+    assert(
+      refused.err.includes(`${out}`) && /exists|refusing to overwrite/.test(refused.err) &&
+        refused.err.includes("--force"),
+      refused.err,
+    );
+    assertEquals(await Deno.readTextFile(out), PRECIOUS);
+    const forced = await cli([...w.argv(out), "--force"], w.cmd);
+    assertEquals(forced.code, 0, forced.err);
+    assert((await Deno.readTextFile(out)) !== PRECIOUS);
+    await w.check(out);
+    assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), [out.split("/").pop()]);
+  });
+}
+
+Deno.test("every registered command that takes --out also takes --force", () => {
+  const all: [string, Command][] = [["score", scoreCommand]];
+  for (const [group, subs] of Object.entries(COMMANDS)) {
+    if (typeof (subs as Command).run === "function") all.push([group, subs as Command]);
+    else for (const [n, c] of Object.entries(subs)) all.push([`${group} ${n}`, c as Command]);
+  }
+  const writers = all.filter(([, c]) => /--out\b/.test(c.usage));
+  assert(writers.length >= 4, `found only ${writers.map(([n]) => n)}`);
+  for (const [name, c] of writers) assert(/--force\b/.test(c.usage), `${name} lacks --force`);
+  // The table above tests each of them end to end.
+  const tested = new Set(WRITERS.map((w) => w.name));
+  for (const [name] of writers) {
+    assert(tested.has(name), `${name} writes a file but is not tested here`);
+  }
+});
