@@ -27,10 +27,16 @@ import sys
 import time
 from queue import Empty
 
-import nbformat
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionComplete, CellExecutionError
-from nbclient.util import ensure_async
+try:
+    import nbformat
+    from jupyter_client.kernelspec import NoSuchKernel
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionComplete, CellExecutionError
+    from nbclient.util import ensure_async
+except ImportError as e:  # pragma: no cover - depends on the machine
+    print(f"{e}: install the Debian packages python3-nbclient jupyter-client python3-ipykernel "
+          "(tools/packages.txt) and run this with /usr/bin/python3", file=sys.stderr)
+    sys.exit(2)
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -123,6 +129,10 @@ def main(argv) -> int:
     except CellExecutionError as e:
         print(f"{args.input}: " + describe_failure(nb, e), file=sys.stderr)
         status = 1
+    except NoSuchKernel:
+        print(f"{args.input}: the Jupyter kernel '{kernel}' is not installed: "
+              "run `deno jupyter --install`", file=sys.stderr)
+        return 2
     elapsed = time.monotonic() - started
     nb.metadata.setdefault("kit", {})["execution_seconds"] = round(elapsed, 2)
     tmp = args.output + f".tmp-{os.getpid()}"
