@@ -20,6 +20,7 @@ and error are printed on stderr and the partly executed notebook is still writte
 
 import argparse
 import asyncio
+import copy
 import json
 import os
 import re
@@ -111,28 +112,40 @@ def main(argv) -> int:
     args = parser.parse_args(argv)
 
     os.environ["NO_COLOR"] = "1"
-    nb = nbformat.read(args.input, as_version=4)
+    source = nbformat.read(args.input, as_version=4)
     cwd = os.path.dirname(os.path.abspath(args.input))
-    kernel = args.kernel or nb.metadata.get("kernelspec", {}).get("name", "deno")
-    client = GraceNotebookClient(
-        nb,
-        timeout=int(args.timeout),
-        kernel_name=kernel,
-        resources={"metadata": {"path": cwd}},
-        record_timing=True,
-    )
-    client.grace_seconds = args.grace
+    kernel = args.kernel or source.metadata.get("kernelspec", {}).get("name", "deno")
     started = time.monotonic()
     status = 0
-    try:
-        client.execute()
-    except CellExecutionError as e:
-        print(f"{args.input}: " + describe_failure(nb, e), file=sys.stderr)
-        status = 1
-    except NoSuchKernel:
-        print(f"{args.input}: the Jupyter kernel '{kernel}' is not installed: "
-              "run `deno jupyter --install`", file=sys.stderr)
-        return 2
+    # A failing cell is the notebook's fault and is reported at once. A failure of the kernel
+    # connection itself (a dead kernel, a garbled message: seen once as "Invalid Signature")
+    # is not, and the notebook is run once more from the start in a fresh kernel.
+    for attempt in (1, 2):
+        nb = copy.deepcopy(source)
+        client = GraceNotebookClient(
+            nb,
+            timeout=int(args.timeout),
+            kernel_name=kernel,
+            resources={"metadata": {"path": cwd}},
+            record_timing=True,
+        )
+        client.grace_seconds = args.grace
+        try:
+            client.execute()
+        except CellExecutionError as e:
+            print(f"{args.input}: " + describe_failure(nb, e), file=sys.stderr)
+            status = 1
+        except NoSuchKernel:
+            print(f"{args.input}: the Jupyter kernel '{kernel}' is not installed: "
+                  "run `deno jupyter --install`", file=sys.stderr)
+            return 2
+        except Exception as e:  # noqa: BLE001 - any kernel/transport failure
+            if attempt == 2:
+                raise
+            print(f"{args.input}: kernel failure ({type(e).__name__}: {e}); running again",
+                  file=sys.stderr)
+            continue
+        break
     elapsed = time.monotonic() - started
     nb.metadata.setdefault("kit", {})["execution_seconds"] = round(elapsed, 2)
     tmp = args.output + f".tmp-{os.getpid()}"
