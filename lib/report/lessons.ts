@@ -18,6 +18,7 @@ import { bootstrapCI } from "../stats/significance.ts";
 import { analyzeTies } from "../stats/ties.ts";
 import { rankDocuments } from "../metrics/rank.ts";
 import type { Row } from "../plot/table.ts";
+import { bar, type Figure } from "../plot/figures.ts";
 import { normalizeText, removePrefixes, type Segmenter } from "../qrcd/normalize.ts";
 import type { QrcdEvaluation, RecordScore } from "../qrcd/metrics.ts";
 import { loadQrcdSplit, qrcdStats } from "../qrcd/load.ts";
@@ -472,4 +473,51 @@ export function tieRows(s: SystemRuns): Row[] {
       "MRR max": t.mrr.max,
     };
   });
+}
+
+/** A grouped bar chart of MAP and MRR per system with their bootstrap intervals. */
+export function summaryFigure(summary: readonly Row[]): Figure {
+  return bar(
+    ["MAP", "MRR"],
+    summary.map((r) => ({
+      name: String(r.system),
+      values: [r.MAP as number, r.MRR as number],
+      interval: {
+        low: [r["MAP low"] as number, r["MRR low"] as number],
+        high: [r["MAP high"] as number, r["MRR high"] as number],
+      },
+    })),
+    { title: "MAP and MRR with 95% bootstrap intervals", yRange: [0, 1] },
+  );
+}
+
+/** Expected MAP per system under random orders of tied candidates, whiskers min to max. */
+export function tieFigure(ties: readonly Row[]): Figure {
+  return bar(
+    ["MAP"],
+    ties.map((r) => ({
+      name: String(r.system),
+      values: [r["MAP expected"] as number],
+      interval: { low: [r["MAP min"] as number], high: [r["MAP max"] as number] },
+    })),
+    {
+      title: "MAP under every order of tied candidates (bar: expected, whiskers: min-max)",
+      yRange: [0, 1],
+    },
+  );
+}
+
+/** MAP of each system (rows of {@link evaluateUnderFilters} with a `system`) per filter. */
+export function filterFigure(rows: readonly Row[]): Figure {
+  const systems = [...new Set(rows.map((r) => String(r.system)))];
+  return bar(
+    FILTERS,
+    systems.map((system) => ({
+      name: system,
+      values: FILTERS.map((f) =>
+        rows.find((r) => r.system === system && r.filter === f)!.map as number
+      ),
+    })),
+    { title: "MAP of the same run under each setting", yTitle: "MAP", yRange: [0, 1] },
+  );
 }
