@@ -17,6 +17,7 @@
  * @module
  */
 import type { Figure } from "./figures.ts";
+import { KitError } from "../errors.ts";
 import { PLOTLY_VERSION, plotlyJsSource } from "./plotlyjs.ts";
 
 /** The Plotly MIME type (JupyterLab, VS Code). */
@@ -74,11 +75,32 @@ export function figureHtml(fig: Figure, id: string): string {
   const height = typeof fig.layout.height === "number" ? fig.layout.height : 380;
   return `<div id="${id}" class="kit-plotly" style="width:100%;min-height:${height}px"></div>\n` +
     `<script type="text/javascript">(function(){var fig=${scriptJson(fig)};` +
-    `function draw(){window.Plotly.newPlot(${JSON.stringify(id)},fig.data,fig.layout,${
-      JSON.stringify(PLOT_CONFIG)
-    });}` +
+    // A static image placed in the div (see withStaticImage) gives way to the live figure.
+    `function draw(){var el=document.getElementById(${JSON.stringify(id)});el.innerHTML="";` +
+    `window.Plotly.newPlot(el,fig.data,fig.layout,${JSON.stringify(PLOT_CONFIG)});}` +
     `if(window.Plotly&&!Array.isArray(window.__kitPlotly))draw();` +
     `else(window.__kitPlotly=window.__kitPlotly||[]).push(draw);})();</script>`;
+}
+
+/**
+ * Puts a static PNG (base64) inside the figure's div of `html` (made by {@link figureHtml}).
+ * Where scripts run, the figure replaces it; where they do not (an untrusted notebook in
+ * JupyterLab or classic Notebook, a sanitizing viewer), the image stays.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { figureHtml, withStaticImage } from "./display.ts";
+ * const html = withStaticImage(figureHtml({ data: [], layout: {} }, "f"), "iVBORw0K");
+ * assert(html.includes('<img class="kit-static" src="data:image/png;base64,iVBORw0K"'));
+ * ```
+ */
+export function withStaticImage(html: string, pngBase64: string, alt = "figure"): string {
+  const div = /(<div id="[^"]*" class="kit-plotly"[^>]*>)(?:<img class="kit-static"[^>]*>)?<\/div>/;
+  if (!div.test(html)) throw new KitError("no kit figure div in this HTML");
+  const img = `<img class="kit-static" src="data:image/png;base64,${pngBase64}" ` +
+    `alt="${alt.replaceAll('"', "&quot;").replaceAll("<", "&lt;")}" style="max-width:100%">`;
+  return html.replace(div, (_m, open) => `${open}${img}</div>`);
 }
 
 /** Options of {@link figureBundle}. */

@@ -22,6 +22,7 @@ export {
   libraryScript,
   PLOT_CONFIG,
   PLOTLY_MIME,
+  withStaticImage,
 } from "./display.ts";
 export type { BundleOptions, Displayable, MimeBundle } from "./display.ts";
 export { table, tableBundle } from "./table.ts";

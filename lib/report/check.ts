@@ -172,6 +172,37 @@ async function fontsForArabic(page: Page): Promise<PageCheck["arabicFonts"]> {
   }
 }
 
+/** Per figure div: whether it shows a loaded static image (for pages without scripts). */
+const STATIC_IMAGES = `[...document.querySelectorAll(".kit-plotly")].map((d) => {
+  const img = d.querySelector("img.kit-static");
+  return { id: d.id, image: !!img && img.complete && img.naturalWidth > 0 };
+})`;
+
+/**
+ * Opens `htmlPath` with scripts disabled (as a sanitizing viewer shows it) and reports, per
+ * figure, whether its static image is there and loaded.
+ */
+export async function checkStaticImages(
+  session: BrowserSession,
+  htmlPath: string,
+): Promise<{ id: string; image: boolean }[]> {
+  const context = await session.browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.route(
+      "**/*",
+      (route) =>
+        /^(file|data|blob|about):/.test(route.request().url())
+          ? route.continue()
+          : route.abort("blockedbyclient"),
+    );
+    await page.goto(`file://${await Deno.realPath(htmlPath)}`, { waitUntil: "load" });
+    return await page.evaluate(STATIC_IMAGES) as { id: string; image: boolean }[];
+  } finally {
+    await context.close();
+  }
+}
+
 /** What the PDF check found. */
 export interface PdfCheck {
   /** Pages in the PDF. */

@@ -20,6 +20,13 @@ export { addStaticImages, figureRenderer, plotlyOutputs } from "./static_images.
 export type { FigureRenderer, NotebookJson } from "./static_images.ts";
 export { CHROMIUM_ARGS, chromiumPath, launchBrowser, offlinePage } from "./browser.ts";
 export type { BrowserSession, PageLog } from "./browser.ts";
-export { arabicFontFamilies, checkPage, checkPdf, countTracePixels, pageOk } from "./check.ts";
+export {
+  arabicFontFamilies,
+  checkPage,
+  checkPdf,
+  checkStaticImages,
+  countTracePixels,
+  pageOk,
+} from "./check.ts";
 export type { FigureCheck, PageCheck, PdfCheck } from "./check.ts";
 export { PRINT_WIDTH_PX, printLoadedPage, printPage, unitePdfs } from "./pdf.ts";

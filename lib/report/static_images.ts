@@ -7,7 +7,13 @@
  *
  * @module
  */
-import { PLOTLY_MIME, plotlyJsPath } from "../plot/mod.ts";
+import {
+  describeFigure,
+  type Figure,
+  PLOTLY_MIME,
+  plotlyJsPath,
+  withStaticImage,
+} from "../plot/mod.ts";
 import type { BrowserSession } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
 import { KitError } from "../errors.ts";
@@ -91,15 +97,22 @@ export async function figureRenderer(session: BrowserSession): Promise<FigureRen
 }
 
 /**
- * Adds an `image/png` rendering to every Plotly output of `nb` (in place); returns how
- * many figures were rendered.
+ * Adds an `image/png` rendering to every Plotly output of `nb` (in place), and puts the same
+ * image inside the figure's HTML div for viewers that drop scripts; returns how many figures
+ * were rendered.
  */
 export async function addStaticImages(nb: NotebookJson, renderer: FigureRenderer): Promise<number> {
   const figures = plotlyOutputs(nb);
   for (const f of figures) {
     const fig = f.data[PLOTLY_MIME] as { data: unknown[]; layout: Record<string, unknown> };
     try {
-      f.data["image/png"] = await renderer.png(fig);
+      const png = await renderer.png(fig);
+      f.data["image/png"] = png;
+      const html = f.data["text/html"];
+      const text = Array.isArray(html) ? html.join("") : html;
+      if (typeof text === "string") {
+        f.data["text/html"] = withStaticImage(text, png, describeFigure(fig as Figure));
+      }
     } catch (e) {
       throw new KitError(`figure in cell ${f.cell}: ${(e as Error).message}`);
     }

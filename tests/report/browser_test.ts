@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { PLOTLY_MIME, PLOTLY_VERSION } from "../../lib/plot/mod.ts";
 import { buildReport } from "../../lib/report/build.ts";
 import { launchBrowser } from "../../lib/report/browser.ts";
-import { checkPage, countTracePixels, pageOk } from "../../lib/report/check.ts";
+import { checkPage, checkStaticImages, countTracePixels, pageOk } from "../../lib/report/check.ts";
 import type { NotebookJson } from "../../lib/report/static_images.ts";
 
 const resources = { sanitizeResources: false, sanitizeOps: false };
@@ -49,6 +49,17 @@ Deno.test({
         assert.ok(f.coversArabic, `${e.name}: Arabic drawn with ${f.family}`);
       }
       assert.ok(pageOk(e.check));
+    }
+    // Without scripts (a sanitizing viewer) every figure still shows its static image.
+    const session = await launchBrowser();
+    try {
+      for (const e of report.notebooks) {
+        const images = await checkStaticImages(session, e.html);
+        assert.equal(images.length, e.figures, `${e.name}: figures without scripts`);
+        for (const i of images) assert.ok(i.image, `${e.name}: no static image in ${i.id}`);
+      }
+    } finally {
+      await session.close();
     }
     // QRCD text appears in the QRCD notebook: its Arabic must have been found and checked.
     const qrcd = report.notebooks.find((e) => e.name.includes("qrcd"));
@@ -102,6 +113,7 @@ Deno.test({
       assert.deepEqual(c.blockedRequests, ["http://example.invalid/x.png"]);
       assert.ok(c.arabicFonts.length > 0 && c.arabicFonts.every((f) => f.coversArabic));
       assert.equal(pageOk(c), false);
+      assert.deepEqual(await checkStaticImages(session, page), [{ id: "f", image: false }]);
     } finally {
       await session.close();
     }
