@@ -86,9 +86,10 @@ async function benchPairs(n: number): Promise<TextPair[]> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { benchScoring } from "./scoring.ts";
  * const rows = await benchScoring({ backends: ["cpu"], batchSizes: [8], pairs: 16, models: [] });
- * console.assert(rows.length === 1 && rows[0].pairsPerSecond > 0);
+ * assert(rows.length === 1 && rows[0].pairsPerSecond > 0);
  * ```
  */
 export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow[]> {
@@ -136,10 +137,11 @@ export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatBenchTable } from "./scoring.ts";
  * const t = formatBenchTable([{ model: "m", backend: "cpu", batchSize: 8, pairs: 10,
  *   seconds: 0.5, pairsPerSecond: 20, peakRssMiB: 100 }]);
- * console.assert(t.includes("| m | cpu | 8 | 10 | 20.0 | 100 |"));
+ * assert(t.includes("| m | cpu | 8 | 10 | 20.0 | 100 |"));
  * ```
  */
 export function formatBenchTable(rows: BenchRow[]): string {

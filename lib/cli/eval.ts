@@ -35,7 +35,7 @@ function relevanceLevel(raw: string | undefined): number {
 
 const trecCommand: Command = {
   summary: "trec_eval-compatible evaluation of a run file against a qrels file",
-  usage: "QRELS RUN [-m MEASURE]... [-q] [-c] [-l LEVEL] [--threads N]\n" +
+  usage: "QRELS RUN [-m MEASURE]... [-q] [-c] [-l LEVEL] [--threads N] [--skip-bad-lines]\n" +
     "  measures: num_q runid num_ret num_rel num_rel_ret map Rprec recip_rank P.k recall.k\n" +
     "            ndcg_cut.k map_cut.k success.k (k: one or more cutoffs, e.g. P.5,10)",
   async run(args) {
@@ -45,6 +45,7 @@ const trecCommand: Command = {
       complete: { type: "boolean", short: "c" },
       level: { type: "string", short: "l" },
       threads: { type: "string", default: "1" },
+      "skip-bad-lines": { type: "boolean" },
     });
     const [qrelsPath, runPath, ...extra] = p.positionals;
     if (!qrelsPath || !runPath || extra.length) {
@@ -57,7 +58,17 @@ const trecCommand: Command = {
       complete: Boolean(p.values.complete),
       relevanceLevel: relevanceLevel(str(p, "level")),
       threads: threadCount(str(p, "threads")!),
+      skipBadLines: Boolean(p.values["skip-bad-lines"]),
     });
+    for (const [which, path] of [["qrels", qrelsPath], ["run", runPath]] as const) {
+      const s = result.skipped?.[which];
+      if (s && s.count > 0) {
+        console.error(
+          `warning: skipped ${s.count} malformed line(s) of ${path} (--skip-bad-lines); first:\n  ` +
+            s.examples.join("\n  "),
+        );
+      }
+    }
     await writeStdout(formatTrecEval(result, { perQuery: Boolean(p.values.query), selection }));
   },
 };

@@ -52,6 +52,11 @@ export interface EvalResult {
   runId: string;
   /** Whether complete mode (`-c`) was used. */
   complete: boolean;
+  /** Tolerant mode only: the malformed lines skipped in each file. */
+  skipped?: {
+    qrels: { count: number; examples: string[] };
+    run: { count: number; examples: string[] };
+  };
 }
 
 /** Judgments of one query, pre-digested for the measures. */

@@ -42,7 +42,7 @@ async function nextLineStart(path: string, from: number, size: number): Promise<
 
 /** A line start near `from` where the run's query id changes (the block boundary), or `size`. */
 async function nextQueryStart(path: string, from: number, size: number): Promise<number> {
-  let start = await nextLineStart(path, from, size);
+  const start = await nextLineStart(path, from, size);
   const f = await Deno.open(path);
   try {
     await f.seek(start, Deno.SeekMode.Start);

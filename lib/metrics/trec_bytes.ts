@@ -160,73 +160,48 @@ export async function openBytes(source: ByteSource): Promise<ByteReader> {
   );
 }
 
-/**
- * Reads a whole source into one byte array (gzip decompressed). A plain file is read into
- * a buffer of its exact size (`Deno.readFile` grows its buffer as it goes and was 15x
- * slower on a 142 MB file here).
- */
-export async function readAllBytes(source: TextSource): Promise<Uint8Array> {
-  let read = await openBytes(source);
-  let buf: Uint8Array;
-  if (typeof source === "string" && source !== "-") {
-    const size = (await Deno.stat(source)).size;
-    buf = new Uint8Array(size + 1);
-  } else buf = new Uint8Array(1 << 20);
-  let len = 0;
-  for (;;) {
-    if (len === buf.length) {
-      const bigger = new Uint8Array(buf.length * 2);
-      bigger.set(buf);
-      buf = bigger;
-    }
-    const n = await read(buf.subarray(len));
-    if (n === 0) break;
-    len += n;
-  }
-  read = () => Promise.resolve(0);
-  return buf.subarray(0, len);
-}
-
 // ---------------------------------------------------------------- scanning
 
-/** C isspace(): space, \t, \n, \v, \f, \r. */
-function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
+/** Field bounds of one line, filled by {@link scanLine}. */
+export interface LineFields {
+  /** [start, end) of the first six fields: fields[2k], fields[2k + 1]. */
+  fields: Int32Array;
+  /** Number of fields on the line (all of them, not only the first six). */
+  n: number;
+  /** Whether the line has a byte >= 0x80 (then it must be checked as UTF-8). */
+  high: boolean;
 }
 
 /**
- * Splits the line `buf[start, end)` into whitespace-separated fields; writes [start, end)
- * pairs of the first `bounds.length / 2` fields into `bounds` and returns the field count.
- * Returns -1 when the line has a byte >= 0x80 (the caller then checks the UTF-8).
+ * Scans one line starting at `i` (fields split on C isspace(); a `#` comment line has no
+ * fields) and returns the index of its end (the newline, or `end`). Shared by the qrels and
+ * run parsers, whose hot loops call it once per line.
  */
-export function splitFieldBytes(
-  buf: Uint8Array,
-  start: number,
-  end: number,
-  bounds: Int32Array,
-): number {
-  let n = 0;
-  let i = start;
-  let high = 0;
-  const max = bounds.length >> 1;
-  while (i < end) {
-    let c = buf[i];
-    while (c === 32 || (c >= 9 && c <= 13)) {
-      if (++i >= end) return high & 0x80 ? -1 - n : n;
-      c = buf[i];
+export function scanLine(buf: Uint8Array, i: number, end: number, out: LineFields): number {
+  const f = out.fields;
+  let n = 0, high = 0, c = 0;
+  for (;;) {
+    while (i < end && ((c = buf[i]) === 32 || c === 9 || c === 13 || c === 11 || c === 12)) i++;
+    if (i >= end || c === 10) break;
+    if (n === 0 && c === 35) { // '#': a comment line
+      const nl = buf.indexOf(10, i);
+      i = nl < 0 || nl > end ? end : nl;
+      break;
     }
-    const s = i;
-    while (i < end && !isSpace(c = buf[i])) {
+    const fs = i;
+    while (i < end && ((c = buf[i]) > 32 || c < 9 || (c > 13 && c < 32))) {
       high |= c;
       i++;
     }
-    if (n < max) {
-      bounds[2 * n] = s;
-      bounds[2 * n + 1] = i;
+    if (n < 6) {
+      f[2 * n] = fs;
+      f[2 * n + 1] = i;
     }
     n++;
   }
-  return high & 0x80 ? -1 - n : n;
+  out.n = n;
+  out.high = (high & 0x80) !== 0;
+  return i;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -260,25 +235,35 @@ export function decodeField(
   }
 }
 
-/** Checks that `buf[start, end)` is valid UTF-8. */
-export function checkUtf8(
-  buf: Uint8Array,
-  start: number,
-  end: number,
-  where: { file: string; line: number },
-): void {
-  try {
-    utf8.decode(buf.subarray(start, end));
-  } catch {
-    fail("invalid UTF-8; expected UTF-8 text", where);
-  }
+/**
+ * Lines skipped in tolerant mode (opt-in: `--skip-bad-lines`): how many, and the first few
+ * messages. Duplicates, empty files and broken gzip are never skipped.
+ */
+export interface SkippedLines {
+  count: number;
+  examples: string[];
 }
 
-/** Whether the line is blank or a `#` comment (both skipped). */
-export function isSkippableLine(buf: Uint8Array, start: number, end: number): boolean {
-  let i = start;
-  while (i < end && isSpace(buf[i])) i++;
-  return i >= end || buf[i] === 35;
+/** In strict mode (no `skip`) fails at the location; in tolerant mode records the line. */
+function rejectLine(
+  skip: SkippedLines | undefined,
+  problem: string,
+  file: string,
+  line: number,
+): true {
+  if (!skip) fail(problem, { file, line });
+  skip.count++;
+  if (skip.examples.length < 5) skip.examples.push(`${file}:${line}: ${problem}`);
+  return true;
+}
+
+function isValidUtf8(buf: Uint8Array, start: number, end: number): boolean {
+  try {
+    utf8.decode(buf.subarray(start, end));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Compares two byte ranges like strcmp (unsigned bytes). */
@@ -450,6 +435,9 @@ interface QrelsState {
   cur: number[];
   curQid: Uint8Array;
   curQidLen: number;
+  fields: LineFields;
+  /** Tolerant mode: malformed lines are counted here instead of failing. */
+  skip?: SkippedLines;
 }
 
 /** The hot loop of qrels reading: one pass over whole lines in `buf[i, end)`. */
@@ -457,41 +445,24 @@ function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState
   const file = st.file, packed = st.packed;
   let line = st.line;
   let chunk = packed.chunk, pos = packed.pos;
+  const lf = st.fields;
+  const f = lf.fields;
   while (i < end) {
     line++;
     const lineStart = i;
-    let n = 0, high = 0, c = 0;
-    let qs = 0, qe = 0, ds = 0, de = 0, rs = 0, re = 0;
-    for (;;) {
-      while (i < end && ((c = buf[i]) === 32 || c === 9 || c === 13 || c === 11 || c === 12)) i++;
-      if (i >= end || c === 10) break;
-      if (n === 0 && c === 35) { // '#': a comment line
-        const nl = buf.indexOf(10, i);
-        i = nl < 0 || nl > end ? end : nl;
-        break;
-      }
-      const fs = i;
-      while (i < end && ((c = buf[i]) > 32 || c < 9 || (c > 13 && c < 32))) {
-        high |= c;
-        i++;
-      }
-      if (n === 0) {
-        qs = fs;
-        qe = i;
-      } else if (n === 2) {
-        ds = fs;
-        de = i;
-      } else if (n === 3) {
-        rs = fs;
-        re = i;
-      }
-      n++;
-    }
-    const eol = i;
-    i++;
+    const eol = scanLine(buf, i, end, lf);
+    i = eol + 1;
+    const n = lf.n;
     if (n === 0) continue;
-    if (high & 0x80) checkUtf8(buf, lineStart, eol, { file, line });
-    if (n !== 4) fail(`expected 4 fields (qid iter docno relevance), found ${n}`, { file, line });
+    const qs = f[0], qe = f[1], ds = f[4], de = f[5], rs = f[6], re = f[7];
+    const skip = st.skip;
+    if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
+      if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
+    }
+    if (n !== 4) {
+      const problem = `expected 4 fields (qid iter docno relevance), found ${n}`;
+      if (rejectLine(skip, problem, file, line)) continue;
+    }
     // Relevance: up to 9 digits with an optional sign inline; anything else (errors, large
     // values) through parseRelevanceBytes.
     let rel = 0;
@@ -504,8 +475,14 @@ function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState
       if (d < 0 || d > 9) ok = false;
       else rel = rel * 10 + d;
     }
-    if (!ok) rel = parseRelevanceBytes(buf, rs, re, file, line);
-    else if (neg) rel = -rel;
+    if (!ok) {
+      try {
+        rel = parseRelevanceBytes(buf, rs, re, file, line);
+      } catch (e) {
+        if (e instanceof KitError && rejectLine(skip, e.problem, file, line)) continue;
+        throw e;
+      }
+    } else if (neg) rel = -rel;
     // The record, in the current chunk (a new one when it does not fit).
     const len = de - ds;
     const need = len + 8;
@@ -581,7 +558,13 @@ export class QrelsIndex {
    */
   static async read(
     source: ByteSource,
-    options: { chunkBytes?: number; shared?: boolean; allowEmpty?: boolean } = {},
+    options: {
+      chunkBytes?: number;
+      shared?: boolean;
+      allowEmpty?: boolean;
+      /** Tolerant mode: skip malformed lines, counting them here. */
+      skip?: SkippedLines;
+    } = {},
   ): Promise<QrelsIndex> {
     const idx = new QrelsIndex(source);
     idx.packed.shared = options.shared ?? false;
@@ -594,6 +577,8 @@ export class QrelsIndex {
       cur: [],
       curQid: new Uint8Array(64),
       curQidLen: -1,
+      fields: { fields: new Int32Array(12), n: 0, high: false },
+      skip: options.skip,
     };
     for await (const { buf, start, end } of lineChunks(source, options.chunkBytes)) {
       parseQrelsSlice(buf, start, end, st);
@@ -1018,6 +1003,7 @@ function parseRunChunk(
   firstLine: number,
   file: string,
   out: RunLines,
+  skip?: SkippedLines,
 ): void {
   out.n = 0;
   out.blocks = 0;
@@ -1027,54 +1013,29 @@ function parseRunChunk(
   let line = firstLine - 1;
   let qidS = -1, qidE = -1;
   const docS = out.docS, docE = out.docE, score = out.score, lines = out.line;
+  const lf: LineFields = { fields: new Int32Array(12), n: 0, high: false };
+  const f = lf.fields;
   while (i < end) {
     line++;
     const lineStart = i;
-    let n = 0, high = 0, c = 0;
-    let f0s = 0, f0e = 0, f2s = 0, f2e = 0, f4s = 0, f4e = 0, f5s = 0, f5e = 0;
-    for (;;) {
-      while (i < end && ((c = buf[i]) === 32 || c === 9 || c === 13 || c === 11 || c === 12)) i++;
-      if (i >= end || c === 10) break;
-      if (n === 0 && c === 35) { // '#': a comment line
-        const nl = buf.indexOf(10, i);
-        i = nl < 0 || nl > end ? end : nl;
-        break;
-      }
-      const fs = i;
-      while (i < end && ((c = buf[i]) > 32 || c < 9 || (c > 13 && c < 32))) {
-        high |= c;
-        i++;
-      }
-      if (n === 0) {
-        f0s = fs;
-        f0e = i;
-      } else if (n === 2) {
-        f2s = fs;
-        f2e = i;
-      } else if (n === 4) {
-        f4s = fs;
-        f4e = i;
-      } else if (n === 5) {
-        f5s = fs;
-        f5e = i;
-      }
-      n++;
-    }
-    const eol = i;
-    i++;
+    const eol = scanLine(buf, i, end, lf);
+    i = eol + 1;
+    const n = lf.n;
     if (n === 0) continue;
-    if (high & 0x80) checkUtf8(buf, lineStart, eol, { file, line });
+    const f0s = f[0], f0e = f[1], f2s = f[4], f2e = f[5], f4s = f[8], f4e = f[9];
+    const f5s = f[10], f5e = f[11];
+    if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
+      if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
+    }
     if (n < 6) {
-      fail(`expected 6 fields (qid Q0 docno rank score runid), found ${n}`, { file, line });
+      const problem = `expected 6 fields (qid Q0 docno rank score runid), found ${n}`;
+      if (rejectLine(skip, problem, file, line)) continue;
     }
     const v = parseNumberBytes(buf, f4s, f4e);
     if (!Number.isFinite(v)) {
-      const where = { file, line };
-      fail(
-        `score '${decodeField(buf, f4s, f4e, where)}' is not a finite number ` +
-          "(expected: qid Q0 docno rank score runid)",
-        where,
-      );
+      const problem = `score '${decodeField(buf, f4s, f4e, { file, line })}' is not a finite ` +
+        "number (expected: qid Q0 docno rank score runid)";
+      if (rejectLine(skip, problem, file, line)) continue;
     }
     if (qidS < 0 || !equalBytes(buf, f0s, f0e, buf, qidS, qidE)) {
       const b = out.blocks++;
@@ -1106,6 +1067,7 @@ export async function* scanRunBlocks(
   onRunId?: (runId: string) => void,
   chunkBytes = 1 << 22,
   onLines?: (lines: number) => void,
+  skip?: SkippedLines,
 ): AsyncGenerator<ByteRunBlock> {
   const file = byteSourceName(source);
   const read = await openBytes(source);
@@ -1132,7 +1094,7 @@ export async function* scanRunBlocks(
       lines = new RunLines((buf.length >> 3) + 1);
       continue;
     }
-    parseRunChunk(buf, start, end, line, file, lines);
+    parseRunChunk(buf, start, end, line, file, lines, skip);
     if (lines.runIdLine > 0) {
       runId = decodeField(buf, lines.runIdS, lines.runIdE, { file, line: lines.runIdLine });
     }
@@ -1236,22 +1198,30 @@ export function rankBlock(b: ByteRunBlock, scratch?: { order: Int32Array }): Int
   return order;
 }
 
-/** Checks a block for a docno that occurs twice (trec_eval rejects it too). */
+/**
+ * Checks a block for a docno that occurs twice (trec_eval rejects it too), leaving each
+ * docno's FNV-1a hash in `scratch.hashes`.
+ */
 export function checkBlockDuplicates(
   b: ByteRunBlock,
   file: string,
-  scratch: { slots: Int32Array },
+  scratch: { slots: Int32Array; hashes?: Int32Array },
 ) {
-  let cap = scratch.slots.length;
-  if (cap < b.count * 2) {
-    while (cap < b.count * 2) cap <<= 1;
-    scratch.slots = new Int32Array(cap);
-  } else scratch.slots.fill(0);
-  const slots = scratch.slots;
+  let cap = 8;
+  while (cap < b.count * 2) cap <<= 1;
+  if (scratch.slots.length !== cap) scratch.slots = new Int32Array(cap);
+  else scratch.slots.fill(0);
+  if (!scratch.hashes || scratch.hashes.length < b.count) {
+    scratch.hashes = new Int32Array(Math.max(b.count, 256));
+  }
+  const slots = scratch.slots, hashes = scratch.hashes;
   const mask = cap - 1;
   const buf = b.buf;
   for (let i = 0; i < b.count; i++) {
-    let h = hashBytes(buf, b.docStart[i], b.docEnd[i]) & mask;
+    // Each docno's hash is kept for the judgment lookups that follow.
+    const full = hashBytes(buf, b.docStart[i], b.docEnd[i]);
+    hashes[i] = full;
+    let h = full & mask;
     for (;;) {
       const s = slots[h];
       if (s === 0) {

@@ -36,11 +36,11 @@ import {
   byteSourceName,
   checkBlockDuplicates,
   decodeField,
-  hashBytes,
   JudgmentTable,
   QrelsIndex,
   rankBlock,
   scanRunBlocks,
+  type SkippedLines,
 } from "./trec_bytes.ts";
 
 export { QrelsIndex };
@@ -62,9 +62,10 @@ export interface RunBlock {
 export async function* runBlocks(
   source: TextSource,
   onRunId?: (runId: string) => void,
+  skip?: SkippedLines,
 ): AsyncGenerator<RunBlock> {
   const file = sourceName(source);
-  for await (const b of scanRunBlocks(source, onRunId)) {
+  for await (const b of scanRunBlocks(source, onRunId, undefined, undefined, skip)) {
     const docnos: string[] = [];
     for (let i = 0; i < b.count; i++) {
       docnos.push(decodeField(b.buf, b.docStart[i], b.docEnd[i], { file, line: b.line[i] }));
@@ -144,6 +145,7 @@ export async function evaluateRunStream(
   source: ByteSource,
   ev: QueryEvaluator,
   chunkBytes?: number,
+  skip?: SkippedLines,
 ): Promise<RunStretch> {
   const file = byteSourceName(source);
   const level = ev.level;
@@ -152,11 +154,15 @@ export async function evaluateRunStream(
   let runId = "";
   let lines = 0;
   // Per-query work reuses these buffers: allocation churn is what costs at this scale.
-  const scratch = { slots: new Int32Array(256), order: new Int32Array(256) };
+  const scratch = {
+    slots: new Int32Array(256),
+    order: new Int32Array(256),
+    hashes: new Int32Array(256),
+  };
   const table = new JudgmentTable();
   let rels = new Float64Array(256);
   for await (
-    const b of scanRunBlocks(source, (id) => runId = id, chunkBytes, (n) => lines = n)
+    const b of scanRunBlocks(source, (id) => runId = id, chunkBytes, (n) => lines = n, skip)
   ) {
     if (seen.has(b.qid)) throw new NotGrouped();
     seen.add(b.qid);
@@ -171,7 +177,7 @@ export async function evaluateRunStream(
     for (let r = 0; r < b.count; r++) {
       const i = order[r];
       const s = b.docStart[i], e = b.docEnd[i];
-      const v = table.lookup(b.buf, s, e, hashBytes(b.buf, s, e));
+      const v = table.lookup(b.buf, s, e, scratch.hashes[i] >>> 0);
       ranked[r] = v === undefined ? UNJUDGED : v;
     }
     ev.addRanked(b.qid, {
@@ -197,6 +203,11 @@ export interface FileEvalOptions extends EvalOptions {
   threads?: number;
   /** Smallest run file (bytes) that is split over threads (default 32 MB). */
   parallelMinBytes?: number;
+  /**
+   * Tolerant mode (opt-in): skip malformed lines (field count, number, UTF-8) instead of
+   * failing, and report them in the result's `skipped`. Duplicates still fail.
+   */
+  skipBadLines?: boolean;
 }
 
 /**
@@ -225,7 +236,10 @@ export async function evaluateTrecFiles(
   options: FileEvalOptions = {},
 ): Promise<EvalResult> {
   const level = options.relevanceLevel ?? 1;
-  const threads = options.threads ?? 1;
+  const skipped = options.skipBadLines
+    ? { qrels: { count: 0, examples: [] }, run: { count: 0, examples: [] } }
+    : undefined;
+  const threads = skipped ? 1 : options.threads ?? 1;
   let qrels: QrelsIndex | undefined = qrelsSource instanceof QrelsIndex ? qrelsSource : undefined;
   let ev = new QueryEvaluator(measures, level);
   let stretch: RunStretch | undefined;
@@ -240,19 +254,23 @@ export async function evaluateTrecFiles(
     stretch = r.stretch;
     notGrouped = r.notGrouped ?? false;
   }
-  qrels ??= await QrelsIndex.read(qrelsSource as TextSource, { chunkBytes: options.chunkBytes });
+  qrels ??= await QrelsIndex.read(qrelsSource as TextSource, {
+    chunkBytes: options.chunkBytes,
+    skip: skipped?.qrels,
+  });
   if (!stretch && !notGrouped && runSource !== "-") {
     // Standard input cannot be read twice: it takes the in-memory path below.
     try {
       ev = new QueryEvaluator(measures, level);
-      stretch = await evaluateRunStream(qrels, runSource, ev, options.chunkBytes);
+      stretch = await evaluateRunStream(qrels, runSource, ev, options.chunkBytes, skipped?.run);
     } catch (e) {
       if (!(e instanceof NotGrouped)) throw e;
     }
   }
   if (!stretch) {
     ev = new QueryEvaluator(measures, level);
-    stretch = await evaluateUngrouped(qrels, runSource, ev);
+    if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
+    stretch = await evaluateUngrouped(qrels, runSource, ev, skipped?.run);
   }
   const seen = new Set(stretch.seen);
   const missing: { qid: string; values: number[] }[] = [];
@@ -263,12 +281,13 @@ export async function evaluateTrecFiles(
   }
   const runOnly = stretch.runOnly.sort(compareDocnos);
   warnRunOnly(runOnly, options.warn);
-  return ev.result({
+  const result = ev.result({
     complete: options.complete ?? false,
     runOnlyQueries: runOnly,
     missing,
     runId: stretch.runId,
   });
+  return skipped ? { ...result, skipped } : result;
 }
 
 /** Two threads pay off from a few tens of MB of plain (not gzip) run on. */
@@ -292,11 +311,12 @@ async function evaluateUngrouped(
   qrels: QrelsIndex,
   runSource: TextSource,
   ev: QueryEvaluator,
+  skip?: SkippedLines,
 ): Promise<RunStretch> {
   const file = sourceName(runSource);
   let runId = "";
   const run = new Map<string, RunBlock>();
-  for await (const b of runBlocks(runSource, (id) => runId = id)) {
+  for await (const b of runBlocks(runSource, (id) => runId = id, skip)) {
     const g = run.get(b.qid);
     if (!g) run.set(b.qid, b);
     else {

@@ -61,7 +61,7 @@ export {
   writeSpanRun,
 } from "./runfile.ts";
 export type { CheckedRun, RunIssue } from "./runfile.ts";
-export { parseJsonWithLines, toPlain } from "./json_scan.ts";
-export type { JsonEntry, JsonNode } from "./json_scan.ts";
+export { parseJsonWithLines, toPlain } from "../io/json_scan.ts";
+export type { JsonEntry, JsonNode } from "../io/json_scan.ts";
 export { overlapBaseline, QUESTION_WORDS, questionKeys, rankSpans } from "./baseline.ts";
 export type { BaselineOptions } from "./baseline.ts";

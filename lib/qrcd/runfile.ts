@@ -9,7 +9,7 @@
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { readText } from "../io/text.ts";
-import { type JsonNode, parseJsonWithLines } from "./json_scan.ts";
+import { type JsonNode, parseJsonWithLines } from "../io/json_scan.ts";
 import { MAX_PREDICTIONS } from "./metrics.ts";
 import type { PassageQuestion, SpanPrediction, SpanRun } from "./types.ts";
 

@@ -23,9 +23,10 @@ export interface CollectionStats {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { collectionStats } from "./lexical.ts";
  * const s = collectionStats(["a cat sat", "a dog", "the cat"]);
- * console.assert(s.numDocs === 3 && s.docFreq.get("cat") === 2 && s.avgDocLength === 7 / 3);
+ * assert(s.numDocs === 3 && s.docFreq.get("cat") === 2 && s.avgDocLength === 7 / 3);
  * ```
  */
 export function collectionStats(documents: Iterable<string>): CollectionStats {
@@ -47,9 +48,10 @@ export function collectionStats(documents: Iterable<string>): CollectionStats {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { collectionStats, idf } from "./lexical.ts";
  * const s = collectionStats(["a b", "a c", "a d", "e"]);
- * console.assert(idf(s, "a") === Math.log(4 / 3) && idf(s, "zzz") === Math.log(4));
+ * assert(idf(s, "a") === Math.log(4 / 3) && idf(s, "zzz") === Math.log(4));
  * ```
  */
 export function idf(stats: CollectionStats, word: string): number {
@@ -62,9 +64,10 @@ export function idf(stats: CollectionStats, word: string): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bm25Idf, collectionStats } from "./lexical.ts";
  * const s = collectionStats(["a b", "a c"]);
- * console.assert(Math.abs(bm25Idf(s, "b") - Math.log(1 + 1.5 / 1.5)) < 1e-12);
+ * assert(Math.abs(bm25Idf(s, "b") - Math.log(1 + 1.5 / 1.5)) < 1e-12);
  * ```
  */
 export function bm25Idf(stats: CollectionStats, word: string): number {
@@ -93,8 +96,9 @@ export const LEXICAL_KINDS: readonly LexicalKind[] = ["wordcnt", "wgtwordcnt", "
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { wordCount } from "./lexical.ts";
- * console.assert(wordCount("Who wrote the play Hamlet?", "Hamlet is a play by Shakespeare.") === 2);
+ * assert(wordCount("Who wrote the play Hamlet?", "Hamlet is a play by Shakespeare.") === 2);
  * ```
  */
 export function wordCount(
@@ -113,10 +117,11 @@ export function wordCount(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { collectionStats, idf, weightedWordCount } from "./lexical.ts";
  * const s = collectionStats(["hamlet is a play", "a play", "plays"]);
  * const v = weightedWordCount("which play is hamlet", "hamlet is a play", s);
- * console.assert(Math.abs(v - (idf(s, "play") + idf(s, "hamlet"))) < 1e-12);
+ * assert(Math.abs(v - (idf(s, "play") + idf(s, "hamlet"))) < 1e-12);
  * ```
  */
 export function weightedWordCount(
@@ -139,10 +144,11 @@ export function weightedWordCount(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bm25, collectionStats } from "./lexical.ts";
  * const s = collectionStats(["red apple", "green apple pie", "blue sky"]);
- * console.assert(bm25("apple pie", "green apple pie", s) > bm25("apple pie", "red apple", s));
- * console.assert(bm25("apple pie", "blue sky", s) === 0);
+ * assert(bm25("apple pie", "green apple pie", s) > bm25("apple pie", "red apple", s));
+ * assert(bm25("apple pie", "blue sky", s) === 0);
  * ```
  */
 export function bm25(
@@ -169,10 +175,11 @@ export function bm25(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { collectionStats, lexicalScorer } from "./lexical.ts";
  * const s = lexicalScorer("wordcnt", collectionStats([]));
  * const out = await s.scorePairs([{ question: "big red dog", candidate: "a red dog" }]);
- * console.assert(s.id === "lexical:wordcnt" && out[0] === 2);
+ * assert(s.id === "lexical:wordcnt" && out[0] === 2);
  * ```
  */
 export function lexicalScorer(

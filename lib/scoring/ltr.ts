@@ -37,13 +37,14 @@ export const LTR_FEATURES = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { collectionStats } from "./lexical.ts";
  * import { LTR_FEATURES, questionFeatures } from "./ltr.ts";
  * const q = { id: "q", text: "red dog", candidates: [{ id: "a", text: "a red dog" }, { id: "b", text: "cat" }] };
  * const f = questionFeatures(q, collectionStats(["a red dog", "cat"]));
  * const at = (c: number, name: string) => f[c * LTR_FEATURES.length + LTR_FEATURES.indexOf(name as never)];
- * console.assert(at(0, "wordcnt") === 2 && at(0, "wordcnt_norm") === 1 && at(1, "wordcnt") === 0);
- * console.assert(at(0, "is_first") === 1 && at(1, "position") === 1);
+ * assert(at(0, "wordcnt") === 2 && at(0, "wordcnt_norm") === 1 && at(1, "wordcnt") === 0);
+ * assert(at(0, "is_first") === 1 && at(1, "position") === 1);
  * ```
  */
 export function questionFeatures(q: QuestionInput, stats: CollectionStats): Float64Array {
@@ -151,9 +152,10 @@ function featureIndexes(names: readonly string[]): number[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mulberry32 } from "./ltr.ts";
  * const a = mulberry32(3), b = mulberry32(3);
- * console.assert(a() === b() && a() < 1);
+ * assert(a() === b() && a() < 1);
  * ```
  */
 export function mulberry32(seed: number): () => number {
@@ -173,6 +175,7 @@ export function mulberry32(seed: number): () => number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trainLtr } from "./ltr.ts";
  * const qs = [0, 1, 2, 3].map((i) => ({
  *   id: `q${i}`, text: `who painted picture ${i}`,
@@ -182,7 +185,7 @@ export function mulberry32(seed: number): () => number {
  *   ],
  * }));
  * const m = trainLtr(qs, { seed: 1 });
- * console.assert(m.weights[m.features.indexOf("wordcnt")] > 0);
+ * assert(m.weights[m.features.indexOf("wordcnt")] > 0);
  * ```
  */
 export function trainLtr(
@@ -251,13 +254,14 @@ export function trainLtr(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ltrScorer, trainLtr } from "./ltr.ts";
  * const train = [{ id: "q", text: "red dog", candidates: [
  *   { id: "a", text: "a red dog", label: 1 }, { id: "b", text: "blue sky", label: 0 }] }];
  * const s = ltrScorer(trainLtr(train));
  * const [scores] = await s.scoreQuestions([{ id: "t", text: "green frog",
  *   candidates: [{ id: "x", text: "sky" }, { id: "y", text: "a green frog" }] }]);
- * console.assert(scores[1] > scores[0]);
+ * assert(scores[1] > scores[0]);
  * ```
  */
 export function ltrScorer(model: LtrModel, stats?: CollectionStats): QuestionScorer {

@@ -71,11 +71,12 @@ export interface ReadyScorer {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { makeScorer } from "./pipeline.ts";
  * const { scorer } = await makeScorer("lexical:bm25");
  * const [s] = await scorer.scoreQuestions([{ id: "q", text: "red dog",
  *   candidates: [{ id: "a", text: "a red dog" }, { id: "b", text: "a cat" }] }]);
- * console.assert(s[0] > s[1]);
+ * assert(s[0] > s[1]);
  * ```
  */
 export async function makeScorer(
@@ -159,9 +160,10 @@ export interface ScoredSplit {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scoreSplit } from "./pipeline.ts";
  * const r = await scoreSplit("lexical:wordcnt", "wikiqa", "test", { dir: "samples" });
- * console.assert(r.scores.length === r.questions.reduce((n, q) => n + q.candidates.length, 0));
+ * assert(r.scores.length === r.questions.reduce((n, q) => n + q.candidates.length, 0));
  * ```
  */
 export async function scoreSplit(
@@ -222,11 +224,12 @@ export interface ReadQrcdOptions extends SpanReaderOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readQrcdSplit } from "./pipeline.ts";
  * const run = await readQrcdSplit("tests/fixtures/tiny-model/qa", "dev",
  *   { dir: "samples", backend: "cpu", topK: 3 });
  * const first = [...run.values()][0];
- * console.assert(first.length === 3 && first[0].rank === 1 && first[0].score >= first[1].score);
+ * assert(first.length === 3 && first[0].rank === 1 && first[0].score >= first[1].score);
  * ```
  */
 export async function readQrcdSplit(

@@ -11,6 +11,7 @@ import type { PairScorer, QuestionInput, QuestionScorer, ScoreOptions } from "./
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { questionScorer } from "./questions.ts";
  * const byLength = {
  *   id: "len",
@@ -20,7 +21,7 @@ import type { PairScorer, QuestionInput, QuestionScorer, ScoreOptions } from "./
  * const [s] = await questionScorer(byLength).scoreQuestions([
  *   { id: "q", text: "?", candidates: [{ id: "a", text: "xx" }, { id: "b", text: "x" }] },
  * ]);
- * console.assert(s[0] === 2 && s[1] === 1);
+ * assert(s[0] === 2 && s[1] === 1);
  * ```
  */
 export function questionScorer(scorer: PairScorer): QuestionScorer {
@@ -53,12 +54,13 @@ export function isQuestionScorer(x: PairScorer | QuestionScorer): x is QuestionS
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { collectionStats, lexicalScorer } from "./lexical.ts";
  * import { scoreRun } from "./questions.ts";
  * const run = await scoreRun(lexicalScorer("wordcnt", collectionStats([])), [
  *   { id: "q1", text: "red dog", candidates: [{ id: "c1", text: "a red dog" }, { id: "c2", text: "cat" }] },
  * ]);
- * console.assert(run.get("q1")!.get("c1") === 2 && run.get("q1")!.get("c2") === 0);
+ * assert(run.get("q1")!.get("c1") === 2 && run.get("q1")!.get("c2") === 0);
  * ```
  */
 export async function scoreRun(

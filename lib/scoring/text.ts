@@ -33,8 +33,9 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { words } from "./text.ts";
- * console.assert(words("Who wrote 'Hamlet', in 1600?").join(" ") === "who wrote hamlet in 1600");
+ * assert(words("Who wrote 'Hamlet', in 1600?").join(" ") === "who wrote hamlet in 1600");
  * ```
  */
 export function words(text: string): string[] {
@@ -46,8 +47,9 @@ export function words(text: string): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { contentTerms } from "./text.ts";
- * console.assert(contentTerms("How are glacier caves formed? Caves!").join(" ") ===
+ * assert(contentTerms("How are glacier caves formed? Caves!").join(" ") ===
  *   "glacier caves formed");
  * ```
  */

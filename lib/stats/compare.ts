@@ -114,15 +114,16 @@ function asMap(x: Map<string, PerQueryValues> | Record<string, PerQueryValues>) 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareSystems, toMarkdown } from "./compare.ts";
  * const q = (ap: number[]) => new Map(ap.map((v, i) => [`q${i}`, { map: v }]));
  * const table = compareSystems(
  *   { good: q([1, 1, 1, 1, 1, 1, 1, 1]), poor: q([0, 0, 0, 0, 0, 0, 0, 0]) },
  *   ["map"],
  * );
- * console.assert(table.pairs[0].p === 2 / 256); // exact: only all-plus and all-minus reach 1
- * console.assert(table.cells.good.map.betterThan.join() === "b");
- * console.assert(toMarkdown(table).includes("good"));
+ * assert(table.pairs[0].p === 2 / 256); // exact: only all-plus and all-minus reach 1
+ * assert(table.cells.good.map.betterThan.join() === "b");
+ * assert(toMarkdown(table).includes("good"));
  * ```
  */
 export function compareSystems(
@@ -263,10 +264,11 @@ function caption(t: ComparisonTable): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareSystems, toMarkdown } from "./compare.ts";
  * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
  * const md = toMarkdown(compareSystems({ x: q([1, 0, 1]), y: q([0, 0, 1]) }, ["map"]));
- * console.assert(md.startsWith("| | system | map |"));
+ * assert(md.startsWith("| | system | map |"));
  * ```
  */
 export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): string {
@@ -319,10 +321,11 @@ function latexEscape(s: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareSystems, toLatex } from "./compare.ts";
  * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { recip_rank: x }]));
  * const tex = toLatex(compareSystems({ bm_25: q([1, 0]), y: q([0, 0]) }, ["recip_rank"]));
- * console.assert(tex.includes("bm\\_25") && tex.includes("\\toprule"));
+ * assert(tex.includes("bm\\_25") && tex.includes("\\toprule"));
  * ```
  */
 export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string {
@@ -382,10 +385,11 @@ function csvField(s: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compareSystems, toCsv } from "./compare.ts";
  * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
  * const csv = toCsv(compareSystems({ x: q([1, 0]), y: q([0, 0]) }, ["map"]));
- * console.assert(csv.split("\n")[0] === "measure,label,system,mean,ci_lower,ci_upper,better_than,p_vs_a,p_vs_b");
+ * assert(csv.split("\n")[0] === "measure,label,system,mean,ci_lower,ci_upper,better_than,p_vs_a,p_vs_b");
  * ```
  */
 export function toCsv(t: ComparisonTable): string {

@@ -35,6 +35,7 @@ export interface PrecisionAtK {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { precisionAtK } from "./heldout.ts";
  * const rows = [
  *   { query: "q2", doc: "a", label: 1, score: 0.1 },
@@ -43,7 +44,7 @@ export interface PrecisionAtK {
  *   { query: "q1", doc: "b", label: 0, score: 0.2 },
  * ];
  * const p = precisionAtK(rows, 1);
- * console.assert(p.perQuery.get("q1") === 1 && p.perQuery.get("q2") === 0 && p.mean === 0.5);
+ * assert(p.perQuery.get("q1") === 1 && p.perQuery.get("q2") === 0 && p.mean === 0.5);
  * ```
  */
 export function precisionAtK(
@@ -88,10 +89,11 @@ export type Trainer<C> = (
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scoreQuestions } from "./heldout.ts";
  * const q = { id: "q", text: "?", candidates: [{ id: "a", text: "x", label: 1 }] };
  * const rows = await scoreQuestions([q], () => [0.5]);
- * console.assert(rows[0].doc === "a" && rows[0].score === 0.5);
+ * assert(rows[0].doc === "a" && rows[0].score === 0.5);
  * ```
  */
 export async function scoreQuestions(
@@ -119,9 +121,10 @@ export async function scoreQuestions(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { overfittingWarning } from "./heldout.ts";
- * console.assert(overfittingWarning(0.30, 0.35)!.startsWith("warning"));
- * console.assert(overfittingWarning(0.30, 0.29) === undefined);
+ * assert(overfittingWarning(0.30, 0.35)!.startsWith("warning"));
+ * assert(overfittingWarning(0.30, 0.29) === undefined);
  * ```
  */
 export function overfittingWarning(
@@ -193,6 +196,7 @@ export interface HeldOutResult<C> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { heldOutExperiment } from "./heldout.ts";
  * const q = (id: string) => ({ id, text: id, candidates: [
  *   { id: "long answer here", text: "long answer here", label: 1 }, { id: "no", text: "no", label: 0 }] });
@@ -202,7 +206,7 @@ export interface HeldOutResult<C> {
  *   split, configs: [-1, 1], k: 1,
  *   train: (_qs, sign: number) => (question) => question.candidates.map((c) => sign * c.text.length),
  * });
- * console.assert(r.best === 1 && r.validation.precision === 1 && r.warning === undefined);
+ * assert(r.best === 1 && r.validation.precision === 1 && r.warning === undefined);
  * ```
  */
 export async function heldOutExperiment<C>(options: HeldOutOptions<C>): Promise<HeldOutResult<C>> {
@@ -271,9 +275,10 @@ export async function heldOutExperiment<C>(options: HeldOutOptions<C>): Promise<
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { learningCurveFigure } from "./heldout.ts";
  * const fig = learningCurveFigure([{ trainQueries: 10, trainLoss: 0.2, testLoss: 0.4 }], 0.45);
- * console.assert(fig.data.length === 3);
+ * assert(fig.data.length === 3);
  * ```
  */
 export function learningCurveFigure(curve: CurvePoint[], validationLoss?: number): PlotlyFigure {

@@ -56,12 +56,13 @@ export interface Agreement {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { labelAgreement } from "./labels.ts";
  * const golden = new Map([["q", new Map([["a", 1], ["b", 0], ["c", 0], ["d", 1]])]]);
  * const silver = new Map([["q", new Map([["a", 1], ["b", 1], ["c", 0], ["d", 1]])]]);
  * const r = labelAgreement(golden, silver);
  * // observed 3/4; chance 0.5 * 0.75 + 0.5 * 0.25 = 0.5 -> kappa 0.5
- * console.assert(r.observedAgreement === 0.75 && r.kappa === 0.5);
+ * assert(r.observedAgreement === 0.75 && r.kappa === 0.5);
  * ```
  */
 export function labelAgreement(
@@ -122,9 +123,10 @@ export function labelAgreement(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatAgreement, labelAgreement } from "./labels.ts";
  * const q = new Map([["q", new Map([["a", 1], ["b", 0]])]]);
- * console.assert(formatAgreement(labelAgreement(q, q)).includes("kappa"));
+ * assert(formatAgreement(labelAgreement(q, q)).includes("kappa"));
  * ```
  */
 export function formatAgreement(a: Agreement): string {

@@ -36,11 +36,12 @@ function fnv1a(text: string): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mulberry32 } from "./random.ts";
  * const a = mulberry32(7), b = mulberry32(7);
- * console.assert(a() === b() && a() === b());
+ * assert(a() === b() && a() === b());
  * const x = mulberry32("wikiqa")();
- * console.assert(x >= 0 && x < 1);
+ * assert(x >= 0 && x < 1);
  * ```
  */
 export function mulberry32(seed: Seed = DEFAULT_SEED): Random {
@@ -62,10 +63,11 @@ export function mulberry32(seed: Seed = DEFAULT_SEED): Random {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mulberry32, randomInt } from "./random.ts";
  * const r = mulberry32(1);
  * const k = randomInt(r, 6);
- * console.assert(Number.isInteger(k) && k >= 0 && k < 6);
+ * assert(Number.isInteger(k) && k >= 0 && k < 6);
  * ```
  */
 export function randomInt(random: Random, n: number): number {
@@ -77,9 +79,10 @@ export function randomInt(random: Random, n: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mulberry32, shuffleInPlace } from "./random.ts";
  * const xs = shuffleInPlace([1, 2, 3, 4, 5], mulberry32(3));
- * console.assert([...xs].sort().join() === "1,2,3,4,5");
+ * assert([...xs].sort().join() === "1,2,3,4,5");
  * ```
  */
 export function shuffleInPlace<T>(items: T[], random: Random): T[] {

@@ -54,8 +54,9 @@ function checkPaired(a: ArrayLike<number>, b: ArrayLike<number>): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mean } from "./significance.ts";
- * console.assert(mean([1, 2, 6]) === 3);
+ * assert(mean([1, 2, 6]) === 3);
  * ```
  */
 export function mean(values: ArrayLike<number>): number {
@@ -70,8 +71,9 @@ export function mean(values: ArrayLike<number>): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sampleSd } from "./significance.ts";
- * console.assert(Math.abs(sampleSd([2, 4, 4, 4, 5, 5, 7, 9]) - Math.sqrt(32 / 7)) < 1e-12);
+ * assert(Math.abs(sampleSd([2, 4, 4, 4, 5, 5, 7, 9]) - Math.sqrt(32 / 7)) < 1e-12);
  * ```
  */
 export function sampleSd(values: ArrayLike<number>): number {
@@ -109,10 +111,11 @@ export interface RandomizationOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pairedRandomizationTest } from "./significance.ts";
  * // Differences 1, 1, 1: only the all-plus and all-minus assignments reach |mean| = 1.
  * const r = pairedRandomizationTest([1, 1, 1], [0, 0, 0]);
- * console.assert(r.exact && r.p === 2 / 8);
+ * assert(r.exact && r.p === 2 / 8);
  * ```
  */
 export function pairedRandomizationTest(
@@ -164,11 +167,12 @@ export function pairedRandomizationTest(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pairedTTest } from "./significance.ts";
  * // d = [1, 2, 3]: mean 2, sd 1, t = 2 * sqrt(3); df = 2 has the closed form p = 1 - t / sqrt(2 + t^2).
  * const r = pairedTTest([1, 2, 3], [0, 0, 0]);
  * const t = 2 * Math.sqrt(3);
- * console.assert(Math.abs(r.p - (1 - t / Math.sqrt(2 + t * t))) < 1e-12);
+ * assert(Math.abs(r.p - (1 - t / Math.sqrt(2 + t * t))) < 1e-12);
  * ```
  */
 export function pairedTTest(a: ArrayLike<number>, b: ArrayLike<number>): TTestResult {
@@ -217,9 +221,10 @@ export interface ConfidenceInterval {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { quantileSorted } from "./significance.ts";
- * console.assert(quantileSorted([1, 2, 3, 4], 0.5) === 2.5);
- * console.assert(quantileSorted([1, 2, 3, 4], 1) === 4);
+ * assert(quantileSorted([1, 2, 3, 4], 0.5) === 2.5);
+ * assert(quantileSorted([1, 2, 3, 4], 1) === 4);
  * ```
  */
 export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
@@ -241,9 +246,10 @@ function checkLevel(level: number): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bootstrapCI } from "./significance.ts";
  * const ci = bootstrapCI([0.2, 0.5, 0.9, 1, 0.3], { samples: 2000, seed: 1 });
- * console.assert(ci.lower <= ci.mean && ci.mean <= ci.upper && ci.level === 0.95);
+ * assert(ci.lower <= ci.mean && ci.mean <= ci.upper && ci.level === 0.95);
  * ```
  */
 export function bootstrapCI(
@@ -281,9 +287,10 @@ export function bootstrapCI(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tConfidenceInterval } from "./significance.ts";
  * const ci = tConfidenceInterval([1, 2, 3]);
- * console.assert(Math.abs(ci.upper - (2 + 4.302653 / Math.sqrt(3))) < 1e-5);
+ * assert(Math.abs(ci.upper - (2 + 4.302653 / Math.sqrt(3))) < 1e-5);
  * ```
  */
 export function tConfidenceInterval(
@@ -306,8 +313,9 @@ export type Correction = "none" | "bonferroni" | "holm";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bonferroni } from "./significance.ts";
- * console.assert(bonferroni([0.01, 0.04, 0.5]).join() === "0.03,0.12,1");
+ * assert(bonferroni([0.01, 0.04, 0.5]).join() === "0.03,0.12,1");
  * ```
  */
 export function bonferroni(pValues: readonly number[]): number[] {
@@ -323,9 +331,10 @@ export function bonferroni(pValues: readonly number[]): number[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { holm } from "./significance.ts";
  * // Sorted 0.01, 0.02, 0.04 -> 0.03, 0.04, 0.04 (monotone).
- * console.assert(holm([0.04, 0.01, 0.02]).map((p) => p.toFixed(2)).join() === "0.04,0.03,0.04");
+ * assert(holm([0.04, 0.01, 0.02]).map((p) => p.toFixed(2)).join() === "0.04,0.03,0.04");
  * ```
  */
 export function holm(pValues: readonly number[]): number[] {
@@ -345,8 +354,9 @@ export function holm(pValues: readonly number[]): number[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { adjustPValues } from "./significance.ts";
- * console.assert(adjustPValues([0.2], "holm")[0] === 0.2);
+ * assert(adjustPValues([0.2], "holm")[0] === 0.2);
  * ```
  */
 export function adjustPValues(pValues: readonly number[], correction: Correction): number[] {

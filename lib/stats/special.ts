@@ -30,9 +30,10 @@ const LANCZOS = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { logGamma } from "./special.ts";
- * console.assert(Math.abs(logGamma(5) - Math.log(24)) < 1e-12);
- * console.assert(Math.abs(logGamma(0.5) - Math.log(Math.sqrt(Math.PI))) < 1e-12);
+ * assert(Math.abs(logGamma(5) - Math.log(24)) < 1e-12);
+ * assert(Math.abs(logGamma(0.5) - Math.log(Math.sqrt(Math.PI))) < 1e-12);
  * ```
  */
 export function logGamma(x: number): number {
@@ -85,10 +86,11 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { regularizedIncompleteBeta } from "./special.ts";
  * // I_x(1, 1) = x and I_x(a, 1) = x^a.
- * console.assert(Math.abs(regularizedIncompleteBeta(0.3, 1, 1) - 0.3) < 1e-14);
- * console.assert(Math.abs(regularizedIncompleteBeta(0.5, 3, 1) - 0.125) < 1e-14);
+ * assert(Math.abs(regularizedIncompleteBeta(0.3, 1, 1) - 0.3) < 1e-14);
+ * assert(Math.abs(regularizedIncompleteBeta(0.5, 3, 1) - 0.125) < 1e-14);
  * ```
  */
 export function regularizedIncompleteBeta(x: number, a: number, b: number): number {
@@ -108,9 +110,10 @@ export function regularizedIncompleteBeta(x: number, a: number, b: number): numb
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { studentTTwoSidedP } from "./special.ts";
  * // Tabulated: t(0.975, 10) = 2.228139, so the two-sided p is 0.05.
- * console.assert(Math.abs(studentTTwoSidedP(2.228139, 10) - 0.05) < 1e-6);
+ * assert(Math.abs(studentTTwoSidedP(2.228139, 10) - 0.05) < 1e-6);
  * ```
  */
 export function studentTTwoSidedP(t: number, df: number): number {
@@ -125,9 +128,10 @@ export function studentTTwoSidedP(t: number, df: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { studentTCdf } from "./special.ts";
- * console.assert(Math.abs(studentTCdf(0, 7) - 0.5) < 1e-15);
- * console.assert(Math.abs(studentTCdf(1, 1) - 0.75) < 1e-12); // Cauchy: 1/2 + atan(1)/pi
+ * assert(Math.abs(studentTCdf(0, 7) - 0.5) < 1e-15);
+ * assert(Math.abs(studentTCdf(1, 1) - 0.75) < 1e-12); // Cauchy: 1/2 + atan(1)/pi
  * ```
  */
 export function studentTCdf(t: number, df: number): number {
@@ -141,8 +145,9 @@ export function studentTCdf(t: number, df: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { studentTQuantile } from "./special.ts";
- * console.assert(Math.abs(studentTQuantile(0.975, 10) - 2.228139) < 1e-6);
+ * assert(Math.abs(studentTQuantile(0.975, 10) - 2.228139) < 1e-6);
  * ```
  */
 export function studentTQuantile(p: number, df: number): number {

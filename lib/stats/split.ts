@@ -93,13 +93,14 @@ function apportion(total: number, weights: number[]): number[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { splitByQuery } from "./split.ts";
  * const qs = Array.from({ length: 20 }, (_, i) => ({
  *   id: `q${i}`, text: `question ${i}`, candidates: [{ id: "c", text: "", label: i % 2 }],
  * }));
  * const s = splitByQuery(qs, { counts: { train: 12, test: 5, validation: 3 }, seed: 1, stratify: true });
- * console.assert(s.train.length === 12 && s.test.length === 5 && s.validation.length === 3);
- * console.assert(s.withPositive.train === 6);
+ * assert(s.train.length === 12 && s.test.length === 5 && s.validation.length === 3);
+ * assert(s.withPositive.train === 6);
  * ```
  */
 export function splitByQuery<T>(items: readonly T[], options: SplitOptions<T> = {}): Split<T> {
@@ -200,8 +201,9 @@ function slicesOf<T>(x: Record<string, readonly T[]> | Split<T>): Record<string,
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeForLeakage } from "./split.ts";
- * console.assert(normalizeForLeakage("  Who  wrote\tHamlet? ") === "who wrote hamlet?");
+ * assert(normalizeForLeakage("  Who  wrote\tHamlet? ") === "who wrote hamlet?");
  * ```
  */
 export function normalizeForLeakage(text: string): string {
@@ -253,10 +255,11 @@ export interface LeakageReport {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkLeakage } from "./split.ts";
  * const q = (id: string, text: string) => ({ id, text, candidates: [] });
  * const r = checkLeakage({ train: [q("1", "Who?"), q("2", "What  is X")], test: [q("3", "what is x")] });
- * console.assert(!r.clean && r.sharedIds.length === 0 && r.duplicateTexts[0].key === "what is x");
+ * assert(!r.clean && r.sharedIds.length === 0 && r.duplicateTexts[0].key === "what is x");
  * ```
  */
 export function checkLeakage(
@@ -285,8 +288,9 @@ export interface QrcdRecordLike {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { qrcdQuestionId } from "./split.ts";
- * console.assert(qrcdQuestionId("2:8-16_364") === "364");
+ * assert(qrcdQuestionId("2:8-16_364") === "364");
  * ```
  */
 export function qrcdQuestionId(pqId: string): string {
@@ -317,12 +321,13 @@ export interface QrcdLeakageReport {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkQrcdLeakage } from "./split.ts";
  * const r = checkQrcdLeakage({
  *   train: [{ pq_id: "1:1-7_1", question: "q one", passage: "P" }],
  *   dev: [{ pq_id: "2:1-5_2", question: "q two", passage: "P" }],
  * });
- * console.assert(r.questionsDisjoint && r.sharedPassagesByPair["train/dev"] === 1);
+ * assert(r.questionsDisjoint && r.sharedPassagesByPair["train/dev"] === 1);
  * ```
  */
 export function checkQrcdLeakage<T extends QrcdRecordLike>(

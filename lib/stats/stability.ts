@@ -45,10 +45,11 @@ export interface StabilityResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stability } from "./stability.ts";
  * const s = stability([[0.8, 0.6], [0.7, 0.7], [0.9, 0.9]], { threshold: 0.05 });
  * // per-run means 0.7, 0.7, 0.9 -> mean 0.7667, sample sd 0.1155
- * console.assert(Math.abs(s.sd - 0.2 / Math.sqrt(3)) < 1e-12 && s.unstable);
+ * assert(Math.abs(s.sd - 0.2 / Math.sqrt(3)) < 1e-12 && s.unstable);
  * ```
  */
 export function stability(
@@ -94,9 +95,10 @@ export interface PlotlyFigure {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stability, stabilityFigure } from "./stability.ts";
  * const fig = stabilityFigure({ tanda: stability([[0.9], [0.91]]), ft: stability([[0.7], [0.9]]) }, "MAP");
- * console.assert(fig.data.length === 2 && fig.data[1].marker !== undefined);
+ * assert(fig.data.length === 2 && fig.data[1].marker !== undefined);
  * ```
  */
 export function stabilityFigure(

@@ -158,11 +158,12 @@ function rrExpected(groups: Group[]): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { queryTies } from "./ties.ts";
  * // d1 (relevant) and d2 tie at the top: trec_eval puts d2 first (docno descending).
  * const t = queryTies("q1", new Map([["d1", 0.5], ["d2", 0.5], ["d3", 0.1]]), new Map([["d1", 1]]));
- * console.assert(t.rr.trecEval === 0.5 && t.rr.min === 0.5 && t.rr.max === 1);
- * console.assert(t.rr.expected === 0.75 && t.mixedGroups === 1);
+ * assert(t.rr.trecEval === 0.5 && t.rr.min === 0.5 && t.rr.max === 1);
+ * assert(t.rr.expected === 0.75 && t.mixedGroups === 1);
  * ```
  */
 export function queryTies(
@@ -254,11 +255,12 @@ function meanRange(ranges: TieRange[]): TieRange {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { analyzeTies } from "./ties.ts";
  * const qrels = new Map([["q1", new Map([["a", 1], ["b", 0]])]]);
  * const run = new Map([["q1", new Map([["a", 1], ["b", 1]])]]);
  * const t = analyzeTies(qrels, run);
- * console.assert(t.map.min === 0.5 && t.map.max === 1 && t.map.expected === 0.75);
+ * assert(t.map.min === 0.5 && t.map.max === 1 && t.map.expected === 0.75);
  * ```
  */
 export function analyzeTies(qrels: QrelsLike, run: RunLike, options: TieOptions = {}): TieAnalysis {
@@ -286,9 +288,10 @@ export function analyzeTies(qrels: QrelsLike, run: RunLike, options: TieOptions 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { analyzeTies, formatTieAnalysis } from "./ties.ts";
  * const t = analyzeTies(new Map([["q", new Map([["a", 1]])]]), new Map([["q", new Map([["a", 1], ["b", 1]])]]));
- * console.assert(formatTieAnalysis(t).includes("map"));
+ * assert(formatTieAnalysis(t).includes("map"));
  * ```
  */
 export function formatTieAnalysis(t: TieAnalysis): string {

@@ -1,8 +1,8 @@
 /**
  * Model folders with bad files (config.json, tokenizer.json, ONNX weights), loaded through
  * `loadModel` on the cpu backend with the committed tiny model as the good copy. The tests
- * marked `ignore: true` fail today: each names a bug in lib/scoring (not this area's files),
- * reported to the lead; remove `ignore` once it is fixed.
+ * that were once marked `ignore: true` (bugs in lib/scoring) now pass: the model files are
+ * read through lib/io/json.ts.
  */
 import { assert, assertRejects } from "../assert.ts";
 import { KitError } from "../../lib/errors.ts";
@@ -33,11 +33,11 @@ async function rejectsWithKitError(dir: string, pattern: RegExp): Promise<void> 
 Deno.test("model files: broken JSON, truncated or empty weights and missing weights are KitErrors", async () => {
   await rejectsWithKitError(
     await modelWith((d) => Deno.writeTextFile(`${d}/config.json`, '{"a": 1,\n "b": }')),
-    /config\.json: cannot read config\.json/,
+    /config\.json:2: invalid JSON/,
   );
   await rejectsWithKitError(
     await modelWith((d) => Deno.writeTextFile(`${d}/tokenizer.json`, '{"model": ')),
-    /tokenizer\.json: cannot read tokenizer\.json/,
+    /tokenizer\.json:1: invalid JSON/,
   );
   await rejectsWithKitError(
     await modelWith(async (d) => {
@@ -64,11 +64,8 @@ Deno.test("model files: broken JSON, truncated or empty weights and missing weig
 });
 
 Deno.test({
-  // BUG (lib/scoring/model/model.ts, tokenizer.ts): JSON files are read with
-  // Deno.readTextFile + JSON.parse, not lib/io/text.ts, so a UTF-8 BOM is rejected
-  // ("Unexpected token") instead of being dropped as every other reader does.
-  name: "model files: a BOM in config.json is accepted (BUG: rejected today)",
-  ignore: true,
+  // Model JSON files go through lib/io/json.ts: a UTF-8 BOM is dropped as everywhere else.
+  name: "model files: a BOM in config.json is accepted",
   async fn() {
     await loads(
       await modelWith(async (d) => {
@@ -80,10 +77,8 @@ Deno.test({
 });
 
 Deno.test({
-  // BUG (lib/scoring/model/model.ts): invalid UTF-8 in config.json is silently replaced by
-  // U+FFFD (Deno.readTextFile is not strict) instead of a KitError naming file and line.
-  name: "model files: invalid UTF-8 in config.json is a KitError (BUG: accepted today)",
-  ignore: true,
+  // Strict UTF-8: no silent U+FFFD replacement.
+  name: "model files: invalid UTF-8 in config.json is a KitError",
   async fn() {
     await rejectsWithKitError(
       await modelWith((d) =>
@@ -95,10 +90,7 @@ Deno.test({
 });
 
 Deno.test({
-  // BUG (lib/scoring/model/model.ts): a config.json holding `null` (or any non-object) is not
-  // checked; `config.model_type` then throws a TypeError instead of a KitError.
-  name: "model files: config.json that is not an object is a KitError (BUG: TypeError today)",
-  ignore: true,
+  name: "model files: config.json that is not an object is a KitError",
   async fn() {
     await rejectsWithKitError(
       await modelWith((d) => Deno.writeTextFile(`${d}/config.json`, "null")),
@@ -108,11 +100,8 @@ Deno.test({
 });
 
 Deno.test({
-  // BUG (lib/scoring/model/tokenizer.ts): a tokenizer.json of the wrong shape makes
-  // @huggingface/tokenizers throw a plain Error ('Tokenizer must contain a "decoder"
-  // property') that escapes as is; it should be a KitError naming tokenizer.json.
-  name: "model files: tokenizer.json of the wrong shape is a KitError (BUG: plain Error today)",
-  ignore: true,
+  // @huggingface/tokenizers throws a plain Error for a wrong shape; the kit names the file.
+  name: "model files: tokenizer.json of the wrong shape is a KitError",
   async fn() {
     await rejectsWithKitError(
       await modelWith((d) => Deno.writeTextFile(`${d}/tokenizer.json`, '{"model": 5}')),

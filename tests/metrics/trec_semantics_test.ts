@@ -194,3 +194,34 @@ Deno.test("no query in common is an error, not a silent zero", () => {
     /no query has both/,
   );
 });
+
+Deno.test("tolerant mode (opt-in) skips malformed lines, counts them, and still rejects duplicates", async () => {
+  const qrels = mem("q.txt", "q 0 a 1\nq 0 b x\nq 0 c\nq 0 d 0\n");
+  const run = mem("r.txt", "q Q0 a 1 0.9 r\nq Q0 b 2 NaN r\nq Q0 c 3\nq Q0 d 4 0.1 r\n");
+  const r = await evaluateTrecFiles(qrels, run, ["map", "num_ret", "num_rel"], {
+    skipBadLines: true,
+    warn: false,
+  });
+  assertEquals(r.summary.num_ret, 2); // a and d
+  assertEquals(r.summary.num_rel, 1); // b's judgment was skipped
+  assertEquals(r.summary.map, 1);
+  assertEquals(r.skipped!.qrels.count, 2);
+  assertEquals(r.skipped!.run.count, 2);
+  assertEquals(
+    r.skipped!.qrels.examples[0],
+    "q.txt:2: relevance 'x' is not an integer (expected: qid iter docno relevance)",
+  );
+  assertEquals(
+    r.skipped!.run.examples[1],
+    "r.txt:3: expected 6 fields (qid Q0 docno rank score runid), found 4",
+  );
+  // Strict by default; duplicates are never skipped.
+  await assertRejects(() => evaluateTrecFiles(qrels, run, ["map"]), /q\.txt:2: relevance 'x'/);
+  await assertRejects(
+    () =>
+      evaluateTrecFiles(mem("q", "q 0 a 1\n"), mem("r", "q Q0 a 1 1 r\nq Q0 a 2 1 r\n"), ["map"], {
+        skipBadLines: true,
+      }),
+    /duplicate document a/,
+  );
+});

@@ -31,12 +31,13 @@ export class ScoreCache {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ScoreCache } from "./cache.ts";
    * const dir = await Deno.makeTempDir();
    * const c = await ScoreCache.open(dir, "m1");
    * c.set("q", "a", 0.5);
    * await c.save();
-   * console.assert((await ScoreCache.open(dir, "m1")).get("q", "a") === 0.5);
+   * assert((await ScoreCache.open(dir, "m1")).get("q", "a") === 0.5);
    * ```
    */
   static async open(dir: string, modelKey: string): Promise<ScoreCache> {

@@ -64,11 +64,12 @@ export function padBatch(encs: Encoded[], padId: number, multiple = 1) {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadCrossEncoder } from "./crossencoder.ts";
  * const ce = await loadCrossEncoder("tests/fixtures/tiny-model/cross-encoder",
  *   { backend: "cpu", scoreCache: false });
  * const [s] = await ce.scorePairs([{ question: "who wrote hamlet?", candidate: "Shakespeare." }]);
- * console.assert(Number.isFinite(s));
+ * assert(Number.isFinite(s));
  * await ce.close();
  * ```
  */

@@ -146,9 +146,10 @@ async function isDirectory(path: string): Promise<boolean> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveModelDir } from "./hub.ts";
  * const dir = await resolveModelDir("tests/fixtures/tiny-model/qa");
- * console.assert(dir === "tests/fixtures/tiny-model/qa");
+ * assert(dir === "tests/fixtures/tiny-model/qa");
  * ```
  */
 export async function resolveModelDir(spec: string, options: HubOptions = {}): Promise<string> {

@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { KitError } from "../../errors.ts";
+import { readJsonFile } from "../../io/json.ts";
 import { exists } from "../../io/atomic.ts";
 import { type HubOptions, MODEL_FILES, resolveModelDir } from "./hub.ts";
 import { type Backend, createSession, defaultBackend, type ModelSession } from "./session.ts";
@@ -60,9 +61,10 @@ export async function weightsPath(dir: string): Promise<string> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadModel } from "./model.ts";
  * const m = await loadModel("tests/fixtures/tiny-model/cross-encoder", { backend: "cpu" });
- * console.assert(m.config.num_labels === 1 && m.maxLength === 128);
+ * assert(m.config.num_labels === 1 && m.maxLength === 128);
  * await m.session.release();
  * ```
  */
@@ -71,14 +73,7 @@ export async function loadModel(
   options: LoadModelOptions = {},
 ): Promise<LoadedModel> {
   const dir = await resolveModelDir(spec, options);
-  let config: ModelConfig;
-  try {
-    config = JSON.parse(await Deno.readTextFile(`${dir}/config.json`));
-  } catch (e) {
-    throw new KitError(`cannot read config.json: ${(e as Error).message}`, {
-      file: `${dir}/config.json`,
-    });
-  }
+  const config = (await readJsonFile(`${dir}/config.json`, { expect: "object" })) as ModelConfig;
   const tokenizer = await ModelTokenizer.load(dir);
   const bytes = await Deno.readFile(await weightsPath(dir));
   const backend = options.backend ?? await defaultBackend();

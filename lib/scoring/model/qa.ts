@@ -36,11 +36,12 @@ export interface ExtractiveReader extends SpanReader {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { collectSpans } from "./qa.ts";
  * const best = new Map<string, number>();
  * const toks = [{ id: 1, start: 0, end: 2 }, { id: 2, start: 3, end: 5 }];
  * collectSpans(best, toks, Float32Array.of(0, 1, 5), Float32Array.of(0, 2, 3), 1, 2);
- * console.assert(best.get("3:5") === 8 && best.get("0:5") === 4 && best.get("0:2") === 3);
+ * assert(best.get("3:5") === 8 && best.get("0:5") === 4 && best.get("0:2") === 3);
  * ```
  */
 export function collectSpans(
@@ -68,9 +69,10 @@ export function collectSpans(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { topSpans } from "./qa.ts";
  * const s = topSpans("hello world", new Map([["0:5", 1], ["6:11", 2]]), 1);
- * console.assert(s[0].answer === "world" && s[0].start === 6);
+ * assert(s[0].answer === "world" && s[0].start === 6);
  * ```
  */
 export function topSpans(passage: string, best: Map<string, number>, k: number): Span[] {
@@ -101,10 +103,11 @@ export function windows(numTokens: number, size: number, stride: number): [numbe
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadSpanReader } from "./qa.ts";
  * const r = await loadSpanReader("tests/fixtures/tiny-model/qa", { backend: "cpu" });
  * const [spans] = await r.readSpans([{ id: "1", question: "who?", passage: "Hamlet is a play." }]);
- * console.assert(spans.length === 5 && spans[0].answer === "Hamlet is a play.".slice(spans[0].start, spans[0].end));
+ * assert(spans.length === 5 && spans[0].answer === "Hamlet is a play.".slice(spans[0].start, spans[0].end));
  * await r.close();
  * ```
  */
@@ -192,10 +195,11 @@ type ModelTemplate = LoadedModel["tokenizer"]["template"];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { extractSpans } from "./qa.ts";
  * const [spans] = await extractSpans("tests/fixtures/tiny-model/qa",
  *   [{ id: "1:1_1", question: "who?", passage: "Hamlet is a play." }], { backend: "cpu", topK: 3 });
- * console.assert(spans.length === 3);
+ * assert(spans.length === 3);
  * ```
  */
 export async function extractSpans(

@@ -30,8 +30,9 @@ export async function hasWebGpu(): Promise<boolean> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultBackend } from "./session.ts";
- * console.assert(["webgpu", "cpu"].includes(await defaultBackend()));
+ * assert(["webgpu", "cpu"].includes(await defaultBackend()));
  * ```
  */
 export async function defaultBackend(): Promise<Backend> {
@@ -75,11 +76,12 @@ export interface ModelSession {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createSession } from "./session.ts";
  * const bytes = await Deno.readFile("tests/fixtures/tiny-model/qa/model.onnx");
  * const s = await createSession(bytes, "cpu");
  * const out = await s.run(1, 3, { ids: [2, 20, 3], mask: [1, 1, 1], typeIds: [0, 0, 0] });
- * console.assert(out.start_logits.dims[1] === 3);
+ * assert(out.start_logits.dims[1] === 3);
  * await s.release();
  * ```
  */

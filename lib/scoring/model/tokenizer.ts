@@ -8,6 +8,7 @@
  */
 import { Tokenizer } from "@huggingface/tokenizers";
 import { KitError } from "../../errors.ts";
+import { readJsonFile } from "../../io/json.ts";
 
 /** Token ids and token-type ids of one encoded input. */
 export interface Encoded {
@@ -128,27 +129,31 @@ export class ModelTokenizer {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ModelTokenizer } from "./tokenizer.ts";
    * const t = await ModelTokenizer.load("tests/fixtures/tiny-model/qa");
-   * console.assert(t.encodeText("Hamlet").length >= 1);
+   * assert(t.encodeText("Hamlet").length >= 1);
    * ```
    */
   static async load(dir: string): Promise<ModelTokenizer> {
-    const read = async (name: string) => {
-      try {
-        return JSON.parse(await Deno.readTextFile(`${dir}/${name}`));
-      } catch (e) {
-        if (e instanceof Deno.errors.NotFound) return undefined;
-        throw new KitError(`cannot read ${name}: ${(e as Error).message}`, {
-          file: `${dir}/${name}`,
-        });
-      }
-    };
+    const read = (name: string) =>
+      readJsonFile(`${dir}/${name}`, { expect: "object", optional: true });
     const tj = await read("tokenizer.json");
     if (!tj) {
       throw new KitError("model folder has no tokenizer.json", { file: dir });
     }
-    return new ModelTokenizer(tj, (await read("tokenizer_config.json")) ?? {});
+    const config = (await read("tokenizer_config.json")) ?? {};
+    try {
+      return new ModelTokenizer(tj, config);
+    } catch (e) {
+      if (e instanceof KitError) throw e;
+      throw new KitError(
+        `not a tokenizer the kit can use (${(e as Error).message}); expected a Hugging Face ` +
+          "tokenizer.json",
+        { file: `${dir}/tokenizer.json` },
+        { cause: e },
+      );
+    }
   }
 
   /** Token ids of `text` without special tokens. */
@@ -176,10 +181,11 @@ export class ModelTokenizer {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ModelTokenizer } from "./tokenizer.ts";
    * const t = await ModelTokenizer.load("tests/fixtures/tiny-model/cross-encoder");
    * const e = t.encodePair("who wrote hamlet?", "Hamlet is a tragedy.".repeat(20), 16);
-   * console.assert(e.ids.length === 16 && e.typeIds[15] === 1);
+   * assert(e.ids.length === 16 && e.typeIds[15] === 1);
    * ```
    */
   encodePair(a: string, b: string, maxLength: number): Encoded {
@@ -204,10 +210,11 @@ export class ModelTokenizer {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ModelTokenizer } from "./tokenizer.ts";
    * const t = await ModelTokenizer.load("tests/fixtures/tiny-model/qa");
    * const toks = t.tokensWithOffsets("Hi, Hamlet!");
-   * console.assert(toks[0].start === 0 && toks.at(-1)!.start === 10 && toks.at(-1)!.end === 11);
+   * assert(toks[0].start === 0 && toks.at(-1)!.start === 10 && toks.at(-1)!.end === 11);
    * ```
    */
   tokensWithOffsets(text: string): TokenSpan[] {
