@@ -12,6 +12,7 @@ import { dataCommands } from "./data.ts";
 import { evalCommands } from "./eval.ts";
 import { scoreCommand } from "./score.ts";
 import { benchCommands } from "./bench.ts";
+import { reportCommand } from "./report.ts";
 
 /**
  * Every command: a group of subcommands (`eval trec`) or a command taking flags directly
@@ -22,6 +23,7 @@ export const COMMANDS: Record<string, Record<string, Command> | Command> = {
   eval: evalCommands,
   score: scoreCommand,
   bench: benchCommands,
+  report: reportCommand,
 };
 
 function usage(): string {

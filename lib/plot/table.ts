@@ -1,0 +1,98 @@
+/**
+ * Tables in notebooks: rows of plain objects shown as an HTML table (classic Notebook,
+ * JupyterLab, VS Code, HTML and PDF exports), with Markdown and plain-text forms for
+ * text-only views. Numbers are rounded for display only.
+ *
+ * @module
+ */
+import type { Displayable, MimeBundle } from "./display.ts";
+
+/** A table row: column name to value. */
+export type Row = Record<string, string | number | boolean | null | undefined>;
+
+/** Options of {@link table}. */
+export interface TableOptions {
+  /** A caption shown above the table. */
+  caption?: string;
+  /** Digits after the decimal point for non-integer numbers (default 4). */
+  digits?: number;
+  /** Column order (default: the keys of all rows, in first-seen order). */
+  columns?: string[];
+}
+
+function escapeHtml(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;");
+}
+
+/** Formats one cell value: integers as they are, other numbers to `digits` places. */
+export function formatCell(value: Row[string], digits = 4): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "number") {
+    return Number.isInteger(value) ? String(value) : value.toFixed(digits);
+  }
+  return String(value);
+}
+
+/**
+ * The MIME bundle of a table (`text/html`, `text/markdown`, `text/plain`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tableBundle } from "./table.ts";
+ * const b = tableBundle([{ split: "dev", questions: 126, map: 0.61234 }]);
+ * assert((b["text/markdown"] as string).includes("| dev | 126 | 0.6123 |"));
+ * ```
+ */
+export function tableBundle(rows: readonly Row[], options: TableOptions = {}): MimeBundle {
+  const digits = options.digits ?? 4;
+  const columns = options.columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const cells = rows.map((r) => columns.map((c) => formatCell(r[c], digits)));
+  const numeric = columns.map((c) => rows.every((r) => r[c] == null || typeof r[c] === "number"));
+  const align = (i: number) => ` style="text-align:${numeric[i] ? "right" : "left"}"`;
+  const html = [
+    '<table class="kit-table">',
+    options.caption ? `<caption>${escapeHtml(options.caption)}</caption>` : "",
+    "<thead><tr>" + columns.map((c, i) => `<th${align(i)}>${escapeHtml(c)}</th>`).join("") +
+    "</tr></thead>",
+    "<tbody>",
+    ...cells.map((r) =>
+      "<tr>" + r.map((v, i) => `<td${align(i)} dir="auto">${escapeHtml(v)}</td>`).join("") +
+      "</tr>"
+    ),
+    "</tbody></table>",
+  ].join("\n");
+  const md = (r: string[]) => "| " + r.map((v) => v.replaceAll("|", "\\|")).join(" | ") + " |";
+  const markdown = [
+    ...(options.caption ? [`**${options.caption}**`, ""] : []),
+    md(columns),
+    "| " + numeric.map((n) => n ? "---:" : "---").join(" | ") + " |",
+    ...cells.map(md),
+  ].join("\n");
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
+  const pad = (r: string[]) =>
+    r.map((v, i) => numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i])).join("  ")
+      .trimEnd();
+  const plain = [
+    ...(options.caption ? [options.caption] : []),
+    pad(columns),
+    ...cells.map(pad),
+  ].join("\n");
+  return { "text/html": html, "text/markdown": markdown, "text/plain": plain };
+}
+
+/**
+ * A table that displays itself as a cell's value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { table } from "./table.ts";
+ * const t = table([{ a: 1 }, { a: 2.5 }], { caption: "demo" });
+ * assert("text/html" in t[Symbol.for("Jupyter.display")]());
+ * ```
+ */
+export function table(rows: readonly Row[], options: TableOptions = {}): Displayable {
+  return { [Symbol.for("Jupyter.display")]: () => tableBundle(rows, options) };
+}

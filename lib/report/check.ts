@@ -1,0 +1,290 @@
+/**
+ * Checking exported pages the way a reader sees them: each page is opened offline in
+ * headless Chromium; every Plotly figure must have drawn an SVG with marks (bars, points,
+ * lines), the page must raise no JavaScript error and request nothing from the network,
+ * and a full-page screenshot is saved. Also the PDF check: its pages are rasterized with
+ * poppler's `pdftoppm` and must contain the figures' ink.
+ *
+ * @module
+ */
+import type { Page } from "playwright-core";
+import type { BrowserSession } from "./browser.ts";
+import { offlinePage } from "./browser.ts";
+import { printLoadedPage } from "./pdf.ts";
+import { KitError } from "../errors.ts";
+
+/** What one figure on a page drew. */
+export interface FigureCheck {
+  /** The figure's div id. */
+  id: string;
+  /** Whether Plotly's SVG is there. */
+  svg: boolean;
+  /** Drawn marks: bar and point paths, line paths with geometry. */
+  marks: number;
+}
+
+/** The result of checking one page. */
+export interface PageCheck {
+  /** The page's file. */
+  page: string;
+  /** One entry per `.kit-plotly` figure div. */
+  figures: FigureCheck[];
+  /** Uncaught script errors. */
+  pageErrors: string[];
+  /** `console.error` messages. */
+  consoleErrors: string[];
+  /** Network URLs the page tried to load (all aborted). */
+  blockedRequests: string[];
+  /** Local resources that failed to load. */
+  failedRequests: string[];
+  /** Where the full-page screenshot was saved. */
+  screenshot?: string;
+  /**
+   * Fonts Chromium used to draw the page's first Arabic word (empty when the page
+   * has none), and whether each covers Arabic according to fontconfig.
+   */
+  arabicFonts: { family: string; glyphs: number; coversArabic: boolean }[];
+  /** Seconds from navigation to all figures drawn. */
+  seconds: number;
+}
+
+// Scripts run in the page (as source text: this module is type-checked without the DOM).
+
+/** True once every figure div holds Plotly's SVG. */
+const ALL_FIGURES_DRAWN = `[...document.querySelectorAll(".kit-plotly")]
+  .every((d) => d.querySelector("svg.main-svg"))`;
+
+/** Per figure div: its id, whether the SVG exists, and how many marks have geometry. */
+const FIGURE_MARKS = `[...document.querySelectorAll(".kit-plotly")].map((d) => ({
+  id: d.id,
+  svg: !!d.querySelector("svg.main-svg"),
+  marks: [...d.querySelectorAll(".plot path, .barlayer path, .scatterlayer path")]
+    .filter((p) => { const g = p.getAttribute("d") || ""; return g.length > 4 && g !== "M0,0Z"; })
+    .length,
+}))`;
+
+/**
+ * Wraps the first Arabic word on the page in a marked span (so the fonts asked about drew
+ * Arabic letters only, not the spaces around them); true when there is one.
+ */
+const MARK_ARABIC = `(() => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const arabic = /[\\u0600-\\u06FF]+/;
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const m = arabic.exec(n.textContent || "");
+    if (!m || !n.parentElement || n.parentElement.closest("script,style")) continue;
+    const rest = n.splitText(m.index);
+    rest.splitText(m[0].length);
+    const span = document.createElement("span");
+    span.setAttribute("data-kit-arabic", "1");
+    rest.replaceWith(span);
+    span.appendChild(rest);
+    return true;
+  }
+  return false;
+})()`;
+
+/** True when a page check found every figure drawn and nothing wrong. */
+export function pageOk(c: PageCheck): boolean {
+  return c.figures.every((f) => f.svg && f.marks > 0) && c.pageErrors.length === 0 &&
+    c.blockedRequests.length === 0 && c.failedRequests.length === 0 &&
+    c.arabicFonts.every((f) => f.coversArabic);
+}
+
+/**
+ * Opens `htmlPath` offline, waits for its figures, counts their marks, saves a full-page
+ * screenshot to `screenshotPath` and prints the page to `pdfPath` when given (one load
+ * serves both).
+ */
+export async function checkPage(
+  session: BrowserSession,
+  htmlPath: string,
+  screenshotPath?: string,
+  timeoutMs = 60_000,
+  pdfPath?: string,
+): Promise<PageCheck> {
+  const { page, log } = await offlinePage(session);
+  const started = performance.now();
+  try {
+    await page.goto(`file://${await Deno.realPath(htmlPath)}`, { waitUntil: "load" });
+    // Figures draw asynchronously after plotly.js loads; wait until each has its SVG or
+    // the timeout passes (a figure that never draws is then reported, not awaited forever).
+    await page.waitForFunction(ALL_FIGURES_DRAWN, undefined, { timeout: timeoutMs })
+      .catch(() => {});
+    const figures = await page.evaluate(FIGURE_MARKS) as FigureCheck[];
+    const seconds = (performance.now() - started) / 1000;
+    const arabicFonts = await fontsForArabic(page);
+    if (screenshotPath) {
+      await Deno.mkdir(screenshotPath.replace(/\/[^/]*$/, ""), { recursive: true });
+      await page.screenshot({ path: screenshotPath, fullPage: true });
+    }
+    if (pdfPath) await printLoadedPage(page, pdfPath);
+    return {
+      page: htmlPath,
+      figures,
+      pageErrors: log.pageErrors,
+      consoleErrors: log.consoleErrors,
+      blockedRequests: log.blockedRequests,
+      failedRequests: log.failedRequests,
+      ...(screenshotPath ? { screenshot: screenshotPath } : {}),
+      arabicFonts,
+      seconds,
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+let arabicFamilies: Set<string> | undefined;
+
+/** Font families that fontconfig says cover Arabic (`fc-list :lang=ar family`). */
+export async function arabicFontFamilies(): Promise<Set<string>> {
+  if (arabicFamilies) return arabicFamilies;
+  const text = new TextDecoder().decode(await tool("fc-list", [":lang=ar", "family"]));
+  return arabicFamilies = new Set(text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean));
+}
+
+/**
+ * The platform fonts Chromium used to draw the page's first Arabic word (through
+ * the DevTools protocol's `CSS.getPlatformFontsForNode`).
+ */
+async function fontsForArabic(page: Page): Promise<PageCheck["arabicFonts"]> {
+  const marked = await page.evaluate(MARK_ARABIC) as boolean;
+  if (!marked) return [];
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send("DOM.enable");
+    await cdp.send("CSS.enable");
+    const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+    const { nodeId } = await cdp.send("DOM.querySelector", {
+      nodeId: root.nodeId,
+      selector: "[data-kit-arabic]",
+    });
+    const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
+    const covering = await arabicFontFamilies();
+    return fonts.map((f) => ({
+      family: f.familyName,
+      glyphs: f.glyphCount,
+      coversArabic: covering.has(f.familyName),
+    }));
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** Per figure div: whether it shows a loaded static image (for pages without scripts). */
+const STATIC_IMAGES = `[...document.querySelectorAll(".kit-plotly")].map((d) => {
+  const img = d.querySelector("img.kit-static");
+  return { id: d.id, image: !!img && img.complete && img.naturalWidth > 0 };
+})`;
+
+/**
+ * Opens `htmlPath` with scripts disabled (as a sanitizing viewer shows it) and reports, per
+ * figure, whether its static image is there and loaded.
+ */
+export async function checkStaticImages(
+  session: BrowserSession,
+  htmlPath: string,
+): Promise<{ id: string; image: boolean }[]> {
+  const context = await session.browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.route(
+      "**/*",
+      (route) =>
+        /^(file|data|blob|about):/.test(route.request().url())
+          ? route.continue()
+          : route.abort("blockedbyclient"),
+    );
+    await page.goto(`file://${await Deno.realPath(htmlPath)}`, { waitUntil: "load" });
+    return await page.evaluate(STATIC_IMAGES) as { id: string; image: boolean }[];
+  } finally {
+    await context.close();
+  }
+}
+
+/** What the PDF check found. */
+export interface PdfCheck {
+  /** Pages in the PDF. */
+  pages: number;
+  /** Pages whose raster contains Plotly's trace colours (a drawn figure). */
+  pagesWithFigures: number;
+  /** Text of the PDF (`pdftotext`), for checking titles and labels. */
+  text: string;
+}
+
+async function tool(cmd: string, args: string[]): Promise<Uint8Array> {
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).output();
+  } catch (e) {
+    throw new KitError(`cannot run ${cmd} (Debian poppler-utils): ${(e as Error).message}`);
+  }
+  if (!out.success) {
+    throw new KitError(`${cmd} failed: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+  return out.stdout;
+}
+
+/**
+ * Plotly's first two default trace colours (blue, orange), opaque and as overlaid
+ * histograms draw them (opacity 0.6 on white), RGB. (Green is left out: anti-aliased
+ * green keywords of highlighted code come close to it.)
+ */
+const TRACE_COLOURS = [[31, 119, 180], [255, 127, 14]].flatMap((c) =>
+  [1, 0.6].map((a) => c.map((v) => Math.round(v * a + 255 * (1 - a))))
+);
+
+/** Counts pixels of a binary PPM (P6) image that are close to a Plotly trace colour. */
+export function countTracePixels(ppm: Uint8Array): number {
+  // Header: "P6" whitespace width whitespace height whitespace maxval single-whitespace.
+  let pos = 0;
+  const fields: string[] = [];
+  while (fields.length < 4) {
+    while (/\s/.test(String.fromCharCode(ppm[pos]))) pos++;
+    if (ppm[pos] === 0x23) { // comment line
+      while (ppm[pos] !== 0x0a) pos++;
+      continue;
+    }
+    let token = "";
+    while (!/\s/.test(String.fromCharCode(ppm[pos]))) token += String.fromCharCode(ppm[pos++]);
+    fields.push(token);
+  }
+  pos++;
+  if (fields[0] !== "P6" || fields[3] !== "255") {
+    throw new KitError(`not an 8-bit binary PPM (${fields.join(" ")})`);
+  }
+  let count = 0;
+  for (let i = pos; i + 2 < ppm.length; i += 3) {
+    for (const [r, g, b] of TRACE_COLOURS) {
+      if (
+        Math.abs(ppm[i] - r) < 24 && Math.abs(ppm[i + 1] - g) < 24 && Math.abs(ppm[i + 2] - b) < 24
+      ) {
+        count++;
+        break;
+      }
+    }
+  }
+  return count;
+}
+
+/**
+ * Rasterizes every page of `pdf` at low resolution with `pdftoppm` and counts the pages that
+ * show figure ink (at least `minPixels` pixels in Plotly's trace colours).
+ */
+export async function checkPdf(pdf: string, minPixels = 200): Promise<PdfCheck> {
+  const dir = await Deno.makeTempDir({ prefix: "kit-pdf-" });
+  try {
+    await tool("pdftoppm", ["-r", "40", pdf, `${dir}/page`]);
+    const pages = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".ppm"))
+      .sort();
+    let pagesWithFigures = 0;
+    for (const p of pages) {
+      if (countTracePixels(await Deno.readFile(`${dir}/${p}`)) >= minPixels) pagesWithFigures++;
+    }
+    const text = new TextDecoder().decode(await tool("pdftotext", ["-layout", pdf, "-"]));
+    return { pages: pages.length, pagesWithFigures, text };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Executing notebooks headless. The work is done by `run_notebook.py` (nbclient on
+ * Debian's `/usr/bin/python3`), which keeps reading a cell's outputs briefly after the
+ * kernel reports idle: the Deno kernel sometimes sends idle before the outputs, and a
+ * plain `jupyter nbconvert --execute` then drops them silently.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+
+/** The Python that has nbclient/nbconvert (Debian packages); `$KIT_PYTHON` overrides it. */
+export function jupyterPython(): string {
+  return Deno.env.get("KIT_PYTHON") ?? "/usr/bin/python3";
+}
+
+/** The runner script next to this module. */
+export const RUNNER = new URL("./run_notebook.py", import.meta.url).pathname;
+
+/** Notebook parameters, passed to the kernel as environment variables. */
+export interface NotebookParams {
+  /** `sample` (bundled samples) or `real` (fetched corpora): `KIT_DATA`. */
+  data: "sample" | "real";
+  /** Model name for the scoring notebooks: `KIT_MODEL`. */
+  model?: string;
+  /** Scoring backend (`webgpu`, `cpu`): `KIT_BACKEND`. */
+  backend?: string;
+}
+
+/** Options of {@link executeNotebook}. */
+export interface ExecuteOptions {
+  /** Seconds a single cell may run (default 900). */
+  cellTimeoutS?: number;
+  /** Seconds of quiet after idle before a cell is done (default 0.3). */
+  graceS?: number;
+}
+
+/** The result of executing one notebook. */
+export interface ExecutionResult {
+  /** Input notebook. */
+  input: string;
+  /** Executed notebook written. */
+  output: string;
+  /** Wall time, seconds. */
+  seconds: number;
+  /** Code cells run. */
+  cells: number;
+  /** Outputs that arrived after the kernel said idle (kept by the runner). */
+  lateOutputs: number;
+}
+
+/** The environment a notebook runs with. */
+export function paramsEnv(params: NotebookParams): Record<string, string> {
+  const env: Record<string, string> = { KIT_DATA: params.data, NO_COLOR: "1" };
+  if (params.model) env.KIT_MODEL = params.model;
+  if (params.backend) env.KIT_BACKEND = params.backend;
+  // Debian's Python prints a debugger warning about frozen modules on every start.
+  env.PYDEVD_DISABLE_FILE_VALIDATION = "1";
+  return env;
+}
+
+/**
+ * Executes `input` with `params` and writes the executed notebook to `output`. A failing
+ * cell throws a `KitError` whose message holds the cell's source and error (the partly
+ * executed notebook is still written, for inspection).
+ */
+export async function executeNotebook(
+  input: string,
+  output: string,
+  params: NotebookParams,
+  options: ExecuteOptions = {},
+): Promise<ExecutionResult> {
+  const env = paramsEnv(params);
+  // Deno's WebGPU (Vulkan) warns on every adapter request without a runtime dir.
+  env.XDG_RUNTIME_DIR = Deno.env.get("XDG_RUNTIME_DIR") ?? await Deno.makeTempDir();
+  const cmd = new Deno.Command(jupyterPython(), {
+    args: [
+      "-Xfrozen_modules=off",
+      RUNNER,
+      input,
+      output,
+      "--timeout",
+      String(options.cellTimeoutS ?? 900),
+      "--grace",
+      String(options.graceS ?? 0.3),
+    ],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  });
+  let out: Deno.CommandOutput;
+  try {
+    out = await cmd.output();
+  } catch (e) {
+    throw new KitError(`cannot start ${jupyterPython()}: ${(e as Error).message}`);
+  }
+  const stderr = new TextDecoder().decode(out.stderr)
+    .split("\n")
+    .filter((l) => !l.includes('"deno jupyter" is unstable'))
+    .join("\n")
+    .trim();
+  if (!out.success) {
+    throw new KitError(stderr || `notebook execution failed (exit ${out.code})`, { file: input });
+  }
+  const last = new TextDecoder().decode(out.stdout).trim().split("\n").pop() ?? "";
+  const summary = JSON.parse(last) as { seconds: number; cells: number; late_outputs: number };
+  return {
+    input,
+    output,
+    seconds: summary.seconds,
+    cells: summary.cells,
+    lateOutputs: summary.late_outputs,
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Exporting an executed notebook to one self-contained, offline HTML page with nbconvert
+ * and the kit's template (`templates/kit`: JupyterLab's look without RequireJS and MathJax
+ * links, plus print CSS). plotly.js is already inline in the first figure's output, so the
+ * page carries it exactly once and needs no network.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import { jupyterPython } from "./execute.ts";
+
+/** The folder holding the kit's nbconvert templates. */
+export const TEMPLATES_DIR = new URL("./templates", import.meta.url).pathname;
+
+/**
+ * Converts `ipynb` to `html` (a path ending in `.html`).
+ */
+export async function exportHtml(ipynb: string, html: string): Promise<void> {
+  const slash = html.lastIndexOf("/");
+  const dir = slash < 0 ? "." : html.slice(0, slash);
+  const name = html.slice(slash + 1).replace(/\.html$/, "");
+  const out = await new Deno.Command(jupyterPython(), {
+    args: [
+      "-Xfrozen_modules=off",
+      "-m",
+      "nbconvert",
+      "--to",
+      "html",
+      "--template",
+      "kit",
+      `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`,
+      "--output-dir",
+      dir,
+      "--output",
+      name,
+      ipynb,
+    ],
+    env: { PYDEVD_DISABLE_FILE_VALIDATION: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new KitError(
+      `nbconvert failed: ${new TextDecoder().decode(out.stderr).trim()}`,
+      { file: ipynb },
+    );
+  }
+}
+
+/** The first Markdown heading of a notebook, or its file name. */
+export function notebookTitle(
+  nb: { cells: { cell_type: string; source: string | string[] }[] },
+  fallback: string,
+): string {
+  for (const c of nb.cells) {
+    if (c.cell_type !== "markdown") continue;
+    const text = Array.isArray(c.source) ? c.source.join("") : c.source;
+    const m = text.match(/^#+\s+(.+)$/m);
+    if (m) return m[1].trim();
+  }
+  return fallback;
+}

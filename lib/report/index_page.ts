@@ -1,0 +1,97 @@
+/**
+ * The report's index page: one self-contained HTML file (no scripts, no external
+ * resources) linking every notebook page with its headline numbers, execution time and
+ * size, plus the executed notebooks and the PDF.
+ *
+ * @module
+ */
+import type { Headline } from "./headline.ts";
+import { formatCell } from "../plot/table.ts";
+
+/** One notebook as the index lists it. */
+export interface IndexEntry {
+  /** Title (the notebook's first heading). */
+  title: string;
+  /** Link to the HTML page, relative to the index. */
+  html: string;
+  /** Link to the executed notebook, relative to the index. */
+  ipynb: string;
+  /** Execution time, seconds. */
+  seconds: number;
+  /** Figures in the notebook. */
+  figures: number;
+  /** Headline numbers shown by the notebook. */
+  headlines: Headline[];
+}
+
+/** What the index says about the run. */
+export interface IndexInfo {
+  /** Parameters the notebooks ran with. */
+  params: Record<string, string | undefined>;
+  /** Link to the PDF, when one was made. */
+  pdf?: string;
+  /** When the report was made (ISO time). */
+  generated: string;
+}
+
+function esc(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;");
+}
+
+/**
+ * The index page's HTML.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { indexHtml } from "./index_page.ts";
+ * const html = indexHtml([{
+ *   title: "Datasets", html: "html/01.html", ipynb: "notebooks/01.ipynb", seconds: 4.2,
+ *   figures: 1, headlines: [{ title: "WikiQA", numbers: { questions: 873 } }],
+ * }], { params: { data: "sample" }, generated: "2025-01-01T00:00:00Z" });
+ * assert(html.includes('href="html/01.html"') && html.includes("873"));
+ * ```
+ */
+export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): string {
+  const params = Object.entries(info.params).filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${esc(k)}=<code>${esc(String(v))}</code>`).join(", ");
+  const rows = entries.map((e, i) => {
+    const heads = e.headlines.map((h) =>
+      `<div class="h"><span class="ht">${esc(h.title)}</span> ` +
+      Object.entries(h.numbers).map(([k, v]) => `${esc(k)} <b>${esc(formatCell(v))}</b>`)
+        .join(" &middot; ") +
+      "</div>"
+    ).join("");
+    return `<tr><td>${i + 1}</td><td><a href="${esc(e.html)}">${esc(e.title)}</a>` +
+      `<br><a class="small" href="${esc(e.ipynb)}">executed notebook</a></td>` +
+      `<td>${heads || "&ndash;"}</td><td class="n">${e.figures}</td>` +
+      `<td class="n">${e.seconds.toFixed(1)} s</td></tr>`;
+  }).join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>QA evaluation kit: report</title>
+<style>
+body { font-family: "Noto Sans", "Noto Sans Arabic", "DejaVu Sans", sans-serif; margin: 2em auto;
+  max-width: 60em; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.4em 0.6em; vertical-align: top; text-align: left; }
+td.n { text-align: right; white-space: nowrap; }
+.h { margin: 0.15em 0; } .ht { color: #555; } .small { font-size: 0.85em; color: #555; }
+</style></head>
+<body>
+<h1>QA evaluation kit: report</h1>
+<p>Notebooks executed headless with ${params}; generated ${esc(info.generated)}.
+${
+    info.pdf
+      ? `The whole report as one PDF: <a href="${esc(info.pdf)}">${esc(info.pdf)}</a>.`
+      : ""
+  }</p>
+<table>
+<thead><tr><th>#</th><th>notebook</th><th>headline numbers</th><th>figures</th><th>run time</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+</body></html>
+`;
+}

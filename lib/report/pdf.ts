@@ -1,0 +1,69 @@
+/**
+ * The report as one PDF: each exported page is printed by headless Chromium (vector
+ * figures, print CSS hides Plotly's toolbar) and the pieces are joined with poppler's
+ * `pdfunite`. No TeX needed.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import type { BrowserSession } from "./browser.ts";
+import { offlinePage } from "./browser.ts";
+import type { Page } from "playwright-core";
+
+/** Page layout: A4 with 12 mm margins; pages are laid out 1000 CSS px wide, printed at 0.7. */
+export const PRINT_WIDTH_PX = 1000;
+const PRINT_SCALE = 0.7;
+
+/** Prints a page that is already loaded (and drawn) to `pdfPath`, with print CSS. */
+export async function printLoadedPage(page: Page, pdfPath: string): Promise<void> {
+  await page.emulateMedia({ media: "print" });
+  await page.pdf({
+    path: pdfPath,
+    format: "A4",
+    printBackground: true,
+    scale: PRINT_SCALE,
+    margin: { top: "12mm", bottom: "12mm", left: "12mm", right: "12mm" },
+  });
+  await page.emulateMedia({ media: "screen" });
+}
+
+/** Prints one HTML page to `pdfPath` once its figures are drawn. */
+export async function printPage(
+  session: BrowserSession,
+  htmlPath: string,
+  pdfPath: string,
+): Promise<void> {
+  const { page } = await offlinePage(session);
+  try {
+    // Lay the page out at the printed width before drawing, so responsive figures fit.
+    await page.setViewportSize({ width: PRINT_WIDTH_PX, height: 1200 });
+    await page.goto(`file://${await Deno.realPath(htmlPath)}`, { waitUntil: "load" });
+    await page.waitForFunction(
+      `[...document.querySelectorAll(".kit-plotly")].every((d) => d.querySelector("svg.main-svg"))`,
+      undefined,
+      { timeout: 60_000 },
+    );
+    await printLoadedPage(page, pdfPath);
+  } finally {
+    await page.close();
+  }
+}
+
+/** Joins PDFs in order into `pdfPath` (poppler's `pdfunite`). */
+export async function unitePdfs(parts: readonly string[], pdfPath: string): Promise<void> {
+  const tmp = `${pdfPath}.tmp-${Deno.pid}`;
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command("pdfunite", {
+      args: [...parts, tmp],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  } catch (e) {
+    throw new KitError(`cannot run pdfunite (Debian poppler-utils): ${(e as Error).message}`);
+  }
+  if (!out.success) {
+    throw new KitError(`pdfunite failed: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+  await Deno.rename(tmp, pdfPath);
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+"""Execute one notebook headless on its kernel without losing outputs.
+
+Usage: /usr/bin/python3 run_notebook.py INPUT.ipynb OUTPUT.ipynb [--timeout S] [--grace S]
+
+Why not `jupyter nbconvert --execute`: the Deno kernel (2.9.6) sometimes publishes
+`status: idle` on iopub *before* the outputs of the cell it just ran. nbclient stops
+reading a cell's iopub messages at the first idle, so those outputs (plots included)
+are silently dropped. This runner is nbclient with one change: after idle it keeps
+reading iopub for the same cell until `--grace` seconds pass without a message.
+
+Parameters reach the notebook as environment variables (the kernel inherits this
+process's environment; the first cell of each notebook reads KIT_DATA, KIT_MODEL,
+KIT_BACKEND). NO_COLOR=1 is set so text outputs carry no ANSI colour codes.
+
+Exit status: 0 when every cell ran; 1 when a cell failed (the cell's number, source
+and error are printed on stderr and the partly executed notebook is still written);
+2 for usage errors. On success one JSON line is printed on stdout with timings.
+"""
+
+import argparse
+import asyncio
+import copy
+import json
+import os
+import re
+import sys
+import time
+from queue import Empty
+
+try:
+    import nbformat
+    from jupyter_client.kernelspec import NoSuchKernel
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionComplete, CellExecutionError
+    from nbclient.util import ensure_async
+except ImportError as e:  # pragma: no cover - depends on the machine
+    print(f"{e}: install the Debian packages python3-nbclient jupyter-client python3-ipykernel "
+          "(tools/packages.txt) and run this with /usr/bin/python3", file=sys.stderr)
+    sys.exit(2)
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+class GraceNotebookClient(NotebookClient):
+    """NotebookClient that keeps reading a cell's iopub messages after `idle`."""
+
+    grace_seconds = 0.4
+    late_outputs = 0  # outputs that arrived after idle (would have been lost)
+
+    async def _async_poll_output_msg(self, parent_msg_id, cell, cell_index):
+        assert self.kc is not None
+        while True:
+            msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=None))
+            if msg["parent_header"].get("msg_id") != parent_msg_id:
+                continue
+            try:
+                self.process_message(msg, cell, cell_index)
+            except CellExecutionComplete:
+                break
+        # The kernel said idle; outputs may still be on their way. Drain until quiet.
+        while True:
+            try:
+                msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=self.grace_seconds))
+            except Empty:
+                return
+            if msg["parent_header"].get("msg_id") != parent_msg_id:
+                continue
+            if msg["msg_type"] == "status":
+                continue
+            before = len(cell.outputs)
+            try:
+                self.process_message(msg, cell, cell_index)
+            except CellExecutionComplete:
+                pass
+            if len(cell.outputs) > before:
+                self.late_outputs += 1
+
+
+def describe_failure(nb, error: CellExecutionError) -> str:
+    """The failing cell's number, source and error, without ANSI codes."""
+    index, cell = next(
+        ((i, c) for i, c in reversed(list(enumerate(nb.cells)))
+         if c.cell_type == "code" and any(o.get("output_type") == "error" for o in c.get("outputs", []))),
+        (None, None),
+    )
+    lines = []
+    if cell is not None:
+        lines.append(f"cell {index} failed:")
+        lines.append("----- source -----")
+        lines.append(cell.source)
+        lines.append("----- error -----")
+        for out in cell.outputs:
+            if out.get("output_type") == "error":
+                lines.append(f"{out.get('ename')}: {out.get('evalue')}")
+                tb = "\n".join(out.get("traceback", []))
+                if tb.strip():
+                    lines.append(ANSI.sub("", tb))
+    else:
+        lines.append(ANSI.sub("", str(error)))
+    return "\n".join(lines)
+
+
+def main(argv) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("input")
+    parser.add_argument("output")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per cell")
+    parser.add_argument("--grace", type=float, default=0.4,
+                        help="seconds of iopub quiet after idle before a cell counts as done")
+    parser.add_argument("--kernel", default=None, help="kernel name (default: the notebook's)")
+    args = parser.parse_args(argv)
+
+    os.environ["NO_COLOR"] = "1"
+    source = nbformat.read(args.input, as_version=4)
+    cwd = os.path.dirname(os.path.abspath(args.input))
+    kernel = args.kernel or source.metadata.get("kernelspec", {}).get("name", "deno")
+    started = time.monotonic()
+    status = 0
+    # A failing cell is the notebook's fault and is reported at once. A failure of the kernel
+    # connection itself (a dead kernel, a garbled message: seen once as "Invalid Signature")
+    # is not, and the notebook is run once more from the start in a fresh kernel.
+    for attempt in (1, 2):
+        nb = copy.deepcopy(source)
+        client = GraceNotebookClient(
+            nb,
+            timeout=int(args.timeout),
+            kernel_name=kernel,
+            resources={"metadata": {"path": cwd}},
+            record_timing=True,
+        )
+        client.grace_seconds = args.grace
+        try:
+            client.execute()
+        except CellExecutionError as e:
+            print(f"{args.input}: " + describe_failure(nb, e), file=sys.stderr)
+            status = 1
+        except NoSuchKernel:
+            print(f"{args.input}: the Jupyter kernel '{kernel}' is not installed: "
+                  "run `deno jupyter --install`", file=sys.stderr)
+            return 2
+        except Exception as e:  # noqa: BLE001 - any kernel/transport failure
+            if attempt == 2:
+                raise
+            print(f"{args.input}: kernel failure ({type(e).__name__}: {e}); running again",
+                  file=sys.stderr)
+            continue
+        break
+    elapsed = time.monotonic() - started
+    nb.metadata.setdefault("kit", {})["execution_seconds"] = round(elapsed, 2)
+    tmp = args.output + f".tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        nbformat.write(nb, f)
+    os.replace(tmp, args.output)
+    if status == 0:
+        print(json.dumps({
+            "notebook": args.input,
+            "seconds": round(elapsed, 2),
+            "cells": sum(1 for c in nb.cells if c.cell_type == "code"),
+            "late_outputs": client.late_outputs,
+        }))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

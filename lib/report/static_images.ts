@@ -1,0 +1,121 @@
+/**
+ * Static PNG images for the figures of an executed notebook. The kernel cannot draw (no
+ * DOM), so after execution every output carrying a Plotly figure gets an `image/png`
+ * rendered by plotly.js in headless Chromium (`Plotly.toImage`). Viewers that run no
+ * scripts (GitHub, nbviewer without JS, Markdown exports) then show the PNG; those that
+ * do keep using the interactive forms of the same bundle.
+ *
+ * @module
+ */
+import {
+  describeFigure,
+  type Figure,
+  PLOTLY_MIME,
+  plotlyJsPath,
+  withStaticImage,
+} from "../plot/mod.ts";
+import type { BrowserSession } from "./browser.ts";
+import { offlinePage } from "./browser.ts";
+import { KitError } from "../errors.ts";
+
+/** The parts of an nbformat 4 notebook this module reads and writes. */
+export interface NotebookJson {
+  cells: {
+    cell_type: string;
+    source: string | string[];
+    outputs?: { output_type: string; data?: Record<string, unknown> }[];
+    metadata?: Record<string, unknown>;
+  }[];
+  metadata: Record<string, unknown>;
+  nbformat: number;
+  nbformat_minor: number;
+}
+
+/** Every Plotly figure in a notebook's outputs, with where it is. */
+export function plotlyOutputs(
+  nb: NotebookJson,
+): { cell: number; data: Record<string, unknown> }[] {
+  const found: { cell: number; data: Record<string, unknown> }[] = [];
+  nb.cells.forEach((c, i) => {
+    for (const o of c.outputs ?? []) {
+      if (o.data && PLOTLY_MIME in o.data) found.push({ cell: i, data: o.data });
+    }
+  });
+  return found;
+}
+
+/** Draws figures to PNG in one browser page that loaded plotly.js once. */
+export interface FigureRenderer {
+  /** PNG (base64, no data: prefix) of a figure at its layout size (default 900x380). */
+  png(fig: { data: unknown[]; layout: Record<string, unknown> }): Promise<string>;
+  /** Closes the page. */
+  close(): Promise<void>;
+}
+
+/** Opens a page with plotly.js (from the pinned package file) for {@link addStaticImages}. */
+export async function figureRenderer(session: BrowserSession): Promise<FigureRenderer> {
+  const { page, log } = await offlinePage(session);
+  const dir = await Deno.makeTempDir({ prefix: "kit-png-" });
+  try {
+    const html = `${dir}/render.html`;
+    await Deno.writeTextFile(
+      html,
+      `<!doctype html><meta charset="utf-8"><body>` +
+        `<script src="file://${plotlyJsPath()}"></script></body>`,
+    );
+    await page.goto(`file://${html}`);
+    await page.waitForFunction(() => "Plotly" in globalThis);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  return {
+    async png(fig) {
+      const width = typeof fig.layout.width === "number" ? fig.layout.width : 900;
+      const height = typeof fig.layout.height === "number" ? fig.layout.height : 380;
+      const url = await page.evaluate(
+        // deno-lint-ignore no-explicit-any
+        ([data, layout, w, h]: any[]) =>
+          // deno-lint-ignore no-explicit-any
+          (globalThis as any).Plotly.toImage({ data, layout }, {
+            format: "png",
+            width: w,
+            height: h,
+          }),
+        [fig.data, fig.layout, width, height],
+      ) as string;
+      if (log.pageErrors.length) {
+        throw new KitError(`errors while rendering a figure: ${log.pageErrors.join("; ")}`);
+      }
+      const prefix = "data:image/png;base64,";
+      if (!url.startsWith(prefix)) throw new KitError("Plotly.toImage returned no PNG");
+      return url.slice(prefix.length);
+    },
+    async close() {
+      await page.close();
+    },
+  };
+}
+
+/**
+ * Adds an `image/png` rendering to every Plotly output of `nb` (in place), and puts the same
+ * image inside the figure's HTML div for viewers that drop scripts; returns how many figures
+ * were rendered.
+ */
+export async function addStaticImages(nb: NotebookJson, renderer: FigureRenderer): Promise<number> {
+  const figures = plotlyOutputs(nb);
+  for (const f of figures) {
+    const fig = f.data[PLOTLY_MIME] as { data: unknown[]; layout: Record<string, unknown> };
+    try {
+      const png = await renderer.png(fig);
+      f.data["image/png"] = png;
+      const html = f.data["text/html"];
+      const text = Array.isArray(html) ? html.join("") : html;
+      if (typeof text === "string") {
+        f.data["text/html"] = withStaticImage(text, png, describeFigure(fig as Figure));
+      }
+    } catch (e) {
+      throw new KitError(`figure in cell ${f.cell}: ${(e as Error).message}`);
+    }
+  }
+  return figures.length;
+}
