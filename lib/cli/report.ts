@@ -17,7 +17,7 @@ function mb(bytes: number): string {
 export const reportCommand: Command = {
   summary: "execute the notebooks and export HTML pages, an index and a PDF",
   usage: "[--data sample|real] [--model M] [--backend webgpu|cpu] [--only NN]... " +
-    "[--out DIR] [--no-pdf]",
+    "[--out DIR [--force]] [--no-pdf]",
   async run(args) {
     const p = parseFlags(args, {
       data: { type: "string" },
@@ -25,6 +25,7 @@ export const reportCommand: Command = {
       backend: { type: "string" },
       only: { type: "string", multiple: true },
       out: { type: "string" },
+      force: { type: "boolean" },
       "no-pdf": { type: "boolean" },
     });
     const data = oneOf(str(p, "data", "sample")!, ["sample", "real"] as const, "--data");
@@ -34,6 +35,7 @@ export const reportCommand: Command = {
       params: { data, model: str(p, "model"), backend },
       only: list(p, "only"),
       outDir: str(p, "out"),
+      force: Boolean(p.values.force),
       pdf: p.values["no-pdf"] !== true,
     });
     for (const e of r.notebooks) {

@@ -41,8 +41,13 @@ export interface ReportOptions {
   params: NotebookParams;
   /** Folder with the `NN-name.ipynb` notebooks (default `notebooks/`). */
   notebooksDir?: string;
-  /** Output folder (default `reports/<data>`). */
+  /**
+   * Output folder (default `reports/<data>`). A folder that exists is replaced only when it
+   * is a report the kit made (it holds `.kit-report`) or is empty, or with `force`.
+   */
   outDir?: string;
+  /** Replace an existing output folder that is not a kit report. */
+  force?: boolean;
   /** Only the notebooks whose names start with one of these (e.g. `01`). */
   only?: string[];
   /** Print the PDF (default true). */
@@ -114,6 +119,32 @@ function checkProblems(c: PageCheck): string[] {
   return p;
 }
 
+/** The file that marks a folder as a report the kit made (and may replace). */
+export const REPORT_MARKER = ".kit-report";
+
+/**
+ * Refuses to replace a folder the kit did not make: the report's folder is deleted and
+ * rebuilt, so `--out ~/somewhere` must not wipe a user's files.
+ */
+async function checkReplaceable(dir: string, force: boolean): Promise<void> {
+  let entries: string[];
+  try {
+    entries = [...Deno.readDirSync(dir)].map((e) => e.name);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return;
+    if (e instanceof Deno.errors.NotADirectory || /not a directory/i.test(String(e))) {
+      throw new KitError("the report folder is a file; choose another --out", { file: dir });
+    }
+    throw e;
+  }
+  if (force || entries.length === 0 || entries.includes(REPORT_MARKER)) return;
+  throw new KitError(
+    "refusing to replace a folder that is not a report made by the kit (it has no " +
+      `${REPORT_MARKER}); choose another --out or pass --force`,
+    { file: dir },
+  );
+}
+
 /** Builds the report; throws a `KitError` when a cell fails or a check finds a problem. */
 export async function buildReport(options: ReportOptions): Promise<ReportResult> {
   const started = performance.now();
@@ -121,10 +152,14 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   const srcDir = options.notebooksDir ?? `${PROJECT_ROOT}/notebooks`;
   const outDir = options.outDir ?? `${PROJECT_ROOT}/reports/${options.params.data}`;
   const names = listNotebooks(srcDir, options.only);
+  await checkReplaceable(outDir, options.force ?? false);
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
   for (const sub of ["notebooks", "html", "screenshots"]) {
     await Deno.mkdir(`${outDir}/${sub}`, { recursive: true });
   }
+  await writeFileAtomic(`${outDir}/${REPORT_MARKER}`, "made by deno task report\n", {
+    force: true,
+  });
 
   // One notebook at a time: two kernels started together sometimes got their messages
   // crossed (jupyter_client "Invalid Signature"), and the time saved was ~20 s.

@@ -17,6 +17,7 @@ import {
 import type { BrowserSession } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
 import { KitError } from "../errors.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 
 /** The parts of an nbformat 4 notebook this module reads and writes. */
 export interface NotebookJson {
@@ -58,7 +59,7 @@ export async function figureRenderer(session: BrowserSession): Promise<FigureRen
   const dir = await Deno.makeTempDir({ prefix: "kit-png-" });
   try {
     const html = `${dir}/render.html`;
-    await Deno.writeTextFile(
+    await writeFileAtomic(
       html,
       `<!doctype html><meta charset="utf-8"><body>` +
         `<script src="file://${plotlyJsPath()}"></script></body>`,

@@ -129,8 +129,18 @@ Deno.test("every registered command that takes --out also takes --force", () => 
   assert(writers.length >= 4, `found only ${writers.map(([n]) => n)}`);
   for (const [name, c] of writers) assert(/--force\b/.test(c.usage), `${name} lacks --force`);
   // The table above tests each of them end to end.
-  const tested = new Set(WRITERS.map((w) => w.name));
+  // `report` writes a folder; its refusal is tested below without running the notebooks.
+  const tested = new Set([...WRITERS.map((w) => w.name), "report"]);
   for (const [name] of writers) {
     assert(tested.has(name), `${name} writes a file but is not tested here`);
   }
+});
+
+Deno.test("report --out refuses a folder the kit did not make, before running anything", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/mine.txt`, PRECIOUS);
+  const r = await cli(["report", "--out", dir, "--only", "01", "--no-pdf"]);
+  assertEquals(r.code, 2);
+  assert(r.err.includes("refusing to replace a folder that is not a report"), r.err);
+  assertEquals(await Deno.readTextFile(`${dir}/mine.txt`), PRECIOUS);
 });
