@@ -126,7 +126,7 @@ export const REPORT_MARKER = ".kit-report";
  * Refuses to replace a folder the kit did not make: the report's folder is deleted and
  * rebuilt, so `--out ~/somewhere` must not wipe a user's files.
  */
-async function checkReplaceable(dir: string, force: boolean): Promise<void> {
+function checkReplaceable(dir: string, force: boolean): void {
   let entries: string[];
   try {
     entries = [...Deno.readDirSync(dir)].map((e) => e.name);
@@ -152,7 +152,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   const srcDir = options.notebooksDir ?? `${PROJECT_ROOT}/notebooks`;
   const outDir = options.outDir ?? `${PROJECT_ROOT}/reports/${options.params.data}`;
   const names = listNotebooks(srcDir, options.only);
-  await checkReplaceable(outDir, options.force ?? false);
+  checkReplaceable(outDir, options.force ?? false);
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
   for (const sub of ["notebooks", "html", "screenshots"]) {
     await Deno.mkdir(`${outDir}/${sub}`, { recursive: true });
