@@ -8,27 +8,33 @@
  */
 import { KitError } from "../errors.ts";
 import type { Command } from "./command.ts";
-import { dataCommands } from "./data.ts";
-import { evalCommands } from "./eval.ts";
-import { scoreCommand } from "./score.ts";
-import { benchCommands } from "./bench.ts";
-import { reportCommand } from "./report.ts";
+
+/** A command group (`eval trec`) or a command taking flags directly (`score --model ...`). */
+export type CommandEntry = Record<string, Command> | Command;
 
 /**
- * Every command: a group of subcommands (`eval trec`) or a command taking flags directly
- * (`score --model ...`). Adding a command touches one place.
+ * Every command, loaded on demand: `eval trec` must not pay for loading onnxruntime-web or
+ * playwright-core (about 0.4 s and 50 MB), which only `score`, `bench` and `report` need.
+ * Adding a command touches one place.
  */
-export const COMMANDS: Record<string, Record<string, Command> | Command> = {
-  data: dataCommands,
-  eval: evalCommands,
-  score: scoreCommand,
-  bench: benchCommands,
-  report: reportCommand,
+export const COMMANDS: Record<string, () => Promise<CommandEntry>> = {
+  data: async () => (await import("./data.ts")).dataCommands,
+  eval: async () => (await import("./eval.ts")).evalCommands,
+  score: async () => (await import("./score.ts")).scoreCommand,
+  bench: async () => (await import("./bench.ts")).benchCommands,
+  report: async () => (await import("./report.ts")).reportCommand,
 };
 
-function usage(): string {
+/** Every command, loaded (for the usage text and tests). */
+export async function loadCommands(): Promise<Record<string, CommandEntry>> {
+  const out: Record<string, CommandEntry> = {};
+  for (const [name, load] of Object.entries(COMMANDS)) out[name] = await load();
+  return out;
+}
+
+async function usage(): Promise<string> {
   const lines = ["usage: deno task <command> <subcommand> [options]", ""];
-  for (const [group, subs] of Object.entries(COMMANDS)) {
+  for (const [group, subs] of Object.entries(await loadCommands())) {
     if (isCommand(subs)) {
       lines.push(`  ${group}`.padEnd(22) + subs.summary);
       continue;
@@ -44,21 +50,24 @@ function usage(): string {
 export async function main(argv: string[]): Promise<number> {
   const [group, ...afterGroup] = argv;
   if (!group || group === "--help" || group === "-h") {
-    console.log(usage());
+    console.log(await usage());
     return group ? 0 : 2;
   }
-  const subs = COMMANDS[group];
-  if (!subs) {
-    console.error(`unknown command '${group}'\n${usage()}`);
+  const load = COMMANDS[group];
+  if (!load) {
+    console.error(`unknown command '${group}'\n${await usage()}`);
     return 2;
   }
+  const subs = await load();
   const direct = isCommand(subs);
   const sub = direct ? "" : afterGroup[0];
   const rest = direct ? afterGroup : afterGroup.slice(1);
   const cmd = direct ? subs : sub ? subs[sub] : undefined;
   if (!cmd) {
     console.error(
-      `${sub ? `unknown ${group} subcommand '${sub}'` : `missing ${group} subcommand`}\n${usage()}`,
+      `${
+        sub ? `unknown ${group} subcommand '${sub}'` : `missing ${group} subcommand`
+      }\n${await usage()}`,
     );
     return 2;
   }
@@ -77,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-function isCommand(x: Record<string, Command> | Command): x is Command {
+function isCommand(x: CommandEntry): x is Command {
   return typeof (x as Command).run === "function";
 }
 
