@@ -11,6 +11,7 @@
  */
 import { fail, KitError } from "../errors.ts";
 import { sourceName, type TextSource } from "../io/text.ts";
+import { UNJUDGED } from "./measures.ts";
 
 // ---------------------------------------------------------------- byte sources
 
@@ -422,9 +423,9 @@ export interface QrelsParts {
   chunks: Uint8Array[];
   /** Query ids joined by newlines (a qid never holds whitespace), in first-appearance order. */
   qids: string;
-  /** Per query, how many numbers of `triples` are its ranges. */
+  /** Per query, how many numbers of `triples` are its (see `QrelsIndex.openQuery`). */
   lengths: Int32Array;
-  /** All queries' [chunk, start, end] triples, back to back. */
+  /** All queries' lists, `[count, chunk, start, end, ...]`, back to back. */
   triples: Int32Array;
   count: number;
   lines: number;
@@ -526,6 +527,7 @@ function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState
       chunk[pos++] = (rel >> 24) & 255;
     }
     st.cur[st.cur.length - 1] = pos;
+    st.cur[0]++;
     packed.count++;
   }
   packed.pos = pos;
@@ -540,7 +542,7 @@ function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState
 export class QrelsIndex {
   readonly file: string;
   private packed = new PackedJudgments();
-  /** qid -> flat [chunk, start, end] triples of its records. */
+  /** qid -> [count, chunk, start, end, chunk, start, end, ...] (see openQuery). */
   private segments = new Map<string, number[]>();
   private source: ByteSource;
 
@@ -637,7 +639,9 @@ export class QrelsIndex {
       let o = 0;
       for (let q = 0; q < qids.length; q++) {
         const cur = idx.openQuery(qids[q]);
-        for (const end = o + piece.lengths[q]; o < end; o += 3) {
+        const end = o + piece.lengths[q];
+        cur[0] += piece.triples[o++]; // the record count comes first
+        for (; o < end; o += 3) {
           cur.push(piece.triples[o] + offset, piece.triples[o + 1], piece.triples[o + 2]);
         }
       }
@@ -648,11 +652,19 @@ export class QrelsIndex {
     return idx;
   }
 
-  /** Opens (or reopens, for ungrouped qrels) a query's list of record ranges. */
+  /**
+   * Opens (or reopens, for ungrouped qrels) a query's list: `[count, chunk, start, end, ...]`,
+   * the number of its judgments, then [chunk, start, end) ranges of its records.
+   */
   openQuery(qid: string): number[] {
     let cur = this.segments.get(qid);
-    if (!cur) this.segments.set(qid, cur = []);
+    if (!cur) this.segments.set(qid, cur = [0]);
     return cur;
+  }
+
+  /** A query's list (see {@link openQuery}), or undefined. */
+  rangesOf(qid: string): number[] | undefined {
+    return this.segments.get(qid);
   }
 
   /** The packed records (for the judgment tables). */
@@ -737,23 +749,7 @@ export class JudgmentTable {
   load(index: QrelsIndex, qid: string, segs: number[], level: number): this {
     this.file = index.file;
     const chunks = this.chunks = index.records();
-    // Count the records first (one byte walk), then fill.
-    let n = 0;
-    for (let t = 0; t < segs.length; t += 3) {
-      const c = chunks[segs[t]];
-      let p = segs[t + 1];
-      const e = segs[t + 2];
-      while (p < e) {
-        let len = c[p++];
-        if (len === 255) {
-          len = (c[p] << 8) | c[p + 1];
-          p += 2;
-        }
-        p += len;
-        p += c[p] === 0x80 ? 5 : 1;
-        n++;
-      }
-    }
+    const n = segs[0];
     this.size = n;
     if (this.ref.length < n) {
       const cap = Math.max(n, this.ref.length * 2);
@@ -769,7 +765,7 @@ export class JudgmentTable {
     const ref = this.ref, lens = this.len, rels = this.rels, slots = this.slots;
     const mask = this.mask = cap - 1;
     let numRel = 0, positives = 0, k = 0;
-    for (let t = 0; t < segs.length; t += 3) {
+    for (let t = 1; t < segs.length; t += 3) {
       const ci = segs[t];
       const c = chunks[ci];
       let p = segs[t + 1];
@@ -1219,46 +1215,134 @@ export function rankBlock(b: ByteRunBlock, scratch?: { order: Int32Array }): Int
 }
 
 /**
- * Checks a block for a docno that occurs twice (trec_eval rejects it too), leaving each
- * docno's FNV-1a hash in `scratch.hashes`.
+ * Judges one query block against the qrels in one hash table: the block's docnos go in first
+ * (a docno twice in the block is an error, as in trec_eval), then the query's judgment
+ * records are walked once, each either giving its relevance to the retrieved document with
+ * the same docno or entering the table as judged-but-not-retrieved (a docno judged twice is an
+ * error, as in trec_eval). One table and one hash per docno, where a judgments table plus
+ * lookups took two. The scratch arrays are reused from query to query.
  */
-export function checkBlockDuplicates(
-  b: ByteRunBlock,
-  file: string,
-  scratch: { slots: Int32Array; hashes?: Int32Array },
-) {
-  let cap = 8;
-  while (cap < b.count * 2) cap <<= 1;
-  if (scratch.slots.length !== cap) scratch.slots = new Int32Array(cap);
-  else scratch.slots.fill(0);
-  if (!scratch.hashes || scratch.hashes.length < b.count) {
-    scratch.hashes = new Int32Array(Math.max(b.count, 256));
-  }
-  const slots = scratch.slots, hashes = scratch.hashes;
-  const mask = cap - 1;
-  const buf = b.buf;
-  for (let i = 0; i < b.count; i++) {
-    // Each docno's hash is kept for the judgment lookups that follow.
-    const full = hashBytes(buf, b.docStart[i], b.docEnd[i]);
-    hashes[i] = full;
-    let h = full & mask;
-    for (;;) {
-      const s = slots[h];
-      if (s === 0) {
-        slots[h] = i + 1;
-        break;
-      }
-      if (equalBytes(buf, b.docStart[s - 1], b.docEnd[s - 1], buf, b.docStart[i], b.docEnd[i])) {
-        const where = { file, line: b.line[i] };
-        fail(
-          `duplicate document ${
-            decodeField(buf, b.docStart[i], b.docEnd[i], where)
-          } for query ${b.qid} ` +
-            "(trec_eval rejects this too)",
-          where,
-        );
-      }
-      h = (h + 1) & mask;
+export class BlockJudge {
+  /** >0: retrieved document i + 1; <0: judged-only document -(j + 1). */
+  private slots = new Int32Array(256);
+  private jChunk = new Int32Array(256);
+  private jStart = new Int32Array(256);
+  private jEnd = new Int32Array(256);
+  private gains = new Float64Array(256);
+  /** Relevance of each document of the block, in block order (`UNJUDGED`: no judgment). */
+  rels = new Float64Array(256);
+  /** Judgments >= the level for the query. */
+  numRel = 0;
+  /** Positive judgment values, highest first. */
+  idealGains: Float64Array = new Float64Array(0);
+  /** Scratch for `rankBlock`. */
+  order = new Int32Array(256);
+
+  /** Judges block `b`; returns false when the qrels have no judgment for its query. */
+  judge(b: ByteRunBlock, qrels: QrelsIndex, level: number, file: string): boolean {
+    const ranges = qrels.rangesOf(b.qid);
+    const judged = ranges ? ranges[0] : 0;
+    const n = b.count;
+    let cap = 8;
+    while (cap < 2 * (n + judged)) cap <<= 1;
+    if (this.slots.length !== cap) this.slots = new Int32Array(cap);
+    else this.slots.fill(0);
+    if (this.rels.length < n) this.rels = new Float64Array(Math.max(n, 2 * this.rels.length));
+    if (this.jStart.length < judged) {
+      const m = Math.max(judged, 2 * this.jStart.length);
+      this.jChunk = new Int32Array(m);
+      this.jStart = new Int32Array(m);
+      this.jEnd = new Int32Array(m);
+      this.gains = new Float64Array(m);
     }
+    const slots = this.slots, rels = this.rels, mask = cap - 1;
+    const buf = b.buf, ds = b.docStart, de = b.docEnd;
+    for (let i = 0; i < n; i++) {
+      let h = hashBytes(buf, ds[i], de[i]) & mask;
+      for (;;) {
+        const slot = slots[h];
+        if (slot === 0) {
+          slots[h] = i + 1;
+          break;
+        }
+        const k = slot - 1;
+        if (equalBytes(buf, ds[k], de[k], buf, ds[i], de[i])) {
+          const where = { file, line: b.line[i] };
+          fail(
+            `duplicate document ${decodeField(buf, ds[i], de[i], where)} for query ${b.qid} ` +
+              "(trec_eval rejects this too)",
+            where,
+          );
+        }
+        h = (h + 1) & mask;
+      }
+      rels[i] = UNJUDGED;
+    }
+    if (!ranges) return false;
+    const chunks = qrels.records();
+    const jChunk = this.jChunk, jStart = this.jStart, jEnd = this.jEnd, gains = this.gains;
+    let numRel = 0, positives = 0, only = 0;
+    for (let t = 1; t < ranges.length; t += 3) {
+      const ci = ranges[t];
+      const c = chunks[ci];
+      let p = ranges[t + 1];
+      const e = ranges[t + 2];
+      while (p < e) {
+        let len = c[p++];
+        if (len === 255) {
+          len = (c[p] << 8) | c[p + 1];
+          p += 2;
+        }
+        const s0 = p, e0 = p + len;
+        p = e0;
+        let rel = c[p++];
+        if (rel === 0x80) {
+          rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
+          p += 4;
+        } else if (rel > 127) rel -= 256;
+        let h = hashBytes(c, s0, e0) & mask;
+        for (;;) {
+          const slot = slots[h];
+          if (slot === 0) {
+            slots[h] = -(only + 1);
+            jChunk[only] = ci;
+            jStart[only] = s0;
+            jEnd[only] = e0;
+            only++;
+            break;
+          }
+          if (slot > 0) {
+            const i = slot - 1;
+            if (equalBytes(buf, ds[i], de[i], c, s0, e0)) {
+              if (rels[i] !== UNJUDGED) {
+                qrels.duplicate(b.qid, decodeField(c, s0, e0, { file, line: 0 }));
+              }
+              rels[i] = rel;
+              break;
+            }
+          } else {
+            const j = -slot - 1;
+            if (equalBytes(chunks[jChunk[j]], jStart[j], jEnd[j], c, s0, e0)) {
+              qrels.duplicate(b.qid, decodeField(c, s0, e0, { file, line: 0 }));
+            }
+          }
+          h = (h + 1) & mask;
+        }
+        if (rel >= level) numRel++;
+        if (rel > 0) gains[positives++] = rel;
+      }
+    }
+    this.numRel = numRel;
+    for (let i = 1; i < positives; i++) {
+      const v = gains[i];
+      let j = i - 1;
+      while (j >= 0 && gains[j] < v) {
+        gains[j + 1] = gains[j];
+        j--;
+      }
+      gains[j + 1] = v;
+    }
+    this.idealGains = gains.subarray(0, positives);
+    return true;
   }
 }
