@@ -5,7 +5,15 @@
  * was expected. `docs/bad-input.md` is generated from the same matrix and checked here.
  */
 import { assert, assertEquals } from "../assert.ts";
-import { FAULTS, formatMarkdown, generatedParts, READERS, runMatrix, spliceDoc } from "./matrix.ts";
+import {
+  FAULTS,
+  formatMarkdown,
+  generatedParts,
+  READERS,
+  readmeParts,
+  runMatrix,
+  spliceDoc,
+} from "./matrix.ts";
 
 const { cells, clean } = await runMatrix();
 
@@ -62,6 +70,16 @@ for (const reader of READERS) {
     });
   }
 }
+
+Deno.test("the README holds the summary table this matrix produces", async () => {
+  const path = new URL("../../README.md", import.meta.url);
+  const doc = await Deno.readTextFile(path);
+  assertEquals(
+    doc,
+    await formatMarkdown(spliceDoc(doc, readmeParts(cells))),
+    "README.md's bad-input table is out of date: run deno run --allow-all tests/faults/update_doc.ts",
+  );
+});
 
 Deno.test("docs/bad-input.md holds the table this matrix produces", async () => {
   const path = new URL("../../docs/bad-input.md", import.meta.url);

@@ -699,7 +699,8 @@ function escapeCell(s: string): string {
 }
 
 /** The doc's tables: a summary matrix, then every reader's messages. */
-export function renderMatrix(cells: Cell[]): string {
+/** The summary table: one row per bad input, one column per reader (also in the README). */
+export function renderSummary(cells: Cell[]): string {
   const out: string[] = [];
   const symbol = (o: Outcome) =>
     o.kind === "ok"
@@ -719,6 +720,11 @@ export function renderMatrix(cells: Cell[]): string {
     );
     out.push(`| ${f.label} | ${row.join(" | ")} |`);
   }
+  return out.join("\n");
+}
+
+export function renderMatrix(cells: Cell[]): string {
+  const out: string[] = [renderSummary(cells)];
   for (const r of READERS) {
     out.push(
       "",
@@ -774,6 +780,11 @@ export function generatedParts(cells: Cell[]): Record<string, string> {
     tables: renderMatrix(cells),
     fuzz: `Fuzz cases per test run: **${FUZZ_TOTAL.toLocaleString("en-US")}** (${perParser}).\n`,
   };
+}
+
+/** The generated part of the README: the summary table. */
+export function readmeParts(cells: Cell[]): Record<string, string> {
+  return { "bad-input summary": renderSummary(cells) + "\n" };
 }
 
 /** Formats Markdown as `deno fmt` does (it aligns table columns), so the doc stays fmt-clean. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { writeFileAtomic } from "../../lib/io/atomic.ts";
-import { formatMarkdown, generatedParts, runMatrix, spliceDoc } from "./matrix.ts";
+import { formatMarkdown, generatedParts, readmeParts, runMatrix, spliceDoc } from "./matrix.ts";
 
 if (import.meta.main) {
   const path = new URL("../../docs/bad-input.md", import.meta.url).pathname;
@@ -16,5 +16,12 @@ if (import.meta.main) {
   else {
     await writeFileAtomic(path, next, { force: true });
     console.error(`rewrote ${path}`);
+  }
+  const readme = new URL("../../README.md", import.meta.url).pathname;
+  const text = await Deno.readTextFile(readme);
+  const nextReadme = await formatMarkdown(spliceDoc(text, readmeParts(cells)));
+  if (nextReadme !== text) {
+    await writeFileAtomic(readme, nextReadme, { force: true });
+    console.error(`rewrote ${readme}`);
   }
 }
