@@ -1201,13 +1201,18 @@ export function rankBlock(b: ByteRunBlock, scratch?: { order: Int32Array }): Int
   while (start < n) {
     let end = start + 1;
     while (end < n && s[end] === s[start]) end++;
-    if (end - start === 2) {
-      if (byDocDesc(start, start + 1) > 0) {
-        order[start] = start + 1;
-        order[start + 1] = start;
+    if (end - start > 16) order.subarray(start, end).sort(byDocDesc);
+    else {
+      // Small tie groups (the usual case): insertion sort by docno descending, in place.
+      for (let i = start + 1; i < end; i++) {
+        const x = order[i];
+        let j = i - 1;
+        while (j >= start && compareBytes(buf, ds[x], de[x], buf, ds[order[j]], de[order[j]]) > 0) {
+          order[j + 1] = order[j];
+          j--;
+        }
+        order[j + 1] = x;
       }
-    } else if (end - start > 2) {
-      order.subarray(start, end).sort(byDocDesc);
     }
     start = end;
   }
