@@ -702,18 +702,17 @@ export class QrelsIndex {
   }
 
   /**
-   * A query's judgments as a byte-keyed table for a relevance level, or undefined. With
-   * `reuse`, that table is reloaded instead of allocating one (valid until its next reuse).
+   * A query's judgments judged against no retrieved document (duplicates checked): its
+   * relevant count for `level`, its ideal gains, and every judgment. Undefined when the qrels
+   * do not judge the query. Valid until `judge` is used again.
    */
-  table(qid: string, level: number, reuse?: JudgmentTable): JudgmentTable | undefined {
-    const segs = this.segments.get(qid);
-    if (!segs) return undefined;
-    return (reuse ?? new JudgmentTable()).load(this, qid, segs, level);
+  digest(qid: string, level: number, judge = new BlockJudge()): BlockJudge | undefined {
+    return judge.judge(emptyBlock(qid), this, level, this.file) ? judge : undefined;
   }
 
   /** The judgments of one query (docno to relevance), or undefined. */
   judgments(qid: string): Map<string, number> | undefined {
-    return this.table(qid, 1)?.toMap();
+    return this.digest(qid, 1)?.judgedOnly(this);
   }
 
   /** Materializes every query's judgments. */
@@ -721,131 +720,6 @@ export class QrelsIndex {
     const q = new Map<string, Map<string, number>>();
     for (const qid of this.segments.keys()) q.set(qid, this.judgments(qid)!);
     return q;
-  }
-}
-
-/**
- * One query's judgments as a small open-addressing hash table keyed by docno bytes. The
- * evaluator reloads one table for every query (`QrelsIndex.table(qid, level, reuse)`), so
- * its arrays are allocated once and grown rarely.
- */
-export class JudgmentTable {
-  /** Number of judgments. */
-  size = 0;
-  /** Count of judgments >= the level it was built for. */
-  numRel = 0;
-  /** Positive values, highest first. */
-  idealGains: Float64Array = new Float64Array(0);
-  private chunks: Uint8Array[] = [];
-  private ref = new Int32Array(16); // chunk index << 20 | offset of the docno
-  private len = new Int32Array(16);
-  private rels = new Float64Array(16);
-  private gains = new Float64Array(16);
-  private slots = new Int32Array(32);
-  private mask = 31;
-  private file = "";
-
-  /** Builds the table of one query (see `QrelsIndex.table`). */
-  load(index: QrelsIndex, qid: string, segs: number[], level: number): this {
-    this.file = index.file;
-    const chunks = this.chunks = index.records();
-    const n = segs[0];
-    this.size = n;
-    if (this.ref.length < n) {
-      const cap = Math.max(n, this.ref.length * 2);
-      this.ref = new Int32Array(cap);
-      this.len = new Int32Array(cap);
-      this.rels = new Float64Array(cap);
-      this.gains = new Float64Array(cap);
-    }
-    let cap = 8;
-    while (cap < n * 2) cap <<= 1;
-    if (this.slots.length !== cap) this.slots = new Int32Array(cap);
-    else this.slots.fill(0);
-    const ref = this.ref, lens = this.len, rels = this.rels, slots = this.slots;
-    const mask = this.mask = cap - 1;
-    let numRel = 0, positives = 0, k = 0;
-    for (let t = 1; t < segs.length; t += 3) {
-      const ci = segs[t];
-      const c = chunks[ci];
-      let p = segs[t + 1];
-      const e = segs[t + 2];
-      while (p < e) {
-        let len = c[p++];
-        if (len === 255) {
-          len = (c[p] << 8) | c[p + 1];
-          p += 2;
-        }
-        const ds = p;
-        p += len;
-        let rel = c[p++];
-        if (rel === 0x80) {
-          rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
-          p += 4;
-        } else if (rel > 127) rel -= 256;
-        ref[k] = (ci << 20) | ds;
-        lens[k] = len;
-        rels[k] = rel;
-        let h = hashBytes(c, ds, ds + len) & mask;
-        for (;;) {
-          const slot = slots[h];
-          if (slot === 0) {
-            slots[h] = k + 1;
-            break;
-          }
-          const j = slot - 1;
-          const cj = chunks[ref[j] >>> 20], sj = ref[j] & 0xfffff;
-          if (equalBytes(cj, sj, sj + lens[j], c, ds, ds + len)) {
-            index.duplicate(qid, decodeField(c, ds, ds + len, { file: this.file, line: 0 }));
-          }
-          h = (h + 1) & mask;
-        }
-        if (rel >= level) numRel++;
-        if (rel > 0) this.gains[positives++] = rel;
-        k++;
-      }
-    }
-    this.numRel = numRel;
-    // Positive gains, highest first (insertion sort: a query has few).
-    const g = this.gains;
-    for (let i = 1; i < positives; i++) {
-      const v = g[i];
-      let j = i - 1;
-      while (j >= 0 && g[j] < v) {
-        g[j + 1] = g[j];
-        j--;
-      }
-      g[j + 1] = v;
-    }
-    this.idealGains = g.subarray(0, positives);
-    return this;
-  }
-
-  /** The judgment of the docno `b[s, e)` (whose FNV-1a hash is `hash`), or undefined. */
-  lookup(b: Uint8Array, s: number, e: number, hash: number): number | undefined {
-    let h = hash & this.mask;
-    for (;;) {
-      const slot = this.slots[h];
-      if (slot === 0) return undefined;
-      const k = slot - 1;
-      const r = this.ref[k];
-      const off = r & 0xfffff;
-      if (equalBytes(this.chunks[r >>> 20], off, off + this.len[k], b, s, e)) return this.rels[k];
-      h = (h + 1) & this.mask;
-    }
-  }
-
-  /** The judgments as a Map (docno to relevance). */
-  toMap(): Map<string, number> {
-    const m = new Map<string, number>();
-    for (let k = 0; k < this.size; k++) {
-      const r = this.ref[k], off = r & 0xfffff;
-      m.set(
-        decodeField(this.chunks[r >>> 20], off, off + this.len[k], { file: this.file, line: 0 }),
-        this.rels[k],
-      );
-    }
-    return m;
   }
 }
 
@@ -1219,13 +1093,28 @@ export function rankBlock(b: ByteRunBlock, scratch?: { order: Int32Array }): Int
   return order;
 }
 
+/** A block retrieving nothing (to digest a query's judgments alone). */
+function emptyBlock(qid: string): ByteRunBlock {
+  const none = new Int32Array(0);
+  return {
+    buf: new Uint8Array(0),
+    qid,
+    count: 0,
+    docStart: none,
+    docEnd: none,
+    score: new Float64Array(0),
+    line: none,
+  };
+}
+
 /**
  * Judges one query block against the qrels in one hash table: the block's docnos go in first
  * (a docno twice in the block is an error, as in trec_eval), then the query's judgment
  * records are walked once, each either giving its relevance to the retrieved document with
  * the same docno or entering the table as judged-but-not-retrieved (a docno judged twice is an
- * error, as in trec_eval). One table and one hash per docno, where a judgments table plus
- * lookups took two. The scratch arrays are reused from query to query.
+ * error, as in trec_eval). One table and one hash per docno. The scratch arrays are reused
+ * from query to query. `QrelsIndex.digest` runs it on an empty block to read a query's
+ * judgments alone.
  */
 export class BlockJudge {
   /** >0: retrieved document i + 1; <0: judged-only document -(j + 1). */
@@ -1233,6 +1122,8 @@ export class BlockJudge {
   private jChunk = new Int32Array(256);
   private jStart = new Int32Array(256);
   private jEnd = new Int32Array(256);
+  private jRel = new Float64Array(256);
+  private only = 0;
   private gains = new Float64Array(256);
   /** Relevance of each document of the block, in block order (`UNJUDGED`: no judgment). */
   rels = new Float64Array(256);
@@ -1242,6 +1133,23 @@ export class BlockJudge {
   idealGains: Float64Array = new Float64Array(0);
   /** Scratch for `rankBlock`. */
   order = new Int32Array(256);
+
+  /**
+   * The judgments of the last judged query that no retrieved document matched, as a Map
+   * (docno to relevance): every judgment when the block was empty (`QrelsIndex.digest`).
+   */
+  judgedOnly(qrels: QrelsIndex): Map<string, number> {
+    const chunks = qrels.records();
+    const m = new Map<string, number>();
+    for (let j = 0; j < this.only; j++) {
+      const c = chunks[this.jChunk[j]];
+      m.set(
+        decodeField(c, this.jStart[j], this.jEnd[j], { file: qrels.file, line: 0 }),
+        this.jRel[j],
+      );
+    }
+    return m;
+  }
 
   /** Judges block `b`; returns false when the qrels have no judgment for its query. */
   judge(b: ByteRunBlock, qrels: QrelsIndex, level: number, file: string): boolean {
@@ -1258,6 +1166,7 @@ export class BlockJudge {
       this.jChunk = new Int32Array(m);
       this.jStart = new Int32Array(m);
       this.jEnd = new Int32Array(m);
+      this.jRel = new Float64Array(m);
       this.gains = new Float64Array(m);
     }
     const slots = this.slots, rels = this.rels, mask = cap - 1;
@@ -1285,7 +1194,8 @@ export class BlockJudge {
     }
     if (!ranges) return false;
     const chunks = qrels.records();
-    const jChunk = this.jChunk, jStart = this.jStart, jEnd = this.jEnd, gains = this.gains;
+    const jChunk = this.jChunk, jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
+    const gains = this.gains;
     let numRel = 0, positives = 0, only = 0;
     for (let t = 1; t < ranges.length; t += 3) {
       const ci = ranges[t];
@@ -1313,6 +1223,7 @@ export class BlockJudge {
             jChunk[only] = ci;
             jStart[only] = s0;
             jEnd[only] = e0;
+            jRel[only] = rel;
             only++;
             break;
           }
@@ -1338,6 +1249,7 @@ export class BlockJudge {
       }
     }
     this.numRel = numRel;
+    this.only = only;
     for (let i = 1; i < positives; i++) {
       const v = gains[i];
       let j = i - 1;

@@ -284,11 +284,12 @@ export async function evaluateTrecFiles(
   }
   const seen = new Set(stretch.seen);
   const missing: { qid: string; values: number[] }[] = [];
+  const judge = new BlockJudge();
   for (const qid of qrels.queries()) {
     if (!seen.has(qid)) {
       // Their values enter only complete mode (-c); as in trec_eval, a qrels-only query's
       // judgments are not even looked at otherwise.
-      const values = options.complete ? ev.valuesForMissing(qrels.table(qid, level)!) : [];
+      const values = options.complete ? ev.valuesForMissing(qrels.digest(qid, level, judge)!) : [];
       missing.push({ qid, values });
     }
   }
