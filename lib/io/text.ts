@@ -90,9 +90,23 @@ async function* maybeGunzip(
   }
 }
 
-function countNewlines(bytes: Uint8Array, end = bytes.length): number {
+/**
+ * Counts the newline bytes in `bytes[start, end)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { countNewlines } from "./text.ts";
+ * assert.equal(countNewlines(new TextEncoder().encode("a\nb\nc"), 0, 3), 1);
+ * ```
+ */
+export function countNewlines(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let n = 0;
-  for (let i = 0; i < end; i++) if (bytes[i] === 10) n++;
+  let i = bytes.indexOf(10, start);
+  while (i >= 0 && i < end) {
+    n++;
+    i = bytes.indexOf(10, i + 1);
+  }
   return n;
 }
 
@@ -143,7 +157,7 @@ export async function* textChunks(source: TextSource): AsyncGenerator<TextChunk>
       text = decoder.decode(bytes, { stream: !final });
     } catch {
       const bad = firstInvalidUtf8(bytes);
-      const lineNo = line + countNewlines(carryBytes(carry)) + countNewlines(bytes, bad);
+      const lineNo = line + countNewlines(carryBytes(carry)) + countNewlines(bytes, 0, bad);
       throw new KitError(`invalid UTF-8 at byte ${seenBytes + bad}; expected UTF-8 text`, {
         file: name,
         line: lineNo,

@@ -10,7 +10,7 @@
  * @module
  */
 import { fail, KitError } from "../errors.ts";
-import { sourceName, type TextSource } from "../io/text.ts";
+import { countNewlines, sourceName, type TextSource } from "../io/text.ts";
 import { UNJUDGED } from "./measures.ts";
 
 // ---------------------------------------------------------------- byte sources
@@ -1032,16 +1032,6 @@ export async function* scanRunBlocks(
   if (!any) fail("run file has no result lines (empty file?)", { file });
   onRunId?.(runId);
   onLines?.(totalLines);
-}
-
-function countNewlines(buf: Uint8Array, start: number, end: number): number {
-  let n = 0;
-  let i = buf.indexOf(10, start);
-  while (i >= 0 && i < end) {
-    n++;
-    i = buf.indexOf(10, i + 1);
-  }
-  return n;
 }
 
 /**
