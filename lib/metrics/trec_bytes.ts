@@ -389,6 +389,16 @@ export function parseNumberBytes(buf: Uint8Array, start: number, end: number): n
 // ---------------------------------------------------------------- qrels
 
 const PACK_CHUNK = 1 << 20; // judgment records live in 1 MiB chunks (never copied on growth)
+/** Streaming qrels: pool chunks in use before the oldest one is evicted to the stash. */
+const POOL_CHUNKS = 24;
+/** Streaming qrels: how far (packed bytes) the qrels may read ahead looking for a query. */
+const LOOKAHEAD_BYTES = 12 << 20;
+/** Lines per call of the qrels parser's hot loop (see `parseQrelsLines`). */
+const QRELS_BATCH_LINES = 4096;
+/** Lines per call of the run parser's hot loop (see `parseRunLines`). */
+const RUN_BATCH_LINES = 4096;
+/** A consumed query's list: `[CONSUMED]`. */
+const CONSUMED = -1;
 
 /**
  * Judgments packed as variable-length records `[len][docno bytes][rel]` in 1 MiB chunks:
@@ -404,16 +414,162 @@ class PackedJudgments {
   chunk: Uint8Array = new Uint8Array(0);
   pos = 0;
   count = 0;
-  /** The index of the current chunk. */
-  get current(): number {
-    return this.chunks.length - 1;
+  /** The index of the chunk being written. */
+  current = -1;
+  /**
+   * Streaming mode (`QrelsIndex.open`): chunks whose queries the run has consumed are
+   * reused, and when all `POOL_CHUNKS` are in use the oldest one's live records are moved
+   * to append-only stash chunks. Off: every chunk is kept (a whole-file index).
+   */
+  recycle = false;
+  /** Per chunk: open ranges of unconsumed queries in it (recycling only). */
+  private live: number[] = [];
+  /** Per chunk: the query lists with a range in it (recycling only). */
+  private owners: number[][][] = [];
+  /** Per chunk: 1 for stash chunks (never reused). */
+  private stash: number[] = [];
+  /** Per chunk: bumped on reuse, so stale entries of `fifo` are skipped. */
+  private generation: number[] = [];
+  private free: number[] = [];
+  /** Pool chunks in fill order, `[chunk, generation]` pairs (oldest first, lazily pruned). */
+  private fifo: number[] = [];
+  private fifoHead = 0;
+  private poolSize = 0;
+  private stashChunk = -1;
+  private stashPos = 0;
+  /** Bytes written to pool chunks before the current one, and bytes since released. */
+  private written = 0;
+  private released = 0;
+
+  /** Bytes of unconsumed records in pool chunks (how far the qrels read ahead of the run). */
+  get liveBytes(): number {
+    return this.written + this.pos - this.released;
   }
+
   /** Starts a new chunk big enough for `need` bytes (rare path). */
   grow(need: number): void {
-    const size = Math.max(PACK_CHUNK, need);
-    this.chunk = new Uint8Array(this.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size));
-    this.chunks.push(this.chunk);
+    const old = this.current;
+    if (old >= 0 && this.stash[old] === 0) {
+      this.written += this.pos;
+      if (this.recycle && this.live[old] === 0) this.release(old);
+    }
+    let c = -1;
+    if (this.recycle && need <= PACK_CHUNK) {
+      c = this.free.pop() ?? -1;
+      if (c < 0 && this.poolSize >= POOL_CHUNKS) c = this.evictOldest();
+    }
+    if (c < 0) {
+      const size = Math.max(PACK_CHUNK, need);
+      c = this.chunks.length;
+      this.chunks.push(
+        new Uint8Array(this.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size)),
+      );
+      this.live.push(0);
+      this.owners.push([]);
+      this.stash.push(0);
+      this.generation.push(0);
+      this.poolSize++;
+    }
+    this.current = c;
+    this.chunk = this.chunks[c];
     this.pos = 0;
+    if (this.recycle) this.fifo.push(c, this.generation[c]);
+  }
+
+  /** Records that query list `ranges` opened a range in the current chunk. */
+  opened(ranges: number[]): void {
+    if (!this.recycle) return;
+    this.live[this.current]++;
+    this.owners[this.current].push(ranges);
+  }
+
+  /** Releases a consumed query's records (its list is cleared to `[CONSUMED]`). */
+  consume(ranges: number[]): void {
+    for (let t = 1; t < ranges.length; t += 3) {
+      const c = ranges[t];
+      if (this.stash[c] === 1) continue;
+      this.released += ranges[t + 2] - ranges[t + 1];
+      if (--this.live[c] === 0 && c !== this.current) this.release(c);
+    }
+    ranges.length = 1;
+    ranges[0] = CONSUMED;
+  }
+
+  private release(c: number): void {
+    this.live[c] = 0;
+    this.owners[c] = [];
+    this.generation[c]++;
+    this.free.push(c);
+  }
+
+  /** Moves the live records of the oldest pool chunk to the stash; returns the freed chunk. */
+  private evictOldest(): number {
+    const fifo = this.fifo;
+    while (this.fifoHead < fifo.length) {
+      const c = fifo[this.fifoHead], gen = fifo[this.fifoHead + 1];
+      this.fifoHead += 2;
+      if (gen !== this.generation[c] || c === this.current) continue;
+      for (const ranges of this.owners[c]) {
+        if (ranges[0] === CONSUMED) continue;
+        for (let t = 1; t < ranges.length; t += 3) {
+          if (ranges[t] !== c) continue;
+          const s = ranges[t + 1], e = ranges[t + 2];
+          ranges[t + 1] = this.toStash(this.chunks[c], s, e);
+          ranges[t] = this.stashChunk;
+          ranges[t + 2] = this.stashPos;
+          this.released += e - s;
+        }
+      }
+      if (this.fifoHead > 4096) {
+        this.fifo = this.fifo.slice(this.fifoHead);
+        this.fifoHead = 0;
+      }
+      this.live[c] = 0;
+      this.owners[c] = [];
+      this.generation[c]++;
+      return c;
+    }
+    return -1;
+  }
+
+  /** Appends `from[s, e)` to the stash; returns where it starts in `stashChunk`. */
+  private toStash(from: Uint8Array, s: number, e: number): number {
+    const n = e - s;
+    if (this.stashChunk < 0 || this.stashPos + n > this.chunks[this.stashChunk].length) {
+      this.stashChunk = this.chunks.length;
+      this.chunks.push(new Uint8Array(Math.max(PACK_CHUNK, n)));
+      this.live.push(0);
+      this.owners.push([]);
+      this.stash.push(1);
+      this.generation.push(0);
+      this.stashPos = 0;
+    }
+    const at = this.stashPos;
+    this.chunks[this.stashChunk].set(from.subarray(s, e), at);
+    this.stashPos += n;
+    return at;
+  }
+}
+
+/** Options of `QrelsIndex.read` and `QrelsIndex.open`. */
+export interface QrelsReadOptions {
+  /** Read buffer size in bytes (default 4 MiB). */
+  chunkBytes?: number;
+  /** Keep records in SharedArrayBuffers (for another thread). */
+  shared?: boolean;
+  /** Accept a file without judgments (a piece of a file read on several threads). */
+  allowEmpty?: boolean;
+  /** Tolerant mode: skip malformed lines, counting them here. */
+  skip?: SkippedLines;
+}
+
+/**
+ * Thrown in streaming mode when a query's judgments continue after the run consumed them
+ * (qrels not grouped by query): the caller reads the qrels whole instead.
+ */
+export class QrelsReopened extends Error {
+  constructor(readonly qid: string) {
+    super(`qrels query ${qid} continues after the run consumed it`);
   }
 }
 
@@ -439,6 +595,8 @@ interface QrelsState {
   line: number;
   /** The open query's ranges: flat [chunk, start, end] triples. */
   cur: number[];
+  /** The query whose lines are being read (its judgments may continue in the next chunk). */
+  openQid: string | undefined;
   curQid: Uint8Array;
   curQidLen: number;
   fields: LineFields;
@@ -446,70 +604,142 @@ interface QrelsState {
   skip?: SkippedLines;
 }
 
-/** The hot loop of qrels reading: one pass over whole lines in `buf[i, end)`. */
+/** Parses whole qrels lines in `buf[i, end)` (see {@link parseQrelsLines}). */
 function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState): void {
+  while (i < end) i = parseQrelsLines(buf, i, end, st);
+}
+
+/**
+ * The hot loop of qrels reading: one pass over up to `QRELS_BATCH_LINES` whole lines from
+ * `buf[i]`; returns where it stopped. Batches keep V8 from compiling the loop on-stack
+ * (OSR), whose code for this loop deoptimized on every inner-loop exit (14,000 times on
+ * the 100k benchmark); a function called many times gets regular optimized code.
+ */
+function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState): number {
   const file = st.file, packed = st.packed;
   let line = st.line;
   let chunk = packed.chunk, pos = packed.pos;
   const lf = st.fields;
   const f = lf.fields;
-  while (i < end) {
+  // The open query stays in locals; `added` records since its counts were last stored
+  // (stored inline, not by a closure, which would move `pos` out of a register).
+  let cur = st.cur, curQid = st.curQid, curQidLen = st.curQidLen, added = 0;
+  const stop = line + QRELS_BATCH_LINES;
+  while (i < end && line < stop) {
     line++;
     const lineStart = i;
-    const eol = scanLine(buf, i, end, lf);
-    i = eol + 1;
-    const n = lf.n;
-    if (n === 0) continue;
-    const qs = f[0], qe = f[1], ds = f[4], de = f[5], rs = f[6], re = f[7];
-    const skip = st.skip;
-    if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
-      if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
+    // Fast path, the usual line: four fields of printable ASCII separated by spaces or
+    // tabs, then the newline, with a relevance of 1-9 digits; any other line is scanned
+    // again by the general path, which decides. `buf[end]` is a newline (sentinel).
+    let k = i, c = 0, hi = 0;
+    let qs = k;
+    while ((c = buf[k]) > 32) {
+      hi |= c;
+      k++;
     }
-    if (n !== 4) {
-      const problem = `expected 4 fields (qid iter docno relevance), found ${n}`;
-      if (rejectLine(skip, problem, file, line)) continue;
+    let qe = k;
+    let ok = qe > qs && buf[qs] !== 35;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    const s = k;
+    while ((c = buf[k]) > 32) {
+      hi |= c;
+      k++;
     }
-    // Relevance: up to 9 digits with an optional sign inline; anything else (errors, large
-    // values) through parseRelevanceBytes.
+    ok = ok && k > s;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    let ds = k;
+    while ((c = buf[k]) > 32) {
+      hi |= c;
+      k++;
+    }
+    let de = k;
+    ok = ok && k > ds;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    const neg = c === 45;
+    if (neg) k++;
+    const digitsStart = k;
     let rel = 0;
-    let k = rs;
-    const neg = buf[k] === 45;
-    if (neg || buf[k] === 43) k++;
-    let ok = k < re && re - k <= 9;
-    for (; ok && k < re; k++) {
-      const d = buf[k] - 48;
-      if (d < 0 || d > 9) ok = false;
-      else rel = rel * 10 + d;
+    while ((c = buf[k] - 48) >= 0 && c <= 9) {
+      rel = rel * 10 + c;
+      k++;
     }
-    if (!ok) {
-      try {
-        rel = parseRelevanceBytes(buf, rs, re, file, line);
-      } catch (e) {
-        if (e instanceof KitError && rejectLine(skip, e.problem, file, line)) continue;
-        throw e;
+    ok = ok && k > digitsStart && k - digitsStart <= 9;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    if (ok && c === 10 && hi < 0x80) {
+      i = k + 1;
+      if (neg) rel = -rel;
+    } else {
+      const eol = scanLine(buf, i, end, lf);
+      i = eol + 1;
+      const n = lf.n;
+      if (n === 0) continue;
+      qs = f[0];
+      qe = f[1];
+      ds = f[4];
+      de = f[5];
+      const rs = f[6], re = f[7];
+      const skip = st.skip;
+      if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
+        if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
       }
-    } else if (neg) rel = -rel;
+      if (n !== 4) {
+        const problem = `expected 4 fields (qid iter docno relevance), found ${n}`;
+        if (rejectLine(skip, problem, file, line)) continue;
+      }
+      // Relevance: up to 9 digits with an optional sign inline; anything else (errors,
+      // large values) through parseRelevanceBytes.
+      rel = 0;
+      k = rs;
+      const minus = buf[k] === 45;
+      if (minus || buf[k] === 43) k++;
+      let small = k < re && re - k <= 9;
+      for (; small && k < re; k++) {
+        const d = buf[k] - 48;
+        if (d < 0 || d > 9) small = false;
+        else rel = rel * 10 + d;
+      }
+      if (!small) {
+        try {
+          rel = parseRelevanceBytes(buf, rs, re, file, line);
+        } catch (e) {
+          if (e instanceof KitError && rejectLine(skip, e.problem, file, line)) continue;
+          throw e;
+        }
+      } else if (minus) rel = -rel;
+    }
     // The record, in the current chunk (a new one when it does not fit).
     const len = de - ds;
     const need = len + 8;
     let newRange = false;
     if (pos + need > chunk.length) {
+      if (cur.length > 1) cur[cur.length - 1] = pos;
+      cur[0] += added;
+      packed.count += added;
+      added = 0;
       packed.pos = pos;
       packed.grow(need);
       chunk = packed.chunk;
       pos = 0;
       newRange = true;
     }
-    let same = qe - qs === st.curQidLen;
-    for (let q = 0; same && q < st.curQidLen; q++) same = st.curQid[q] === buf[qs + q];
+    let same = qe - qs === curQidLen;
+    for (let q = 0; same && q < curQidLen; q++) same = curQid[q] === buf[qs + q];
     if (!same) {
-      st.cur = st.index.openQuery(decodeField(buf, qs, qe, { file, line }));
-      if (qe - qs > st.curQid.length) st.curQid = new Uint8Array(2 * (qe - qs));
-      st.curQid.set(buf.subarray(qs, qe));
-      st.curQidLen = qe - qs;
+      if (cur.length > 1) cur[cur.length - 1] = pos;
+      cur[0] += added;
+      packed.count += added;
+      added = 0;
+      st.openQid = decodeField(buf, qs, qe, { file, line });
+      cur = st.index.openQuery(st.openQid);
+      if (qe - qs > curQid.length) curQid = new Uint8Array(2 * (qe - qs));
+      curQid.set(buf.subarray(qs, qe));
+      curQidLen = qe - qs;
       newRange = true;
     }
-    if (newRange) st.cur.push(packed.current, pos, pos);
+    if (newRange) {
+      cur.push(packed.current, pos, pos);
+      packed.opened(cur);
+    }
     if (len < 255) chunk[pos++] = len;
     else {
       chunk[pos++] = 255;
@@ -526,12 +756,17 @@ function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState
       chunk[pos++] = (rel >> 16) & 255;
       chunk[pos++] = (rel >> 24) & 255;
     }
-    st.cur[st.cur.length - 1] = pos;
-    st.cur[0]++;
-    packed.count++;
+    added++;
   }
+  if (cur.length > 1) cur[cur.length - 1] = pos;
+  cur[0] += added;
+  packed.count += added;
+  st.cur = cur;
+  st.curQid = curQid;
+  st.curQidLen = curQidLen;
   packed.pos = pos;
   st.line = line;
+  return i;
 }
 
 /**
@@ -565,18 +800,44 @@ export class QrelsIndex {
    */
   static async read(
     source: ByteSource,
-    options: {
-      chunkBytes?: number;
-      shared?: boolean;
-      allowEmpty?: boolean;
-      /** Tolerant mode: skip malformed lines, counting them here. */
-      skip?: SkippedLines;
-    } = {},
+    options: QrelsReadOptions = {},
   ): Promise<QrelsIndex> {
+    const idx = QrelsIndex.start(source, options);
+    while (!idx.ended) await idx.advance();
+    return idx;
+  }
+
+  /**
+   * Opens a qrels file for streaming evaluation: it is read on demand, as far as the run
+   * needs (`ensure`), and records of queries the run has consumed (`consume`) are
+   * reused, so memory stays bounded when the run and the qrels list queries in about the
+   * same order (the usual case); other orders still work, reading ahead as needed. A
+   * query's list must not be reopened after it was consumed (`QrelsReopened`).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { QrelsIndex } from "./trec_bytes.ts";
+   * const bytes = new TextEncoder().encode("q1 0 d1 1\nq2 0 d2 0\n");
+   * const idx = await QrelsIndex.open({ name: "q.txt", bytes });
+   * assert.equal(await idx.ensure("q2"), true);
+   * assert.equal(await idx.ensure("q3"), false);
+   * ```
+   */
+  static async open(source: ByteSource, options: QrelsReadOptions = {}): Promise<QrelsIndex> {
+    const idx = QrelsIndex.start(source, options);
+    idx.packed.recycle = true;
+    idx.streaming = true;
+    await idx.advance();
+    return idx;
+  }
+
+  private static start(source: ByteSource, options: QrelsReadOptions): QrelsIndex {
     const idx = new QrelsIndex(source);
     idx.packed.shared = options.shared ?? false;
+    idx.allowEmpty = options.allowEmpty ?? false;
     idx.packed.grow(0);
-    const st: QrelsState = {
+    idx.state = {
       index: idx,
       packed: idx.packed,
       file: idx.file,
@@ -584,17 +845,72 @@ export class QrelsIndex {
       cur: [],
       curQid: new Uint8Array(64),
       curQidLen: -1,
+      openQid: undefined,
       fields: { fields: new Int32Array(12), n: 0, high: false },
       skip: options.skip,
     };
-    for await (const { buf, start, end } of lineChunks(source, options.chunkBytes)) {
-      parseQrelsSlice(buf, start, end, st);
-    }
-    idx.lines = st.line;
-    if (idx.packed.count === 0 && !options.allowEmpty) {
-      fail("qrels file has no judgments (empty file?)", { file: idx.file });
-    }
+    idx.reader = lineChunks(source, options.chunkBytes);
+    idx.ended = false;
     return idx;
+  }
+
+  private state?: QrelsState;
+  private reader?: AsyncGenerator<{ buf: Uint8Array; start: number; end: number }>;
+  private allowEmpty = false;
+  /** Opened with `open`: consumed queries release their records. */
+  private streaming = false;
+  /** Whether the whole file has been read (an index built from parts is whole). */
+  ended = true;
+
+  /** Reads and parses the next chunk of the file. */
+  async advance(): Promise<void> {
+    if (this.ended) return;
+    const st = this.state!;
+    const next = await this.reader!.next();
+    if (!next.done) {
+      parseQrelsSlice(next.value.buf, next.value.start, next.value.end, st);
+      this.lines = st.line;
+      return;
+    }
+    this.ended = true;
+    st.openQid = undefined;
+    this.lines = st.line;
+    if (this.packed.count === 0 && !this.allowEmpty) {
+      fail("qrels file has no judgments (empty file?)", { file: this.file });
+    }
+  }
+
+  /** Whether a query's judgments are all read (or the file ended without it). */
+  settled(qid: string): boolean {
+    return this.ended || (this.segments.has(qid) && this.state!.openQid !== qid);
+  }
+
+  /**
+   * Reads on until the query's judgments are all read; returns whether the qrels judge it.
+   * False before the end of the file means it was not found within the read-ahead limit
+   * (streaming mode): ask again after `readAll`.
+   */
+  async ensure(qid: string): Promise<boolean> {
+    for (;;) {
+      const has = this.segments.has(qid);
+      if (has && (this.ended || this.state!.openQid !== qid)) return true;
+      if (this.ended) return false;
+      if (!has && this.packed.recycle && this.packed.liveBytes >= LOOKAHEAD_BYTES) return false;
+      await this.advance();
+    }
+  }
+
+  /** Reads the rest of the file, keeping every record not yet consumed. */
+  async readAll(): Promise<void> {
+    this.packed.recycle = false;
+    while (!this.ended) await this.advance();
+  }
+
+  /** Streaming mode: the run is done with this query; its records may be reused. */
+  consume(qid: string): void {
+    if (!this.streaming) return; // a whole index may be evaluated against again
+    const ranges = this.segments.get(qid);
+    if (ranges && ranges[0] !== CONSUMED) this.packed.consume(ranges);
   }
 
   /** Lines read (for line numbers of a second half read on another thread). */
@@ -659,6 +975,7 @@ export class QrelsIndex {
   openQuery(qid: string): number[] {
     let cur = this.segments.get(qid);
     if (!cur) this.segments.set(qid, cur = [0]);
+    else if (cur[0] === CONSUMED) throw new QrelsReopened(qid);
     return cur;
   }
 
@@ -819,6 +1136,13 @@ async function* lineChunks(
     if (first && len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
     first = false;
     if (eof) {
+      // The parsers' sentinel: a newline after the data.
+      if (len === buf.length) {
+        const b = new Uint8Array(len + 1);
+        b.set(buf);
+        buf = b;
+      }
+      buf[len] = 10;
       if (len > start) yield { buf, start, end: len };
       return;
     }
@@ -849,6 +1173,8 @@ export interface ByteRunBlock {
   count: number;
   docStart: Int32Array;
   docEnd: Int32Array;
+  /** FNV-1a hash of each docno (`hashBytes`, computed while parsing). */
+  hash: Int32Array;
   score: Float64Array;
   line: Int32Array;
 }
@@ -858,6 +1184,7 @@ class RunLines {
   n = 0;
   docS: Int32Array;
   docE: Int32Array;
+  hash: Int32Array;
   score: Float64Array;
   line: Int32Array;
   /** Per block: index of its first line in the columns, byte offset and line number of it. */
@@ -869,9 +1196,15 @@ class RunLines {
   runIdS = -1;
   runIdE = -1;
   runIdLine = 0;
+  /** Parser state between batches: the open block's query id bytes, the last line number. */
+  qidS = -1;
+  qidE = -1;
+  lineNo = 0;
+  fields: LineFields = { fields: new Int32Array(12), n: 0, high: false };
   constructor(cap: number) {
     this.docS = new Int32Array(cap);
     this.docE = new Int32Array(cap);
+    this.hash = new Int32Array(cap);
     this.score = new Float64Array(cap);
     this.line = new Int32Array(cap);
     this.blockFirst = new Int32Array(cap + 1);
@@ -895,57 +1228,170 @@ function parseRunChunk(
   out: RunLines,
   skip?: SkippedLines,
 ): void {
+  out.blockQid.length = 0;
   out.n = 0;
   out.blocks = 0;
-  out.blockQid.length = 0;
+  out.qidS = out.qidE = -1;
   out.runIdLine = 0;
+  out.lineNo = firstLine - 1;
   let i = start;
-  let line = firstLine - 1;
-  let qidS = -1, qidE = -1;
-  const docS = out.docS, docE = out.docE, score = out.score, lines = out.line;
-  const lf: LineFields = { fields: new Int32Array(12), n: 0, high: false };
+  while (i < end) i = parseRunLines(buf, i, end, file, out, skip);
+  out.blockFirst[out.blocks] = out.n;
+}
+
+/**
+ * The hot loop of run reading: up to `RUN_BATCH_LINES` whole lines from `buf[i]` into
+ * `out`'s columns; returns where it stopped. Batches let V8 optimize the function as
+ * called (not on-stack), so its numbers stay unboxed from early on: the on-stack-replaced
+ * loop allocated a heap number per score and hash for the first part of every chunk.
+ */
+function parseRunLines(
+  buf: Uint8Array,
+  i: number,
+  end: number,
+  file: string,
+  out: RunLines,
+  skip?: SkippedLines,
+): number {
+  let line = out.lineNo;
+  let qidS = out.qidS, qidE = out.qidE;
+  // Counters and the last line's runid stay in locals in the hot loop (stored at the end).
+  let n = out.n, blocks = out.blocks;
+  let runIdS = out.runIdS, runIdE = out.runIdE, runIdLine = out.runIdLine;
+  const blockFirst = out.blockFirst, blockByte = out.blockByte, blockLine = out.blockLine;
+  const docS = out.docS, docE = out.docE, hash = out.hash, score = out.score;
+  const lines = out.line;
+  const lf = out.fields;
   const f = lf.fields;
-  while (i < end) {
+  const stop = line + RUN_BATCH_LINES;
+  while (i < end && line < stop) {
     line++;
     const lineStart = i;
-    const eol = scanLine(buf, i, end, lf);
-    i = eol + 1;
-    const n = lf.n;
-    if (n === 0) continue;
-    const f0s = f[0], f0e = f[1], f2s = f[4], f2e = f[5], f4s = f[8], f4e = f[9];
-    const f5s = f[10], f5e = f[11];
-    if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
-      if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
+    // Fast path, the usual line: six fields of printable ASCII separated by spaces or tabs,
+    // then the newline, with a plain decimal score; parsed in one pass with no call. Any
+    // other line (comments, CR, other whitespace, UTF-8, more fields, errors) is scanned
+    // again by the general path below, which decides. `buf[end]` is a newline (sentinel).
+    let k = i, c = 0, hi = 0;
+    let f0s = k;
+    while ((c = buf[k]) > 32) {
+      hi |= c;
+      k++;
     }
-    if (n < 6) {
-      const problem = `expected 6 fields (qid Q0 docno rank score runid), found ${n}`;
-      if (rejectLine(skip, problem, file, line)) continue;
+    let f0e = k;
+    let ok = f0e > f0s && buf[f0s] !== 35;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    let s = k;
+    while ((c = buf[k]) > 32) {
+      hi |= c;
+      k++;
     }
-    const v = parseNumberBytes(buf, f4s, f4e);
-    if (!Number.isFinite(v)) {
-      const problem = `score '${decodeField(buf, f4s, f4e, { file, line })}' is not a finite ` +
-        "number (expected: qid Q0 docno rank score runid)";
-      if (rejectLine(skip, problem, file, line)) continue;
+    ok = ok && k > s;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    let f2s = k;
+    let h = 0x811c9dc5; // the docno's hash (hashBytes), while its bytes pass by
+    while ((c = buf[k]) > 32) {
+      hi |= c;
+      h = Math.imul(h ^ c, 0x01000193);
+      k++;
+    }
+    let f2e = k;
+    ok = ok && k > f2s;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    s = k;
+    while ((c = buf[k]) > 32) {
+      hi |= c;
+      k++;
+    }
+    ok = ok && k > s;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    const f4s = k;
+    let mant = 0, digits = 0, scale = 0;
+    const neg = c === 45;
+    if (neg) k++;
+    while ((c = buf[k] - 48) >= 0 && c <= 9) {
+      mant = mant * 10 + c;
+      digits++;
+      k++;
+    }
+    if (buf[k] === 46) {
+      k++;
+      while ((c = buf[k] - 48) >= 0 && c <= 9) {
+        mant = mant * 10 + c;
+        digits++;
+        scale++;
+        k++;
+      }
+    }
+    c = buf[k];
+    // Exact (Clinger): at most 15 digits, so mantissa and 10^scale are exact doubles.
+    let v = ok && digits > 0 && digits <= 15 && (c === 32 || c === 9)
+      ? (neg ? -mant : mant) / POW10[scale]
+      : NaN;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    let f5s = k;
+    while ((c = buf[k]) > 32) {
+      hi |= c;
+      k++;
+    }
+    let f5e = k;
+    ok = ok && k > f5s;
+    while ((c = buf[k]) === 32 || c === 9) k++;
+    if (ok && c === 10 && hi < 0x80 && v === v) {
+      i = k + 1;
+    } else {
+      const eol = scanLine(buf, i, end, lf);
+      i = eol + 1;
+      const fields = lf.n;
+      if (fields === 0) continue;
+      f0s = f[0];
+      f0e = f[1];
+      f2s = f[4];
+      f2e = f[5];
+      h = hashBytes(buf, f2s, f2e);
+      f5s = f[10];
+      f5e = f[11];
+      if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
+        if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
+      }
+      if (fields < 6) {
+        const problem = `expected 6 fields (qid Q0 docno rank score runid), found ${fields}`;
+        if (rejectLine(skip, problem, file, line)) continue;
+      }
+      v = parseNumberBytes(buf, f[8], f[9]);
+      if (!Number.isFinite(v)) {
+        const problem = `score '${decodeField(buf, f[8], f[9], { file, line })}' is not a ` +
+          "finite number (expected: qid Q0 docno rank score runid)";
+        if (rejectLine(skip, problem, file, line)) continue;
+      }
     }
     if (qidS < 0 || !equalBytes(buf, f0s, f0e, buf, qidS, qidE)) {
-      const b = out.blocks++;
-      out.blockFirst[b] = out.n;
-      out.blockByte[b] = lineStart;
-      out.blockLine[b] = line;
+      const b = blocks++;
+      blockFirst[b] = n;
+      blockByte[b] = lineStart;
+      blockLine[b] = line;
       out.blockQid.push(decodeField(buf, f0s, f0e, { file, line }));
       qidS = f0s;
       qidE = f0e;
     }
-    const k = out.n++;
-    docS[k] = f2s;
-    docE[k] = f2e;
-    score[k] = v;
-    lines[k] = line;
-    out.runIdS = f5s;
-    out.runIdE = f5e;
-    out.runIdLine = line;
+    docS[n] = f2s;
+    docE[n] = f2e;
+    hash[n] = h;
+    score[n] = v;
+    lines[n] = line;
+    n++;
+    runIdS = f5s;
+    runIdE = f5e;
+    runIdLine = line;
   }
-  out.blockFirst[out.blocks] = out.n;
+  out.n = n;
+  out.blocks = blocks;
+  out.runIdS = runIdS;
+  out.runIdE = runIdE;
+  out.runIdLine = runIdLine;
+  out.qidS = qidS;
+  out.qidE = qidE;
+  out.lineNo = line;
+  return i;
 }
 
 /**
@@ -959,6 +1405,23 @@ export async function* scanRunBlocks(
   onLines?: (lines: number) => void,
   skip?: SkippedLines,
 ): AsyncGenerator<ByteRunBlock> {
+  for await (const blocks of scanRunChunks(source, onRunId, chunkBytes, onLines, skip)) {
+    yield* blocks;
+  }
+}
+
+/**
+ * {@link scanRunBlocks} one read at a time: the complete query blocks of each chunk (valid
+ * until the next is requested), so a consumer handles them in a plain loop, with no
+ * promise per block.
+ */
+export async function* scanRunChunks(
+  source: ByteSource,
+  onRunId?: (runId: string) => void,
+  chunkBytes = 1 << 22,
+  onLines?: (lines: number) => void,
+  skip?: SkippedLines,
+): AsyncGenerator<ByteRunBlock[]> {
   const file = byteSourceName(source);
   const read = await openBytes(source);
   let buf = new Uint8Array(await bufferSize(source, chunkBytes));
@@ -977,6 +1440,15 @@ export async function* scanRunBlocks(
     first = false;
     // Parse up to the last whole line (all of it at the end of the data).
     const end = eof ? len : buf.lastIndexOf(10, len - 1);
+    if (eof) {
+      // The parser's sentinel: a newline after the data.
+      if (len === buf.length) {
+        const b = new Uint8Array(len + 1);
+        b.set(buf);
+        buf = b;
+      }
+      buf[len] = 10;
+    }
     if (!eof && end < start) {
       const b = new Uint8Array(buf.length * 2);
       b.set(buf);
@@ -991,18 +1463,21 @@ export async function* scanRunBlocks(
     if (lines.n > 0) any = true;
     // The last block may continue in the next chunk: keep it unless the data ended.
     const complete = eof ? lines.blocks : lines.blocks - 1;
+    const blocks: ByteRunBlock[] = [];
     for (let b = 0; b < complete; b++) {
       const f = lines.blockFirst[b], t = lines.blockFirst[b + 1];
-      yield {
+      blocks.push({
         buf,
         qid: lines.blockQid[b],
         count: t - f,
         docStart: lines.docS.subarray(f, t),
         docEnd: lines.docE.subarray(f, t),
+        hash: lines.hash.subarray(f, t),
         score: lines.score.subarray(f, t),
         line: lines.line.subarray(f, t),
-      };
+      });
     }
+    if (blocks.length > 0) yield blocks;
     if (eof) {
       totalLines = line - 1 + countNewlines(buf, start, len) +
         (len > start && buf[len - 1] !== 10 ? 1 : 0);
@@ -1092,6 +1567,7 @@ function emptyBlock(qid: string): ByteRunBlock {
     count: 0,
     docStart: none,
     docEnd: none,
+    hash: none,
     score: new Float64Array(0),
     line: none,
   };
@@ -1160,9 +1636,9 @@ export class BlockJudge {
       this.gains = new Float64Array(m);
     }
     const slots = this.slots, rels = this.rels, mask = cap - 1;
-    const buf = b.buf, ds = b.docStart, de = b.docEnd;
+    const buf = b.buf, ds = b.docStart, de = b.docEnd, hash = b.hash;
     for (let i = 0; i < n; i++) {
-      let h = hashBytes(buf, ds[i], de[i]) & mask;
+      let h = hash[i] & mask;
       for (;;) {
         const slot = slots[h];
         if (slot === 0) {

@@ -32,12 +32,15 @@ import {
 import { compareDocnos, rankOrder } from "./rank.ts";
 import {
   BlockJudge,
+  type ByteRunBlock,
   type ByteSource,
   byteSourceName,
   decodeField,
   QrelsIndex,
+  QrelsReopened,
   rankBlock,
   scanRunBlocks,
+  scanRunChunks,
   type SkippedLines,
 } from "./trec_bytes.ts";
 
@@ -134,9 +137,35 @@ export interface RunStretch {
   lines: number;
 }
 
+/** Run blocks held back while the qrels are searched (bytes) before the qrels are read whole. */
+const PENDING_MAX_BYTES = 32 << 20;
+
+/** A copy of a run block that outlives its read buffer. */
+function copyBlock(b: ByteRunBlock): ByteRunBlock {
+  const base = b.count > 0 ? b.docStart[0] : 0;
+  const end = b.count > 0 ? b.docEnd[b.count - 1] : 0;
+  return {
+    buf: b.buf.slice(base, end),
+    qid: b.qid,
+    count: b.count,
+    docStart: b.docStart.map((x) => x - base),
+    docEnd: b.docEnd.map((x) => x - base),
+    hash: b.hash.slice(),
+    score: b.score.slice(),
+    line: b.line.slice(),
+  };
+}
+
 /**
  * Evaluates a grouped run (or a byte range of one) into `ev`, one query block at a time;
  * throws `NotGrouped` when a query comes back after another.
+ *
+ * With qrels opened for streaming (`QrelsIndex.open`) the two files are read side by side:
+ * each run query's judgments are read on demand and released once judged, so neither file
+ * is held in memory. A run query not found within the qrels' read-ahead is held back (a
+ * copy of its block) and judged after the qrels end; past `PENDING_MAX_BYTES` of those the
+ * qrels are read whole. Queries may be evaluated out of run order: results do not depend
+ * on it (the summary sums in query id order).
  */
 export async function evaluateRunStream(
   qrels: QrelsIndex,
@@ -163,18 +192,14 @@ export async function evaluateRunStream(
     times[stage] += (now - t) / 1000;
     t = now;
   };
-  for await (
-    const b of scanRunBlocks(source, (id) => runId = id, chunkBytes, (n) => lines = n, skip)
-  ) {
-    lap("parse and group the run");
-    if (seen.has(b.qid)) throw new NotGrouped();
-    seen.add(b.qid);
+  const evaluateBlock = (b: ByteRunBlock) => {
     const found = judge.judge(b, qrels, level, file);
     lap("duplicate check and judgments");
     if (!found) {
       runOnly.push(b.qid);
-      continue;
+      return;
     }
+    qrels.consume(b.qid);
     const order = rankBlock(b, judge);
     lap("sort (trec_eval order)");
     if (rels.length < b.count) rels = new Float64Array(Math.max(b.count, 2 * rels.length));
@@ -187,13 +212,54 @@ export async function evaluateRunStream(
       level,
     });
     lap("measures");
+  };
+  let pending: ByteRunBlock[] = [];
+  let pendingBytes = 0;
+  const judgePending = () => {
+    for (const b of pending) evaluateBlock(b);
+    pending = [];
+    pendingBytes = 0;
+  };
+  for await (
+    const blocks of scanRunChunks(
+      source,
+      (id) => runId = id,
+      chunkBytes,
+      (n) => lines = n,
+      skip,
+    )
+  ) {
+    lap("parse and group the run");
+    for (const b of blocks) {
+      if (seen.has(b.qid)) throw new NotGrouped();
+      seen.add(b.qid);
+      if (!qrels.settled(b.qid)) {
+        const found = await qrels.ensure(b.qid);
+        lap("parse the qrels");
+        if (!found && !qrels.ended) {
+          pending.push(copyBlock(b));
+          pendingBytes += b.docEnd[b.count - 1] - b.docStart[0] + 24 * b.count;
+          if (pendingBytes > PENDING_MAX_BYTES) {
+            await qrels.readAll();
+            lap("parse the qrels");
+            judgePending();
+          }
+          continue;
+        }
+      }
+      evaluateBlock(b);
+    }
   }
   lap("parse and group the run");
+  await qrels.readAll();
+  lap("parse the qrels");
+  judgePending();
   return { seen: [...seen], runOnly, runId, lines };
 }
 
 /** Seconds spent per stage of {@link evaluateRunStream} (filled when passed in). */
 export interface StageTimes {
+  "parse the qrels": number;
   "parse and group the run": number;
   "duplicate check and judgments": number;
   "sort (trec_eval order)": number;
@@ -264,19 +330,38 @@ export async function evaluateTrecFiles(
     stretch = r.stretch;
     notGrouped = r.notGrouped ?? false;
   }
-  qrels ??= await QrelsIndex.read(qrelsSource as TextSource, {
-    chunkBytes: options.chunkBytes,
-    skip: skipped?.qrels,
-  });
+  const readWhole = async () => {
+    if (skipped) skipped.qrels = { count: 0, examples: [] }; // counted again on the re-read
+    return await QrelsIndex.read(qrelsSource as TextSource, {
+      chunkBytes: options.chunkBytes,
+      skip: skipped?.qrels,
+    });
+  };
   if (!stretch && !notGrouped && runSource !== "-") {
-    // Standard input cannot be read twice: it takes the in-memory path below.
-    try {
-      ev = new QueryEvaluator(measures, level);
-      stretch = await evaluateRunStream(qrels, runSource, ev, options.chunkBytes, skipped?.run);
-    } catch (e) {
-      if (!(e instanceof NotGrouped)) throw e;
+    // Standard input cannot be read twice: it takes the in-memory path below. Files are
+    // read side by side (qrels streaming) when both can be read again, should the run or
+    // the qrels turn out not to be grouped by query.
+    const streamQrels = !qrels && qrelsSource !== "-";
+    for (let attempt = 0; attempt < 2 && !stretch && !notGrouped; attempt++) {
+      qrels ??= streamQrels && attempt === 0
+        ? await QrelsIndex.open(qrelsSource as TextSource, {
+          chunkBytes: options.chunkBytes,
+          skip: skipped?.qrels,
+        })
+        : await readWhole();
+      try {
+        ev = new QueryEvaluator(measures, level);
+        stretch = await evaluateRunStream(qrels, runSource, ev, options.chunkBytes, skipped?.run);
+      } catch (e) {
+        if (e instanceof NotGrouped) notGrouped = true;
+        else if (!(e instanceof QrelsReopened)) throw e;
+        if (skipped) skipped.run = { count: 0, examples: [] };
+        // A streamed index has released what the run consumed: read the qrels whole.
+        if (streamQrels) qrels = undefined;
+      }
     }
   }
+  qrels ??= await readWhole();
   if (!stretch) {
     ev = new QueryEvaluator(measures, level);
     if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
