@@ -222,9 +222,32 @@ export function decodeField(
     }
   }
   if (ascii) {
+    // Short ids (query ids, most docnos) in one call: building them a character at a time
+    // leaves a string per character as garbage.
+    const c = String.fromCharCode, b = buf, i = start;
+    switch (end - start) {
+      case 0:
+        return "";
+      case 1:
+        return c(b[i]);
+      case 2:
+        return c(b[i], b[i + 1]);
+      case 3:
+        return c(b[i], b[i + 1], b[i + 2]);
+      case 4:
+        return c(b[i], b[i + 1], b[i + 2], b[i + 3]);
+      case 5:
+        return c(b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4]);
+      case 6:
+        return c(b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5]);
+      case 7:
+        return c(b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6]);
+      case 8:
+        return c(b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6], b[i + 7]);
+    }
     if (end - start < 64) {
       let s = "";
-      for (let i = start; i < end; i++) s += String.fromCharCode(buf[i]);
+      for (let k = start; k < end; k++) s += String.fromCharCode(buf[k]);
       return s;
     }
     return String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
@@ -305,7 +328,7 @@ export function hashBytes(buf: Uint8Array, start: number, end: number): number {
   return h >>> 0;
 }
 
-const POW10 = [
+const POW10 = Float64Array.of(
   1,
   1e1,
   1e2,
@@ -329,7 +352,7 @@ const POW10 = [
   1e20,
   1e21,
   1e22,
-];
+);
 
 /**
  * Parses a decimal number from bytes. Plain forms (`-12.5`, `3e-2`, up to 15 significant
@@ -1170,6 +1193,8 @@ async function* lineChunks(
 export interface ByteRunBlock {
   buf: Uint8Array;
   qid: string;
+  /** The block is entries `[first, first + count)` of the columns below. */
+  first: number;
   count: number;
   docStart: Int32Array;
   docEnd: Int32Array;
@@ -1304,7 +1329,6 @@ function parseRunLines(
     }
     ok = ok && k > s;
     while ((c = buf[k]) === 32 || c === 9) k++;
-    const f4s = k;
     let mant = 0, digits = 0, scale = 0;
     const neg = c === 45;
     if (neg) k++;
@@ -1324,9 +1348,11 @@ function parseRunLines(
     }
     c = buf[k];
     // Exact (Clinger): at most 15 digits, so mantissa and 10^scale are exact doubles.
-    let v = ok && digits > 0 && digits <= 15 && (c === 32 || c === 9)
-      ? (neg ? -mant : mant) / POW10[scale]
-      : NaN;
+    // The score goes straight into its column (row n, overwritten if the line is not
+    // taken): a variable holding it across the paths below made V8 box it, a heap number
+    // per line. Exact (Clinger): at most 15 digits, so mantissa and 10^scale are exact.
+    const plainScore = ok && digits > 0 && digits <= 15 && (c === 32 || c === 9);
+    score[n] = (neg ? -mant : mant) / POW10[scale];
     while ((c = buf[k]) === 32 || c === 9) k++;
     let f5s = k;
     while ((c = buf[k]) > 32) {
@@ -1336,7 +1362,7 @@ function parseRunLines(
     let f5e = k;
     ok = ok && k > f5s;
     while ((c = buf[k]) === 32 || c === 9) k++;
-    if (ok && c === 10 && hi < 0x80 && v === v) {
+    if (ok && c === 10 && hi < 0x80 && plainScore) {
       i = k + 1;
     } else {
       const eol = scanLine(buf, i, end, lf);
@@ -1357,7 +1383,8 @@ function parseRunLines(
         const problem = `expected 6 fields (qid Q0 docno rank score runid), found ${fields}`;
         if (rejectLine(skip, problem, file, line)) continue;
       }
-      v = parseNumberBytes(buf, f[8], f[9]);
+      const v = parseNumberBytes(buf, f[8], f[9]);
+      score[n] = v;
       if (!Number.isFinite(v)) {
         const problem = `score '${decodeField(buf, f[8], f[9], { file, line })}' is not a ` +
           "finite number (expected: qid Q0 docno rank score runid)";
@@ -1376,7 +1403,6 @@ function parseRunLines(
     docS[n] = f2s;
     docE[n] = f2e;
     hash[n] = h;
-    score[n] = v;
     lines[n] = line;
     n++;
     runIdS = f5s;
@@ -1426,6 +1452,7 @@ export async function* scanRunChunks(
   const read = await openBytes(source);
   let buf = new Uint8Array(await bufferSize(source, chunkBytes));
   let lines = new RunLines((buf.length >> 3) + 1);
+  const pool: ByteRunBlock[] = [];
   let len = 0;
   let line = 1;
   let first = true;
@@ -1463,19 +1490,31 @@ export async function* scanRunChunks(
     if (lines.n > 0) any = true;
     // The last block may continue in the next chunk: keep it unless the data ended.
     const complete = eof ? lines.blocks : lines.blocks - 1;
+    // Block objects are reused from chunk to chunk (they are valid until the next one).
     const blocks: ByteRunBlock[] = [];
     for (let b = 0; b < complete; b++) {
       const f = lines.blockFirst[b], t = lines.blockFirst[b + 1];
-      blocks.push({
+      const block = pool[b] ??= {
         buf,
-        qid: lines.blockQid[b],
-        count: t - f,
-        docStart: lines.docS.subarray(f, t),
-        docEnd: lines.docE.subarray(f, t),
-        hash: lines.hash.subarray(f, t),
-        score: lines.score.subarray(f, t),
-        line: lines.line.subarray(f, t),
-      });
+        qid: "",
+        first: 0,
+        count: 0,
+        docStart: lines.docS,
+        docEnd: lines.docE,
+        hash: lines.hash,
+        score: lines.score,
+        line: lines.line,
+      };
+      block.buf = buf;
+      block.qid = lines.blockQid[b];
+      block.first = f;
+      block.count = t - f;
+      block.docStart = lines.docS;
+      block.docEnd = lines.docE;
+      block.hash = lines.hash;
+      block.score = lines.score;
+      block.line = lines.line;
+      blocks.push(block);
     }
     if (blocks.length > 0) yield blocks;
     if (eof) {
@@ -1513,40 +1552,50 @@ export async function* scanRunChunks(
  * Ranks a block's documents in trec_eval order (score desc, then docno desc by bytes):
  * in-order input is detected in one pass and only tie groups are sorted.
  */
-export function rankBlock(b: ByteRunBlock, scratch?: { order: Int32Array }): Int32Array {
+export function rankBlock(
+  b: ByteRunBlock,
+  scratch?: { order: Int32Array; views?: Int32Array[] },
+): Int32Array {
   const n = b.count;
   let order: Int32Array;
   if (scratch) {
     if (scratch.order.length < n) {
       scratch.order = new Int32Array(Math.max(n, 2 * scratch.order.length));
+      scratch.views = [];
     }
-    order = scratch.order.subarray(0, n);
+    scratch.views ??= [];
+    order = scratch.views[n] ??= scratch.order.subarray(0, n);
   } else order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  const s = b.score, buf = b.buf, ds = b.docStart, de = b.docEnd;
-  const byDocDesc = (x: number, y: number) => compareBytes(buf, ds[y], de[y], buf, ds[x], de[x]);
+  // Entries of the block: o + i (`order` holds i).
+  const o = b.first, s = b.score, buf = b.buf, ds = b.docStart, de = b.docEnd;
+  const byDocDesc = (x: number, y: number) =>
+    compareBytes(buf, ds[o + y], de[o + y], buf, ds[o + x], de[o + x]);
   let sorted = true;
   for (let i = 1; i < n; i++) {
-    if (s[i] > s[i - 1]) {
+    if (s[o + i] > s[o + i - 1]) {
       sorted = false;
       break;
     }
   }
   if (!sorted) {
-    order.sort((x, y) => (s[y] - s[x]) || byDocDesc(x, y));
+    order.sort((x, y) => (s[o + y] - s[o + x]) || byDocDesc(x, y));
     return order;
   }
   let start = 0;
   while (start < n) {
     let end = start + 1;
-    while (end < n && s[end] === s[start]) end++;
+    while (end < n && s[o + end] === s[o + start]) end++;
     if (end - start > 16) order.subarray(start, end).sort(byDocDesc);
     else {
       // Small tie groups (the usual case): insertion sort by docno descending, in place.
       for (let i = start + 1; i < end; i++) {
         const x = order[i];
+        const xs = ds[o + x], xe = de[o + x];
         let j = i - 1;
-        while (j >= start && compareBytes(buf, ds[x], de[x], buf, ds[order[j]], de[order[j]]) > 0) {
+        while (
+          j >= start && compareBytes(buf, xs, xe, buf, ds[o + order[j]], de[o + order[j]]) > 0
+        ) {
           order[j + 1] = order[j];
           j--;
         }
@@ -1564,6 +1613,7 @@ function emptyBlock(qid: string): ByteRunBlock {
   return {
     buf: new Uint8Array(0),
     qid,
+    first: 0,
     count: 0,
     docStart: none,
     docEnd: none,
@@ -1597,8 +1647,11 @@ export class BlockJudge {
   numRel = 0;
   /** Positive judgment values, highest first. */
   idealGains: Float64Array = new Float64Array(0);
+  /** Views `gains[0, n)` by n, made once: a view per query is garbage at this scale. */
+  private gainViews: Float64Array[] = [];
   /** Scratch for `rankBlock`. */
   order = new Int32Array(256);
+  views: Int32Array[] = [];
 
   /**
    * The judgments of the last judged query that no retrieved document matched, as a Map
@@ -1634,22 +1687,24 @@ export class BlockJudge {
       this.jEnd = new Int32Array(m);
       this.jRel = new Float64Array(m);
       this.gains = new Float64Array(m);
+      this.gainViews = [];
     }
     const slots = this.slots, rels = this.rels, mask = cap - 1;
-    const buf = b.buf, ds = b.docStart, de = b.docEnd, hash = b.hash;
+    const o = b.first, buf = b.buf, ds = b.docStart, de = b.docEnd, hash = b.hash;
     for (let i = 0; i < n; i++) {
-      let h = hash[i] & mask;
+      let h = hash[o + i] & mask;
       for (;;) {
         const slot = slots[h];
         if (slot === 0) {
           slots[h] = i + 1;
           break;
         }
-        const k = slot - 1;
-        if (equalBytes(buf, ds[k], de[k], buf, ds[i], de[i])) {
-          const where = { file, line: b.line[i] };
+        const k = o + slot - 1;
+        if (equalBytes(buf, ds[k], de[k], buf, ds[o + i], de[o + i])) {
+          const where = { file, line: b.line[o + i] };
           fail(
-            `duplicate document ${decodeField(buf, ds[i], de[i], where)} for query ${b.qid} ` +
+            `duplicate document ${decodeField(buf, ds[o + i], de[o + i], where)} for query ` +
+              `${b.qid} ` +
               "(trec_eval rejects this too)",
             where,
           );
@@ -1695,7 +1750,7 @@ export class BlockJudge {
           }
           if (slot > 0) {
             const i = slot - 1;
-            if (equalBytes(buf, ds[i], de[i], c, s0, e0)) {
+            if (equalBytes(buf, ds[o + i], de[o + i], c, s0, e0)) {
               if (rels[i] !== UNJUDGED) {
                 qrels.duplicate(b.qid, decodeField(c, s0, e0, { file, line: 0 }));
               }
@@ -1725,7 +1780,7 @@ export class BlockJudge {
       }
       gains[j + 1] = v;
     }
-    this.idealGains = gains.subarray(0, positives);
+    this.idealGains = this.gainViews[positives] ??= gains.subarray(0, positives);
     return true;
   }
 }

@@ -29,6 +29,7 @@ import {
   type Run,
   warnRunOnly,
 } from "./evaluate.ts";
+import type { RankedQuery } from "./measures.ts";
 import { compareDocnos, rankOrder } from "./rank.ts";
 import {
   BlockJudge,
@@ -68,14 +69,15 @@ export async function* runBlocks(
   const file = sourceName(source);
   for await (const b of scanRunBlocks(source, onRunId, undefined, undefined, skip)) {
     const docnos: string[] = [];
-    for (let i = 0; i < b.count; i++) {
+    const f = b.first, t = b.first + b.count;
+    for (let i = f; i < t; i++) {
       docnos.push(decodeField(b.buf, b.docStart[i], b.docEnd[i], { file, line: b.line[i] }));
     }
     yield {
       qid: b.qid,
       docnos,
-      scores: Array.from(b.score.subarray(0, b.count)),
-      lines: Array.from(b.line.subarray(0, b.count)),
+      scores: Array.from(b.score.subarray(f, t)),
+      lines: Array.from(b.line.subarray(f, t)),
     };
   }
 }
@@ -142,17 +144,19 @@ const PENDING_MAX_BYTES = 32 << 20;
 
 /** A copy of a run block that outlives its read buffer. */
 function copyBlock(b: ByteRunBlock): ByteRunBlock {
-  const base = b.count > 0 ? b.docStart[0] : 0;
-  const end = b.count > 0 ? b.docEnd[b.count - 1] : 0;
+  const f = b.first, t = b.first + b.count;
+  const base = b.count > 0 ? b.docStart[f] : 0;
+  const end = b.count > 0 ? b.docEnd[t - 1] : 0;
   return {
     buf: b.buf.slice(base, end),
     qid: b.qid,
+    first: 0,
     count: b.count,
-    docStart: b.docStart.map((x) => x - base),
-    docEnd: b.docEnd.map((x) => x - base),
-    hash: b.hash.slice(),
-    score: b.score.slice(),
-    line: b.line.slice(),
+    docStart: b.docStart.slice(f, t).map((x) => x - base),
+    docEnd: b.docEnd.slice(f, t).map((x) => x - base),
+    hash: b.hash.slice(f, t),
+    score: b.score.slice(f, t),
+    line: b.line.slice(f, t),
   };
 }
 
@@ -184,6 +188,10 @@ export async function evaluateRunStream(
   // Per-query work reuses these buffers: allocation churn is what costs at this scale.
   const judge = new BlockJudge();
   let rels = new Float64Array(256);
+  // Views of `rels` by length and one query object, reused: per-query garbage is what
+  // the young-generation GC pays for at this scale.
+  let relViews: Float64Array[] = [];
+  const query: RankedQuery = { rels, numRel: 0, idealGains: rels, level };
   // Stage timing (for `bench eval --profile`) costs a few clock reads per query when asked.
   let t = times ? performance.now() : 0;
   const lap = (stage: keyof StageTimes) => {
@@ -202,15 +210,16 @@ export async function evaluateRunStream(
     qrels.consume(b.qid);
     const order = rankBlock(b, judge);
     lap("sort (trec_eval order)");
-    if (rels.length < b.count) rels = new Float64Array(Math.max(b.count, 2 * rels.length));
-    const ranked = rels.subarray(0, b.count);
+    if (rels.length < b.count) {
+      rels = new Float64Array(Math.max(b.count, 2 * rels.length));
+      relViews = [];
+    }
+    const ranked = relViews[b.count] ??= rels.subarray(0, b.count);
     for (let r = 0; r < b.count; r++) ranked[r] = judge.rels[order[r]];
-    ev.addRanked(b.qid, {
-      rels: ranked,
-      numRel: judge.numRel,
-      idealGains: judge.idealGains,
-      level,
-    });
+    query.rels = ranked;
+    query.numRel = judge.numRel;
+    query.idealGains = judge.idealGains;
+    ev.addRanked(b.qid, query);
     lap("measures");
   };
   let pending: ByteRunBlock[] = [];
@@ -238,7 +247,7 @@ export async function evaluateRunStream(
         lap("parse the qrels");
         if (!found && !qrels.ended) {
           pending.push(copyBlock(b));
-          pendingBytes += b.docEnd[b.count - 1] - b.docStart[0] + 24 * b.count;
+          pendingBytes += b.docEnd[b.first + b.count - 1] - b.docStart[b.first] + 24 * b.count;
           if (pendingBytes > PENDING_MAX_BYTES) {
             await qrels.readAll();
             lap("parse the qrels");
