@@ -155,7 +155,7 @@ export async function benchEval(options: {
       timed(Deno.execPath(), [
         "run",
         "--allow-all",
-        "--v8-flags=--max-semi-space-size=2",
+        "--v8-flags=--max-semi-space-size=8",
         `${PROJECT_ROOT}/lib/cli/main.ts`,
         "eval",
         "trec",

@@ -53,7 +53,11 @@ export async function main(argv: string[]): Promise<number> {
     console.log(await usage());
     return group ? 0 : 2;
   }
-  const load = COMMANDS[group];
+  // `eval trec` alone, without its group's other modules (see eval_trec.ts).
+  const load: (() => Promise<CommandEntry>) | undefined =
+    group === "eval" && afterGroup[0] === "trec"
+      ? async () => ({ trec: (await import("./eval_trec.ts")).trecCommand })
+      : COMMANDS[group];
   if (!load) {
     console.error(`unknown command '${group}'\n${await usage()}`);
     return 2;

@@ -413,9 +413,9 @@ export function parseNumberBytes(buf: Uint8Array, start: number, end: number): n
 
 const PACK_CHUNK = 1 << 20; // judgment records live in 1 MiB chunks (never copied on growth)
 /** Streaming qrels: pool chunks in use before the oldest one is evicted to the stash. */
-const POOL_CHUNKS = 24;
+const POOL_CHUNKS = 8;
 /** Streaming qrels: how far (packed bytes) the qrels may read ahead looking for a query. */
-const LOOKAHEAD_BYTES = 12 << 20;
+const LOOKAHEAD_BYTES = 3 << 20;
 /** Lines per call of the qrels parser's hot loop (see `parseQrelsLines`). */
 const QRELS_BATCH_LINES = 4096;
 /** Lines per call of the run parser's hot loop (see `parseRunLines`). */
@@ -424,11 +424,13 @@ const RUN_BATCH_LINES = 4096;
 const CONSUMED = -1;
 
 /**
- * Judgments packed as variable-length records `[len][docno bytes][rel]` in 1 MiB chunks:
- * about 2 bytes plus the docno per judgment, written once. Fresh memory is what costs on a
- * small VM (each new page faults in), so the qrels keep no copy of the file and no columns.
- * A docno of 255+ bytes is stored as `[255][len hi][len lo][bytes]`; a relevance outside
- * -127..127 as `[0x80][4 bytes little-endian]`.
+ * Judgments packed as variable-length records `[len][hash][docno bytes][rel]` in 1 MiB
+ * chunks: 6 bytes plus the docno per judgment, written once (the hash, `hashBytes` of the
+ * docno in 4 bytes little-endian, is computed while the docno is copied, so judging does
+ * not read the docno twice). Fresh memory is what costs on a small VM (each new page faults
+ * in), so the qrels keep no copy of the file and no columns. A docno of 255+ bytes has its
+ * length as `[255][len hi][len lo]`; a relevance outside -127..127 is stored as
+ * `[0x80][4 bytes little-endian]`.
  */
 class PackedJudgments {
   /** Allocate chunks as SharedArrayBuffers, so another thread can read them. */
@@ -732,7 +734,7 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     }
     // The record, in the current chunk (a new one when it does not fit).
     const len = de - ds;
-    const need = len + 8;
+    const need = len + 12;
     let newRange = false;
     if (pos + need > chunk.length) {
       if (cur.length > 1) cur[cur.length - 1] = pos;
@@ -753,11 +755,13 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
       packed.count += added;
       added = 0;
       st.openQid = decodeField(buf, qs, qe, { file, line });
-      cur = st.index.openQuery(st.openQid);
+      cur = st.index.openQuery(st.openQid, packed.current, pos);
       if (qe - qs > curQid.length) curQid = new Uint8Array(2 * (qe - qs));
-      curQid.set(buf.subarray(qs, qe));
+      for (let q = qs; q < qe; q++) curQid[q - qs] = buf[q];
       curQidLen = qe - qs;
-      newRange = true;
+      // A new list is made with its first range (here); a reopened one needs a new range.
+      newRange = !st.index.openedNew;
+      if (!newRange) packed.opened(cur);
     }
     if (newRange) {
       cur.push(packed.current, pos, pos);
@@ -770,7 +774,19 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
       chunk[pos++] = len & 255;
       if (len > 65535) fail("docno longer than 65,535 bytes", { file, line });
     }
-    for (let b = ds; b < de; b++) chunk[pos++] = buf[b];
+    // The docno's hash (hashBytes) goes before it, computed as its bytes are copied.
+    const hashAt = pos;
+    pos += 4;
+    let h = 0x811c9dc5;
+    for (let b = ds; b < de; b++) {
+      const x = buf[b];
+      chunk[pos++] = x;
+      h = Math.imul(h ^ x, 0x01000193);
+    }
+    chunk[hashAt] = h & 255;
+    chunk[hashAt + 1] = (h >> 8) & 255;
+    chunk[hashAt + 2] = (h >> 16) & 255;
+    chunk[hashAt + 3] = (h >>> 24) & 255;
     if (rel > -128 && rel < 128) chunk[pos++] = rel & 255;
     else {
       chunk[pos++] = 0x80;
@@ -995,12 +1011,17 @@ export class QrelsIndex {
    * Opens (or reopens, for ungrouped qrels) a query's list: `[count, chunk, start, end, ...]`,
    * the number of its judgments, then [chunk, start, end) ranges of its records.
    */
-  openQuery(qid: string): number[] {
+  openQuery(qid: string, chunk = -1, pos = 0): number[] {
     let cur = this.segments.get(qid);
-    if (!cur) this.segments.set(qid, cur = [0]);
+    this.openedNew = !cur;
+    // A new query's list is made with its first range when one is given (no regrowth).
+    if (!cur) this.segments.set(qid, cur = chunk < 0 ? [0] : [0, chunk, pos, pos]);
     else if (cur[0] === CONSUMED) throw new QrelsReopened(qid);
     return cur;
   }
+
+  /** Whether the last `openQuery` made a new list. */
+  openedNew = false;
 
   /** A query's list (see {@link openQuery}), or undefined. */
   rangesOf(qid: string): number[] | undefined {
@@ -1729,6 +1750,8 @@ export class BlockJudge {
           len = (c[p] << 8) | c[p + 1];
           p += 2;
         }
+        const hash = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
+        p += 4;
         const s0 = p, e0 = p + len;
         p = e0;
         let rel = c[p++];
@@ -1736,7 +1759,7 @@ export class BlockJudge {
           rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
           p += 4;
         } else if (rel > 127) rel -= 256;
-        let h = hashBytes(c, s0, e0) & mask;
+        let h = hash & mask;
         for (;;) {
           const slot = slots[h];
           if (slot === 0) {
