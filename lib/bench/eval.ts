@@ -112,7 +112,7 @@ export async function profileEval(qrelsPath: string, runPath: string) {
     measures: 0,
   };
   const ev = new QueryEvaluator(["map", "recip_rank", "P.5", "ndcg_cut.10"], 1);
-  const stretch = await evaluateRunStream(qrels, runPath, ev, undefined, undefined, times);
+  const stretch = await evaluateRunStream(qrels, runPath, ev, { times });
   t0 = performance.now();
   ev.result({ complete: false, runOnlyQueries: stretch.runOnly, missing: [], runId: "" });
   return {

@@ -18,44 +18,15 @@ import { UNJUDGED } from "./measures.ts";
 /** Pulls bytes into a caller's buffer; returns how many (0 at the end). */
 export type ByteReader = (into: Uint8Array) => Promise<number>;
 
-/** A byte range of a plain file (used to read halves of a file on two threads). */
-export interface FileRange {
-  name: string;
-  path: string;
-  start: number;
-  end: number;
-}
-
-/** What the TREC readers take: a path, `-`, bytes in memory, or a byte range of a file. */
-export type ByteSource = TextSource | FileRange;
+/** What the TREC readers take: a path, `-`, or bytes in memory. */
+export type ByteSource = TextSource;
 
 /** The display name of a source. */
 export function byteSourceName(source: ByteSource): string {
   return typeof source === "string" ? sourceName(source) : source.name;
 }
 
-function isRange(source: ByteSource): source is FileRange {
-  return typeof source !== "string" && "path" in source;
-}
-
 async function openRaw(source: ByteSource): Promise<ByteReader> {
-  if (isRange(source)) {
-    const file = await Deno.open(source.path);
-    await file.seek(source.start, Deno.SeekMode.Start);
-    let left = source.end - source.start;
-    return async (into) => {
-      if (left <= 0) return 0;
-      const n = await file.read(into.length > left ? into.subarray(0, left) : into);
-      if (n === null || n === 0) {
-        left = 0;
-        file.close();
-        return 0;
-      }
-      left -= n;
-      if (left <= 0) file.close();
-      return n;
-    };
-  }
   if (typeof source !== "string") {
     let off = 0;
     const bytes = source.bytes;
@@ -433,14 +404,15 @@ const CONSUMED = -1;
  * `[0x80][4 bytes little-endian]`.
  */
 class PackedJudgments {
-  /** Allocate chunks as SharedArrayBuffers, so another thread can read them. */
-  shared = false;
   chunks: Uint8Array[] = [];
   chunk: Uint8Array = new Uint8Array(0);
   pos = 0;
   count = 0;
   /** The index of the chunk being written. */
   current = -1;
+  /** Chunk size and pool size (see `QrelsReadOptions.store`). */
+  chunkSize = PACK_CHUNK;
+  poolMax = POOL_CHUNKS;
   /**
    * Streaming mode (`QrelsIndex.open`): chunks whose queries the run has consumed are
    * reused, and when all `POOL_CHUNKS` are in use the oldest one's live records are moved
@@ -479,15 +451,15 @@ class PackedJudgments {
       if (this.recycle && this.live[old] === 0) this.release(old);
     }
     let c = -1;
-    if (this.recycle && need <= PACK_CHUNK) {
+    if (this.recycle && need <= this.chunkSize) {
       c = this.free.pop() ?? -1;
-      if (c < 0 && this.poolSize >= POOL_CHUNKS) c = this.evictOldest();
+      if (c < 0 && this.poolSize >= this.poolMax) c = this.evictOldest();
     }
     if (c < 0) {
-      const size = Math.max(PACK_CHUNK, need);
+      const size = Math.max(this.chunkSize, need);
       c = this.chunks.length;
       this.chunks.push(
-        new Uint8Array(this.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size)),
+        new Uint8Array(size),
       );
       this.live.push(0);
       this.owners.push([]);
@@ -562,7 +534,7 @@ class PackedJudgments {
     const n = e - s;
     if (this.stashChunk < 0 || this.stashPos + n > this.chunks[this.stashChunk].length) {
       this.stashChunk = this.chunks.length;
-      this.chunks.push(new Uint8Array(Math.max(PACK_CHUNK, n)));
+      this.chunks.push(new Uint8Array(Math.max(this.chunkSize, n)));
       this.live.push(0);
       this.owners.push([]);
       this.stash.push(1);
@@ -580,12 +552,14 @@ class PackedJudgments {
 export interface QrelsReadOptions {
   /** Read buffer size in bytes (default 4 MiB). */
   chunkBytes?: number;
-  /** Keep records in SharedArrayBuffers (for another thread). */
-  shared?: boolean;
-  /** Accept a file without judgments (a piece of a file read on several threads). */
-  allowEmpty?: boolean;
   /** Tolerant mode: skip malformed lines, counting them here. */
   skip?: SkippedLines;
+  /**
+   * Tuning of the record store (tests use tiny values to cross its edges): chunk size in
+   * bytes (default 1 MiB), chunks reused in streaming mode before the oldest is evicted
+   * (default 8), and how far streaming may read ahead for a query (default 3 MiB).
+   */
+  store?: { chunkBytes?: number; poolChunks?: number; lookaheadBytes?: number };
 }
 
 /**
@@ -596,20 +570,6 @@ export class QrelsReopened extends Error {
   constructor(readonly qid: string) {
     super(`qrels query ${qid} continues after the run consumed it`);
   }
-}
-
-/** A qrels index as plain data (for another thread). */
-export interface QrelsParts {
-  file: string;
-  chunks: Uint8Array[];
-  /** Query ids joined by newlines (a qid never holds whitespace), in first-appearance order. */
-  qids: string;
-  /** Per query, how many numbers of `triples` are its (see `QrelsIndex.openQuery`). */
-  lengths: Int32Array;
-  /** All queries' lists, `[count, chunk, start, end, ...]`, back to back. */
-  triples: Int32Array;
-  count: number;
-  lines: number;
 }
 
 /** What the qrels parser carries from chunk to chunk. */
@@ -737,10 +697,13 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     const need = len + 12;
     let newRange = false;
     if (pos + need > chunk.length) {
-      if (cur.length > 1) cur[cur.length - 1] = pos;
-      cur[0] += added;
-      packed.count += added;
-      added = 0;
+      if (added > 0) {
+        // Only when records were added: after a new chunk, `pos` is in another chunk.
+        cur[cur.length - 1] = pos;
+        cur[0] += added;
+        packed.count += added;
+        added = 0;
+      }
       packed.pos = pos;
       packed.grow(need);
       chunk = packed.chunk;
@@ -750,10 +713,13 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     let same = qe - qs === curQidLen;
     for (let q = 0; same && q < curQidLen; q++) same = curQid[q] === buf[qs + q];
     if (!same) {
-      if (cur.length > 1) cur[cur.length - 1] = pos;
-      cur[0] += added;
-      packed.count += added;
-      added = 0;
+      if (added > 0) {
+        // Only when records were added: after a new chunk, `pos` is in another chunk.
+        cur[cur.length - 1] = pos;
+        cur[0] += added;
+        packed.count += added;
+        added = 0;
+      }
       st.openQid = decodeField(buf, qs, qe, { file, line });
       cur = st.index.openQuery(st.openQid, packed.current, pos);
       if (qe - qs > curQid.length) curQid = new Uint8Array(2 * (qe - qs));
@@ -797,9 +763,11 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     }
     added++;
   }
-  if (cur.length > 1) cur[cur.length - 1] = pos;
-  cur[0] += added;
-  packed.count += added;
+  if (added > 0) {
+    cur[cur.length - 1] = pos;
+    cur[0] += added;
+    packed.count += added;
+  }
   st.cur = cur;
   st.curQid = curQid;
   st.curQidLen = curQidLen;
@@ -873,8 +841,9 @@ export class QrelsIndex {
 
   private static start(source: ByteSource, options: QrelsReadOptions): QrelsIndex {
     const idx = new QrelsIndex(source);
-    idx.packed.shared = options.shared ?? false;
-    idx.allowEmpty = options.allowEmpty ?? false;
+    idx.packed.chunkSize = options.store?.chunkBytes ?? PACK_CHUNK;
+    idx.packed.poolMax = options.store?.poolChunks ?? POOL_CHUNKS;
+    idx.lookahead = options.store?.lookaheadBytes ?? LOOKAHEAD_BYTES;
     idx.packed.grow(0);
     idx.state = {
       index: idx,
@@ -895,7 +864,7 @@ export class QrelsIndex {
 
   private state?: QrelsState;
   private reader?: AsyncGenerator<{ buf: Uint8Array; start: number; end: number }>;
-  private allowEmpty = false;
+  private lookahead = LOOKAHEAD_BYTES;
   /** Opened with `open`: consumed queries release their records. */
   private streaming = false;
   /** Whether the whole file has been read (an index built from parts is whole). */
@@ -914,7 +883,7 @@ export class QrelsIndex {
     this.ended = true;
     st.openQid = undefined;
     this.lines = st.line;
-    if (this.packed.count === 0 && !this.allowEmpty) {
+    if (this.packed.count === 0) {
       fail("qrels file has no judgments (empty file?)", { file: this.file });
     }
   }
@@ -934,7 +903,7 @@ export class QrelsIndex {
       const has = this.segments.has(qid);
       if (has && (this.ended || this.state!.openQid !== qid)) return true;
       if (this.ended) return false;
-      if (!has && this.packed.recycle && this.packed.liveBytes >= LOOKAHEAD_BYTES) return false;
+      if (!has && this.packed.recycle && this.packed.liveBytes >= this.lookahead) return false;
       await this.advance();
     }
   }
@@ -954,58 +923,6 @@ export class QrelsIndex {
 
   /** Lines read (for line numbers of a second half read on another thread). */
   lines = 0;
-
-  /** The index as plain parts another thread can take (chunks are shared when read so). */
-  parts(): QrelsParts {
-    // Flat arrays and one string: cloning them to another thread costs next to nothing,
-    // unlike a Map of 100,000 small arrays.
-    const lengths = new Int32Array(this.segments.size);
-    let total = 0, q = 0;
-    for (const triples of this.segments.values()) total += lengths[q++] = triples.length;
-    const flat = new Int32Array(total);
-    let o = 0;
-    for (const triples of this.segments.values()) {
-      flat.set(triples, o);
-      o += triples.length;
-    }
-    return {
-      file: this.file,
-      chunks: this.packed.chunks,
-      qids: [...this.segments.keys()].join("\n"),
-      lengths,
-      triples: flat,
-      count: this.packed.count,
-      lines: this.lines,
-    };
-  }
-
-  /**
-   * An index from the parts of consecutive pieces of one file (read on several threads):
-   * chunk lists are concatenated and each query's ranges appended in file order.
-   */
-  static fromParts(source: ByteSource, pieces: QrelsParts[]): QrelsIndex {
-    const idx = new QrelsIndex(source);
-    for (const piece of pieces) {
-      const offset = idx.packed.chunks.length;
-      idx.packed.chunks.push(...piece.chunks);
-      idx.packed.count += piece.count;
-      idx.lines += piece.lines;
-      const qids = piece.qids === "" ? [] : piece.qids.split("\n");
-      let o = 0;
-      for (let q = 0; q < qids.length; q++) {
-        const cur = idx.openQuery(qids[q]);
-        const end = o + piece.lengths[q];
-        cur[0] += piece.triples[o++]; // the record count comes first
-        for (; o < end; o += 3) {
-          cur.push(piece.triples[o] + offset, piece.triples[o + 1], piece.triples[o + 2]);
-        }
-      }
-    }
-    if (idx.packed.count === 0) {
-      fail("qrels file has no judgments (empty file?)", { file: idx.file });
-    }
-    return idx;
-  }
 
   /**
    * Opens (or reopens, for ungrouped qrels) a query's list: `[count, chunk, start, end, ...]`,
@@ -1037,13 +954,7 @@ export class QrelsIndex {
   duplicate(qid: string, docno: string): never {
     return fail(`duplicate judgment for query ${qid}, document ${docno}`, {
       file: this.file,
-      line: typeof this.source === "string" && this.source !== "-"
-        ? lineOfJudgment(this.source, qid, docno)
-        : typeof this.source !== "string" && "bytes" in this.source
-        ? lineOfJudgment(this.source, qid, docno)
-        : typeof this.source !== "string"
-        ? lineOfJudgment(this.source.path, qid, docno)
-        : undefined,
+      line: this.source !== "-" ? lineOfJudgment(this.source, qid, docno) : undefined,
     });
   }
 
@@ -1141,8 +1052,7 @@ function parseRelevanceBytes(
  */
 async function bufferSize(source: ByteSource, wanted: number): Promise<number> {
   let size = Infinity;
-  if (isRange(source)) size = source.end - source.start;
-  else if (typeof source !== "string") size = source.bytes.length;
+  if (typeof source !== "string") size = source.bytes.length;
   else if (source !== "-") {
     try {
       size = (await Deno.stat(source)).size;
@@ -1223,16 +1133,23 @@ export interface ByteRunBlock {
   hash: Int32Array;
   score: Float64Array;
   line: Int32Array;
+  /**
+   * When ranked ahead (the run-parsing worker does it): trec_eval order of the block,
+   * positions 0..count-1 at `[first, first + count)`.
+   */
+  order?: Int32Array;
 }
 
 /** The lines of one run chunk, parsed into columns, with where each query block starts. */
-class RunLines {
+export class RunLines {
   n = 0;
   docS: Int32Array;
   docE: Int32Array;
   hash: Int32Array;
   score: Float64Array;
   line: Int32Array;
+  /** Ranked ahead (shared columns only, filled by the run-parsing worker). */
+  order?: Int32Array;
   /** Per block: index of its first line in the columns, byte offset and line number of it. */
   blocks = 0;
   blockFirst: Int32Array;
@@ -1247,12 +1164,14 @@ class RunLines {
   qidE = -1;
   lineNo = 0;
   fields: LineFields = { fields: new Int32Array(12), n: 0, high: false };
-  constructor(cap: number) {
-    this.docS = new Int32Array(cap);
-    this.docE = new Int32Array(cap);
-    this.hash = new Int32Array(cap);
-    this.score = new Float64Array(cap);
-    this.line = new Int32Array(cap);
+  constructor(cap: number, shared = false) {
+    const mem = (bytes: number) => shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+    this.docS = new Int32Array(mem(4 * cap));
+    this.docE = new Int32Array(mem(4 * cap));
+    this.hash = new Int32Array(mem(4 * cap));
+    this.score = new Float64Array(mem(8 * cap));
+    this.line = new Int32Array(mem(4 * cap));
+    if (shared) this.order = new Int32Array(mem(4 * cap));
     this.blockFirst = new Int32Array(cap + 1);
     this.blockByte = new Int32Array(cap + 1);
     this.blockLine = new Int32Array(cap + 1);
@@ -1469,11 +1388,121 @@ export async function* scanRunChunks(
   onLines?: (lines: number) => void,
   skip?: SkippedLines,
 ): AsyncGenerator<ByteRunBlock[]> {
+  // Block objects are reused from chunk to chunk (they are valid until the next one).
+  const pool: ByteRunBlock[] = [];
+  for await (
+    const chunk of readRunChunks(source, { chunkBytes, skip, onRunId, onLines })
+  ) {
+    const blocks = chunkBlocks(chunk.buf, chunk.lines, chunk.lines.blockQid, chunk.complete, pool);
+    if (blocks.length > 0) yield blocks;
+  }
+}
+
+/** The complete blocks of a parsed chunk, as (reused) block objects. */
+export function chunkBlocks(
+  buf: Uint8Array,
+  lines: RunColumns,
+  qids: readonly string[],
+  complete: number,
+  pool: ByteRunBlock[],
+): ByteRunBlock[] {
+  const blocks: ByteRunBlock[] = [];
+  for (let b = 0; b < complete; b++) {
+    const f = lines.blockFirst[b], t = lines.blockFirst[b + 1];
+    const block = pool[b] ??= {
+      buf,
+      qid: "",
+      first: 0,
+      count: 0,
+      docStart: lines.docS,
+      docEnd: lines.docE,
+      hash: lines.hash,
+      score: lines.score,
+      line: lines.line,
+    };
+    block.buf = buf;
+    block.qid = qids[b];
+    block.first = f;
+    block.count = t - f;
+    block.docStart = lines.docS;
+    block.docEnd = lines.docE;
+    block.hash = lines.hash;
+    block.score = lines.score;
+    block.line = lines.line;
+    block.order = lines.order;
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+/** The columns of a parsed run chunk (what another thread needs to read its blocks). */
+export interface RunColumns {
+  docS: Int32Array;
+  docE: Int32Array;
+  hash: Int32Array;
+  score: Float64Array;
+  line: Int32Array;
+  blockFirst: Int32Array;
+  /** Each block's trec_eval order, when ranked ahead (see `ByteRunBlock.order`). */
+  order?: Int32Array;
+}
+
+/** One parsed read of a run: `complete` whole query blocks in `lines` over `buf`. */
+export interface RunChunk {
+  /** Which buffer of the ring (see `RunReadOptions.slots`). */
+  slot: number;
+  buf: Uint8Array;
+  lines: RunLines;
+  complete: number;
+}
+
+/** Options of {@link readRunChunks}. */
+export interface RunReadOptions {
+  chunkBytes?: number;
+  skip?: SkippedLines;
+  onRunId?: (runId: string) => void;
+  onLines?: (lines: number) => void;
+  /**
+   * Buffers in a ring (default 1: one buffer, reused as soon as the consumer asks for the
+   * next chunk). With more, a chunk stays valid until its slot is acquired again, which
+   * waits for `acquire` (another thread may still be reading it).
+   */
+  slots?: number;
+  /** Allocate buffers and columns as SharedArrayBuffers (for another thread). */
+  shared?: boolean;
+  /** Resolves when the slot may be written again (ring mode). */
+  acquire?: (slot: number) => Promise<void>;
+}
+
+/**
+ * Reads and parses a run file chunk by chunk (the engine of {@link scanRunChunks}): each
+ * read is parsed in one pass into columns; the query block still open at the end of a read
+ * is carried to the next one.
+ */
+export async function* readRunChunks(
+  source: ByteSource,
+  options: RunReadOptions = {},
+): AsyncGenerator<RunChunk> {
+  const { skip, onRunId, onLines, acquire } = options;
+  const slots = options.slots ?? 1;
+  const shared = options.shared ?? false;
   const file = byteSourceName(source);
   const read = await openBytes(source);
-  let buf = new Uint8Array(await bufferSize(source, chunkBytes));
-  let lines = new RunLines((buf.length >> 3) + 1);
-  const pool: ByteRunBlock[] = [];
+  const alloc = (n: number): Uint8Array =>
+    shared ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n);
+  const bufs: Uint8Array[] = [];
+  const lineSets: RunLines[] = [];
+  let slot = 0;
+  await acquire?.(slot);
+  let buf = bufs[slot] = alloc(await bufferSize(source, options.chunkBytes ?? 1 << 22));
+  let lines = lineSets[slot] = new RunLines((buf.length >> 3) + 1, shared);
+  /** Replaces this slot's buffer with a bigger one holding the same bytes. */
+  const grow = (size: number) => {
+    const b = alloc(size);
+    b.set(buf.subarray(0, Math.min(buf.length, size)));
+    bufs[slot] = buf = b;
+    lineSets[slot] = lines = new RunLines((buf.length >> 3) + 1, shared);
+  };
   let len = 0;
   let line = 1;
   let first = true;
@@ -1490,18 +1519,11 @@ export async function* scanRunChunks(
     const end = eof ? len : buf.lastIndexOf(10, len - 1);
     if (eof) {
       // The parser's sentinel: a newline after the data.
-      if (len === buf.length) {
-        const b = new Uint8Array(len + 1);
-        b.set(buf);
-        buf = b;
-      }
+      if (len === buf.length) grow(len + 1);
       buf[len] = 10;
     }
     if (!eof && end < start) {
-      const b = new Uint8Array(buf.length * 2);
-      b.set(buf);
-      buf = b;
-      lines = new RunLines((buf.length >> 3) + 1);
+      grow(buf.length * 2);
       continue;
     }
     parseRunChunk(buf, start, end, line, file, lines, skip);
@@ -1511,33 +1533,7 @@ export async function* scanRunChunks(
     if (lines.n > 0) any = true;
     // The last block may continue in the next chunk: keep it unless the data ended.
     const complete = eof ? lines.blocks : lines.blocks - 1;
-    // Block objects are reused from chunk to chunk (they are valid until the next one).
-    const blocks: ByteRunBlock[] = [];
-    for (let b = 0; b < complete; b++) {
-      const f = lines.blockFirst[b], t = lines.blockFirst[b + 1];
-      const block = pool[b] ??= {
-        buf,
-        qid: "",
-        first: 0,
-        count: 0,
-        docStart: lines.docS,
-        docEnd: lines.docE,
-        hash: lines.hash,
-        score: lines.score,
-        line: lines.line,
-      };
-      block.buf = buf;
-      block.qid = lines.blockQid[b];
-      block.first = f;
-      block.count = t - f;
-      block.docStart = lines.docS;
-      block.docEnd = lines.docE;
-      block.hash = lines.hash;
-      block.score = lines.score;
-      block.line = lines.line;
-      blocks.push(block);
-    }
-    if (blocks.length > 0) yield blocks;
+    if (complete > 0) yield { slot, buf, lines, complete };
     if (eof) {
       totalLines = line - 1 + countNewlines(buf, start, len) +
         (len > start && buf[len - 1] !== 10 ? 1 : 0);
@@ -1554,13 +1550,23 @@ export async function* scanRunChunks(
     }
     if (carry === start && lines.blocks > 0) {
       // One query block fills the whole buffer: grow it and read on.
-      const b = new Uint8Array(buf.length * 2);
-      b.set(buf);
-      buf = b;
-      lines = new RunLines((buf.length >> 3) + 1);
+      grow(buf.length * 2);
       continue;
     }
-    buf.copyWithin(0, carry, len);
+    if (slots === 1) buf.copyWithin(0, carry, len);
+    else {
+      // Ring: the carried bytes go to the start of the next slot's buffer.
+      const prev = buf;
+      slot = (slot + 1) % slots;
+      await acquire?.(slot);
+      if (!bufs[slot] || bufs[slot].length !== prev.length) {
+        bufs[slot] = alloc(prev.length);
+        lineSets[slot] = new RunLines((prev.length >> 3) + 1, shared);
+      }
+      buf = bufs[slot];
+      lines = lineSets[slot];
+      buf.set(prev.subarray(carry, len));
+    }
     len -= carry;
     start = 0;
   }
@@ -1587,8 +1593,18 @@ export function rankBlock(
     scratch.views ??= [];
     order = scratch.views[n] ??= scratch.order.subarray(0, n);
   } else order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  // Entries of the block: o + i (`order` holds i).
+  rankInto(b, order, 0);
+  return order;
+}
+
+/**
+ * {@link rankBlock} into `out[at, at + count)` (the block's positions, 0-based), so a
+ * caller can fill one column for a whole chunk (the run-parsing worker does).
+ */
+export function rankInto(b: ByteRunBlock, out: Int32Array, at: number): void {
+  const n = b.count;
+  for (let i = 0; i < n; i++) out[at + i] = i;
+  // Entries of the block: o + i (`out[at + r]` holds i).
   const o = b.first, s = b.score, buf = b.buf, ds = b.docStart, de = b.docEnd;
   const byDocDesc = (x: number, y: number) =>
     compareBytes(buf, ds[o + y], de[o + y], buf, ds[o + x], de[o + x]);
@@ -1600,32 +1616,32 @@ export function rankBlock(
     }
   }
   if (!sorted) {
-    order.sort((x, y) => (s[o + y] - s[o + x]) || byDocDesc(x, y));
-    return order;
+    out.subarray(at, at + n).sort((x, y) => (s[o + y] - s[o + x]) || byDocDesc(x, y));
+    return;
   }
   let start = 0;
   while (start < n) {
     let end = start + 1;
     while (end < n && s[o + end] === s[o + start]) end++;
-    if (end - start > 16) order.subarray(start, end).sort(byDocDesc);
+    if (end - start > 16) out.subarray(at + start, at + end).sort(byDocDesc);
     else {
       // Small tie groups (the usual case): insertion sort by docno descending, in place.
       for (let i = start + 1; i < end; i++) {
-        const x = order[i];
+        const x = out[at + i];
         const xs = ds[o + x], xe = de[o + x];
         let j = i - 1;
         while (
-          j >= start && compareBytes(buf, xs, xe, buf, ds[o + order[j]], de[o + order[j]]) > 0
+          j >= start &&
+          compareBytes(buf, xs, xe, buf, ds[o + out[at + j]], de[o + out[at + j]]) > 0
         ) {
-          order[j + 1] = order[j];
+          out[at + j + 1] = out[at + j];
           j--;
         }
-        order[j + 1] = x;
+        out[at + j + 1] = x;
       }
     }
     start = end;
   }
-  return order;
 }
 
 /** A block retrieving nothing (to digest a query's judgments alone). */

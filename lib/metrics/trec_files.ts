@@ -30,6 +30,7 @@ import {
   warnRunOnly,
 } from "./evaluate.ts";
 import type { RankedQuery } from "./measures.ts";
+import { workerRunChunks } from "./run_pipeline.ts";
 import { compareDocnos, rankOrder } from "./rank.ts";
 import {
   BlockJudge,
@@ -38,6 +39,7 @@ import {
   byteSourceName,
   decodeField,
   QrelsIndex,
+  type QrelsReadOptions,
   QrelsReopened,
   rankBlock,
   scanRunBlocks,
@@ -157,6 +159,7 @@ function copyBlock(b: ByteRunBlock): ByteRunBlock {
     hash: b.hash.slice(f, t),
     score: b.score.slice(f, t),
     line: b.line.slice(f, t),
+    order: b.order?.slice(f, t),
   };
 }
 
@@ -175,10 +178,9 @@ export async function evaluateRunStream(
   qrels: QrelsIndex,
   source: ByteSource,
   ev: QueryEvaluator,
-  chunkBytes?: number,
-  skip?: SkippedLines,
-  times?: StageTimes,
+  options: RunStreamOptions = {},
 ): Promise<RunStretch> {
+  const { chunkBytes, skip, times } = options;
   const file = byteSourceName(source);
   const level = ev.level;
   const seen = new Set<string>();
@@ -208,14 +210,20 @@ export async function evaluateRunStream(
       return;
     }
     qrels.consume(b.qid);
-    const order = rankBlock(b, judge);
+    // Ranked ahead by the run-parsing worker, or here.
+    let order = b.order, at = b.first;
+    if (!order) {
+      order = rankBlock(b, judge);
+      at = 0;
+    }
     lap("sort (trec_eval order)");
     if (rels.length < b.count) {
       rels = new Float64Array(Math.max(b.count, 2 * rels.length));
       relViews = [];
     }
     const ranked = relViews[b.count] ??= rels.subarray(0, b.count);
-    for (let r = 0; r < b.count; r++) ranked[r] = judge.rels[order[r]];
+    const judged = judge.rels;
+    for (let r = 0; r < b.count; r++) ranked[r] = judged[order[at + r]];
     query.rels = ranked;
     query.numRel = judge.numRel;
     query.idealGains = judge.idealGains;
@@ -229,15 +237,10 @@ export async function evaluateRunStream(
     pending = [];
     pendingBytes = 0;
   };
-  for await (
-    const blocks of scanRunChunks(
-      source,
-      (id) => runId = id,
-      chunkBytes,
-      (n) => lines = n,
-      skip,
-    )
-  ) {
+  const chunks = options.worker && typeof source === "string"
+    ? workerRunChunks(source, (id) => runId = id, chunkBytes, (n) => lines = n)
+    : scanRunChunks(source, (id) => runId = id, chunkBytes, (n) => lines = n, skip);
+  for await (const blocks of chunks) {
     lap("parse and group the run");
     for (const b of blocks) {
       if (seen.has(b.qid)) throw new NotGrouped();
@@ -266,6 +269,18 @@ export async function evaluateRunStream(
   return { seen: [...seen], runOnly, runId, lines };
 }
 
+/** Options of {@link evaluateRunStream}. */
+export interface RunStreamOptions {
+  /** Read buffer size in bytes (default 4 MiB). */
+  chunkBytes?: number;
+  /** Tolerant mode: skip malformed run lines, counting them here (not with `worker`). */
+  skip?: SkippedLines;
+  /** Stage timing, filled in when given. */
+  times?: StageTimes;
+  /** Parse the run (a file path) on a worker thread (`run_pipeline.ts`). */
+  worker?: boolean;
+}
+
 /** Seconds spent per stage of {@link evaluateRunStream} (filled when passed in). */
 export interface StageTimes {
   "parse the qrels": number;
@@ -280,14 +295,16 @@ export interface FileEvalOptions extends EvalOptions {
   /** Read buffer size in bytes (default 4 MiB; tests use tiny ones to cross chunk edges). */
   chunkBytes?: number;
   /**
-   * Threads for large plain files: 2 reads the qrels and the run each as two halves in
-   * parallel. Default 1: on the 2-core machines this kit was measured on, the second thread
-   * did not pay for its start-up, copying and memory (see docs/performance.md). Results are
-   * identical either way (tested).
+   * Threads: 2 parses a large run file (`parallelMinBytes` on) on a worker while this
+   * thread reads the qrels and evaluates (a pipeline, `run_pipeline.ts`); 1 does it all
+   * here. Default: 2 where the machine has two or more CPUs. Results are identical either
+   * way (tested); tolerant mode uses one.
    */
   threads?: number;
-  /** Smallest run file (bytes) that is split over threads (default 32 MB). */
+  /** Smallest run file (bytes) parsed on a worker (default 32 MB). */
   parallelMinBytes?: number;
+  /** Tuning of the streamed qrels' record store (tests use tiny values; see `QrelsIndex`). */
+  qrelsStore?: QrelsReadOptions["store"];
   /**
    * Tolerant mode (opt-in): skip malformed lines (field count, number, UTF-8) instead of
    * failing, and report them in the result's `skipped`. Duplicates still fail.
@@ -298,10 +315,10 @@ export interface FileEvalOptions extends EvalOptions {
 /**
  * Evaluates a run file against a qrels file with trec_eval's semantics, streaming.
  *
- * The fast path reads the run one query block at a time on bytes (see `trec_bytes.ts`);
- * large plain files are split in two halves read on two threads (`parallel.ts`); a run whose
- * queries are not grouped is detected and evaluated from memory instead, through the same
- * measure code, with the same results.
+ * The fast path reads the run one query block at a time on bytes (see `trec_bytes.ts`),
+ * side by side with the qrels; a large run is parsed on a second thread (`run_pipeline.ts`);
+ * a run whose queries are not grouped is detected and evaluated from memory instead,
+ * through the same measure code, with the same results.
  *
  * @example
  * ```ts
@@ -324,21 +341,15 @@ export async function evaluateTrecFiles(
   const skipped = options.skipBadLines
     ? { qrels: { count: 0, examples: [] }, run: { count: 0, examples: [] } }
     : undefined;
-  const threads = skipped ? 1 : options.threads ?? 1;
+  // The run is parsed on a second thread (a pipeline, see run_pipeline.ts) when that pays:
+  // a large run file, two or more CPUs, not tolerant mode (its line counts stay on one thread).
+  const threads = skipped ? 1 : options.threads ?? (navigator.hardwareConcurrency >= 2 ? 2 : 1);
+  const worker = threads > 1 && typeof runSource === "string" &&
+    await worthAWorker(runSource, options.parallelMinBytes ?? 32e6);
   let qrels: QrelsIndex | undefined = qrelsSource instanceof QrelsIndex ? qrelsSource : undefined;
   let ev = new QueryEvaluator(measures, level);
   let stretch: RunStretch | undefined;
   let notGrouped = false;
-  if (
-    threads > 1 && typeof runSource === "string" &&
-    (await worthSplitting(runSource, options.parallelMinBytes ?? 32e6))
-  ) {
-    const { evaluateInParallel } = await import("./parallel.ts");
-    const r = await evaluateInParallel(qrelsSource, runSource, ev, options.chunkBytes);
-    qrels = r.qrels;
-    stretch = r.stretch;
-    notGrouped = r.notGrouped ?? false;
-  }
   const readWhole = async () => {
     if (skipped) skipped.qrels = { count: 0, examples: [] }; // counted again on the re-read
     return await QrelsIndex.read(qrelsSource as TextSource, {
@@ -356,11 +367,16 @@ export async function evaluateTrecFiles(
         ? await QrelsIndex.open(qrelsSource as TextSource, {
           chunkBytes: options.chunkBytes,
           skip: skipped?.qrels,
+          store: options.qrelsStore,
         })
         : await readWhole();
       try {
         ev = new QueryEvaluator(measures, level);
-        stretch = await evaluateRunStream(qrels, runSource, ev, options.chunkBytes, skipped?.run);
+        stretch = await evaluateRunStream(qrels, runSource, ev, {
+          chunkBytes: options.chunkBytes,
+          skip: skipped?.run,
+          worker,
+        });
       } catch (e) {
         if (e instanceof NotGrouped) notGrouped = true;
         else if (!(e instanceof QrelsReopened)) throw e;
@@ -399,19 +415,14 @@ export async function evaluateTrecFiles(
   return result;
 }
 
-/** Two threads pay off from a few tens of MB of plain (not gzip) run on. */
-async function worthSplitting(path: string, minBytes: number): Promise<boolean> {
+/** A worker pays for its start-up (about 0.1 s) from a few tens of MB of run on. */
+async function worthAWorker(path: string, minBytes: number): Promise<boolean> {
   if (path === "-") return false;
   try {
     const st = await Deno.stat(path);
-    if (!st.isFile || st.size < minBytes || st.size < 2) return false;
-    const f = await Deno.open(path);
-    const head = new Uint8Array(2);
-    await f.read(head);
-    f.close();
-    return !(head[0] === 0x1f && head[1] === 0x8b);
+    return st.isFile && st.size >= minBytes;
   } catch {
-    return false;
+    return false; // the single-thread path reports it
   }
 }
 

@@ -186,3 +186,103 @@ Deno.test("two threads give the same results as one, errors keep absolute line n
   });
   assertEquals(u2.summary, u1.summary);
 });
+
+// Streamed qrels: the record store's chunk edges, chunk reuse, eviction of unconsumed
+// queries, the read-ahead limit (run queries held back), and qrels in another query order
+// or not grouped at all (read whole instead) must never change a number.
+const manyQids = fc.constantFrom(...Array.from({ length: 30 }, (_, i) => `q${i}`));
+const manyJudgments = fc.dictionary(
+  manyQids,
+  fc.dictionary(docno, rel, { minKeys: 1, maxKeys: 8 }),
+  { minKeys: 1, maxKeys: 30 },
+);
+const manyScores = fc.dictionary(
+  manyQids,
+  fc.dictionary(docno, score, { minKeys: 1, maxKeys: 10 }),
+  { minKeys: 1, maxKeys: 30 },
+);
+
+/** Qrels lines in the run's query order, reversed, shuffled by query, or shuffled lines. */
+function orderQrels(
+  q: Record<string, Record<string, number>>,
+  runOrder: string[],
+  how: number,
+  seed: number,
+): string {
+  let s = seed >>> 0;
+  const rand = () => (s = (s * 1103515245 + 12345) >>> 0);
+  const qids = Object.keys(q);
+  const byRun = [...qids].sort((a, b) => {
+    const ia = runOrder.indexOf(a), ib = runOrder.indexOf(b);
+    return (ia < 0 ? 1e9 : ia) - (ib < 0 ? 1e9 : ib) || (a < b ? -1 : 1);
+  });
+  const order = how === 0
+    ? byRun
+    : how === 1
+    ? byRun.reverse()
+    : byRun.map((x) => [rand(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+  let lines = order.flatMap((qid) => Object.entries(q[qid]).map(([d, r]) => `${qid} 0 ${d} ${r}`));
+  if (how === 3) {
+    lines = lines.map((l) => [rand(), l] as const).sort((a, b) => a[0] - b[0]).map(([, l]) => l);
+  }
+  return lines.join("\n") + "\n";
+}
+
+Deno.test("streamed qrels: store edges, reuse, eviction, read-ahead and query order do not change results", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      manyJudgments,
+      manyScores,
+      fc.boolean(),
+      fc.integer({ min: 0, max: 3 }),
+      fc.integer(),
+      fc.record({
+        chunkBytes: fc.constantFrom(16, 24, 64, 1 << 20),
+        poolChunks: fc.constantFrom(1, 2, 3, 8),
+        lookaheadBytes: fc.constantFrom(0, 20, 100, 1 << 20),
+      }),
+      fc.constantFrom(16, 64, 1 << 22),
+      async (q, r, complete, how, seed, store, chunkBytes) => {
+        fc.pre(hasCommonQuery(q, r));
+        const runText = [...formatRun(toMaps(r), "t")].join("");
+        const qrelsText = orderQrels(q, Object.keys(r), how, seed);
+        const got = await evaluateTrecFiles(
+          mem("qrels", qrelsText),
+          mem("run", runText),
+          REFERENCE_MEASURES,
+          { complete, warn: false, chunkBytes, qrelsStore: store },
+        );
+        checkAgainstReference(got, referenceEvaluate(q, r, complete, 1));
+      },
+    ),
+    { numRuns: 500, seed: 11 },
+  );
+});
+
+Deno.test("the run-parsing worker gives the one-thread results, small buffers and all", async () => {
+  const dir = await Deno.makeTempDir();
+  await fc.assert(
+    fc.asyncProperty(
+      manyJudgments,
+      manyScores,
+      fc.boolean(),
+      fc.integer({ min: 0, max: 3 }),
+      fc.constantFrom(32, 64, 1 << 22),
+      async (q, r, complete, how, chunkBytes) => {
+        fc.pre(hasCommonQuery(q, r));
+        await Deno.writeTextFile(`${dir}/run`, [...formatRun(toMaps(r), "t")].join(""));
+        await Deno.writeTextFile(`${dir}/qrels`, orderQrels(q, Object.keys(r), how, 5));
+        const got = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, REFERENCE_MEASURES, {
+          complete,
+          warn: false,
+          chunkBytes,
+          threads: 2,
+          parallelMinBytes: 0,
+        });
+        checkAgainstReference(got, referenceEvaluate(q, r, complete, 1));
+      },
+    ),
+    { numRuns: 40, seed: 13 },
+  );
+  await Deno.remove(dir, { recursive: true });
+});
