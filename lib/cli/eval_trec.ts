@@ -37,7 +37,7 @@ export const trecCommand: Command = {
       query: { type: "boolean", short: "q" },
       complete: { type: "boolean", short: "c" },
       level: { type: "string", short: "l" },
-      threads: { type: "string", default: "1" },
+      threads: { type: "string" },
       "skip-bad-lines": { type: "boolean" },
     });
     const [qrelsPath, runPath, ...extra] = p.positionals;
@@ -50,7 +50,8 @@ export const trecCommand: Command = {
     const result = await evaluateTrecFiles(qrelsPath, runPath, chosen, {
       complete: Boolean(p.values.complete),
       relevanceLevel: relevanceLevel(str(p, "level")),
-      threads: threadCount(str(p, "threads")!),
+      // Default: a worker parses large runs where there are two or more CPUs.
+      threads: str(p, "threads") === undefined ? undefined : threadCount(str(p, "threads")!),
       skipBadLines: Boolean(p.values["skip-bad-lines"]),
     });
     for (const [which, path] of [["qrels", qrelsPath], ["run", runPath]] as const) {
