@@ -589,6 +589,28 @@ interface QrelsState {
   skip?: SkippedLines;
 }
 
+/**
+ * End of a field of printable ASCII from `k` (the first byte <= 32 or >= 128): the fast
+ * paths stop at any other byte and leave the line to the general scanner.
+ */
+function asciiFieldEnd(buf: Uint8Array, k: number): number {
+  let c = 0;
+  while ((c = buf[k]) > 32 && c < 128) k++;
+  return k;
+}
+
+/** Whether a byte separates fields on the fast paths (space or tab). */
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+/** End of a run of spaces and tabs from `k`. */
+function blankEnd(buf: Uint8Array, k: number): number {
+  let c = 0;
+  while ((c = buf[k]) === 32 || c === 9) k++;
+  return k;
+}
+
 /** Parses whole qrels lines in `buf[i, end)` (see {@link parseQrelsLines}). */
 function parseQrelsSlice(buf: Uint8Array, i: number, end: number, st: QrelsState): void {
   while (i < end) i = parseQrelsLines(buf, i, end, st);
@@ -616,30 +638,16 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     // Fast path, the usual line: four fields of printable ASCII separated by spaces or
     // tabs, then the newline, with a relevance of 1-9 digits; any other line is scanned
     // again by the general path, which decides. `buf[end]` is a newline (sentinel).
-    let k = i, c = 0, hi = 0;
-    let qs = k;
-    while ((c = buf[k]) > 32) {
-      hi |= c;
-      k++;
-    }
+    let qs = i;
+    let k = asciiFieldEnd(buf, qs);
     let qe = k;
-    let ok = qe > qs && buf[qs] !== 35;
-    while ((c = buf[k]) === 32 || c === 9) k++;
-    const s = k;
-    while ((c = buf[k]) > 32) {
-      hi |= c;
-      k++;
-    }
-    ok = ok && k > s;
-    while ((c = buf[k]) === 32 || c === 9) k++;
-    let ds = k;
-    while ((c = buf[k]) > 32) {
-      hi |= c;
-      k++;
-    }
+    let ok = qe > qs && buf[qs] !== 35 && isBlank(buf[k]);
+    let ds = blankEnd(buf, asciiFieldEnd(buf, blankEnd(buf, k))); // iter, then the docno
+    k = asciiFieldEnd(buf, ds);
     let de = k;
-    ok = ok && k > ds;
-    while ((c = buf[k]) === 32 || c === 9) k++;
+    ok = ok && de > ds && isBlank(buf[k]) && isBlank(buf[ds - 1]);
+    k = blankEnd(buf, k);
+    let c = buf[k];
     const neg = c === 45;
     if (neg) k++;
     const digitsStart = k;
@@ -649,8 +657,9 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
       k++;
     }
     ok = ok && k > digitsStart && k - digitsStart <= 9;
-    while ((c = buf[k]) === 32 || c === 9) k++;
-    if (ok && c === 10 && hi < 0x80) {
+    k = blankEnd(buf, k);
+    c = buf[k];
+    if (ok && c === 10) {
       i = k + 1;
       if (neg) rel = -rel;
     } else {
@@ -1236,39 +1245,25 @@ function parseRunLines(
     // then the newline, with a plain decimal score; parsed in one pass with no call. Any
     // other line (comments, CR, other whitespace, UTF-8, more fields, errors) is scanned
     // again by the general path below, which decides. `buf[end]` is a newline (sentinel).
-    let k = i, c = 0, hi = 0;
-    let f0s = k;
-    while ((c = buf[k]) > 32) {
-      hi |= c;
-      k++;
-    }
+    let f0s = i;
+    let k = asciiFieldEnd(buf, f0s);
     let f0e = k;
-    let ok = f0e > f0s && buf[f0s] !== 35;
-    while ((c = buf[k]) === 32 || c === 9) k++;
-    let s = k;
-    while ((c = buf[k]) > 32) {
-      hi |= c;
-      k++;
-    }
-    ok = ok && k > s;
-    while ((c = buf[k]) === 32 || c === 9) k++;
-    let f2s = k;
+    let ok = f0e > f0s && buf[f0s] !== 35 && isBlank(buf[k]);
+    let f2s = blankEnd(buf, asciiFieldEnd(buf, blankEnd(buf, k))); // Q0, then the docno
+    ok = ok && isBlank(buf[f2s - 1]);
+    let c = 0;
     let h = 0x811c9dc5; // the docno's hash (hashBytes), while its bytes pass by
-    while ((c = buf[k]) > 32) {
-      hi |= c;
+    k = f2s;
+    while ((c = buf[k]) > 32 && c < 128) {
       h = Math.imul(h ^ c, 0x01000193);
       k++;
     }
     let f2e = k;
-    ok = ok && k > f2s;
-    while ((c = buf[k]) === 32 || c === 9) k++;
-    s = k;
-    while ((c = buf[k]) > 32) {
-      hi |= c;
-      k++;
-    }
-    ok = ok && k > s;
-    while ((c = buf[k]) === 32 || c === 9) k++;
+    ok = ok && k > f2s && isBlank(c);
+    const rankStart = blankEnd(buf, k);
+    k = blankEnd(buf, asciiFieldEnd(buf, rankStart));
+    ok = ok && k > rankStart && isBlank(buf[k - 1]);
+    c = buf[k];
     let mant = 0, digits = 0, scale = 0;
     const neg = c === 45;
     if (neg) k++;
@@ -1287,22 +1282,18 @@ function parseRunLines(
       }
     }
     c = buf[k];
-    // Exact (Clinger): at most 15 digits, so mantissa and 10^scale are exact doubles.
     // The score goes straight into its column (row n, overwritten if the line is not
     // taken): a variable holding it across the paths below made V8 box it, a heap number
     // per line. Exact (Clinger): at most 15 digits, so mantissa and 10^scale are exact.
     const plainScore = ok && digits > 0 && digits <= 15 && (c === 32 || c === 9);
     score[n] = (neg ? -mant : mant) / POW10[scale];
-    while ((c = buf[k]) === 32 || c === 9) k++;
-    let f5s = k;
-    while ((c = buf[k]) > 32) {
-      hi |= c;
-      k++;
-    }
+    let f5s = blankEnd(buf, k);
+    k = asciiFieldEnd(buf, f5s);
     let f5e = k;
     ok = ok && k > f5s;
-    while ((c = buf[k]) === 32 || c === 9) k++;
-    if (ok && c === 10 && hi < 0x80 && plainScore) {
+    k = blankEnd(buf, k);
+    c = buf[k];
+    if (ok && c === 10 && plainScore) {
       i = k + 1;
     } else {
       const eol = scanLine(buf, i, end, lf);
