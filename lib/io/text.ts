@@ -21,14 +21,37 @@ export type TextSource = string | { name: string; bytes: Uint8Array };
 
 const CHUNK = 1 << 22;
 
-async function* byteChunks(source: TextSource): AsyncGenerator<Uint8Array> {
-  if (typeof source !== "string") {
-    yield source.bytes;
-    return;
+/** An opened input: a file, or standard input (whose `close` does nothing). */
+export interface Input {
+  read(into: Uint8Array): Promise<number | null>;
+  readable: ReadableStream<Uint8Array>;
+  close(): void;
+}
+
+/**
+ * Opens a path for reading (`-`: standard input), turning the usual failures into a
+ * `KitError` naming the file: not found, a folder, anything else the system says. Shared by
+ * the text reader and the TREC byte reader.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openInput } from "./text.ts";
+ * await assert.rejects(openInput("/no/such/file"), /file not found/);
+ * await assert.rejects(openInput("/tmp"), /is a folder, expected a file/);
+ * ```
+ */
+export async function openInput(source: string): Promise<Input> {
+  if (source === "-") {
+    return {
+      read: (into) => Deno.stdin.read(into),
+      readable: Deno.stdin.readable,
+      close: () => {},
+    };
   }
-  let file: Deno.FsFile | undefined;
+  let file: Deno.FsFile;
   try {
-    file = source === "-" ? undefined : await Deno.open(source, { read: true });
+    file = await Deno.open(source, { read: true });
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) throw new KitError("file not found", { file: source });
     if (e instanceof Deno.errors.IsADirectory) {
@@ -36,15 +59,21 @@ async function* byteChunks(source: TextSource): AsyncGenerator<Uint8Array> {
     }
     throw new KitError(`cannot open: ${(e as Error).message}`, { file: source }, { cause: e });
   }
-  const stream = file ? file.readable : Deno.stdin.readable;
-  try {
-    for await (const chunk of stream) yield chunk;
-  } catch (e) {
-    if (e instanceof Deno.errors.IsADirectory || /directory/i.test(String(e))) {
-      throw new KitError("is a folder, expected a file", { file: sourceName(source) });
-    }
-    throw e;
+  // Opening a folder succeeds on Linux; reading it would fail with a less clear message.
+  if ((await file.stat()).isDirectory) {
+    file.close();
+    throw new KitError("is a folder, expected a file", { file: source });
   }
+  return file;
+}
+
+async function* byteChunks(source: TextSource): AsyncGenerator<Uint8Array> {
+  if (typeof source !== "string") {
+    yield source.bytes;
+    return;
+  }
+  const input = await openInput(source);
+  for await (const chunk of input.readable) yield chunk;
 }
 
 /** The display name of a source. */

@@ -10,7 +10,7 @@
  * @module
  */
 import { fail, KitError } from "../errors.ts";
-import { countNewlines, sourceName, type TextSource } from "../io/text.ts";
+import { countNewlines, openInput, sourceName, type TextSource } from "../io/text.ts";
 import { UNJUDGED } from "./measures.ts";
 
 // ---------------------------------------------------------------- byte sources
@@ -37,24 +37,13 @@ async function openRaw(source: ByteSource): Promise<ByteReader> {
       return Promise.resolve(n);
     };
   }
-  let file: Deno.FsFile;
-  try {
-    file = source === "-" ? Deno.stdin as unknown as Deno.FsFile : await Deno.open(source);
-    if (source !== "-" && (await file.stat()).isDirectory) {
-      file.close();
-      throw new KitError("is a folder, expected a file", { file: source });
-    }
-  } catch (e) {
-    if (e instanceof KitError) throw e;
-    if (e instanceof Deno.errors.NotFound) throw new KitError("file not found", { file: source });
-    throw new KitError(`cannot open: ${(e as Error).message}`, { file: source }, { cause: e });
-  }
+  const file = await openInput(source);
   let closed = false;
   return async (into) => {
     if (closed) return 0;
     const n = await file.read(into);
     if (n === null) {
-      if (source !== "-") file.close();
+      file.close();
       closed = true;
       return 0;
     }
