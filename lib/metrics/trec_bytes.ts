@@ -1694,8 +1694,9 @@ export class BlockJudge {
     const n = b.count;
     let cap = 8;
     while (cap < 2 * (n + judged)) cap <<= 1;
-    if (this.slots.length !== cap) this.slots = new Int32Array(cap);
-    else this.slots.fill(0);
+    // The table keeps the largest size seen; a query uses (and clears) its first `cap` slots.
+    if (this.slots.length < cap) this.slots = new Int32Array(cap);
+    else this.slots.fill(0, 0, cap);
     if (this.rels.length < n) this.rels = new Float64Array(Math.max(n, 2 * this.rels.length));
     if (this.jStart.length < judged) {
       const m = Math.max(judged, 2 * this.jStart.length);
