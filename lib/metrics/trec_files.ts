@@ -251,7 +251,11 @@ export async function evaluateRunStream(
         if (!found && !qrels.ended) {
           pending.push(copyBlock(b));
           pendingBytes += b.docEnd[b.first + b.count - 1] - b.docStart[b.first] + 24 * b.count;
-          if (pendingBytes > PENDING_MAX_BYTES) {
+          // Many held back (a quarter of the queries so far, 64 or more): the two files list
+          // queries in different orders (e.g. qrels sorted as strings, run as numbers), so
+          // read the qrels whole now rather than hold much of the run.
+          const mismatch = pending.length >= 64 && 4 * pending.length >= seen.size;
+          if (mismatch || pendingBytes > PENDING_MAX_BYTES) {
             await qrels.readAll();
             lap("parse the qrels");
             judgePending();

@@ -286,3 +286,45 @@ Deno.test("the run-parsing worker gives the one-thread results, small buffers an
   );
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("qrels in another query order: the run is held back, then the qrels read whole, same results", async () => {
+  // 300 queries; the qrels list them in reverse, so with no read-ahead most run queries are
+  // held back until the switch to reading the qrels whole (64 held back, a quarter of all).
+  const q: string[] = [], r: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    for (let j = 0; j < 12; j++) {
+      if (i % 11 !== 4) q.push(`q${i} 0 d${j} ${(i + j) % 3}`);
+      if (i % 7 !== 2) r.push(`q${i} Q0 d${j} ${j + 1} ${(30 - j) >> 2} run`);
+    }
+  }
+  const byQuery = new Map<string, string[]>();
+  for (const line of q) {
+    const id = line.split(" ")[0];
+    byQuery.set(id, [...(byQuery.get(id) ?? []), line]);
+  }
+  const reversed = [...byQuery.values()].reverse().flat();
+  const measures = ["map", "recip_rank", "P.5", "ndcg_cut.10", "Rprec"];
+  for (const complete of [false, true]) {
+    const want = await evaluateTrecFiles(
+      mem("qrels", q.join("\n") + "\n"),
+      mem("run", r.join("\n") + "\n"),
+      measures,
+      { complete, warn: false },
+    );
+    const got = await evaluateTrecFiles(
+      mem("qrels", reversed.join("\n") + "\n"),
+      mem("run", r.join("\n") + "\n"),
+      measures,
+      {
+        complete,
+        warn: false,
+        chunkBytes: 256,
+        qrelsStore: { chunkBytes: 64, poolChunks: 2, lookaheadBytes: 0 },
+      },
+    );
+    assertEquals(got.summary, want.summary);
+    assertEquals([...got.perQuery], [...want.perQuery]);
+    assertEquals(got.runOnlyQueries, want.runOnlyQueries);
+    assertEquals(got.missingQueries.sort(), want.missingQueries.sort());
+  }
+});
