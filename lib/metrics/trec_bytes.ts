@@ -856,7 +856,6 @@ export class QrelsIndex {
       skip: options.skip,
     };
     idx.reader = lineChunks(source, options.chunkBytes);
-    idx.ended = false;
     return idx;
   }
 
@@ -865,8 +864,8 @@ export class QrelsIndex {
   private lookahead = LOOKAHEAD_BYTES;
   /** Opened with `open`: consumed queries release their records. */
   private streaming = false;
-  /** Whether the whole file has been read (an index built from parts is whole). */
-  ended = true;
+  /** Whether the whole file has been read. */
+  ended = false;
 
   /** Reads and parses the next chunk of the file. */
   async advance(): Promise<void> {
@@ -875,12 +874,10 @@ export class QrelsIndex {
     const next = await this.reader!.next();
     if (!next.done) {
       parseQrelsSlice(next.value.buf, next.value.start, next.value.end, st);
-      this.lines = st.line;
       return;
     }
     this.ended = true;
     st.openQid = undefined;
-    this.lines = st.line;
     if (this.packed.count === 0) {
       fail("qrels file has no judgments (empty file?)", { file: this.file });
     }
@@ -918,9 +915,6 @@ export class QrelsIndex {
     const ranges = this.segments.get(qid);
     if (ranges && ranges[0] !== CONSUMED) this.packed.consume(ranges);
   }
-
-  /** Lines read (for line numbers of a second half read on another thread). */
-  lines = 0;
 
   /**
    * Opens (or reopens, for ungrouped qrels) a query's list: `[count, chunk, start, end, ...]`,

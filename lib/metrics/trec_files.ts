@@ -361,10 +361,11 @@ export async function evaluateTrecFiles(
       skip: skipped?.qrels,
     });
   };
-  if (!stretch && !notGrouped && runSource !== "-") {
+  if (runSource !== "-") {
     // Standard input cannot be read twice: it takes the in-memory path below. Files are
     // read side by side (qrels streaming) when both can be read again, should the run or
-    // the qrels turn out not to be grouped by query.
+    // the qrels turn out not to be grouped by query (then a second attempt reads the qrels
+    // whole).
     const streamQrels = !qrels && qrelsSource !== "-";
     for (let attempt = 0; attempt < 2 && !stretch && !notGrouped; attempt++) {
       qrels ??= streamQrels && attempt === 0
