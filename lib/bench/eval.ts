@@ -3,7 +3,7 @@
  * queries x 100 candidates. For each size it checks the kit against the brute-force reference
  * (small size), then times the kit's `eval trec` (a subprocess, as users run it) with
  * map, recip_rank, P.5 and ndcg_cut.10 together, and any `trec_eval` binary on PATH on the
- * same files, printing wall time, lines/s, MB/s, peak RSS and the ratios.
+ * same files, printing wall time (median of 3 runs), lines/s, MB/s, peak RSS and the ratios.
  * `--profile` also splits the kit's time into parsing, grouping, tables, sorting and metrics.
  *
  * @module
@@ -46,8 +46,25 @@ function procPeakKb(pid: number): number {
   }
 }
 
-/** Runs a command, sampling its peak RSS from /proc while it runs (the child may also report it). */
+/**
+ * Runs a command `REPEATS` times and keeps the median run (by wall time): timings on small
+ * VMs vary by 10-30% from run to run. Outputs must agree.
+ */
 async function timed(cmd: string, args: string[], env: Record<string, string> = {}) {
+  const runs: Awaited<ReturnType<typeof timedOnce>>[] = [];
+  for (let i = 0; i < REPEATS; i++) runs.push(await timedOnce(cmd, args, env));
+  if (runs.some((r) => r.stdout !== runs[0].stdout)) {
+    throw new KitError(`${cmd} gave different outputs on the same files`);
+  }
+  runs.sort((a, b) => a.seconds - b.seconds);
+  return runs[Math.floor(runs.length / 2)];
+}
+
+/** Timed runs per tool and size (the median is reported). */
+const REPEATS = 3;
+
+/** Runs a command, sampling its peak RSS from /proc while it runs (the child may also report it). */
+async function timedOnce(cmd: string, args: string[], env: Record<string, string> = {}) {
   const t0 = performance.now();
   const child = new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped", env }).spawn();
   let peak = 0;
