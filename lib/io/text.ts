@@ -24,6 +24,8 @@ const CHUNK = 1 << 22;
 /** An opened input: a file, or standard input (whose `close` does nothing). */
 export interface Input {
   read(into: Uint8Array): Promise<number | null>;
+  /** Files only: a synchronous read (no round trip through the async op machinery). */
+  readSync?(into: Uint8Array): number | null;
   readable: ReadableStream<Uint8Array>;
   close(): void;
 }

@@ -61,6 +61,8 @@ async function run(request: Extract<PipelineRequest, { type: "start" }>): Promis
         line: l.line,
         order: l.order,
         blockFirst: l.blockFirst.slice(0, c.complete + 1),
+        blockByte: l.blockByte.slice(0, c.complete + 1),
+        offset: l.offset,
       },
       qids: l.blockQid.slice(0, c.complete),
     });

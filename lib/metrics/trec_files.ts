@@ -34,14 +34,17 @@ import { workerRunChunks } from "./run_pipeline.ts";
 import { compareDocnos, rankOrder } from "./rank.ts";
 import {
   BlockJudge,
+  type BlockScratch,
   type ByteRunBlock,
   type ByteSource,
   byteSourceName,
   decodeField,
+  isSeekable,
   QrelsIndex,
   type QrelsReadOptions,
   QrelsReopened,
   rankBlock,
+  readBlockAt,
   scanRunBlocks,
   scanRunChunks,
   type SkippedLines,
@@ -135,7 +138,8 @@ export class NotGrouped extends Error {}
 
 /** What evaluating one stretch of a grouped run gives. */
 export interface RunStretch {
-  seen: string[];
+  /** The run's query ids. */
+  seen: ReadonlySet<string>;
   runOnly: string[];
   runId: string;
   lines: number;
@@ -144,23 +148,129 @@ export interface RunStretch {
 /** Run blocks held back while the qrels are searched (bytes) before the qrels are read whole. */
 const PENDING_MAX_BYTES = 32 << 20;
 
-/** A copy of a run block that outlives its read buffer. */
-function copyBlock(b: ByteRunBlock): ByteRunBlock {
-  const f = b.first, t = b.first + b.count;
-  const base = b.count > 0 ? b.docStart[f] : 0;
-  const end = b.count > 0 ? b.docEnd[t - 1] : 0;
-  return {
-    buf: b.buf.slice(base, end),
-    qid: b.qid,
-    first: 0,
-    count: b.count,
-    docStart: b.docStart.slice(f, t).map((x) => x - base),
-    docEnd: b.docEnd.slice(f, t).map((x) => x - base),
-    hash: b.hash.slice(f, t),
-    score: b.score.slice(f, t),
-    line: b.line.slice(f, t),
-    order: b.order?.slice(f, t),
-  };
+/**
+ * Run blocks held back while the qrels are searched (their read buffers move on). From a
+ * plain file or bytes, only where each block is (offset, length, first line) is kept, and
+ * a block is read again only if the qrels turn out to judge its query: the usual held-back
+ * block, a run-only query, is never read twice. Otherwise (gzip, standard input) blocks
+ * are copied into one growing arena of bytes and columns (no typed arrays per block).
+ */
+class HeldBack {
+  private entries: { qid: string; first: number; count: number; at: number; bytes: number }[] = [];
+  private scratch: Partial<BlockScratch> = {};
+  private bytes = new Uint8Array(0);
+  private used = 0;
+  private docS = new Int32Array(0);
+  private docE = new Int32Array(0);
+  private hash = new Int32Array(0);
+  private score = new Float64Array(0);
+  private line = new Int32Array(0);
+  private order = new Int32Array(0);
+  private ranked = false;
+  private n = 0;
+
+  constructor(private source: ByteSource, private rereadable: boolean) {}
+
+  get count(): number {
+    return this.entries.length;
+  }
+
+  /** Bytes held. */
+  get size(): number {
+    return this.used + 28 * this.n + 40 * this.entries.length;
+  }
+
+  add(b: ByteRunBlock): void {
+    if (this.rereadable && b.at !== undefined && b.bytes !== undefined) {
+      // `first` holds the block's first line number here.
+      this.entries.push({
+        qid: b.qid,
+        first: b.line[b.first],
+        count: b.count,
+        at: b.at,
+        bytes: b.bytes,
+      });
+      return;
+    }
+    const f = b.first, n = b.count;
+    const base = n > 0 ? b.docStart[f] : 0;
+    const len = n > 0 ? b.docEnd[f + n - 1] - base : 0;
+    if (this.used + len > this.bytes.length) {
+      const g = new Uint8Array(Math.max(2 * this.bytes.length, this.used + len, 1 << 16));
+      g.set(this.bytes.subarray(0, this.used));
+      this.bytes = g;
+    }
+    if (this.n + n > this.docS.length) this.grow(Math.max(2 * this.docS.length, this.n + n, 4096));
+    this.bytes.set(b.buf.subarray(base, base + len), this.used);
+    const shift = this.used - base, at = this.n;
+    const order = b.order;
+    this.ranked = order !== undefined;
+    // Columns in locals: the loop then runs on registers, not property loads.
+    const ds = b.docStart, de = b.docEnd, h = b.hash, sc = b.score, li = b.line;
+    const tds = this.docS, tde = this.docE, th = this.hash, tsc = this.score, tli = this.line;
+    for (let i = 0; i < n; i++) {
+      tds[at + i] = ds[f + i] + shift;
+      tde[at + i] = de[f + i] + shift;
+      th[at + i] = h[f + i];
+      tsc[at + i] = sc[f + i];
+      tli[at + i] = li[f + i];
+    }
+    if (order) this.order.set(order.subarray(f, f + n), at);
+    this.entries.push({ qid: b.qid, first: at, count: n, at: -1, bytes: 0 });
+    this.used += len;
+    this.n += n;
+  }
+
+  private grow(cap: number): void {
+    const more = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const g = make(cap);
+      g.set(a.subarray(0, this.n));
+      return g;
+    };
+    this.docS = more(this.docS, (c) => new Int32Array(c));
+    this.docE = more(this.docE, (c) => new Int32Array(c));
+    this.hash = more(this.hash, (c) => new Int32Array(c));
+    this.score = more(this.score, (c) => new Float64Array(c));
+    this.line = more(this.line, (c) => new Int32Array(c));
+    this.order = more(this.order, (c) => new Int32Array(c));
+  }
+
+  /**
+   * Hands every held block whose query `judged` says the qrels judge to `evaluate` (one
+   * reused block object), the others to `runOnly`, then forgets them all.
+   */
+  drain(
+    evaluate: (b: ByteRunBlock) => void,
+    judged: (qid: string) => boolean,
+    runOnly: (qid: string) => void,
+  ): void {
+    const view: ByteRunBlock = {
+      buf: this.bytes,
+      qid: "",
+      first: 0,
+      count: 0,
+      docStart: this.docS,
+      docEnd: this.docE,
+      hash: this.hash,
+      score: this.score,
+      line: this.line,
+      order: this.ranked ? this.order : undefined,
+    };
+    for (const e of this.entries) {
+      if (!judged(e.qid)) runOnly(e.qid);
+      else if (e.at >= 0) {
+        evaluate(readBlockAt(this.source, e.at, e.bytes, e.first, this.scratch));
+      } else {
+        view.qid = e.qid;
+        view.first = e.first;
+        view.count = e.count;
+        evaluate(view);
+      }
+    }
+    this.entries = [];
+    this.used = 0;
+    this.n = 0;
+  }
 }
 
 /**
@@ -230,13 +340,9 @@ export async function evaluateRunStream(
     ev.addRanked(b.qid, query);
     lap("measures");
   };
-  let pending: ByteRunBlock[] = [];
-  let pendingBytes = 0;
-  const judgePending = () => {
-    for (const b of pending) evaluateBlock(b);
-    pending = [];
-    pendingBytes = 0;
-  };
+  const held = new HeldBack(source, await isSeekable(source));
+  const drain = () =>
+    held.drain(evaluateBlock, (qid) => qrels.has(qid), (qid) => runOnly.push(qid));
   const chunks = options.worker && typeof source === "string"
     ? workerRunChunks(source, (id) => runId = id, chunkBytes, (n) => lines = n)
     : scanRunChunks(source, (id) => runId = id, chunkBytes, (n) => lines = n, skip);
@@ -249,16 +355,16 @@ export async function evaluateRunStream(
         const found = await qrels.ensure(b.qid);
         lap("parse the qrels");
         if (!found && !qrels.ended) {
-          pending.push(copyBlock(b));
-          pendingBytes += b.docEnd[b.first + b.count - 1] - b.docStart[b.first] + 24 * b.count;
+          judge.judge(b, qrels, level, file); // its duplicate check, now: it is not kept
+          held.add(b);
           // Many held back (a quarter of the queries so far, 64 or more): the two files list
           // queries in different orders (e.g. qrels sorted as strings, run as numbers), so
           // read the qrels whole now rather than hold much of the run.
-          const mismatch = pending.length >= 64 && 4 * pending.length >= seen.size;
-          if (mismatch || pendingBytes > PENDING_MAX_BYTES) {
+          const mismatch = held.count >= 64 && 4 * held.count >= seen.size;
+          if (mismatch || held.size > PENDING_MAX_BYTES) {
             await qrels.readAll();
             lap("parse the qrels");
-            judgePending();
+            drain();
           }
           continue;
         }
@@ -269,8 +375,8 @@ export async function evaluateRunStream(
   lap("parse and group the run");
   await qrels.readAll();
   lap("parse the qrels");
-  judgePending();
-  return { seen: [...seen], runOnly, runId, lines };
+  drain();
+  return { seen, runOnly, runId, lines };
 }
 
 /** Options of {@link evaluateRunStream}. */
@@ -397,7 +503,7 @@ export async function evaluateTrecFiles(
     if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
     stretch = await evaluateUngrouped(qrels, runSource, ev, skipped?.run);
   }
-  const seen = new Set(stretch.seen);
+  const seen = stretch.seen;
   const missing: { qid: string; values: number[] }[] = [];
   const judge = new BlockJudge();
   for (const qid of qrels.queries()) {
@@ -469,7 +575,7 @@ async function evaluateUngrouped(
     }
     ev.addQuery(b.qid, b.docnos, b.scores, digestJudgments(judgments, ev.level));
   }
-  return { seen: [...run.keys()], runOnly, runId, lines: 0 };
+  return { seen: new Set(run.keys()), runOnly, runId, lines: 0 };
 }
 
 /** Options of {@link writeRun}. */

@@ -304,27 +304,57 @@ Deno.test("qrels in another query order: the run is held back, then the qrels re
   }
   const reversed = [...byQuery.values()].reverse().flat();
   const measures = ["map", "recip_rank", "P.5", "ndcg_cut.10", "Rprec"];
+  const runText = r.join("\n") + "\n";
+  const gzipped = new Uint8Array(
+    await new Response(
+      new Blob([runText]).stream().pipeThrough(new CompressionStream("gzip")),
+    ).arrayBuffer(),
+  );
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/run`, runText);
+  await Deno.writeTextFile(`${dir}/qrels`, reversed.join("\n") + "\n");
   for (const complete of [false, true]) {
     const want = await evaluateTrecFiles(
       mem("qrels", q.join("\n") + "\n"),
-      mem("run", r.join("\n") + "\n"),
+      mem("run", runText),
       measures,
       { complete, warn: false },
     );
-    const got = await evaluateTrecFiles(
-      mem("qrels", reversed.join("\n") + "\n"),
-      mem("run", r.join("\n") + "\n"),
-      measures,
-      {
-        complete,
-        warn: false,
-        chunkBytes: 256,
-        qrelsStore: { chunkBytes: 64, poolChunks: 2, lookaheadBytes: 0 },
-      },
-    );
-    assertEquals(got.summary, want.summary);
-    assertEquals([...got.perQuery], [...want.perQuery]);
-    assertEquals(got.runOnlyQueries, want.runOnlyQueries);
-    assertEquals(got.missingQueries.sort(), want.missingQueries.sort());
+    const tiny = {
+      complete,
+      warn: false as const,
+      chunkBytes: 256,
+      qrelsStore: { chunkBytes: 64, poolChunks: 2, lookaheadBytes: 0 },
+    };
+    // Held-back blocks read again from bytes, from a file (one thread and with the worker),
+    // and copied (a gzip run cannot be read again at an offset).
+    for (
+      const got of [
+        await evaluateTrecFiles(
+          mem("qrels", reversed.join("\n") + "\n"),
+          mem("run", runText),
+          measures,
+          tiny,
+        ),
+        await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, measures, { ...tiny, threads: 1 }),
+        await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, measures, {
+          ...tiny,
+          threads: 2,
+          parallelMinBytes: 0,
+        }),
+        await evaluateTrecFiles(
+          mem("qrels", reversed.join("\n") + "\n"),
+          { name: "run.gz", bytes: gzipped },
+          measures,
+          tiny,
+        ),
+      ]
+    ) {
+      assertEquals(got.summary, want.summary);
+      assertEquals([...got.perQuery], [...want.perQuery]);
+      assertEquals(got.runOnlyQueries, want.runOnlyQueries);
+      assertEquals(got.missingQueries.sort(), want.missingQueries.sort());
+    }
   }
+  await Deno.remove(dir, { recursive: true });
 });
