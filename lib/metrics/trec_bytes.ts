@@ -913,10 +913,12 @@ export class QrelsIndex {
     while (!this.ended) await this.advance();
   }
 
-  /** Streaming mode: the run is done with this query; its records may be reused. */
-  consume(qid: string): void {
+  /**
+   * Streaming mode: the run is done with this query; its records may be reused. `ranges`:
+   * its list when the caller has it (`BlockJudge.ranges`), saving a lookup.
+   */
+  consume(qid: string, ranges = this.segments.get(qid)): void {
     if (!this.streaming) return; // a whole index may be evaluated against again
-    const ranges = this.segments.get(qid);
     if (ranges && ranges[0] !== CONSUMED) this.packed.consume(ranges);
   }
 
@@ -1747,6 +1749,8 @@ export class BlockJudge {
   idealGains: Float64Array = new Float64Array(0);
   /** Views `gains[0, n)` by n, made once: a view per query is garbage at this scale. */
   private gainViews: Float64Array[] = [];
+  /** The judged query's list in the qrels index (see `QrelsIndex.openQuery`). */
+  ranges: number[] | undefined;
   /** Scratch for `rankBlock`. */
   order = new Int32Array(256);
   views: Int32Array[] = [];
@@ -1770,7 +1774,7 @@ export class BlockJudge {
 
   /** Judges block `b`; returns false when the qrels have no judgment for its query. */
   judge(b: ByteRunBlock, qrels: QrelsIndex, level: number, file: string): boolean {
-    const ranges = qrels.rangesOf(b.qid);
+    const ranges = this.ranges = qrels.rangesOf(b.qid);
     const judged = ranges ? ranges[0] : 0;
     const n = b.count;
     let cap = 8;

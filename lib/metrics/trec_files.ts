@@ -319,7 +319,7 @@ export async function evaluateRunStream(
       runOnly.push(b.qid);
       return;
     }
-    qrels.consume(b.qid);
+    qrels.consume(b.qid, judge.ranges);
     // Ranked ahead by the run-parsing worker, or here.
     let order = b.order, at = b.first;
     if (!order) {
@@ -349,8 +349,9 @@ export async function evaluateRunStream(
   for await (const blocks of chunks) {
     lap("parse and group the run");
     for (const b of blocks) {
-      if (seen.has(b.qid)) throw new NotGrouped();
+      const known = seen.size;
       seen.add(b.qid);
+      if (seen.size === known) throw new NotGrouped(); // the query came back
       if (!qrels.settled(b.qid)) {
         const found = await qrels.ensure(b.qid);
         lap("parse the qrels");
