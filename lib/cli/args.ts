@@ -70,3 +70,21 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], wh
   }
   return value as T;
 }
+
+/**
+ * The `-l LEVEL` flag (trec_eval's relevance level): an integer, 1 when absent.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { relevanceLevel } from "./args.ts";
+ * assert.equal(relevanceLevel(undefined), 1);
+ * assert.equal(relevanceLevel("2"), 2);
+ * assert.throws(() => relevanceLevel("x"), /-l takes an integer relevance level/);
+ * ```
+ */
+export function relevanceLevel(raw: string | undefined): number {
+  if (raw === undefined) return 1;
+  if (!/^-?\d+$/.test(raw)) throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
+  return Number(raw);
+}

@@ -10,18 +10,12 @@ import { DEFAULT_MEASURES, selectMeasures } from "../metrics/measures.ts";
 import { evaluateTrecFiles } from "../metrics/trec_files.ts";
 import { formatTrecEval } from "../metrics/format.ts";
 import type { Command } from "./command.ts";
-import { list, parseFlags, str } from "./args.ts";
+import { list, parseFlags, relevanceLevel, str } from "./args.ts";
 
 function threadCount(raw: string): number {
   if (!/^[1-9]\d*$/.test(raw)) {
     throw new KitError(`--threads takes a positive integer, got '${raw}'`);
   }
-  return Number(raw);
-}
-
-function relevanceLevel(raw: string | undefined): number {
-  if (raw === undefined) return 1;
-  if (!/^-?\d+$/.test(raw)) throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
   return Number(raw);
 }
 

@@ -19,19 +19,13 @@ import {
   toMarkdown,
 } from "../stats/mod.ts";
 import type { Command } from "./command.ts";
-import { list, oneOf, parseFlags, required, str } from "./args.ts";
+import { list, oneOf, parseFlags, relevanceLevel, required, str } from "./args.ts";
 
 function positiveInt(raw: string | undefined, flag: string, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) {
     throw new KitError(`--${flag} takes a positive integer, got '${raw}'`);
   }
-  return Number(raw);
-}
-
-function level(raw: string | undefined): number {
-  if (raw === undefined) return 1;
-  if (!/^-?\d+$/.test(raw)) throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
   return Number(raw);
 }
 
@@ -104,7 +98,7 @@ export const compareCommand: Command = {
     for (let i = 0; i < runs.length; i++) {
       const r = await evaluateTrecFiles(qrels, runs[i], measures, {
         complete: Boolean(p.values.complete),
-        relevanceLevel: level(str(p, "level")),
+        relevanceLevel: relevanceLevel(str(p, "level")),
       });
       outputNames = r.measures;
       perQuery.set(systemNames[i], r.perQuery);
@@ -148,7 +142,7 @@ export const tiesCommand: Command = {
     }
     const analysis = analyzeTies(await readQrels(qrelsPath), await readRun(runPath), {
       complete: Boolean(p.values.complete),
-      relevanceLevel: level(str(p, "level")),
+      relevanceLevel: relevanceLevel(str(p, "level")),
     });
     if (p.values.json) {
       const { perQuery, ...summary } = analysis;
@@ -207,7 +201,7 @@ export const stabilityCommand: Command = {
     for (const run of runs) {
       const r = await evaluateTrecFiles(qrels, run, [measure], {
         complete: Boolean(p.values.complete),
-        relevanceLevel: level(str(p, "level")),
+        relevanceLevel: relevanceLevel(str(p, "level")),
       });
       if (r.measures.length !== 1) throw new KitError(`give one measure, got '${measure}'`);
       outputName = r.measures[0];
