@@ -245,6 +245,26 @@ function rejectLine(
   return true;
 }
 
+/**
+ * The general path's checks of a line `scanLine` split (`buf[start, eol)`): valid UTF-8, then
+ * `fields` fields (exactly, or at least). The problem, or undefined when the line is fine.
+ */
+function lineProblem(
+  buf: Uint8Array,
+  start: number,
+  eol: number,
+  lf: LineFields,
+  fields: number,
+  exact: boolean,
+  layout: string,
+): string | undefined {
+  if (lf.high && !isValidUtf8(buf, start, eol)) return "invalid UTF-8; expected UTF-8 text";
+  if (exact ? lf.n !== fields : lf.n < fields) {
+    return `expected ${fields} fields (${layout}), found ${lf.n}`;
+  }
+  return undefined;
+}
+
 function isValidUtf8(buf: Uint8Array, start: number, end: number): boolean {
   try {
     utf8.decode(buf.subarray(start, end));
@@ -658,21 +678,15 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     } else {
       const eol = scanLine(buf, i, end, lf);
       i = eol + 1;
-      const n = lf.n;
-      if (n === 0) continue;
+      if (lf.n === 0) continue;
       qs = f[0];
       qe = f[1];
       ds = f[4];
       de = f[5];
       const rs = f[6], re = f[7];
       const skip = st.skip;
-      if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
-        if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
-      }
-      if (n !== 4) {
-        const problem = `expected 4 fields (qid iter docno relevance), found ${n}`;
-        if (rejectLine(skip, problem, file, line)) continue;
-      }
+      const problem = lineProblem(buf, lineStart, eol, lf, 4, true, "qid iter docno relevance");
+      if (problem && rejectLine(skip, problem, file, line)) continue;
       // Relevance: up to 9 digits with an optional sign inline; anything else (errors,
       // large values) through parseRelevanceBytes.
       rel = 0;
@@ -1279,7 +1293,7 @@ function parseRunLines(
     // The score goes straight into its column (row n, overwritten if the line is not
     // taken): a variable holding it across the paths below made V8 box it, a heap number
     // per line. Exact (Clinger): at most 15 digits, so mantissa and 10^scale are exact.
-    const plainScore = ok && digits > 0 && digits <= 15 && (c === 32 || c === 9);
+    const plainScore = ok && digits > 0 && digits <= 15 && isBlank(c);
     score[n] = (neg ? -mant : mant) / POW10[scale];
     let f5s = blankEnd(buf, k);
     k = asciiFieldEnd(buf, f5s);
@@ -1292,8 +1306,7 @@ function parseRunLines(
     } else {
       const eol = scanLine(buf, i, end, lf);
       i = eol + 1;
-      const fields = lf.n;
-      if (fields === 0) continue;
+      if (lf.n === 0) continue;
       f0s = f[0];
       f0e = f[1];
       f2s = f[4];
@@ -1301,13 +1314,16 @@ function parseRunLines(
       h = hashBytes(buf, f2s, f2e);
       f5s = f[10];
       f5e = f[11];
-      if (lf.high && !isValidUtf8(buf, lineStart, eol)) {
-        if (rejectLine(skip, "invalid UTF-8; expected UTF-8 text", file, line)) continue;
-      }
-      if (fields < 6) {
-        const problem = `expected 6 fields (qid Q0 docno rank score runid), found ${fields}`;
-        if (rejectLine(skip, problem, file, line)) continue;
-      }
+      const problem = lineProblem(
+        buf,
+        lineStart,
+        eol,
+        lf,
+        6,
+        false,
+        "qid Q0 docno rank score runid",
+      );
+      if (problem && rejectLine(skip, problem, file, line)) continue;
       const v = parseNumberBytes(buf, f[8], f[9]);
       score[n] = v;
       if (!Number.isFinite(v)) {
