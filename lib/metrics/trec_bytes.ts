@@ -84,11 +84,14 @@ function fromStream(stream: ReadableStream<Uint8Array>, name: string): ByteReade
   };
 }
 
-/**
- * Opens a source for byte reading; gzip (by magic bytes) is decompressed on the fly.
- * Returns the reader and the first bytes already read.
- */
-export async function openBytes(source: ByteSource): Promise<ByteReader> {
+/** An opened byte source: its reader, and whether it is gzip (decompressed on the fly). */
+export interface OpenedBytes {
+  read: ByteReader;
+  gzip: boolean;
+}
+
+/** Opens a source for byte reading; gzip (by magic bytes) is decompressed on the fly. */
+export async function openBytes(source: ByteSource): Promise<OpenedBytes> {
   const raw = await openRaw(source);
   const head = new Uint8Array(2);
   let got = 0;
@@ -108,7 +111,7 @@ export async function openBytes(source: ByteSource): Promise<ByteReader> {
     }
     return await raw(into);
   };
-  if (!isGzip) return withHead;
+  if (!isGzip) return { read: withHead, gzip: false };
   const compressed = new ReadableStream<Uint8Array>({
     async pull(c) {
       const buf = new Uint8Array(1 << 20);
@@ -117,12 +120,13 @@ export async function openBytes(source: ByteSource): Promise<ByteReader> {
       else c.enqueue(buf.subarray(0, n));
     },
   });
-  return fromStream(
+  const read = fromStream(
     compressed.pipeThrough(
       new DecompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
     ),
     byteSourceName(source),
   );
+  return { read, gzip: true };
 }
 
 // ---------------------------------------------------------------- scanning
@@ -1091,7 +1095,7 @@ async function* lineChunks(
   source: ByteSource,
   chunkBytes = 1 << 22,
 ): AsyncGenerator<{ buf: Uint8Array; start: number; end: number }> {
-  const read = await openBytes(source);
+  const { read } = await openBytes(source);
   let buf = new Uint8Array(await bufferSize(source, chunkBytes));
   let len = 0;
   let first = true;
@@ -1150,7 +1154,10 @@ export interface ByteRunBlock {
    * positions 0..count-1 at `[first, first + count)`.
    */
   order?: Int32Array;
-  /** Where the block's lines are in the (decompressed) data: `[at, at + bytes)`. */
+  /**
+   * Where the block's lines are in the file or bytes, `[at, at + bytes)`, to read them again
+   * (`readBlockAt`); undefined for gzip and standard input.
+   */
   at?: number;
   bytes?: number;
 }
@@ -1174,7 +1181,7 @@ export class RunLines {
   runIdS = -1;
   runIdE = -1;
   runIdLine = 0;
-  /** Where `buf[0]` is in the (decompressed) data, for blocks' positions. */
+  /** Where `buf[0]` is in the data, for blocks' positions; -1 when it cannot be read again. */
   offset = 0;
   /** Parser state between batches: the open block's query id bytes, the last line number. */
   qidS = -1;
@@ -1431,10 +1438,9 @@ export function chunkBlocks(
     block.score = lines.score;
     block.line = lines.line;
     block.order = lines.order;
-    if (lines.blockByte && lines.offset !== undefined) {
-      block.at = lines.offset + lines.blockByte[b];
-      block.bytes = lines.blockByte[b + 1] - lines.blockByte[b];
-    }
+    const seekable = lines.blockByte && lines.offset !== undefined && lines.offset >= 0;
+    block.at = seekable ? lines.offset! + lines.blockByte![b] : undefined;
+    block.bytes = seekable ? lines.blockByte![b + 1] - lines.blockByte![b] : undefined;
     blocks.push(block);
   }
   return blocks;
@@ -1452,7 +1458,7 @@ export interface RunColumns {
   order?: Int32Array;
   /** Byte offsets of the blocks in `buf` (one more: where the last one ends). */
   blockByte?: Int32Array;
-  /** Where `buf[0]` is in the data. */
+  /** Where `buf[0]` is in the data (-1: gzip or standard input, not to be read again). */
   offset?: number;
 }
 
@@ -1483,31 +1489,11 @@ export interface RunReadOptions {
   acquire?: (slot: number) => Promise<void>;
 }
 
-/**
- * Whether a source's bytes can be read again at any offset: bytes in memory or a plain
- * file, not gzip (by its magic bytes) and not standard input.
- */
-export async function isSeekable(source: ByteSource): Promise<boolean> {
-  if (typeof source !== "string") return !(source.bytes[0] === 0x1f && source.bytes[1] === 0x8b);
-  if (source === "-") return false;
-  try {
-    const f = await Deno.open(source);
-    try {
-      const head = new Uint8Array(2);
-      const n = f.readSync(head);
-      return !(n === 2 && head[0] === 0x1f && head[1] === 0x8b);
-    } finally {
-      f.close();
-    }
-  } catch {
-    return false; // the reader reports it
-  }
-}
-
-/** Scratch for {@link readBlockAt}. */
+/** Scratch for {@link readBlockAt}: its buffers and the file it keeps open (close it after). */
 export interface BlockScratch {
   buf: Uint8Array;
   lines: RunLines;
+  file: Deno.FsFile;
 }
 
 /**
@@ -1529,17 +1515,13 @@ export function readBlockAt(
   const file = byteSourceName(source);
   if (typeof source !== "string") buf.set(source.bytes.subarray(at, at + bytes));
   else {
-    const f = Deno.openSync(source);
-    try {
-      f.seekSync(at, Deno.SeekMode.Start);
-      let got = 0;
-      while (got < bytes) {
-        const n = f.readSync(buf.subarray(got, bytes));
-        if (n === null) fail("run file changed while being read", { file });
-        got += n;
-      }
-    } finally {
-      f.close();
+    const f = scratch.file ??= Deno.openSync(source);
+    f.seekSync(at, Deno.SeekMode.Start);
+    let got = 0;
+    while (got < bytes) {
+      const n = f.readSync(buf.subarray(got, bytes));
+      if (n === null) fail("run file changed while being read", { file });
+      got += n;
     }
   }
   buf[bytes] = 10; // the parser's sentinel
@@ -1562,7 +1544,9 @@ export async function* readRunChunks(
   const slots = options.slots ?? 1;
   const shared = options.shared ?? false;
   const file = byteSourceName(source);
-  const read = await openBytes(source);
+  const { read, gzip } = await openBytes(source);
+  // Blocks say where they are only when the data can be read there again (see `at`).
+  const seekable = !gzip && source !== "-";
   const alloc = (n: number): Uint8Array =>
     shared ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n);
   const bufs: Uint8Array[] = [];
@@ -1609,7 +1593,7 @@ export async function* readRunChunks(
     if (lines.n > 0) any = true;
     // The last block may continue in the next chunk: keep it unless the data ended.
     const complete = eof ? lines.blocks : lines.blocks - 1;
-    lines.offset = offset;
+    lines.offset = seekable ? offset : -1;
     if (eof) lines.blockByte[lines.blocks] = len; // where the last block ends
     if (complete > 0) yield { slot, buf, lines, complete };
     if (eof) {

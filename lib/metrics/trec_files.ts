@@ -39,7 +39,6 @@ import {
   type ByteSource,
   byteSourceName,
   decodeField,
-  isSeekable,
   QrelsIndex,
   type QrelsReadOptions,
   QrelsReopened,
@@ -146,7 +145,7 @@ export interface RunStretch {
 }
 
 /** Run blocks held back while the qrels are searched (bytes) before the qrels are read whole. */
-const PENDING_MAX_BYTES = 32 << 20;
+const HELD_BACK_MAX_BYTES = 32 << 20;
 
 /**
  * Run blocks held back while the qrels are searched (their read buffers move on). From a
@@ -169,7 +168,7 @@ class HeldBack {
   private ranked = false;
   private n = 0;
 
-  constructor(private source: ByteSource, private rereadable: boolean) {}
+  constructor(private source: ByteSource) {}
 
   get count(): number {
     return this.entries.length;
@@ -181,7 +180,7 @@ class HeldBack {
   }
 
   add(b: ByteRunBlock): void {
-    if (this.rereadable && b.at !== undefined && b.bytes !== undefined) {
+    if (b.at !== undefined && b.bytes !== undefined) {
       // `first` holds the block's first line number here.
       this.entries.push({
         qid: b.qid,
@@ -256,16 +255,22 @@ class HeldBack {
       line: this.line,
       order: this.ranked ? this.order : undefined,
     };
-    for (const e of this.entries) {
-      if (!judged(e.qid)) runOnly(e.qid);
-      else if (e.at >= 0) {
-        evaluate(readBlockAt(this.source, e.at, e.bytes, e.first, this.scratch));
-      } else {
-        view.qid = e.qid;
-        view.first = e.first;
-        view.count = e.count;
-        evaluate(view);
+    try {
+      for (const e of this.entries) {
+        if (!judged(e.qid)) runOnly(e.qid);
+        else if (e.at >= 0) {
+          evaluate(readBlockAt(this.source, e.at, e.bytes, e.first, this.scratch));
+        } else {
+          view.qid = e.qid;
+          view.first = e.first;
+          view.count = e.count;
+          evaluate(view);
+        }
       }
+    } finally {
+      // One open file serves every block read again; it is closed once they are done.
+      this.scratch.file?.close();
+      this.scratch.file = undefined;
     }
     this.entries = [];
     this.used = 0;
@@ -280,7 +285,7 @@ class HeldBack {
  * With qrels opened for streaming (`QrelsIndex.open`) the two files are read side by side:
  * each run query's judgments are read on demand and released once judged, so neither file
  * is held in memory. A run query not found within the qrels' read-ahead is held back (a
- * copy of its block) and judged after the qrels end; past `PENDING_MAX_BYTES` of those the
+ * copy of its block) and judged after the qrels end; past `HELD_BACK_MAX_BYTES` of those the
  * qrels are read whole. Queries may be evaluated out of run order: results do not depend
  * on it (the summary sums in query id order).
  */
@@ -340,7 +345,7 @@ export async function evaluateRunStream(
     ev.addRanked(b.qid, query);
     lap("measures");
   };
-  const held = new HeldBack(source, await isSeekable(source));
+  const held = new HeldBack(source);
   const drain = () =>
     held.drain(evaluateBlock, (qid) => qrels.has(qid), (qid) => runOnly.push(qid));
   const chunks = options.worker && typeof source === "string"
@@ -362,7 +367,7 @@ export async function evaluateRunStream(
           // queries in different orders (e.g. qrels sorted as strings, run as numbers), so
           // read the qrels whole now rather than hold much of the run.
           const mismatch = held.count >= 64 && 4 * held.count >= seen.size;
-          if (mismatch || held.size > PENDING_MAX_BYTES) {
+          if (mismatch || held.size > HELD_BACK_MAX_BYTES) {
             await qrels.readAll();
             lap("parse the qrels");
             drain();
