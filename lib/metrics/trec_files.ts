@@ -155,7 +155,18 @@ const HELD_BACK_MAX_BYTES = 32 << 20;
  * are copied into one growing arena of bytes and columns (no typed arrays per block).
  */
 class HeldBack {
-  private entries: { qid: string; first: number; count: number; at: number; bytes: number }[] = [];
+  /**
+   * Per block: where it is in the file (`at` >= 0, `bytes`, its first `line`), or in the
+   * arena (`at` = -1: entries `[first, first + count)` of the columns).
+   */
+  private entries: {
+    qid: string;
+    first: number;
+    count: number;
+    at: number;
+    bytes: number;
+    line: number;
+  }[] = [];
   private scratch: Partial<BlockScratch> = {};
   private bytes = new Uint8Array(0);
   private used = 0;
@@ -181,13 +192,13 @@ class HeldBack {
 
   add(b: ByteRunBlock): void {
     if (b.at !== undefined && b.bytes !== undefined) {
-      // `first` holds the block's first line number here.
       this.entries.push({
         qid: b.qid,
-        first: b.line[b.first],
+        first: 0,
         count: b.count,
         at: b.at,
         bytes: b.bytes,
+        line: b.line[b.first],
       });
       return;
     }
@@ -215,7 +226,7 @@ class HeldBack {
       tli[at + i] = li[f + i];
     }
     if (order) this.order.set(order.subarray(f, f + n), at);
-    this.entries.push({ qid: b.qid, first: at, count: n, at: -1, bytes: 0 });
+    this.entries.push({ qid: b.qid, first: at, count: n, at: -1, bytes: 0, line: 0 });
     this.used += len;
     this.n += n;
   }
@@ -259,7 +270,7 @@ class HeldBack {
       for (const e of this.entries) {
         if (!judged(e.qid)) runOnly(e.qid);
         else if (e.at >= 0) {
-          evaluate(readBlockAt(this.source, e.at, e.bytes, e.first, this.scratch));
+          evaluate(readBlockAt(this.source, e.at, e.bytes, e.line, this.scratch));
         } else {
           view.qid = e.qid;
           view.first = e.first;
