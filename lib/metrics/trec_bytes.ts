@@ -1415,6 +1415,9 @@ export function chunkBlocks(
   pool: ByteRunBlock[],
 ): ByteRunBlock[] {
   const blocks: ByteRunBlock[] = [];
+  // Positions only where the data can be read there again (offset -1: gzip, stdin).
+  const offset = lines.offset ?? -1, starts = lines.blockByte;
+  const seekable = starts !== undefined && offset >= 0;
   for (let b = 0; b < complete; b++) {
     const f = lines.blockFirst[b], t = lines.blockFirst[b + 1];
     const block = pool[b] ??= {
@@ -1438,9 +1441,8 @@ export function chunkBlocks(
     block.score = lines.score;
     block.line = lines.line;
     block.order = lines.order;
-    const seekable = lines.blockByte && lines.offset !== undefined && lines.offset >= 0;
-    block.at = seekable ? lines.offset! + lines.blockByte![b] : undefined;
-    block.bytes = seekable ? lines.blockByte![b + 1] - lines.blockByte![b] : undefined;
+    block.at = seekable ? offset + starts[b] : undefined;
+    block.bytes = seekable ? starts[b + 1] - starts[b] : undefined;
     blocks.push(block);
   }
   return blocks;
