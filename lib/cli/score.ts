@@ -11,7 +11,10 @@ import { KitError } from "../errors.ts";
 import { exists } from "../io/atomic.ts";
 import { evaluate, qrelsFromQuestions, runFromScores, writeRun } from "../metrics/mod.ts";
 import { BACKENDS } from "../scoring/model/session.ts";
-import { readQrcdSplit, scoreSplit } from "../scoring/pipeline.ts";
+import { makeScorer, readQrcdSplit, scoreSplit } from "../scoring/pipeline.ts";
+import { describeTraining } from "../scoring/ltr.ts";
+import { writeLtrModel } from "../scoring/ltr_file.ts";
+import { LTR_OPTION_SPECS, LTR_USAGE, readLtrFlags } from "./ltr_flags.ts";
 import { writeSpanRun } from "../qrcd/runfile.ts";
 import { oneOf, parseFlags, required, str } from "./args.ts";
 import type { Command } from "./command.ts";
@@ -23,7 +26,7 @@ export const scoreCommand: Command = {
     "--dataset wikiqa|trecqa|qrcd --split S [--filter raw|no-all|clean] --out RUN " +
     "[--top-k 5] [--max-answer-tokens 30] [--doc-stride 128] (qrcd: RUN.json, a QA model) " +
     "[--backend webgpu|cpu] [--batch-size N] [--seed N] [--run-id ID] [--dir CORPUS_DIR] " +
-    "[--no-cache] [--force]",
+    "[--no-cache] [--force]\n  ltr training: " + LTR_USAGE,
   async run(args) {
     const p = parseFlags(args, {
       model: { type: "string" },
@@ -41,13 +44,16 @@ export const scoreCommand: Command = {
       "top-k": { type: "string" },
       "max-answer-tokens": { type: "string" },
       "doc-stride": { type: "string" },
+      ...LTR_OPTION_SPECS,
     });
     if (p.positionals.length) throw new KitError(`unexpected argument '${p.positionals[0]}'`);
     const model = required(p, "model");
     const dataset = oneOf(required(p, "dataset"), ["wikiqa", "trecqa", "qrcd"] as const, "dataset");
-    const split = required(p, "split");
+    const ltr = await readLtrFlags(p, model);
+    // With --save-model alone the ranker is trained and saved, and nothing is scored.
+    const out = ltr.saveModel && str(p, "out") === undefined ? undefined : required(p, "out");
+    const split = out === undefined ? str(p, "split") ?? "" : required(p, "split");
     const filter = oneOf(str(p, "filter", "clean")!, FILTERS, "filter");
-    const out = required(p, "out");
     const backendFlag = str(p, "backend");
     const backend = backendFlag === undefined ? undefined : oneOf(backendFlag, BACKENDS, "backend");
     const int = (name: string) => {
@@ -58,6 +64,25 @@ export const scoreCommand: Command = {
       }
       return Number(v);
     };
+    if (ltr.saveModel && !p.values.force && await exists(ltr.saveModel)) {
+      throw new KitError(`${ltr.saveModel} exists (pass --force to replace it)`);
+    }
+    if (out === undefined) {
+      const t0 = performance.now();
+      const ready = await makeScorer("ltr", {
+        dataset: dataset as As2Dataset,
+        seed: int("seed"),
+        dir: str(p, "dir"),
+        ltrTraining: ltr.training,
+      });
+      await writeLtrModel(ltr.saveModel!, ready.ltrModel!, { force: Boolean(p.values.force) });
+      console.error(
+        `${ltr.saveModel}: ranker trained on ${describeTraining(ready.ltrModel!)} in ${
+          ((performance.now() - t0) / 1000).toFixed(1)
+        } s`,
+      );
+      return;
+    }
     if (dataset === "qrcd") {
       if (!p.values.force && await exists(out)) {
         throw new KitError(`${out} exists (pass --force to replace it)`);
@@ -90,6 +115,7 @@ export const scoreCommand: Command = {
       batchSize: int("batch-size"),
       seed: int("seed"),
       dir: str(p, "dir"),
+      ltrTraining: ltr.training,
       scoreCache: p.values["no-cache"] ? false : undefined,
       onProgress(done, total) {
         const now = performance.now();
@@ -103,6 +129,9 @@ export const scoreCommand: Command = {
     const run = runFromScores(result.questions, result.scores);
     const runId = str(p, "run-id") ?? result.scorerId.replace(/[^\w.:-]+/g, "_");
     await writeRun(out, run, { runId, force: Boolean(p.values.force) });
+    if (ltr.saveModel) {
+      await writeLtrModel(ltr.saveModel, result.ltrModel!, { force: Boolean(p.values.force) });
+    }
     const seconds = (performance.now() - started) / 1000;
     const pairs = result.scores.length;
     const ev = evaluate(qrelsFromQuestions(result.questions), run, ["map", "recip_rank"], {
@@ -113,7 +142,8 @@ export const scoreCommand: Command = {
         `${result.scorerId} in ${seconds.toFixed(1)} s; ` +
         `${dataset} ${split} ${filter}: MAP ${ev.summary.map.toFixed(4)} MRR ${
           ev.summary.recip_rank.toFixed(4)
-        }`,
+        }` + (result.ltrModel ? `\n  ranker trained on ${describeTraining(result.ltrModel)}` : "") +
+        (ltr.saveModel ? `\n  model saved to ${ltr.saveModel}` : ""),
     );
   },
 };

@@ -10,8 +10,8 @@ import type { Question } from "../data/types.ts";
 import { KitError } from "../errors.ts";
 import { bm25, type CollectionStats, collectionStats, idf } from "./lexical.ts";
 import { ENGLISH_STOPWORDS, words } from "./text.ts";
-import type { QuestionInput, QuestionScorer } from "./types.ts";
-import { mulberry32 } from "../stats/random.ts";
+import type { QuestionInput, QuestionScorer, ScoredCandidateInput } from "./types.ts";
+import { mulberry32, shuffleInPlace } from "../stats/random.ts";
 
 /** The feature names, in the order of each feature vector. */
 export const LTR_FEATURES = [
@@ -104,26 +104,111 @@ export function questionFeatures(q: QuestionInput, stats: CollectionStats): Floa
  */
 export const POSITION_FEATURES: readonly string[] = ["position", "inv_position", "is_first"];
 
+/** One training call of a model: what it saw and how (a model trained in two stages has two). */
+export interface LtrStage {
+  /** What the examples were (e.g. `wikiqa train no-all`); empty when not said. */
+  data: string;
+  /** Training pairs seen. */
+  pairs: number;
+  /** Seed of the example shuffle. */
+  seed: number;
+  /** Passes over the pairs in this call. */
+  epochs: number;
+  /** The epoch the learning-rate schedule and the shuffle stream started at (0: fresh). */
+  startEpoch: number;
+  /** Label noise of the examples: the share of labels flipped, and the seed that chose them. */
+  noise?: LabelNoise;
+}
+
+/** Label noise injected into training examples (see `addLabelNoise` in noise.ts). */
+export interface LabelNoise {
+  /** Requested share of labels flipped, in [0, 1]. */
+  fraction: number;
+  /** Seed that chose which labels. */
+  seed: number;
+  /** Labels flipped: `round(fraction * pairs)`. */
+  flipped: number;
+}
+
 /** A trained ranker: everything needed to score, JSON-serializable. */
 export interface LtrModel {
   /** Feature names the weights refer to. */
   features: string[];
-  /** Per-feature mean on the training data (features are standardized before the dot). */
+  /** Per-feature mean used to standardize features before the dot product. */
   mean: number[];
-  /** Per-feature standard deviation on the training data (1 where it was 0). */
+  /** Per-feature standard deviation used to standardize (1 where it was 0). */
   std: number[];
   /** One weight per standardized feature. */
   weights: number[];
   /** The intercept. */
   bias: number;
-  /** The seed the training shuffle used. */
+  /** The seed the (last) training shuffle used. */
   seed: number;
-  /** Training pairs seen. */
+  /** Training pairs seen by the last training call. */
   trainPairs: number;
+  /** Every training call that led to these weights, first first. */
+  stages?: LtrStage[];
 }
 
-/** Training settings of {@link trainLtr}. */
-export interface LtrTrainOptions {
+/**
+ * Feature vectors and labels of a set of candidates, computed once so that many models can
+ * be trained on them (seeds, label noise) or score them without recomputing features.
+ */
+export interface LtrExamples {
+  /** Every feature of {@link LTR_FEATURES} per example, row-major. */
+  x: Float64Array;
+  /** Label per example: 1 correct, 0 not. */
+  labels: Uint8Array;
+  /** Number of examples (candidates). */
+  count: number;
+  /** What the examples are (e.g. `wikiqa train no-all`), recorded in the models trained on them. */
+  source: string;
+  /** Set when labels were flipped on purpose. */
+  noise?: LabelNoise;
+}
+
+/** A question whose candidates may carry labels (unlabelled ones count as 0). */
+export interface LabelledQuestionInput extends QuestionInput {
+  /** Candidates in corpus order, each with an optional label (1 correct, 0 not). */
+  candidates: (ScoredCandidateInput & { label?: number })[];
+}
+
+/**
+ * The examples of every candidate of `questions`, in question and candidate order.
+ * `stats` are the IDF statistics (default: the questions' own candidates).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LTR_FEATURES, ltrExamples } from "./ltr.ts";
+ * const ex = ltrExamples([{ id: "q", text: "red dog", candidates: [
+ *   { id: "a", text: "a red dog", label: 1 }, { id: "b", text: "cat", label: 0 }] }]);
+ * assert(ex.count === 2 && ex.x.length === 2 * LTR_FEATURES.length);
+ * assert(ex.labels[0] === 1 && ex.labels[1] === 0);
+ * ```
+ */
+export function ltrExamples(
+  questions: readonly LabelledQuestionInput[],
+  options: { stats?: CollectionStats; source?: string } = {},
+): LtrExamples {
+  const stats = options.stats ??
+    collectionStats(questions.flatMap((q) => q.candidates.map((c) => c.text)));
+  const nf = LTR_FEATURES.length;
+  const count = questions.reduce((n, q) => n + q.candidates.length, 0);
+  const x = new Float64Array(count * nf);
+  const labels = new Uint8Array(count);
+  let at = 0;
+  for (const q of questions) {
+    x.set(questionFeatures(q, stats), at * nf);
+    for (const c of q.candidates) {
+      labels[at++] = (c.label ?? 0) > 0 ? 1 : 0;
+    }
+  }
+  return { x, labels, count, source: options.source ?? "" };
+}
+
+/** Settings of {@link fitLtr} and {@link trainLtr}. */
+export interface LtrFitOptions {
   /** Seed of the example shuffle (default 42). */
   seed?: number;
   /** Passes over the training pairs (default 30). */
@@ -132,10 +217,30 @@ export interface LtrTrainOptions {
   learningRate?: number;
   /** L2 penalty on the weights (default 1e-4). */
   l2?: number;
+  /**
+   * Names of the features to use (default: the initial model's, else all of
+   * {@link LTR_FEATURES}). Every feature of `init` must be among them.
+   */
+  features?: readonly string[];
+  /**
+   * Start from this model's weights and bias instead of zeros (transfer, then adapt). Its
+   * features keep its standardization (mean and std), as fine-tuning keeps a network's
+   * normalization; features it lacks start at weight 0, standardized on the new examples.
+   */
+  init?: LtrModel;
+  /**
+   * Continue a schedule: the learning rate and the shuffle stream start at this epoch, as if
+   * epochs 0..startEpoch-1 had run (their shuffles are drawn and discarded). Training `a`
+   * epochs, then `b` more from that model with `startEpoch: a` on the same examples and seed,
+   * gives bit-for-bit the model of `a + b` epochs in one call. Default 0 (a fresh schedule).
+   */
+  startEpoch?: number;
+}
+
+/** Training settings of {@link trainLtr}. */
+export interface LtrTrainOptions extends LtrFitOptions {
   /** Statistics for the IDF features; default: from the training candidates. */
   stats?: CollectionStats;
-  /** Names of the features to use (default: all of {@link LTR_FEATURES}). */
-  features?: readonly string[];
 }
 
 function featureIndexes(names: readonly string[]): number[] {
@@ -148,9 +253,116 @@ function featureIndexes(names: readonly string[]): number[] {
   });
 }
 
+function nonNegativeInteger(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new KitError(`${what} must be a non-negative integer, got ${value}`);
+  }
+  return value;
+}
+
 /**
- * Trains the logistic-regression ranker on labelled questions with stochastic gradient
- * descent (examples shuffled by a seeded PRNG, so training is reproducible).
+ * Trains the logistic-regression ranker on precomputed examples with stochastic gradient
+ * descent: features standardized, examples shuffled each epoch by a seeded PRNG
+ * (mulberry32), learning rate `lr / (1 + epoch)`, L2 on the weights. The same examples,
+ * options and seed give bit-identical weights.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fitLtr, ltrExamples } from "./ltr.ts";
+ * const qs = [0, 1, 2, 3].map((i) => ({ id: `q${i}`, text: `who painted picture ${i}`,
+ *   candidates: [{ id: "a", text: `the weather is nice ${i}`, label: 0 },
+ *     { id: "b", text: `picture ${i} was painted by someone`, label: 1 }] }));
+ * const ex = ltrExamples(qs);
+ * const twice = fitLtr(ex, { seed: 1, epochs: 2 });
+ * const once = fitLtr(ex, { seed: 1, epochs: 1 });
+ * const continued = fitLtr(ex, { seed: 1, epochs: 1, init: once, startEpoch: 1 });
+ * assert.deepEqual(continued.weights, twice.weights);
+ * ```
+ */
+export function fitLtr(examples: LtrExamples, options: LtrFitOptions = {}): LtrModel {
+  const seed = options.seed ?? 42;
+  const epochs = nonNegativeInteger(options.epochs ?? 30, "epochs");
+  const startEpoch = nonNegativeInteger(options.startEpoch ?? 0, "startEpoch");
+  const lr0 = options.learningRate ?? 0.1;
+  const l2 = options.l2 ?? 1e-4;
+  const init = options.init;
+  const names = options.features ?? init?.features ?? LTR_FEATURES;
+  const pick = featureIndexes(names);
+  if (init) {
+    checkModel(init);
+    const missing = init.features.filter((f) => !names.includes(f));
+    if (missing.length) {
+      throw new KitError(
+        `the initial model uses feature(s) ${missing.join(", ")} that this training leaves out`,
+      );
+    }
+  }
+  const n = examples.count;
+  if (n === 0) throw new KitError("cannot train the ranker on zero candidates");
+  const nf = pick.length;
+  const all = LTR_FEATURES.length;
+  const raw = examples.x;
+  const labels = examples.labels;
+  const mean = new Array(nf).fill(0);
+  const std = new Array(nf).fill(0);
+  const w = new Float64Array(nf);
+  let bias = init?.bias ?? 0;
+  for (let j = 0; j < nf; j++) {
+    const from = init ? init.features.indexOf(names[j]) : -1;
+    if (from >= 0) {
+      mean[j] = init!.mean[from];
+      std[j] = init!.std[from];
+      w[j] = init!.weights[from];
+      continue;
+    }
+    const col = pick[j];
+    for (let i = 0; i < n; i++) mean[j] += raw[i * all + col] / n;
+    for (let i = 0; i < n; i++) std[j] += (raw[i * all + col] - mean[j]) ** 2 / n;
+    std[j] = Math.sqrt(std[j]) || 1;
+  }
+  const x = new Float64Array(n * nf);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < nf; j++) x[i * nf + j] = (raw[i * all + pick[j]] - mean[j]) / std[j];
+  }
+  const rand = mulberry32(seed);
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let epoch = 0; epoch < startEpoch + epochs; epoch++) {
+    shuffleInPlace(order, rand);
+    if (epoch < startEpoch) continue;
+    const lr = lr0 / (1 + epoch);
+    for (const i of order) {
+      const row = i * nf;
+      let z = bias;
+      for (let j = 0; j < nf; j++) z += w[j] * x[row + j];
+      const g = 1 / (1 + Math.exp(-z)) - labels[i];
+      for (let j = 0; j < nf; j++) w[j] -= lr * (g * x[row + j] + l2 * w[j]);
+      bias -= lr * g;
+    }
+  }
+  const stage: LtrStage = {
+    data: examples.source,
+    pairs: n,
+    seed,
+    epochs,
+    startEpoch,
+    ...(examples.noise ? { noise: { ...examples.noise } } : {}),
+  };
+  return {
+    features: [...names],
+    mean,
+    std,
+    weights: [...w],
+    bias,
+    seed,
+    trainPairs: n,
+    stages: [...(init?.stages ?? []), stage],
+  };
+}
+
+/**
+ * Trains the logistic-regression ranker on labelled questions: {@link ltrExamples}, then
+ * {@link fitLtr} (examples shuffled by a seeded PRNG, so training is reproducible).
  *
  * @example
  * ```ts
@@ -171,59 +383,110 @@ export function trainLtr(
   questions: Question[],
   options: LtrTrainOptions = {},
 ): LtrModel {
-  const seed = options.seed ?? 42;
-  const epochs = options.epochs ?? 30;
-  const lr0 = options.learningRate ?? 0.1;
-  const l2 = options.l2 ?? 1e-4;
-  const stats = options.stats ??
-    collectionStats(questions.flatMap((q) => q.candidates.map((c) => c.text)));
-  const names = options.features ?? LTR_FEATURES;
-  const pick = featureIndexes(names);
-  const nf = pick.length;
+  return fitLtr(ltrExamples(questions, { stats: options.stats }), options);
+}
+
+/**
+ * One line saying how a model was trained, stage by stage.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { describeTraining } from "./ltr.ts";
+ * const stage = { data: "wikiqa train no-all", pairs: 8672, seed: 3, epochs: 30, startEpoch: 0,
+ *   noise: { fraction: 0.1, seed: 3, flipped: 867 } };
+ * assert(describeTraining({ features: [], mean: [], std: [], weights: [], bias: 0, seed: 3,
+ *   trainPairs: 8672, stages: [stage] }) ===
+ *   "wikiqa train no-all (8672 pairs, 10% = 867 labels flipped with seed 3; seed 3, 30 epochs)");
+ * ```
+ */
+export function describeTraining(model: LtrModel): string {
+  const stages = model.stages ?? [];
+  if (stages.length === 0) return `${model.trainPairs} pairs, seed ${model.seed}`;
+  return stages.map((s) => {
+    const noise = s.noise
+      ? `, ${+(s.noise.fraction * 100).toFixed(2)}% = ${s.noise.flipped} labels flipped ` +
+        `with seed ${s.noise.seed}`
+      : "";
+    const from = s.startEpoch ? `, from epoch ${s.startEpoch}` : "";
+    return `${s.data || "examples"} (${s.pairs} pairs${noise}; seed ${s.seed}, ` +
+      `${s.epochs} epochs${from})`;
+  }).join(", then ");
+}
+
+/**
+ * Checks that a model is complete and consistent (known features, one finite weight, mean
+ * and positive std per feature, a finite bias); throws a KitError naming the problem.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkModel } from "./ltr.ts";
+ * assert.throws(() => checkModel({ features: ["bm25"], mean: [0], std: [0], weights: [1],
+ *   bias: 0, seed: 1, trainPairs: 1 }), /std/);
+ * ```
+ */
+export function checkModel(model: LtrModel): void {
+  if (!Array.isArray(model.features) || model.features.some((f) => typeof f !== "string")) {
+    throw new KitError("ranker model: features must be a list of feature names");
+  }
+  featureIndexes(model.features);
+  if (new Set(model.features).size !== model.features.length) {
+    throw new KitError("ranker model: a feature is listed twice");
+  }
+  const n = model.features.length;
+  for (const key of ["mean", "std", "weights"] as const) {
+    const v = model[key];
+    if (!Array.isArray(v) || v.length !== n) {
+      throw new KitError(`ranker model: ${key} must hold ${n} numbers, one per feature`);
+    }
+    const bad = v.findIndex((x) => typeof x !== "number" || !Number.isFinite(x));
+    if (bad >= 0) {
+      throw new KitError(`ranker model: ${key}[${bad}] (${model.features[bad]}) is not a number`);
+    }
+  }
+  const flat = model.std.findIndex((s) => !(s > 0));
+  if (flat >= 0) {
+    throw new KitError(`ranker model: std[${flat}] (${model.features[flat]}) must be positive`);
+  }
+  if (typeof model.bias !== "number" || !Number.isFinite(model.bias)) {
+    throw new KitError("ranker model: bias is not a number");
+  }
+}
+
+/**
+ * Scores precomputed examples with a model: the same numbers {@link ltrScorer} gives for the
+ * questions the examples were made from (with the same statistics), without recomputing
+ * features. Useful to score one test set with many models (seeds).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ltrExamples, scoreLtrExamples, trainLtr } from "./ltr.ts";
+ * const qs = [{ id: "q", text: "red dog", candidates: [
+ *   { id: "a", text: "a red dog", label: 1 }, { id: "b", text: "blue sky", label: 0 }] }];
+ * const s = scoreLtrExamples(trainLtr(qs), ltrExamples(qs));
+ * assert(s.length === 2 && s[0] > s[1]);
+ * ```
+ */
+export function scoreLtrExamples(model: LtrModel, examples: LtrExamples): Float32Array {
+  const score = rowScorer(model);
+  const out = new Float32Array(examples.count);
+  for (let i = 0; i < examples.count; i++) out[i] = score(examples.x, i);
+  return out;
+}
+
+/** Score of row `i` of a row-major all-features matrix: bias + dot(weights, standardized). */
+function rowScorer(model: LtrModel): (f: Float64Array, i: number) => number {
+  checkModel(model);
+  const pick = featureIndexes(model.features);
   const all = LTR_FEATURES.length;
-  const rows: Float64Array[] = [];
-  const labels: number[] = [];
-  for (const q of questions) {
-    const f = questionFeatures(q, stats);
-    q.candidates.forEach((c, i) => {
-      rows.push(Float64Array.from(pick, (j) => f[i * all + j]));
-      labels.push(c.label > 0 ? 1 : 0);
-    });
-  }
-  if (rows.length === 0) throw new KitError("cannot train the ranker on zero candidates");
-  const mean = new Array(nf).fill(0);
-  const std = new Array(nf).fill(0);
-  for (const r of rows) for (let j = 0; j < nf; j++) mean[j] += r[j] / rows.length;
-  for (const r of rows) for (let j = 0; j < nf; j++) std[j] += (r[j] - mean[j]) ** 2 / rows.length;
-  for (let j = 0; j < nf; j++) std[j] = Math.sqrt(std[j]) || 1;
-  const x = rows.map((r) => r.map((v, j) => (v - mean[j]) / std[j]));
-  const w = new Float64Array(nf);
-  let bias = 0;
-  const rand = mulberry32(seed);
-  const order = rows.map((_, i) => i);
-  for (let epoch = 0; epoch < epochs; epoch++) {
-    for (let i = order.length - 1; i > 0; i--) {
-      const k = Math.floor(rand() * (i + 1));
-      [order[i], order[k]] = [order[k], order[i]];
+  return (f, i) => {
+    let z = model.bias;
+    for (let j = 0; j < pick.length; j++) {
+      z += model.weights[j] * (f[i * all + pick[j]] - model.mean[j]) / model.std[j];
     }
-    const lr = lr0 / (1 + epoch);
-    for (const i of order) {
-      const xi = x[i];
-      let z = bias;
-      for (let j = 0; j < nf; j++) z += w[j] * xi[j];
-      const g = 1 / (1 + Math.exp(-z)) - labels[i];
-      for (let j = 0; j < nf; j++) w[j] -= lr * (g * xi[j] + l2 * w[j]);
-      bias -= lr * g;
-    }
-  }
-  return {
-    features: [...names],
-    mean,
-    std,
-    weights: [...w],
-    bias,
-    seed,
-    trainPairs: rows.length,
+    return z;
   };
 }
 
@@ -244,8 +507,7 @@ export function trainLtr(
  * ```
  */
 export function ltrScorer(model: LtrModel, stats?: CollectionStats): QuestionScorer {
-  const pick = featureIndexes(model.features);
-  const all = LTR_FEATURES.length;
+  const score = rowScorer(model);
   return {
     id: `ltr:seed${model.seed}`,
     scoreQuestions(questions, options) {
@@ -254,13 +516,7 @@ export function ltrScorer(model: LtrModel, stats?: CollectionStats): QuestionSco
       const out = questions.map((q, qi) => {
         const f = questionFeatures(q, st);
         const s = new Float32Array(q.candidates.length);
-        for (let c = 0; c < s.length; c++) {
-          let z = model.bias;
-          for (let j = 0; j < pick.length; j++) {
-            z += model.weights[j] * (f[c * all + pick[j]] - model.mean[j]) / model.std[j];
-          }
-          s[c] = z;
-        }
+        for (let c = 0; c < s.length; c++) s[c] = score(f, c);
         if (options?.onProgress && (qi + 1) % 500 === 0) {
           options.onProgress(qi + 1, questions.length);
         }

@@ -18,3 +18,28 @@ export * from "./model/cache.ts";
 export * from "./model/crossencoder.ts";
 export * from "./model/qa.ts";
 export * from "./pipeline.ts";
+export { addLabelNoise, noisyIndexes } from "./noise.ts";
+export {
+  formatLtrModel,
+  LTR_MODEL_FORMAT,
+  LTR_MODEL_VERSION,
+  parseLtrModel,
+  readLtrModel,
+  writeLtrModel,
+} from "./ltr_file.ts";
+export {
+  evaluateRanker,
+  loadLtrEvaluationSet,
+  loadLtrTrainingSet,
+  LTR_TRAINING,
+  overSeeds,
+  protocolFeatures,
+  trainRanker,
+} from "./regimes.ts";
+export type {
+  LtrEvaluationSet,
+  LtrTrainingSet,
+  SeedRuns,
+  SplitChoice,
+  TrainRankerOptions,
+} from "./regimes.ts";

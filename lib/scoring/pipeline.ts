@@ -16,7 +16,8 @@ import {
   type LexicalKind,
   lexicalScorer,
 } from "./lexical.ts";
-import { LTR_FEATURES, type LtrModel, ltrScorer, POSITION_FEATURES, trainLtr } from "./ltr.ts";
+import { type LtrModel, ltrScorer } from "./ltr.ts";
+import { loadLtrTrainingSet, type SplitChoice, trainRanker } from "./regimes.ts";
 import { loadCrossEncoder } from "./model/crossencoder.ts";
 import { loadSpanReader, type SpanReaderOptions } from "./model/qa.ts";
 import { isQrcdSplit, loadQrcdSplit } from "../qrcd/load.ts";
@@ -25,16 +26,19 @@ import type { Backend } from "./model/session.ts";
 import { isQuestionScorer, questionScorer } from "./questions.ts";
 import type { PairScorer, ProgressFn, QuestionScorer } from "./types.ts";
 
-/** The training split the learned ranker uses per dataset, with the filter of the protocol. */
-export const LTR_TRAINING: Record<
-  As2Dataset,
-  { split: string; filter: "no-all" | "raw"; positions: boolean }
-> = {
-  // TANDA's protocol: WikiQA train without all-negative questions; TREC-QA TRAIN-ALL as is.
-  // TREC-QA lists positive candidates first: position features would leak the labels.
-  wikiqa: { split: "train", filter: "no-all", positions: true },
-  trecqa: { split: "train-all", filter: "raw", positions: false },
-};
+/** How the `ltr` spec trains its model (every field optional: the protocol's defaults). */
+export interface LtrTrainingChoice extends SplitChoice {
+  /** Dataset to train on (default: the scored dataset). */
+  dataset?: As2Dataset;
+  /** Share of training labels flipped before training (default 0). */
+  noise?: number;
+  /** Seed choosing the flipped labels (default: the training seed). */
+  noiseSeed?: number;
+  /** Start from this model's weights (transfer, then adapt). */
+  init?: LtrModel;
+  /** Passes over the training pairs (default 30). */
+  epochs?: number;
+}
 
 /** Options of {@link makeScorer}. */
 export interface MakeScorerOptions {
@@ -48,6 +52,8 @@ export interface MakeScorerOptions {
   seed?: number;
   /** A trained ranker to use instead of training one. */
   ltrModel?: LtrModel;
+  /** How `ltr` trains when no `ltrModel` is given. */
+  ltrTraining?: LtrTrainingChoice;
   /** Backend for transformer models (default: webgpu when available). */
   backend?: Backend;
   /** Pairs per model call for transformer models. */
@@ -98,14 +104,17 @@ export async function makeScorer(
   if (spec === "ltr") {
     let model = options.ltrModel;
     if (!model) {
-      if (!options.dataset) throw new KitError("the ltr ranker needs a dataset to train on");
-      const t = LTR_TRAINING[options.dataset];
-      const train = await loadSplit(options.dataset, t.split, {
-        filter: t.filter,
-        dir: options.dir,
+      const t = options.ltrTraining ?? {};
+      const dataset = t.dataset ?? options.dataset;
+      if (!dataset) throw new KitError("the ltr ranker needs a dataset to train on");
+      const set = await loadLtrTrainingSet(dataset, { ...t, dir: t.dir ?? options.dir });
+      model = trainRanker(set, {
+        seed: options.seed,
+        noise: t.noise,
+        noiseSeed: t.noiseSeed,
+        init: t.init,
+        epochs: t.epochs,
       });
-      const features = LTR_FEATURES.filter((f) => t.positions || !POSITION_FEATURES.includes(f));
-      model = trainLtr(train.questions, { seed: options.seed, features });
     }
     return { scorer: ltrScorer(model, options.stats), close: async () => {}, ltrModel: model };
   }

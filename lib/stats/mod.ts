@@ -14,3 +14,21 @@ export * from "./ties.ts";
 export * from "./split.ts";
 export * from "./labels.ts";
 export * from "./heldout.ts";
+export {
+  compareOverRuns,
+  comparisonRows,
+  meanOverRuns,
+  runningMeanFigure,
+  runningMeans,
+  runStability,
+  seedsNeeded,
+  seedSpreadFigure,
+  singleRunComparisons,
+} from "./seeds.ts";
+export type {
+  CompareOverRunsOptions,
+  RunningMean,
+  SingleRunComparison,
+  SingleRunOptions,
+  SpreadSeries,
+} from "./seeds.ts";

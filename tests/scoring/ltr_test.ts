@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { collectionStats } from "../../lib/scoring/lexical.ts";
-import { LTR_FEATURES, ltrScorer, questionFeatures, trainLtr } from "../../lib/scoring/ltr.ts";
+import {
+  fitLtr,
+  LTR_FEATURES,
+  ltrExamples,
+  ltrScorer,
+  questionFeatures,
+  scoreLtrExamples,
+  trainLtr,
+} from "../../lib/scoring/ltr.ts";
+import { loadSplit } from "../../lib/data/mod.ts";
 import { mulberry32 } from "../../lib/stats/random.ts";
 
 const at = (f: Float64Array, c: number, name: (typeof LTR_FEATURES)[number]) =>
@@ -76,4 +85,136 @@ Deno.test("training is deterministic for a seed and learns a separable signal", 
 Deno.test("a model with other features is refused", () => {
   const m = trainLtr(synthetic(5, 3), { epochs: 1 });
   assert.throws(() => ltrScorer({ ...m, features: ["x"] }), /unknown ranker feature 'x'/);
+});
+
+/** The SGD of docs/scoring.md written out independently: standardize, shuffle, step. */
+function referenceSgd(
+  rows: number[][],
+  labels: number[],
+  start: { mean: number[]; std: number[]; weights: number[]; bias: number },
+  seed: number,
+  epochs: number,
+): { weights: number[]; bias: number } {
+  const x = rows.map((r) => r.map((v, j) => (v - start.mean[j]) / start.std[j]));
+  const w = [...start.weights];
+  let b = start.bias;
+  const rand = mulberry32(seed);
+  const order = rows.map((_, i) => i);
+  for (let e = 0; e < epochs; e++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const k = Math.floor(rand() * (i + 1));
+      [order[i], order[k]] = [order[k], order[i]];
+    }
+    const lr = 0.1 / (1 + e);
+    for (const i of order) {
+      const z = b + w.reduce((s, wj, j) => s + wj * x[i][j], 0);
+      const g = 1 / (1 + Math.exp(-z)) - labels[i];
+      for (let j = 0; j < w.length; j++) w[j] -= lr * (g * x[i][j] + 1e-4 * w[j]);
+      b -= lr * g;
+    }
+  }
+  return { weights: w, bias: b };
+}
+
+Deno.test("ltrExamples holds questionFeatures' rows and the labels, in order", () => {
+  const qs = synthetic(7, 9);
+  const ex = ltrExamples(qs, { source: "synthetic" });
+  const stats = collectionStats(qs.flatMap((q) => q.candidates.map((c) => c.text)));
+  assert.equal(ex.count, 35);
+  assert.equal(ex.source, "synthetic");
+  let at = 0;
+  for (const q of qs) {
+    const f = questionFeatures(q, stats);
+    assert.deepEqual([...ex.x.subarray(at * LTR_FEATURES.length, (at + 5) * LTR_FEATURES.length)], [
+      ...f,
+    ]);
+    for (const c of q.candidates) assert.equal(ex.labels[at++], c.label);
+  }
+});
+
+Deno.test("training from initial weights: the documented SGD, started from those weights", () => {
+  const source = ltrExamples(synthetic(30, 11));
+  const target = ltrExamples(synthetic(20, 12));
+  const features = ["wordcnt", "bm25", "bigram_overlap", "cand_len"];
+  const init = fitLtr(source, { seed: 4, epochs: 3, features: features.slice(0, 3) });
+  const adapted = fitLtr(target, { seed: 8, epochs: 2, init, features });
+  // init's features keep its standardization and weights; the new one starts at 0 with the
+  // target's mean and population sd
+  const col = (j: number) =>
+    Array.from(
+      { length: target.count },
+      (_, i) => target.x[i * LTR_FEATURES.length + LTR_FEATURES.indexOf(features[j] as never)],
+    );
+  const m3 = col(3).reduce((a, b) => a + b, 0) / target.count;
+  const s3 = Math.sqrt(col(3).reduce((a, b) => a + (b - m3) ** 2, 0) / target.count);
+  assert.deepEqual(adapted.mean.slice(0, 3), init.mean);
+  assert.deepEqual(adapted.std.slice(0, 3), init.std);
+  assert.ok(Math.abs(adapted.mean[3] - m3) < 1e-12 && Math.abs(adapted.std[3] - s3) < 1e-12);
+  const rows = Array.from({ length: target.count }, (_, i) => features.map((_, j) => col(j)[i]));
+  const ref = referenceSgd(
+    rows,
+    [...target.labels],
+    {
+      mean: adapted.mean,
+      std: adapted.std,
+      weights: [...init.weights, 0],
+      bias: init.bias,
+    },
+    8,
+    2,
+  );
+  ref.weights.forEach((w, j) => assert.ok(Math.abs(w - adapted.weights[j]) < 1e-12, `w${j}`));
+  assert.ok(Math.abs(ref.bias - adapted.bias) < 1e-12);
+  assert.deepEqual(adapted.stages?.map((s) => [s.pairs, s.seed, s.epochs]), [[150, 4, 3], [
+    100,
+    8,
+    2,
+  ]]);
+});
+
+Deno.test("training a, then b more epochs from that model equals a + b epochs in one call", () => {
+  const ex = ltrExamples(synthetic(40, 13));
+  for (const [a, b] of [[1, 1], [3, 4], [0, 2]]) {
+    const whole = fitLtr(ex, { seed: 21, epochs: a + b });
+    const first = fitLtr(ex, { seed: 21, epochs: a });
+    const continued = fitLtr(ex, { seed: 21, epochs: b, init: first, startEpoch: a });
+    assert.deepEqual(continued.weights, whole.weights, `${a} + ${b}`);
+    assert.equal(continued.bias, whole.bias);
+    assert.deepEqual(continued.mean, whole.mean);
+  }
+  // a fresh schedule from the same weights is another training
+  const first = fitLtr(ex, { seed: 21, epochs: 3 });
+  assert.notDeepEqual(
+    fitLtr(ex, { seed: 21, epochs: 4, init: first }).weights,
+    fitLtr(ex, {
+      seed: 21,
+      epochs: 7,
+    }).weights,
+  );
+  // no learning: the initial model comes back
+  const still = fitLtr(ex, { seed: 5, epochs: 3, init: first, learningRate: 0 });
+  assert.deepEqual(still.weights, first.weights);
+  assert.equal(still.bias, first.bias);
+});
+
+Deno.test("fitLtr refuses an initial model with features the training leaves out", () => {
+  const ex = ltrExamples(synthetic(5, 14));
+  const init = fitLtr(ex, { epochs: 1 });
+  assert.throws(
+    () => fitLtr(ex, { init, features: ["wordcnt"] }),
+    /initial model uses feature\(s\) wordcnt_norm/,
+  );
+  assert.throws(() => fitLtr(ex, { epochs: -1 }), /epochs must be a non-negative integer/);
+  assert.throws(() => fitLtr({ ...ex, count: 0 }), /zero candidates/);
+  assert.throws(() => fitLtr(ex, { init: { ...init, std: init.std.map(() => 0) } }), /std\[0\]/);
+});
+
+Deno.test("scoreLtrExamples gives ltrScorer's scores, bit for bit", async () => {
+  const { questions } = await loadSplit("wikiqa", "test", { filter: "clean", dir: "samples" });
+  const train = await loadSplit("wikiqa", "train", { filter: "no-all", dir: "samples" });
+  const model = trainLtr(train.questions, { seed: 3 });
+  const stats = collectionStats(questions.flatMap((q) => q.candidates.map((c) => c.text)));
+  const perQuestion = await ltrScorer(model, stats).scoreQuestions(questions);
+  const flat = scoreLtrExamples(model, ltrExamples(questions, { stats }));
+  assert.deepEqual([...flat], perQuestion.flatMap((s) => [...s]));
 });

@@ -1,0 +1,252 @@
+import assert from "node:assert/strict";
+import { scoreCommand } from "../../lib/cli/score.ts";
+import { LTR_FLAGS } from "../../lib/cli/ltr_flags.ts";
+import { evaluate, qrelsFromQuestions, readRun, runFromScores } from "../../lib/metrics/mod.ts";
+import { POSITION_FEATURES, scoreLtrExamples } from "../../lib/scoring/ltr.ts";
+import { readLtrModel } from "../../lib/scoring/ltr_file.ts";
+import { scoreSplit } from "../../lib/scoring/pipeline.ts";
+import {
+  evaluateRanker,
+  loadLtrEvaluationSet,
+  loadLtrTrainingSet,
+  overSeeds,
+  protocolFeatures,
+  trainRanker,
+} from "../../lib/scoring/regimes.ts";
+import { realDataTest } from "../helpers.ts";
+
+const sets = async (dir = "samples") => ({
+  source: await loadLtrTrainingSet("trecqa", { dir }),
+  target: await loadLtrTrainingSet("wikiqa", { dir }),
+  test: await loadLtrEvaluationSet("wikiqa", "test", { dir }),
+});
+
+Deno.test("training sets follow the protocol: split, filter and features per dataset", async () => {
+  const { source, target, test } = await sets();
+  assert.deepEqual([source.split, source.filter], ["train-all", "raw"]);
+  assert.deepEqual([target.split, target.filter], ["train", "no-all"]);
+  assert.equal(test.filter, "clean");
+  for (const f of POSITION_FEATURES) {
+    assert.ok(target.features.includes(f) && !source.features.includes(f));
+  }
+  assert.deepEqual(source.features, protocolFeatures("trecqa"));
+  assert.equal(target.examples.source, "wikiqa train no-all");
+  // no-all: every question has a correct candidate
+  for (const q of target.questions) assert.ok(q.candidates.some((c) => c.label > 0));
+});
+
+Deno.test("trainRanker gives scoreSplit's ltr model, and evaluateRanker its MAP", async () => {
+  const { target, test } = await sets();
+  const model = trainRanker(target, { seed: 5 });
+  const viaPipeline = await scoreSplit("ltr", "wikiqa", "test", { seed: 5, dir: "samples" });
+  assert.deepEqual(model, viaPipeline.ltrModel);
+  const ev = evaluate(
+    qrelsFromQuestions(viaPipeline.questions),
+    runFromScores(viaPipeline.questions, viaPipeline.scores),
+    ["map", "recip_rank"],
+  );
+  assert.deepEqual(evaluateRanker(model, test).summary, ev.summary);
+});
+
+Deno.test("transfer then adapt: two stages, the noise recorded, refusals", async () => {
+  const { source, target } = await sets();
+  const transferred = trainRanker(source, { seed: 42, epochs: 5 });
+  const a = trainRanker(target, { init: transferred, seed: 3, noise: 0.2, epochs: 5 });
+  const b = trainRanker(target, { init: transferred, seed: 3, noise: 0.2, epochs: 5 });
+  assert.deepEqual(a, b, "deterministic");
+  assert.deepEqual(a.stages!.map((s) => s.data), ["trecqa train-all raw", "wikiqa train no-all"]);
+  assert.deepEqual(a.stages![1].noise, {
+    fraction: 0.2,
+    seed: 3,
+    flipped: Math.round(0.2 * target.examples.count),
+  });
+  // the noise seed can differ from the training seed
+  const c = trainRanker(target, { init: transferred, seed: 3, noise: 0.2, noiseSeed: 4 });
+  assert.equal(c.stages![1].noise!.seed, 4);
+  // zero epochs from a model: that model, as it is
+  assert.equal(trainRanker(target, { init: transferred, epochs: 0 }), transferred);
+  // a WikiQA model has position features, which TREC-QA training must not use
+  assert.throws(
+    () => trainRanker(source, { init: trainRanker(target, { epochs: 1 }) }),
+    /position, inv_position, is_first, which training on trecqa leaves out .*leak labels/,
+  );
+});
+
+Deno.test("overSeeds: one model and one evaluation per seed", async () => {
+  const { target, test } = await sets();
+  const runs = overSeeds("target only", [3, 1, 2], (seed) => trainRanker(target, { seed }), test);
+  assert.deepEqual(runs.models.map((m) => m.seed), [3, 1, 2]);
+  assert.equal(
+    runs.results[1].summary.map,
+    evaluateRanker(trainRanker(target, { seed: 1 }), test).summary.map,
+  );
+  assert.equal(runs.results[0].perQuery.size, test.questions.length);
+  assert.throws(() => overSeeds("x", [], () => runs.models[0], test), /no seeds/);
+  assert.throws(() => overSeeds("x", [1, 1], () => runs.models[0], test), /repeated/);
+});
+
+Deno.test("score --model ltr: transfer, adapt with noise, save and reuse, as the library does", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { source, target, test } = await sets();
+    // transfer step alone: train on TREC-QA and save, nothing scored
+    await scoreCommand.run([
+      "--model",
+      "ltr",
+      "--dataset",
+      "trecqa",
+      "--dir",
+      "samples",
+      "--save-model",
+      `${dir}/trec.json`,
+    ]);
+    assert.deepEqual(await readLtrModel(`${dir}/trec.json`), trainRanker(source));
+    // adapt on WikiQA from it, 20% of the labels flipped with seed 3, scored on test clean
+    await scoreCommand.run([
+      "--model",
+      "ltr",
+      "--dataset",
+      "wikiqa",
+      "--split",
+      "test",
+      "--dir",
+      "samples",
+      "--init-model",
+      `${dir}/trec.json`,
+      "--seed",
+      "3",
+      "--noise",
+      "0.2",
+      "--out",
+      `${dir}/a.run`,
+      "--save-model",
+      `${dir}/a.json`,
+    ]);
+    const adapted = trainRanker(target, { init: trainRanker(source), seed: 3, noise: 0.2 });
+    assert.deepEqual(await readLtrModel(`${dir}/a.json`), adapted);
+    const run = await readRun(`${dir}/a.run`);
+    const scores = scoreLtrExamples(adapted, test.examples);
+    let i = 0;
+    for (const q of test.questions) {
+      for (const c of q.candidates) {
+        assert.ok(
+          Math.abs(run.get(q.id)!.get(c.id)! - scores[i++]) <= 1e-6 * Math.abs(scores[i - 1]),
+        );
+      }
+    }
+    assert.equal(
+      evaluate(test.qrels, run, ["map"]).summary.map,
+      evaluateRanker(adapted, test, ["map"]).summary.map,
+    );
+    // the saved model scores the same with --epochs 0
+    await scoreCommand.run([
+      "--model",
+      "ltr",
+      "--dataset",
+      "wikiqa",
+      "--split",
+      "test",
+      "--dir",
+      "samples",
+      "--init-model",
+      `${dir}/a.json`,
+      "--epochs",
+      "0",
+      "--out",
+      `${dir}/b.run`,
+    ]);
+    assert.deepEqual(await readRun(`${dir}/b.run`), run);
+    // train on another dataset than the scored one
+    await scoreCommand.run([
+      "--model",
+      "ltr",
+      "--dataset",
+      "wikiqa",
+      "--split",
+      "test",
+      "--dir",
+      "samples",
+      "--train-dataset",
+      "trecqa",
+      "--save-model",
+      `${dir}/c.json`,
+      "--out",
+      `${dir}/c.run`,
+    ]);
+    assert.deepEqual(await readLtrModel(`${dir}/c.json`), trainRanker(source));
+    // an existing model file is kept without --force
+    await assert.rejects(
+      scoreCommand.run([
+        "--model",
+        "ltr",
+        "--dataset",
+        "trecqa",
+        "--dir",
+        "samples",
+        "--save-model",
+        `${dir}/c.json`,
+      ]),
+      /c.json exists \(pass --force/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("score: training flag errors", async () => {
+  const base = [
+    "--dataset",
+    "wikiqa",
+    "--split",
+    "test",
+    "--dir",
+    "samples",
+    "--out",
+    "/nonexistent/x.run",
+  ];
+  const cases: [string[], RegExp][] = [
+    [["--model", "lexical:bm25", "--noise", "0.1"], /--noise is an option of --model ltr/],
+    [
+      ["--model", "lexical:bm25", "--init-model", "m.json"],
+      /--init-model is an option of --model ltr/,
+    ],
+    [["--model", "ltr", "--noise", "1.5"], /--noise takes a share of labels between 0 and 1/],
+    [["--model", "ltr", "--noise", "ten"], /--noise takes a share/],
+    [["--model", "ltr", "--noise-seed=-1"], /--noise-seed takes a non-negative integer/],
+    [["--model", "ltr", "--epochs", "2.5"], /--epochs takes a non-negative integer/],
+    [["--model", "ltr", "--train-dataset", "squad"], /unknown training dataset 'squad'/],
+    [["--model", "ltr", "--train-filter", "dirty"], /unknown training filter 'dirty'/],
+    [["--model", "ltr", "--train-split", "nope"], /nope/],
+    [
+      ["--model", "ltr", "--init-model", "/nonexistent/m.json"],
+      /m.json: no such ranker model file/,
+    ],
+  ];
+  for (const [flags, message] of cases) {
+    await assert.rejects(scoreCommand.run([...flags, ...base]), message, flags.join(" "));
+  }
+});
+
+Deno.test("docs/scoring.md documents every ltr training flag", async () => {
+  const doc = await Deno.readTextFile(new URL("../../docs/scoring.md", import.meta.url));
+  for (const f of LTR_FLAGS) {
+    assert.ok(doc.includes(`\`--${f.flag}`), `--${f.flag} in docs/scoring.md`);
+  }
+});
+
+realDataTest("ltr on the real corpora: the documented seed-42 numbers", "wikiqa", async (dir) => {
+  for (
+    const [dataset, map, mrr] of [["wikiqa", 0.6786, 0.6896], ["trecqa", 0.7146, 0.7969]] as const
+  ) {
+    const r = await scoreSplit("ltr", dataset, "test", { dir });
+    const ev = evaluate(qrelsFromQuestions(r.questions), runFromScores(r.questions, r.scores), [
+      "map",
+      "recip_rank",
+    ]);
+    assert.ok(Math.abs(ev.summary.map - map) < 5e-5, `${dataset} MAP ${ev.summary.map}`);
+    assert.ok(
+      Math.abs(ev.summary.recip_rank - mrr) < 5e-5,
+      `${dataset} MRR ${ev.summary.recip_rank}`,
+    );
+  }
+});
