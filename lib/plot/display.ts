@@ -173,10 +173,14 @@ export interface Displayable {
  * assert("application/vnd.plotly.v1+json" in bundle);
  * ```
  */
-export function display(fig: Figure): Displayable {
+export function display(fig: Figure | Displayable): Displayable {
+  // A table or headline is displayable already (the notebooks helper's `display` takes both).
+  if (typeof (fig as Displayable)[Symbol.for("Jupyter.display")] === "function") {
+    return fig as Displayable;
+  }
   let bundle: MimeBundle | undefined;
   return {
     // The bundle is built once, so redisplaying the same value keeps one library copy.
-    [Symbol.for("Jupyter.display")]: () => bundle ??= figureBundle(fig),
+    [Symbol.for("Jupyter.display")]: () => bundle ??= figureBundle(fig as Figure),
   };
 }

@@ -35,6 +35,7 @@ export {
   overSeeds,
   protocolFeatures,
   trainRanker,
+  writeSeedRuns,
 } from "./regimes.ts";
 export type {
   LtrEvaluationSet,

@@ -18,6 +18,7 @@ import type { As2Dataset, Question } from "../data/types.ts";
 import { KitError } from "../errors.ts";
 import { type EvalResult, evaluate, type Qrels } from "../metrics/evaluate.ts";
 import { qrelsFromQuestions, runFromScores } from "../metrics/convert.ts";
+import { writeRun } from "../metrics/trec_files.ts";
 import { collectionStats } from "./lexical.ts";
 import {
   fitLtr,
@@ -282,4 +283,38 @@ export function overSeeds(
     models,
     results: models.map((m) => evaluateRanker(m, test, measures)),
   };
+}
+
+/**
+ * Writes one TREC run file per seed (`<folder>/<name>-seed<N>.run`, the name reduced to
+ * letters, digits, `.`, `_` and `-`), so the kit's own seeds can go where a user's runs go
+ * (`eval stability`, `report --run NAME=PATH1,PATH2,...`). Returns the paths in seed order;
+ * existing files are replaced only with `force`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadLtrEvaluationSet, loadLtrTrainingSet, overSeeds, trainRanker, writeSeedRuns } from "./regimes.ts";
+ * const wiki = await loadLtrTrainingSet("wikiqa", { dir: "samples" });
+ * const test = await loadLtrEvaluationSet("wikiqa", "test", { dir: "samples" });
+ * const runs = overSeeds("target only", [1, 2], (seed) => trainRanker(wiki, { seed, epochs: 1 }), test);
+ * const paths = await writeSeedRuns(runs, test, await Deno.makeTempDir());
+ * assert(paths[1].endsWith("/target_only-seed2.run"));
+ * ```
+ */
+export async function writeSeedRuns(
+  runs: SeedRuns,
+  test: LtrEvaluationSet,
+  folder: string,
+  options: { force?: boolean } = {},
+): Promise<string[]> {
+  const slug = runs.name.replace(/[^\w.-]+/g, "_").replace(/^[.-]/, "_") || "run";
+  const paths: string[] = [];
+  for (let i = 0; i < runs.seeds.length; i++) {
+    const path = `${folder}/${slug}-seed${runs.seeds[i]}.run`;
+    const run = runFromScores(test.questions, scoreLtrExamples(runs.models[i], test.examples));
+    await writeRun(path, run, { runId: `${slug}-seed${runs.seeds[i]}`, force: options.force });
+    paths.push(path);
+  }
+  return paths;
 }

@@ -18,17 +18,23 @@ export {
   compareOverRuns,
   comparisonRows,
   meanOverRuns,
+  robustnessRows,
   runningMeanFigure,
   runningMeans,
   runStability,
   seedsNeeded,
   seedSpreadFigure,
+  seedStripFigure,
   singleRunComparisons,
+  spreadRows,
+  varianceRatioTest,
 } from "./seeds.ts";
 export type {
   CompareOverRunsOptions,
   RunningMean,
+  SettingRuns,
   SingleRunComparison,
   SingleRunOptions,
   SpreadSeries,
+  VarianceRatioResult,
 } from "./seeds.ts";

@@ -23,7 +23,7 @@ import {
   type PerQueryValues,
 } from "./compare.ts";
 import { mean, pairedRandomizationTest, sampleSd } from "./significance.ts";
-import { studentTQuantile } from "./special.ts";
+import { regularizedIncompleteBeta, studentTQuantile } from "./special.ts";
 import {
   type PlotlyFigure,
   stability,
@@ -136,6 +136,50 @@ export function seedsNeeded(perRun: readonly number[], halfWidth: number, level 
     else lo = mid + 1;
   }
   return lo;
+}
+
+/** The result of {@link varianceRatioTest}. */
+export interface VarianceRatioResult {
+  /** sd(a)^2 / sd(b)^2. */
+  ratio: number;
+  /** Degrees of freedom of a (runs - 1). */
+  df1: number;
+  /** Degrees of freedom of b. */
+  df2: number;
+  /** Two-sided p of the F test. */
+  p: number;
+}
+
+/**
+ * Is one system's spread over runs different from another's? The F test of equal variances:
+ * F = var(a) / var(b) (sample variances) against Snedecor's F with (n_a - 1, n_b - 1) degrees
+ * of freedom, p = 2 min(P(F <= f), P(F >= f)), with the cdf
+ * I_{d1 f / (d1 f + d2)}(d1 / 2, d2 / 2). It assumes roughly normal per-run values and is
+ * sensitive to outliers: read it as a rough guide, not a verdict.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { varianceRatioTest } from "./seeds.ts";
+ * // F(2, 2) has the cdf x / (1 + x): variances 4 and 1 give P(F >= 4) = 0.2, p = 0.4
+ * const r = varianceRatioTest([0, 2, 4], [0, 1, 2]);
+ * assert(r.ratio === 4 && Math.abs(r.p - 0.4) < 1e-12);
+ * ```
+ */
+export function varianceRatioTest(
+  a: readonly number[],
+  b: readonly number[],
+): VarianceRatioResult {
+  if (a.length < 2 || b.length < 2) {
+    throw new KitError("variance test: give at least two runs each");
+  }
+  const df1 = a.length - 1, df2 = b.length - 1;
+  const va = sampleSd(a) ** 2, vb = sampleSd(b) ** 2;
+  if (va === 0 && vb === 0) return { ratio: NaN, df1, df2, p: 1 };
+  const ratio = va / vb;
+  if (!Number.isFinite(ratio) || ratio === 0) return { ratio, df1, df2, p: 0 };
+  const cdf = regularizedIncompleteBeta(df1 * ratio / (df1 * ratio + df2), df1 / 2, df2 / 2);
+  return { ratio, df1, df2, p: Math.min(1, 2 * Math.min(cdf, 1 - cdf)) };
 }
 
 /** The mean of a system's first k runs, with its t interval. */
@@ -312,8 +356,12 @@ export interface SingleRunComparison {
 
 /** Options of {@link singleRunComparisons}. */
 export interface SingleRunOptions {
-  /** Which pairs: run i of a with run i of b (`same-index`, default) or every pair (`all`). */
-  pairs?: "same-index" | "all";
+  /**
+   * Which pairs: run i of a with run i of b (`same-index`, default), every pair (`all`), or
+   * the cherry-picked ones (`extremes`: a's best run against b's worst, and a's worst against
+   * b's best, by the measure's mean).
+   */
+  pairs?: "same-index" | "all" | "extremes";
   /** Randomization trials per test (default 10,000). */
   trials?: number;
   /** Seed of the randomization test (default 42). */
@@ -349,15 +397,23 @@ export function singleRunComparisons(
   const queries = [...meanOverRuns([...a, ...b]).keys()];
   const values = (r: PerQueryValues) => queries.map((q) => r.get(q)![measure]);
   const va = a.map(values), vb = b.map(values);
+  const test = (i: number, j: number): SingleRunComparison => ({
+    runA: i,
+    runB: j,
+    meanA: mean(va[i]),
+    meanB: mean(vb[j]),
+    p: pairedRandomizationTest(va[i], vb[j], { trials: options.trials, seed: options.seed }).p,
+  });
+  if (pairs === "extremes") {
+    const ma = va.map((v) => mean(v)), mb = vb.map((v) => mean(v));
+    const best = (m: number[]) => m.indexOf(Math.max(...m));
+    const worst = (m: number[]) => m.indexOf(Math.min(...m));
+    return [test(best(ma), worst(mb)), test(worst(ma), best(mb))];
+  }
   const out: SingleRunComparison[] = [];
   for (let i = 0; i < a.length; i++) {
     for (let j = 0; j < b.length; j++) {
-      if (pairs === "same-index" && i !== j) continue;
-      const t = pairedRandomizationTest(va[i], vb[j], {
-        trials: options.trials,
-        seed: options.seed,
-      });
-      out.push({ runA: i, runB: j, meanA: mean(va[i]), meanB: mean(vb[j]), p: t.p });
+      if (pairs === "all" || i === j) out.push(test(i, j));
     }
   }
   return out;
@@ -403,52 +459,188 @@ export function seedSpreadFigure(
         `spread figure '${s.name}': ${s.x.length} settings, ${s.runs.length} run lists`,
       );
     }
-    const color = COLORS[si % COLORS.length];
     const offset = (si - (series.length - 1) / 2) * slot;
-    const px: number[] = [], py: number[] = [];
-    s.runs.forEach((values, i) => {
-      values.forEach((v, k) => {
-        const jitter = values.length > 1 ? (k / (values.length - 1) - 0.5) * slot * 0.6 : 0;
-        px.push(s.x[i] + offset + jitter);
-        py.push(v);
-      });
-    });
-    return [
-      {
-        type: "scatter",
-        mode: "markers",
-        name: `${s.name}: runs`,
-        x: px,
-        y: py,
-        marker: { color: rgba(color, 0.45), size: 6 },
-        hovertemplate: `${s.name}<br>${measure} %{y:.4f}<extra></extra>`,
-        showlegend: false,
-      },
-      {
-        type: "scatter",
-        mode: "lines+markers",
-        name: s.name,
-        x: s.x.map((x) => x + offset),
-        y: s.runs.map((v) => mean(v)),
-        error_y: {
-          type: "data",
-          array: s.runs.map((v) => (v.length > 1 ? sampleSd(v) : 0)),
-          visible: true,
-        },
-        line: { color },
-        marker: { color, size: 9 },
-        hovertemplate: `${s.name}<br>mean ${measure} %{y:.4f}<extra></extra>`,
-      },
-    ];
+    return runTraces(s.name, si, s.x.map((x) => x + offset), s.runs, slot * 0.6, measure, true);
   });
   return {
     data,
     layout: {
       title: { text: `${measure} over runs (points), mean ± sample sd (bars)` },
-      xaxis: { title: { text: xTitle }, tickvals: xs },
+      xaxis: { title: { text: xTitle }, tickvals: xs, zeroline: false },
       yaxis: { title: { text: measure } },
       legend: { orientation: "h", y: -0.2 },
       height: 400,
     },
   };
+}
+
+/**
+ * A strip plot of per-run values, one column per system: every run as a point, the mean with a
+ * ±1 sample sd bar beside them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { seedStripFigure } from "./seeds.ts";
+ * const fig = seedStripFigure({ a: [0.7, 0.72], b: [0.6, 0.61, 0.62] }, "MAP");
+ * assert(fig.data.length === 4 && (fig.data[2].x as number[]).length === 3);
+ * ```
+ */
+export function seedStripFigure(
+  bySystem: Record<string, readonly number[]>,
+  measure: string,
+): PlotlyFigure {
+  const names = Object.keys(bySystem);
+  if (names.length === 0) throw new KitError("strip figure: no system");
+  return {
+    data: names.flatMap((name, i) =>
+      runTraces(name, i, [i], [bySystem[name]], 0.4, measure, false)
+    ),
+    layout: {
+      title: { text: `${measure} per run (points), mean ± sample sd (bar)` },
+      xaxis: {
+        zeroline: false,
+        tickvals: names.map((_, i) => i),
+        ticktext: names,
+        range: [-0.6, names.length - 0.4],
+      },
+      yaxis: { title: { text: measure } },
+      showlegend: false,
+      height: 380,
+    },
+  };
+}
+
+/** The traces of one system: its runs as points around each position, and mean ± sd there. */
+function runTraces(
+  name: string,
+  index: number,
+  positions: readonly number[],
+  runs: readonly (readonly number[])[],
+  spread: number,
+  measure: string,
+  joined: boolean,
+): Record<string, unknown>[] {
+  const color = COLORS[index % COLORS.length];
+  const px: number[] = [], py: number[] = [];
+  runs.forEach((values, i) => {
+    values.forEach((v, k) => {
+      px.push(positions[i] + (values.length > 1 ? (k / (values.length - 1) - 0.5) * spread : 0));
+      py.push(v);
+    });
+  });
+  return [
+    {
+      type: "scatter",
+      mode: "markers",
+      name: `${name}: runs`,
+      x: px,
+      y: py,
+      marker: { color: rgba(color, 0.45), size: 6 },
+      hovertemplate: `${name}<br>${measure} %{y:.4f}<extra></extra>`,
+      showlegend: false,
+    },
+    {
+      type: "scatter",
+      mode: joined ? "lines+markers" : "markers",
+      name,
+      // the mean sits just right of its runs, so the bar does not hide them
+      x: joined ? [...positions] : positions.map((p) => p + spread * 0.75),
+      y: runs.map((v) => mean(v)),
+      error_y: {
+        type: "data",
+        array: runs.map((v) => (v.length > 1 ? sampleSd(v) : 0)),
+        visible: true,
+      },
+      line: { color },
+      marker: { color, size: 9, symbol: joined ? "circle" : "diamond" },
+      hovertemplate: `${name}<br>mean ${measure} %{y:.4f}<extra></extra>`,
+    },
+  ];
+}
+
+/**
+ * One row per system and measure: runs, mean, sample sd, min and max of the per-run means
+ * ({@link runStability}), for a table.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { spreadRows } from "./seeds.ts";
+ * const run = (v: number) => new Map([["q1", { map: v }]]);
+ * const rows = spreadRows({ a: [run(0.7), run(0.8)] }, { map: "MAP" });
+ * assert(rows[0].measure === "MAP" && rows[0].runs === 2 && rows[0].max === 0.8);
+ * ```
+ */
+export function spreadRows(
+  systems: Record<string, readonly PerQueryValues[]>,
+  measures: Record<string, string>,
+): Record<string, string | number>[] {
+  return Object.entries(systems).flatMap(([system, runs]) =>
+    Object.entries(measures).map(([measure, label]) => {
+      const s = runStability(runs, measure);
+      return {
+        system,
+        measure: label,
+        runs: s.runs,
+        mean: s.mean,
+        sd: s.sd,
+        min: s.min,
+        max: s.max,
+      };
+    })
+  );
+}
+
+/** The runs of one system under one setting (e.g. a label-noise level). */
+export interface SettingRuns {
+  /** The setting, as shown (e.g. `10%`). */
+  setting: string;
+  /** The system's name. */
+  system: string;
+  /** Per-query values of each run. */
+  runs: readonly PerQueryValues[];
+}
+
+/**
+ * TANDA's robustness layout: one row per setting, for each system and measure `mean ± sd` over
+ * its runs, and the relative change of the first measure's mean from the `baseline` setting
+ * (e.g. `-1.8%` of MAP at 10% label noise against no noise).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { robustnessRows } from "./seeds.ts";
+ * const run = (v: number) => new Map([["q1", { map: v }]]);
+ * const rows = robustnessRows([
+ *   { setting: "0%", system: "a", runs: [run(0.8), run(0.8)] },
+ *   { setting: "10%", system: "a", runs: [run(0.7), run(0.74)] },
+ * ], { map: "MAP" }, "0%");
+ * assert(rows[1]["a MAP"] === "0.7200 ± 0.0283" && rows[1]["a MAP change"] === "-10.0%");
+ * ```
+ */
+export function robustnessRows(
+  cells: readonly SettingRuns[],
+  measures: Record<string, string>,
+  baseline: string,
+): Record<string, string>[] {
+  const [first, firstLabel] = Object.entries(measures)[0] ?? [];
+  if (first === undefined) throw new KitError("robustness table: no measure");
+  const base = new Map(
+    cells.filter((c) => c.setting === baseline).map((c) => [c.system, runStability(c.runs, first)]),
+  );
+  const rows = new Map<string, Record<string, string>>();
+  for (const c of cells) {
+    const row = rows.get(c.setting) ?? { setting: c.setting };
+    rows.set(c.setting, row);
+    for (const [m, label] of Object.entries(measures)) {
+      const s = runStability(c.runs, m);
+      row[`${c.system} ${label}`] = `${s.mean.toFixed(4)} ± ${s.sd.toFixed(4)}`;
+    }
+    const b = base.get(c.system);
+    if (!b) throw new KitError(`robustness table: ${c.system} has no runs at '${baseline}'`);
+    const change = (runStability(c.runs, first).mean / b.mean - 1) * 100;
+    row[`${c.system} ${firstLabel} change`] = `${change > 0 ? "+" : ""}${change.toFixed(1)}%`;
+  }
+  return [...rows.values()];
 }

@@ -12,8 +12,16 @@ import {
   overSeeds,
   protocolFeatures,
   trainRanker,
+  writeSeedRuns,
 } from "../../lib/scoring/regimes.ts";
 import { realDataTest } from "../helpers.ts";
+import type { PerQueryValues } from "../../lib/stats/compare.ts";
+import {
+  compareOverRuns,
+  runStability,
+  singleRunComparisons,
+  varianceRatioTest,
+} from "../../lib/stats/seeds.ts";
 
 const sets = async (dir = "samples") => ({
   source: await loadLtrTrainingSet("trecqa", { dir }),
@@ -250,3 +258,69 @@ realDataTest("ltr on the real corpora: the documented seed-42 numbers", "wikiqa"
     );
   }
 });
+
+Deno.test("writeSeedRuns: one run file per seed, in the folder whatever the name", async () => {
+  const folder = await Deno.makeTempDir();
+  try {
+    const { target, test } = await sets();
+    const runs = overSeeds("../my system", [4, 9], (seed) => trainRanker(target, { seed }), test);
+    const paths = await writeSeedRuns(runs, test, folder);
+    assert.deepEqual(paths, [
+      `${folder}/_._my_system-seed4.run`,
+      `${folder}/_._my_system-seed9.run`,
+    ]);
+    for (let i = 0; i < 2; i++) {
+      const back = evaluate(test.qrels, await readRun(paths[i]), ["map", "recip_rank"]);
+      assert.deepEqual(back.summary, runs.results[i].summary);
+    }
+    await assert.rejects(writeSeedRuns(runs, test, folder), /existing file/);
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+realDataTest(
+  "notebook 7's table in docs/scoring.md: regimes x label noise over seeds 1-20",
+  "trecqa",
+  async (dir) => {
+    const { source, target, test } = await sets(dir);
+    const transferred = trainRanker(source, { seed: 42 });
+    const seeds = Array.from({ length: 20 }, (_, i) => i + 1);
+    // [noise, regime] -> MAP mean, sd; MRR mean, sd (docs/scoring.md)
+    const expected: [number, string, number, number, number, number][] = [
+      [0, "target only", 0.6876, 0.0035, 0.6999, 0.0038],
+      [0, "transfer then adapt", 0.6868, 0.0027, 0.6988, 0.0028],
+      [0.1, "target only", 0.6755, 0.0085, 0.6853, 0.0092],
+      [0.1, "transfer then adapt", 0.6737, 0.0092, 0.6835, 0.0103],
+      [0.2, "target only", 0.6653, 0.0122, 0.6739, 0.0135],
+      [0.2, "transfer then adapt", 0.6630, 0.0142, 0.6716, 0.0159],
+    ];
+    const byNoise = new Map<number, PerQueryValues[][]>();
+    for (const [noise, name, map, mapSd, mrr, mrrSd] of expected) {
+      const init = name === "target only" ? undefined : transferred;
+      const runs = overSeeds(
+        name,
+        seeds,
+        (seed) => trainRanker(target, { seed, noise, init }),
+        test,
+      );
+      const perQuery = runs.results.map((r) => r.perQuery);
+      byNoise.set(noise, [...(byNoise.get(noise) ?? []), perQuery]);
+      const m = runStability(perQuery, "map"), r = runStability(perQuery, "recip_rank");
+      assert.deepEqual(
+        [m.mean, m.sd, r.mean, r.sd].map((v) => v.toFixed(4)),
+        [map, mapSd, mrr, mrrSd].map((v) => v.toFixed(4)),
+        `${name} at ${noise}`,
+      );
+    }
+    const [ft, tanda] = byNoise.get(0)!;
+    const f = varianceRatioTest(runStability(tanda, "map").perRun, runStability(ft, "map").perRun);
+    assert.equal(f.p.toFixed(2), "0.24");
+    const p = (noise: number) =>
+      compareOverRuns({ a: byNoise.get(noise)![0], b: byNoise.get(noise)![1] }, ["map"]).pairs[0].p;
+    assert.deepEqual([p(0), p(0.1), p(0.2)].map((v) => v.toFixed(3)), ["0.280", "0.005", "0.016"]);
+    const picked = singleRunComparisons(tanda, ft, "map", { pairs: "extremes" }).map((c) => c.p);
+    assert.deepEqual(picked.map((v) => v.toFixed(4)), ["0.0230", "0.0235"]);
+    assert.equal(evaluateRanker(transferred, test).summary.map.toFixed(4), "0.6190");
+  },
+);

@@ -4,12 +4,16 @@ import {
   compareOverRuns,
   comparisonRows,
   meanOverRuns,
+  robustnessRows,
   runningMeanFigure,
   runningMeans,
   runStability,
   seedsNeeded,
   seedSpreadFigure,
+  seedStripFigure,
   singleRunComparisons,
+  spreadRows,
+  varianceRatioTest,
 } from "../../lib/stats/seeds.ts";
 import { stability } from "../../lib/stats/stability.ts";
 import { KitError } from "../../lib/errors.ts";
@@ -167,5 +171,96 @@ Deno.test("seedSpreadFigure: every run a point, the mean with a sample-sd bar", 
   assert.throws(
     () => seedSpreadFigure([{ name: "a", x: [0], runs: [] }], "MAP", "x"),
     /1 settings, 0 run lists/,
+  );
+});
+
+Deno.test("varianceRatioTest: F(1, d) is t squared, F(2, 2) has cdf x / (1 + x), tables", () => {
+  // F(2, 2): P(F <= x) = x / (1 + x). Variances 9 and 1 (sd 3 and 1, three runs each).
+  const r = varianceRatioTest([0, 3, 6], [0, 1, 2]);
+  assert.deepEqual([r.ratio, r.df1, r.df2], [9, 2, 2]);
+  assert.ok(Math.abs(r.p - 2 * (1 - 9 / 10)) < 1e-12);
+  // order does not matter for the two-sided p
+  assert.ok(Math.abs(varianceRatioTest([0, 1, 2], [0, 3, 6]).p - r.p) < 1e-12);
+  // tabulated upper 2.5% point F(10, 10) = 3.7168: two-sided p = 0.05
+  const eleven = (sd: number) => Array.from({ length: 11 }, (_, i) => (i - 5) * sd);
+  const base = eleven(1);
+  const scaled = eleven(Math.sqrt(3.7168));
+  assert.ok(Math.abs(varianceRatioTest(scaled, base).p - 0.05) < 2e-4);
+  // F(1, 10) = T(10)^2: P(F >= 2.228139^2) = 0.05 two-sided t -> F upper tail 0.05, p 0.1
+  const two = [0, Math.SQRT2 * 2.228139]; // variance 2.228139^2
+  const f = varianceRatioTest(two, eleven(1));
+  assert.ok(Math.abs(f.ratio - 2.228139 ** 2 / 11) < 1e-9);
+  const g = varianceRatioTest(two, eleven(Math.sqrt(1 / 11)));
+  assert.ok(Math.abs(g.p - 0.1) < 1e-6, String(g.p));
+  // degenerate spreads
+  assert.equal(varianceRatioTest([1, 1], [2, 2]).p, 1);
+  assert.equal(varianceRatioTest([1, 1], [2, 3]).p, 0);
+  assert.equal(varianceRatioTest([1, 2], [2, 2]).p, 0);
+  assert.throws(() => varianceRatioTest([1], [1, 2]), /at least two runs/);
+});
+
+Deno.test("singleRunComparisons extremes: best of a against worst of b, and the reverse", () => {
+  const a = [run({ q1: 0.5, q2: 0.5 }), run({ q1: 1, q2: 1 }), run({ q1: 0, q2: 0.5 })];
+  const b = [run({ q1: 0.2, q2: 0.2 }), run({ q1: 0.9, q2: 0.9 })];
+  const [lucky, unlucky] = singleRunComparisons(a, b, "map", { pairs: "extremes" });
+  assert.deepEqual([lucky.runA, lucky.runB, lucky.meanA, lucky.meanB], [1, 0, 1, 0.2]);
+  assert.deepEqual([unlucky.runA, unlucky.runB], [2, 1]);
+  assert.equal(lucky.p, 0.5); // two questions, both +0.8: exact 2 of 4
+});
+
+Deno.test("seedStripFigure: one column per system, runs as points, mean with its sd", () => {
+  const fig = seedStripFigure({ a: [0.7, 0.72, 0.74], b: [0.6] }, "MAP");
+  assert.equal(fig.data.length, 4);
+  const xs = fig.data[0].x as number[];
+  assert.ok(xs.every((x) => Math.abs(x) <= 0.2));
+  assert.ok(Math.abs((fig.data[1].y as number[])[0] - 0.72) < 1e-12);
+  assert.ok(Math.abs((fig.data[1].error_y as { array: number[] }).array[0] - 0.02) < 1e-12);
+  assert.deepEqual((fig.layout.xaxis as { ticktext: string[] }).ticktext, ["a", "b"]);
+  assert.deepEqual(fig.data[2].x, [1]);
+  assert.throws(() => seedStripFigure({}, "MAP"), /no system/);
+});
+
+Deno.test("spreadRows and robustnessRows: hand-worked means, sds and changes", () => {
+  const r = (v: number) =>
+    new Map([["q1", { map: v, recip_rank: v }], ["q2", { map: v / 2, recip_rank: v }]]);
+  // per-run MAP: r(0.8) -> 0.6, r(0.4) -> 0.3
+  const rows = spreadRows({ x: [r(0.8), r(0.4)] }, { map: "MAP" });
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].system, "x");
+  assert.ok(Math.abs((rows[0].mean as number) - 0.45) < 1e-12);
+  assert.ok(Math.abs((rows[0].sd as number) - 0.3 / Math.SQRT2) < 1e-12);
+  const table = robustnessRows(
+    [
+      { setting: "0%", system: "ft", runs: [r(0.8), r(0.8)] },
+      { setting: "0%", system: "tanda", runs: [r(0.4), r(0.8)] },
+      { setting: "10%", system: "ft", runs: [r(0.4), r(0.4)] },
+      { setting: "10%", system: "tanda", runs: [r(0.8), r(0.8)] },
+    ],
+    { map: "MAP", recip_rank: "MRR" },
+    "0%",
+  );
+  assert.deepEqual(table, [
+    {
+      setting: "0%",
+      "ft MAP": "0.6000 ± 0.0000",
+      "ft MRR": "0.8000 ± 0.0000",
+      "ft MAP change": "0.0%",
+      "tanda MAP": "0.4500 ± 0.2121",
+      "tanda MRR": "0.6000 ± 0.2828",
+      "tanda MAP change": "0.0%",
+    },
+    {
+      setting: "10%",
+      "ft MAP": "0.3000 ± 0.0000",
+      "ft MRR": "0.4000 ± 0.0000",
+      "ft MAP change": "-50.0%",
+      "tanda MAP": "0.6000 ± 0.0000",
+      "tanda MRR": "0.8000 ± 0.0000",
+      "tanda MAP change": "+33.3%",
+    },
+  ]);
+  assert.throws(
+    () => robustnessRows([{ setting: "5%", system: "ft", runs: [r(1)] }], { map: "MAP" }, "0%"),
+    /ft has no runs at '0%'/,
   );
 });
