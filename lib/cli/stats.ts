@@ -12,6 +12,7 @@ import {
   compareSystems,
   type Correction,
   formatTieAnalysis,
+  seedsNeeded,
   stability,
   type TestName,
   toCsv,
@@ -170,6 +171,9 @@ export const tiesCommand: Command = {
   },
 };
 
+/** The half-widths `eval stability` says the runs needed for. */
+const RUNS_NEEDED_HALF_WIDTHS = [0.01, 0.005, 0.002, 0.001];
+
 /** `eval stability`: spread of one measure over several runs of one system (e.g. seeds). */
 export const stabilityCommand: Command = {
   summary: "stability over runs (seeds) of one system: mean, sample sd, min, max, flag",
@@ -208,8 +212,14 @@ export const stabilityCommand: Command = {
       perRun.push([...r.perQuery.values()].map((v) => v[outputName]));
     }
     const s = stability(perRun, { threshold, spread });
+    // How many runs a 95% t interval of the mean within ±h needs, with this sd (seeds.ts).
+    const runsNeeded = Object.fromEntries(
+      RUNS_NEEDED_HALF_WIDTHS.map((h) => [String(h), seedsNeeded(s.perRun, h)]),
+    );
     if (p.values.json) {
-      console.log(JSON.stringify({ measure: outputName, files: runs, ...s }, null, 2));
+      console.log(
+        JSON.stringify({ measure: outputName, files: runs, ...s, runsNeeded }, null, 2),
+      );
       return;
     }
     const f = (x: number) => x.toFixed(4);
@@ -218,6 +228,8 @@ export const stabilityCommand: Command = {
       "",
       `${outputName} over ${s.runs} runs: mean ${f(s.mean)}, sd ${f(s.sd)} (sample, n-1), ` +
         `min ${f(s.min)}, max ${f(s.max)}, range ${f(s.range)}`,
+      `runs for a 95% t interval of the mean within ±h, with this sd: ` +
+        Object.entries(runsNeeded).map(([h, n]) => `±${h}: ${n}`).join(", "),
       s.unstable
         ? `UNSTABLE: ${s.spread} ${f(s.spread === "sd" ? s.sd : s.range)} exceeds ${s.threshold}`
         : `stable: ${s.spread} within ${s.threshold}`,
