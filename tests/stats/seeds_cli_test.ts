@@ -17,16 +17,18 @@ Deno.test("eval stability says how many runs a stable mean needs (text and JSON)
       );
     }
     const files = ranks.map((_, i) => `${dir}/s${i}.run`);
-    const json = await runCli([
-      "eval",
-      "stability",
-      "--qrels",
-      `${dir}/q.qrels`,
-      "-m",
-      "recip_rank",
-      ...files,
-      "--json",
-    ]);
+    const stability = (...flags: string[]) =>
+      runCli([
+        "eval",
+        "stability",
+        "--qrels",
+        `${dir}/q.qrels`,
+        "-m",
+        "recip_rank",
+        ...files,
+        ...flags,
+      ]);
+    const json = await stability("--json");
     assert.equal(json.code, 0, json.stderr);
     const s = JSON.parse(json.stdout);
     assert.deepEqual(s.perRun, [1, 0.5, 0.25]);
@@ -36,15 +38,7 @@ Deno.test("eval stability says how many runs a stable mean needs (text and JSON)
     assert.deepEqual(s.runsNeeded, expected);
     // sd = 0.3819: for ±0.01 about (1.96 * 0.3819 / 0.01)^2 = 5603 runs
     assert.ok(Math.abs(s.runsNeeded["0.01"] - 5603) < 10, String(s.runsNeeded["0.01"]));
-    const text = await runCli([
-      "eval",
-      "stability",
-      "--qrels",
-      `${dir}/q.qrels`,
-      "-m",
-      "recip_rank",
-      ...files,
-    ]);
+    const text = await stability();
     assert.match(
       text.stdout,
       new RegExp(

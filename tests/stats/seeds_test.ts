@@ -86,6 +86,9 @@ Deno.test("seedsNeeded: the smallest n whose t interval half-width fits (tabulat
     }
   }
   assert.equal(seedsNeeded([0.5, 0.5, 0.5], 0.001), 2);
+  // docs/stats.md: the five ltr seeds of its stability table
+  const five = [0.6834, 0.6897, 0.6915, 0.6829, 0.6853];
+  assert.deepEqual([0.005, 0.001].map((h) => seedsNeeded(five, h)), [5, 60]);
   assert.throws(() => seedsNeeded([0.5], 0.01), /at least two runs/);
   assert.throws(() => seedsNeeded([0.5, 0.6], 0), /half-width must be positive/);
   assert.throws(() => seedsNeeded([0.5, 0.6], 0.1, 1), /level/);
