@@ -158,12 +158,33 @@ export function bm25(
   k1 = 1.2,
   b = 0.75,
 ): number {
+  return bm25Words(words(question), words(sentence), stats, k1, b);
+}
+
+/**
+ * {@link bm25} on words already tokenized (`words(question)`, `words(sentence)`), for callers
+ * that score many sentences against one question (the learned ranker's features).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bm25, bm25Words, collectionStats } from "./lexical.ts";
+ * const s = collectionStats(["red apple", "green apple pie"]);
+ * assert(bm25Words(["apple", "pie"], ["green", "apple", "pie"], s) === bm25("apple pie", "green apple pie", s));
+ * ```
+ */
+export function bm25Words(
+  questionWords: readonly string[],
+  sentenceWords: readonly string[],
+  stats: CollectionStats,
+  k1 = 1.2,
+  b = 0.75,
+): number {
   const tf = new Map<string, number>();
-  const ws = words(sentence);
-  for (const w of ws) tf.set(w, (tf.get(w) ?? 0) + 1);
-  const norm = k1 * (1 - b + b * ws.length / (stats.avgDocLength || 1));
+  for (const w of sentenceWords) tf.set(w, (tf.get(w) ?? 0) + 1);
+  const norm = k1 * (1 - b + b * sentenceWords.length / (stats.avgDocLength || 1));
   let sum = 0;
-  for (const w of words(question)) {
+  for (const w of questionWords) {
     const f = tf.get(w);
     if (f) sum += bm25Idf(stats, w) * f * (k1 + 1) / (f + norm);
   }

@@ -8,7 +8,7 @@
  */
 import type { Question } from "../data/types.ts";
 import { KitError } from "../errors.ts";
-import { bm25, type CollectionStats, collectionStats, idf } from "./lexical.ts";
+import { bm25Words, type CollectionStats, collectionStats, idf } from "./lexical.ts";
 import { ENGLISH_STOPWORDS, words } from "./text.ts";
 import type { QuestionInput, QuestionScorer, ScoredCandidateInput } from "./types.ts";
 import { mulberry32, shuffleInPlace } from "../stats/random.ts";
@@ -73,7 +73,7 @@ export function questionFeatures(q: QuestionInput, stats: CollectionStats): Floa
     let bi = 0;
     for (const g of qBigrams) if (cBigrams.has(g)) bi++;
     wgt[c] = w;
-    bm[c] = bm25(q.text, q.candidates[c].text, stats);
+    bm[c] = bm25Words(qWords, cWords, stats);
     const row = c * nf;
     out[row + 0] = cnt;
     out[row + 1] = qTerms.length ? cnt / qTerms.length : 0;
