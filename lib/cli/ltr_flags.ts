@@ -102,7 +102,7 @@ function nonNegativeInteger(p: Parsed, name: string): number | undefined {
  * const p = parseFlags(["--noise", "0.1", "--train-dataset", "trecqa"], LTR_OPTION_SPECS);
  * const f = await readLtrFlags(p, "ltr");
  * assert(f.training.noise === 0.1 && f.training.dataset === "trecqa");
- * await assert.rejects(readLtrFlags(p, "lexical:bm25"), /--noise is an option of --model ltr/);
+ * await assert.rejects(readLtrFlags(p, "lexical:bm25"), /--train-dataset is an option of --model ltr/);
  * ```
  */
 export async function readLtrFlags(p: Parsed, model: string): Promise<LtrFlagValues> {
