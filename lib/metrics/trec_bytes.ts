@@ -1747,8 +1747,8 @@ export class BlockJudge {
   rels = new Float64Array(256);
   /** Judgments >= the level for the query. */
   numRel = 0;
-  /** Positive judgment values, highest first. */
-  idealGains: Float64Array = new Float64Array(0);
+  /** Every judgment value of the query, highest first (RankedQuery.judged). */
+  judged: Float64Array = new Float64Array(0);
   /** Views `gains[0, n)` by n, made once: a view per query is garbage at this scale. */
   private gainViews: Float64Array[] = [];
   /** The judged query's list in the qrels index (see `QrelsIndex.openQuery`). */
@@ -1822,7 +1822,7 @@ export class BlockJudge {
     const chunks = qrels.records();
     const jChunk = this.jChunk, jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
     const gains = this.gains;
-    let numRel = 0, positives = 0, only = 0;
+    let numRel = 0, count = 0, only = 0;
     for (let t = 1; t < ranges.length; t += 3) {
       const ci = ranges[t];
       const c = chunks[ci];
@@ -1873,21 +1873,14 @@ export class BlockJudge {
           h = (h + 1) & mask;
         }
         if (rel >= level) numRel++;
-        if (rel > 0) gains[positives++] = rel;
+        gains[count++] = rel;
       }
     }
     this.numRel = numRel;
     this.only = only;
-    for (let i = 1; i < positives; i++) {
-      const v = gains[i];
-      let j = i - 1;
-      while (j >= 0 && gains[j] < v) {
-        gains[j + 1] = gains[j];
-        j--;
-      }
-      gains[j + 1] = v;
-    }
-    this.idealGains = this.gainViews[positives] ??= gains.subarray(0, positives);
+    const values = this.gainViews[count] ??= gains.subarray(0, count);
+    values.sort().reverse();
+    this.judged = values;
     return true;
   }
 }

@@ -319,7 +319,7 @@ export async function evaluateRunStream(
   // Views of `rels` by length and one query object, reused: per-query garbage is what
   // the young-generation GC pays for at this scale.
   let relViews: Float64Array[] = [];
-  const query: RankedQuery = { rels, numRel: 0, idealGains: rels, level };
+  const query: RankedQuery = { rels, numRel: 0, judged: rels, level };
   // Stage timing (for `bench eval --profile`) costs a few clock reads per query when asked.
   let t = times ? performance.now() : 0;
   const lap = (stage: keyof StageTimes) => {
@@ -352,7 +352,7 @@ export async function evaluateRunStream(
     for (let r = 0; r < b.count; r++) ranked[r] = judged[order[at + r]];
     query.rels = ranked;
     query.numRel = judge.numRel;
-    query.idealGains = judge.idealGains;
+    query.judged = judge.judged;
     ev.addRanked(b.qid, query);
     lap("measures");
   };
@@ -474,7 +474,7 @@ export async function evaluateTrecFiles(
   const worker = threads > 1 && typeof runSource === "string" &&
     await worthAWorker(runSource, options.parallelMinBytes ?? 32e6);
   let qrels: QrelsIndex | undefined = qrelsSource instanceof QrelsIndex ? qrelsSource : undefined;
-  let ev = new QueryEvaluator(measures, level);
+  let ev = new QueryEvaluator(measures, options);
   let stretch: RunStretch | undefined;
   let notGrouped = false;
   const readWhole = async () => {
@@ -499,7 +499,7 @@ export async function evaluateTrecFiles(
         })
         : await readWhole();
       try {
-        ev = new QueryEvaluator(measures, level);
+        ev = new QueryEvaluator(measures, options);
         stretch = await evaluateRunStream(qrels, runSource, ev, {
           chunkBytes: options.chunkBytes,
           skip: skipped?.run,
@@ -516,7 +516,7 @@ export async function evaluateTrecFiles(
   }
   qrels ??= await readWhole();
   if (!stretch) {
-    ev = new QueryEvaluator(measures, level);
+    ev = new QueryEvaluator(measures, options);
     if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
     stretch = await evaluateUngrouped(qrels, runSource, ev, skipped?.run);
   }
