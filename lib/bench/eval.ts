@@ -94,7 +94,7 @@ export async function checkAgainstReference(qrelsPath: string, runPath: string):
   const run = await readRun(runPath);
   const obj = (m: Map<string, Map<string, number>>) =>
     Object.fromEntries([...m].map(([q, d]) => [q, Object.fromEntries(d)]));
-  const want = referenceEvaluate(obj(qrels), obj(run), false, 1);
+  const want = referenceEvaluate(obj(qrels), obj(run), REFERENCE_MEASURES);
   const got = await evaluateTrecFiles(qrelsPath, runPath, REFERENCE_MEASURES, { warn: false });
   let compared = 0;
   for (const [m, v] of Object.entries(want.summary)) {
@@ -105,7 +105,7 @@ export async function checkAgainstReference(qrelsPath: string, runPath: string):
   }
   for (const [q, row] of Object.entries(want.perQuery)) {
     for (const [m, v] of Object.entries(row)) {
-      if (Math.abs(got.perQuery.get(q)![m] - v) > 1e-12) {
+      if (Math.abs(got.perQuery.get(q)![m] - (v as number)) > 1e-12) {
         throw new KitError(`bench check failed: ${q} ${m}`);
       }
       compared++;

@@ -6,31 +6,48 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { DEFAULT_MEASURES, selectMeasures } from "../metrics/measures.ts";
+import { DEFAULT_MEASURES } from "../metrics/measures.ts";
+import { measureHelp } from "../metrics/measures/help.ts";
 import { evaluateTrecFiles } from "../metrics/trec_files.ts";
-import { formatTrecEval } from "../metrics/format.ts";
+import { formatCsv, formatJson, formatTrecEval } from "../metrics/format.ts";
 import type { Command } from "./command.ts";
-import { list, parseFlags, relevanceLevel, str } from "./args.ts";
+import { list, oneOf, parseFlags, relevanceLevel, str } from "./args.ts";
 
-function threadCount(raw: string): number {
-  if (!/^[1-9]\d*$/.test(raw)) {
-    throw new KitError(`--threads takes a positive integer, got '${raw}'`);
+function count(raw: string | undefined, flag: string, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    throw new KitError(
+      `${flag} takes ${min ? "a positive" : "a non-negative"} integer, got '${raw}'`,
+    );
   }
   return Number(raw);
 }
 
+const FORMATS = ["text", "json", "csv", "csv-wide"] as const;
+
 /** `eval trec`. */
 export const trecCommand: Command = {
   summary: "trec_eval-compatible evaluation of a run file against a qrels file",
-  usage: "QRELS RUN [-m MEASURE]... [-q] [-c] [-l LEVEL] [--threads N] [--skip-bad-lines]\n" +
-    "  measures: num_q runid num_ret num_rel num_rel_ret map Rprec recip_rank P.k recall.k\n" +
-    "            ndcg_cut.k map_cut.k success.k (k: one or more cutoffs, e.g. P.5,10)",
+  get usage() {
+    return "QRELS RUN [-m MEASURE]... [-q] [-c] [-l LEVEL] [-J] [-M N] [-N N]\n" +
+      "  [--format text|json|csv|csv-wide] [--threads N] [--skip-bad-lines]\n" +
+      "  -q per-query values too; -c average over every qrels query (missing ones score 0);\n" +
+      "  -l LEVEL judgments >= LEVEL are relevant (default 1); -J only judged documents count;\n" +
+      "  -M N only the first N documents of each ranking count; -N N documents in the\n" +
+      "  collection (utility); --format text is trec_eval's output (default), json the\n" +
+      "  summary (and with -q each query's values), csv one row per query and measure,\n" +
+      "  csv-wide one row per query\n" + measureHelp();
+  },
   async run(args) {
     const p = parseFlags(args, {
       measure: { type: "string", multiple: true, short: "m" },
       query: { type: "boolean", short: "q" },
       complete: { type: "boolean", short: "c" },
       level: { type: "string", short: "l" },
+      "judged-only": { type: "boolean", short: "J" },
+      "max-docs": { type: "string", short: "M" },
+      "num-docs": { type: "string", short: "N" },
+      format: { type: "string", default: "text" },
       threads: { type: "string" },
       "skip-bad-lines": { type: "boolean" },
     });
@@ -38,16 +55,23 @@ export const trecCommand: Command = {
     if (!qrelsPath || !runPath || extra.length) {
       throw new KitError("usage: deno task eval trec QRELS RUN [-m MEASURE]... [-q] [-c]");
     }
+    const format = oneOf(str(p, "format")!, FORMATS, "format");
     const names = list(p, "measure");
-    const chosen = names.length ? names : DEFAULT_MEASURES;
-    const selection = selectMeasures(chosen);
-    const result = await evaluateTrecFiles(qrelsPath, runPath, chosen, {
-      complete: Boolean(p.values.complete),
-      relevanceLevel: relevanceLevel(str(p, "level")),
-      // Default: a worker parses large runs where there are two or more CPUs.
-      threads: str(p, "threads") === undefined ? undefined : threadCount(str(p, "threads")!),
-      skipBadLines: Boolean(p.values["skip-bad-lines"]),
-    });
+    const result = await evaluateTrecFiles(
+      qrelsPath,
+      runPath,
+      names.length ? names : DEFAULT_MEASURES,
+      {
+        complete: Boolean(p.values.complete),
+        relevanceLevel: relevanceLevel(str(p, "level")),
+        judgedOnly: Boolean(p.values["judged-only"]),
+        maxDocs: count(str(p, "max-docs"), "-M", 0),
+        numDocs: count(str(p, "num-docs"), "-N", 0),
+        // Default: a worker parses large runs where there are two or more CPUs.
+        threads: count(str(p, "threads"), "--threads", 1),
+        skipBadLines: Boolean(p.values["skip-bad-lines"]),
+      },
+    );
     for (const [which, path] of [["qrels", qrelsPath], ["run", runPath]] as const) {
       const s = result.skipped?.[which];
       if (s && s.count > 0) {
@@ -57,7 +81,14 @@ export const trecCommand: Command = {
         );
       }
     }
-    await writeStdout(formatTrecEval(result, { perQuery: Boolean(p.values.query), selection }));
+    const perQuery = Boolean(p.values.query);
+    await writeStdout(
+      format === "json"
+        ? formatJson(result, { perQuery })
+        : format === "text"
+        ? formatTrecEval(result, { perQuery })
+        : formatCsv(result, { perQuery, shape: format === "csv" ? "long" : "wide" }),
+    );
   },
 };
 

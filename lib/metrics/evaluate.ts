@@ -3,16 +3,23 @@
  * in-memory entry point {@link evaluate} (ranx style: plain data in, plain data out)
  * and the streaming file evaluator in `trec_files.ts`.
  *
- * Which queries count follows trec_eval: only queries in both the run and the qrels;
- * run-only queries are skipped with a warning; with `complete` (`trec_eval -c`) the mean
- * is over every qrels query, the ones missing from the run scoring 0.
+ * Which queries count follows trec_eval 9.0.8: only queries in both the run and the qrels;
+ * run-only queries are skipped with a warning; with `complete` (`trec_eval -c`) the mean is
+ * over every qrels query, the ones missing from the run adding 0 (the geometric means add
+ * log 0.00001 each; num_rel counts their judgments > 0, as trec_eval 9.0.8 does). `-M`
+ * (`maxDocs`) keeps the first documents of each ranking, `-J` (`judgedOnly`) then drops the
+ * unjudged ones; both apply here, to every route.
  *
  * @module
  */
 import { KitError } from "../errors.ts";
 import {
+  type AnyMeasure,
   type MeasureInstance,
+  type MeasureOptions,
   type MeasureSelection,
+  MIN_GEO_MEAN,
+  type QueryView,
   type RankedQuery,
   selectMeasures,
   UNJUDGED,
@@ -24,27 +31,51 @@ export type Qrels = Map<string, Map<string, number>>;
 /** A run: query id to (docno to score). */
 export type Run = Map<string, Map<string, number>>;
 
-/** Options of {@link evaluate}. */
+/** Options of {@link evaluate} (and of the evaluator every route uses). */
 export interface EvalOptions {
   /** Average over every qrels query, missing ones scoring 0 (`trec_eval -c`). */
   complete?: boolean;
   /** A judgment counts as relevant when >= this (`trec_eval -l`, default 1). */
   relevanceLevel?: number;
+  /** Only the judged documents of each ranking count (`trec_eval -J`). */
+  judgedOnly?: boolean;
+  /** Only the first N documents of each ranking count (`trec_eval -M N`). */
+  maxDocs?: number;
+  /** Number of documents in the collection (`trec_eval -N`; utility's fourth cell). */
+  numDocs?: number;
   /** Where warnings go (default: `console.warn`, i.e. stderr). `false` silences them. */
   warn?: ((message: string) => void) | false;
+}
+
+/** One output line of an evaluation, in output order (what each format prints). */
+export interface OutputLine {
+  /** Output name. */
+  label: string;
+  /** `runid` and `num_q` are summary lines; `text` is relstring's per-query string. */
+  kind: "runid" | "num_q" | "value" | "text";
+  /** A count (printed without decimals). */
+  integer: boolean;
+  /** Printed for each query with `-q`. */
+  perQuery: boolean;
+  /** Printed in the summary (`all`). */
+  summary: boolean;
 }
 
 /** What {@link evaluate} returns: plain data. */
 export interface EvalResult {
   /** Output names of the per-query measures, in output order (`map`, `P_5`, ...). */
   measures: string[];
-  /** The `all` value of each measure (means; sums for the `num_*` counts). */
+  /** The `all` value of each measure (means; sums for counts; geometric means for gm_*). */
   summary: Record<string, number>;
   /**
    * Per-query values for every query of the run that has qrels (qid order as trec_eval:
    * strcmp). Made on first read (a getter; the summary does not need it).
    */
   readonly perQuery: Map<string, Record<string, number>>;
+  /** Per-query strings of the text measures (relstring), same queries and order. */
+  readonly perQueryText: Map<string, Record<string, string>>;
+  /** Every output line in order, runid and num_q included. */
+  layout: OutputLine[];
   /** Number of queries averaged over (`num_q`). */
   numQ: number;
   /** Queries of the run that have no qrels (skipped, as trec_eval does). */
@@ -67,8 +98,8 @@ export interface QueryJudgments {
   get(docno: string): number | undefined;
   /** Count of judgments >= level. */
   numRel: number;
-  /** Positive judgment values, highest first. */
-  idealGains: Float64Array;
+  /** Every judgment value, highest first. */
+  judged: Float64Array;
 }
 
 /**
@@ -79,7 +110,7 @@ export interface QueryJudgments {
  * import assert from "node:assert/strict";
  * import { digestJudgments } from "./evaluate.ts";
  * const j = digestJudgments(new Map([["d1", 2], ["d2", 0], ["d3", 1]]), 1);
- * assert(j.numRel === 2 && j.idealGains.join() === "2,1");
+ * assert(j.numRel === 2 && j.judged.join() === "2,1,0");
  * ```
  */
 export function digestJudgments(
@@ -87,13 +118,49 @@ export function digestJudgments(
   level: number,
 ): QueryJudgments {
   let numRel = 0;
-  const gains: number[] = [];
-  for (const v of judgments.values()) {
-    if (v >= level) numRel++;
-    if (v > 0) gains.push(v);
+  const judged = Float64Array.from(judgments.values());
+  for (const v of judged) if (v >= level) numRel++;
+  judged.sort().reverse();
+  return { get: (d) => judgments.get(d), numRel, judged };
+}
+
+/** The evaluator's settings (see {@link EvalOptions}). */
+export interface EvaluatorOptions {
+  relevanceLevel?: number;
+  judgedOnly?: boolean;
+  maxDocs?: number;
+  numDocs?: number;
+  warn?: EvalOptions["warn"];
+}
+
+/** An instance computed per query, with the index of the query view it reads. */
+interface Computed {
+  instance: MeasureInstance;
+  view: number;
+}
+
+const viewKey = (v: QueryView | undefined) =>
+  v === undefined || (v.level === undefined && !v.judgedOnly && !v.gains)
+    ? ""
+    : JSON.stringify([v.level, v.judgedOnly ?? false, v.gains ? [...v.gains] : null]);
+
+/** The query as a view sees it: its own level, judged documents only, mapped gains. */
+function applyView(q: RankedQuery, v: QueryView): RankedQuery {
+  let rels = q.rels, judged = q.judged;
+  if (v.judgedOnly) rels = rels.filter((r) => r >= 0);
+  if (v.gains) {
+    const g = v.gains;
+    const map = (r: number) => (r === UNJUDGED ? r : g.get(r) ?? r);
+    rels = rels.map(map);
+    judged = judged.map(map).sort().reverse();
   }
-  gains.sort((a, b) => b - a);
-  return { get: (d) => judgments.get(d), numRel, idealGains: Float64Array.from(gains) };
+  const level = v.level ?? q.level;
+  let numRel = q.numRel;
+  if (v.level !== undefined || v.gains) {
+    numRel = 0;
+    for (const x of judged) if (x >= 0 && x >= level) numRel++;
+  }
+  return { rels, judged, level, numRel };
 }
 
 /**
@@ -103,18 +170,43 @@ export function digestJudgments(
 export class QueryEvaluator {
   readonly selection: MeasureSelection;
   readonly level: number;
-  private readonly instances: MeasureInstance[];
+  /** The settings. */
+  readonly options: EvaluatorOptions;
+  private readonly values: Computed[];
+  private readonly texts: Computed[];
+  private readonly views: QueryView[];
+  private readonly measureOptions: MeasureOptions;
   private qids: string[] = [];
   private columns: number[][];
-  /** The measure names as given (so another thread can build the same evaluator). */
-  readonly measureNames: readonly string[];
+  private textColumns: string[][];
+  /** With -c, the terms some measures sum instead of their values (num_rel's). */
+  private completeColumns: (number[] | undefined)[];
 
-  constructor(measures: readonly string[], relevanceLevel = 1) {
-    this.measureNames = [...measures];
-    this.selection = selectMeasures(measures);
-    this.instances = this.selection.instances;
-    this.level = relevanceLevel;
-    this.columns = this.instances.map(() => []);
+  constructor(measures: readonly string[], options: number | EvaluatorOptions = {}) {
+    this.options = typeof options === "number" ? { relevanceLevel: options } : options;
+    const warn = this.options.warn;
+    this.selection = selectMeasures(measures, warn === false ? () => {} : warn);
+    this.level = this.options.relevanceLevel ?? 1;
+    this.measureOptions = { numDocs: this.options.numDocs ?? 0 };
+    const keys = [""];
+    this.views = [{}];
+    const computed = this.selection.instances.map((instance) => {
+      const key = viewKey(instance.view);
+      let view = keys.indexOf(key);
+      if (view < 0) {
+        view = keys.push(key) - 1;
+        this.views.push(instance.view!);
+      }
+      return { instance, view };
+    });
+    const agg = (c: Computed) => c.instance.measure.aggregate;
+    this.values = computed.filter((c) => agg(c) !== "meta" && agg(c) !== "none");
+    this.texts = computed.filter((c) => agg(c) === "none");
+    this.columns = this.values.map(() => []);
+    this.textColumns = this.texts.map(() => []);
+    this.completeColumns = this.values.map((
+      c,
+    ) => (c.instance.measure.completeSum ? [] : undefined));
   }
 
   /** Ranks one query's documents and records its measure values. */
@@ -133,42 +225,61 @@ export class QueryEvaluator {
     this.addRanked(qid, {
       rels,
       numRel: judgments.numRel,
-      idealGains: judgments.idealGains,
+      judged: judgments.judged,
       level: this.level,
     });
   }
 
-  /** Records the values of an already ranked query. */
-  addRanked(qid: string, q: RankedQuery): void {
+  /** Records the values of an already ranked query (`-M` and `-J` are applied here). */
+  addRanked(qid: string, query: RankedQuery): void {
+    let q = query;
+    const { maxDocs, judgedOnly } = this.options;
+    if (maxDocs !== undefined && q.rels.length > maxDocs) {
+      q = { ...q, rels: q.rels.subarray(0, Math.max(0, maxDocs)) };
+    }
+    if (judgedOnly) q = { ...q, rels: q.rels.filter((r) => r >= 0) };
+    const seen = this.views.length === 1
+      ? [q]
+      : this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
     this.qids.push(qid);
-    for (let m = 0; m < this.instances.length; m++) {
-      const inst = this.instances[m];
-      this.columns[m].push(inst.measure.compute(q, inst.k));
+    const o = this.measureOptions;
+    for (let m = 0; m < this.values.length; m++) {
+      const { instance, view } = this.values[m];
+      const qv = seen[view];
+      this.columns[m].push(instance.measure.compute(qv, instance.param as never, o));
+      this.completeColumns[m]?.push(instance.measure.completeSum!(qv.judged));
+    }
+    for (let m = 0; m < this.texts.length; m++) {
+      const { instance, view } = this.texts[m];
+      this.textColumns[m].push(instance.measure.text!(seen[view], instance.param as never));
     }
   }
 
-  /** The recorded queries and values, as plain data (to move them between threads). */
-  export(): { qids: string[]; columns: number[][] } {
-    return { qids: this.qids, columns: this.columns };
+  /**
+   * What a qrels query missing from the run adds to each measure's sum with `-c`: 0, or the
+   * measure's `completeSum` of its judgments (num_rel).
+   */
+  valuesForMissing(judgments: Pick<QueryJudgments, "judged">): number[] {
+    return this.values.map((c) => c.instance.measure.completeSum?.(judgments.judged) ?? 0);
   }
 
-  /** Adds queries recorded by another evaluator with the same measures. */
-  absorb(data: { qids: string[]; columns: number[][] }): void {
-    this.qids.push(...data.qids);
-    for (let m = 0; m < this.columns.length; m++) {
-      for (const v of data.columns[m]) this.columns[m].push(v);
-    }
-  }
-
-  /** Values computed for an empty ranking (a qrels query missing from the run). */
-  valuesForMissing(judgments: Pick<QueryJudgments, "numRel" | "idealGains">): number[] {
-    const q: RankedQuery = {
-      rels: new Float64Array(0),
-      numRel: judgments.numRel,
-      idealGains: judgments.idealGains,
-      level: this.level,
-    };
-    return this.instances.map((inst) => inst.measure.compute(q, inst.k));
+  /** The output lines, in order. */
+  layout(): OutputLine[] {
+    return this.selection.instances.map((i): OutputLine => {
+      const m: AnyMeasure = i.measure;
+      const kind = m.aggregate === "meta"
+        ? (m.name === "runid" ? "runid" : "num_q")
+        : m.aggregate === "none"
+        ? "text"
+        : "value";
+      return {
+        label: i.label,
+        kind,
+        integer: Boolean(m.integer),
+        perQuery: !m.summaryOnly,
+        summary: m.aggregate !== "none",
+      };
+    });
   }
 
   /**
@@ -190,42 +301,56 @@ export class QueryEvaluator {
           "use the same query ids)",
       );
     }
-    const labels = this.instances.map((i) => i.label);
+    const labels = this.values.map((c) => c.instance.label);
+    const textLabels = this.texts.map((c) => c.instance.label);
     const order = qidOrder(this.qids);
-    const qids = this.qids, columns = this.columns;
+    const qids = this.qids, columns = this.columns, textColumns = this.textColumns;
     // Built on first access: 100,000 row objects cost about 0.1 s, which `eval trec`
     // without -q never needs.
     let perQuery: Map<string, Record<string, number>> | undefined;
-    const buildPerQuery = () => {
-      perQuery = new Map();
+    let perQueryText: Map<string, Record<string, string>> | undefined;
+    const rows = <T>(cols: T[][], names: string[]) => {
+      const map = new Map<string, Record<string, T>>();
       for (const i of order) {
-        const row: Record<string, number> = {};
-        for (let m = 0; m < labels.length; m++) row[labels[m]] = columns[m][i];
-        perQuery.set(qids[i], row);
+        const row: Record<string, T> = {};
+        for (let m = 0; m < names.length; m++) row[names[m]] = cols[m][i];
+        map.set(qids[i], row);
       }
-      return perQuery;
+      return map;
     };
-    const numQ = info.complete ? n + info.missing.length : n;
+    const complete = info.complete;
+    const numQ = complete ? n + info.missing.length : n;
     const summary: Record<string, number> = {};
     for (let m = 0; m < labels.length; m++) {
-      // Sum in qid order, as trec_eval does, so the last bit does not depend on input order.
+      const measure = this.values[m].instance.measure;
+      // Sums in qid order, as trec_eval, so the last bit does not depend on input order.
+      const col = complete && this.completeColumns[m] ? this.completeColumns[m]! : columns[m];
       let sum = 0;
-      const col = this.columns[m];
+      if (measure.aggregate === "geometric") {
+        for (const i of order) sum += Math.log(Math.max(col[i], MIN_GEO_MEAN));
+        if (complete) sum += (numQ - n) * Math.log(MIN_GEO_MEAN);
+        summary[labels[m]] = Math.exp(sum / numQ);
+        continue;
+      }
       for (const i of order) sum += col[i];
-      if (info.complete) { for (const x of info.missing) sum += x.values[m]; }
-      summary[labels[m]] = this.instances[m].measure.aggregate === "sum" ? sum : sum / numQ;
+      if (complete) { for (const x of info.missing) sum += x.values[m]; }
+      summary[labels[m]] = measure.aggregate === "sum" ? sum : sum / numQ;
     }
     return {
       measures: labels,
       summary,
       get perQuery() {
-        return perQuery ?? buildPerQuery();
+        return perQuery ??= rows(columns, labels);
       },
+      get perQueryText() {
+        return perQueryText ??= rows(textColumns, textLabels);
+      },
+      layout: this.layout(),
       numQ,
       runOnlyQueries: info.runOnlyQueries,
       missingQueries: info.missing.map((x) => x.qid),
       runId: info.runId,
-      complete: info.complete,
+      complete,
     };
   }
 }
@@ -271,7 +396,9 @@ export function warnRunOnly(
 }
 
 /**
- * Evaluates a run against qrels (ranx-style entry point; trec_eval semantics).
+ * Evaluates a run against qrels (ranx-style entry point; trec_eval semantics). Measure
+ * names are trec_eval's (`map`, `P.5,10`, `all_trec`) or ir_measures' (`AP@100`, `nDCG@10`,
+ * `P(rel=2)@5`); results are keyed by the names as given.
  *
  * @example
  * ```ts
@@ -279,8 +406,8 @@ export function warnRunOnly(
  * import { evaluate } from "./evaluate.ts";
  * const qrels = new Map([["q1", new Map([["d1", 1], ["d2", 0]])]]);
  * const run = new Map([["q1", new Map([["d1", 0.2], ["d2", 0.9]])]]);
- * const r = evaluate(qrels, run, ["map", "recip_rank", "P.1"]);
- * assert(r.summary.map === 0.5 && r.summary.P_1 === 0);
+ * const r = evaluate(qrels, run, ["map", "recip_rank", "P.1", "nDCG@10"]);
+ * assert(r.summary.map === 0.5 && r.summary.P_1 === 0 && r.summary["nDCG@10"] > 0.6);
  * ```
  */
 export function evaluate(
@@ -289,7 +416,7 @@ export function evaluate(
   measures: readonly string[],
   options: EvalOptions = {},
 ): EvalResult {
-  const ev = new QueryEvaluator(measures, options.relevanceLevel ?? 1);
+  const ev = new QueryEvaluator(measures, options);
   const runOnlyQueries: string[] = [];
   const digested = new Map<string, QueryJudgments>();
   const digest = (qid: string) => {

@@ -1,11 +1,11 @@
 /**
- * trec_eval's output format, byte for byte: `%-22s\t%s\t%6.4f` for values,
- * `%-22s\t%s\t%ld` for counts, with C printf rounding.
+ * Output formats of an evaluation: trec_eval's text, byte for byte (`%-22s\t%s\t%6.4f` for
+ * values, `%ld` for counts, C printf rounding, `-nan` where trec_eval divides 0 by 0), and
+ * JSON and CSV (long or wide) for programs and spreadsheets.
  *
  * @module
  */
-import type { EvalResult } from "./evaluate.ts";
-import { MEASURES, type MeasureSelection } from "./measures.ts";
+import type { EvalResult, OutputLine } from "./evaluate.ts";
 
 /**
  * Formats `x` like C's `printf("%.<digits>f", x)`. C rounds the exact binary value and
@@ -13,7 +13,8 @@ import { MEASURES, type MeasureSelection } from "./measures.ts";
  * away from zero: 1/32 = 0.03125 prints as `0.0312` in C and `0.0313` with toFixed.
  * Exact ties at 4 decimals only happen for multiples of 1/32 (x * 10^4 = m + 1/2 must be
  * a dyadic rational), so those are detected and rounded to even; everything else is
- * already exact in toFixed (V8 computes it with exact arithmetic).
+ * already exact in toFixed (V8 computes it with exact arithmetic). NaN prints as glibc
+ * prints the NaN of 0.0 / 0.0 on x86-64 (`-nan`), infinities as `inf`, and -0 keeps its sign.
  *
  * @example
  * ```ts
@@ -22,9 +23,13 @@ import { MEASURES, type MeasureSelection } from "./measures.ts";
  * assert(formatFixedC(1 / 32, 4) === "0.0312");
  * assert(formatFixedC(3 / 32, 4) === "0.0938");
  * assert(formatFixedC(0.61904, 4) === "0.6190");
+ * assert(formatFixedC(0 / 0, 4) === "-nan");
  * ```
  */
 export function formatFixedC(x: number, digits = 4): string {
+  if (Number.isNaN(x)) return "-nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (Object.is(x, -0)) return "-" + (0).toFixed(digits);
   // x * 10^d = k + 1/2 exactly  <=>  x = n / 2^(d+1) with n odd.
   const n = x * 2 ** (digits + 1);
   if (Number.isSafeInteger(n) && n % 2 !== 0) {
@@ -40,12 +45,22 @@ export function formatFixedC(x: number, digits = 4): string {
   return x.toFixed(digits);
 }
 
-/** One output line in trec_eval format. */
+/**
+ * One output line in trec_eval format: a value (`%6.4f`), a count (`%ld`) or a string as is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { trecLine } from "./format.ts";
+ * assert(trecLine("map", "all", 0.5) === "map                   \tall\t0.5000");
+ * assert(trecLine("num_ret", "q1", 3, true) === "num_ret               \tq1\t3");
+ * ```
+ */
 export function trecLine(name: string, qid: string, value: number | string, integer = false) {
   const v = typeof value === "string"
     ? value
     : integer
-    ? String(Math.round(value))
+    ? String(Math.trunc(value))
     : formatFixedC(value, 4).padStart(6);
   return `${name.padEnd(22)}\t${qid}\t${v}`;
 }
@@ -65,25 +80,141 @@ export function trecLine(name: string, qid: string, value: number | string, inte
  * assert(formatTrecEval(r) === "num_q                 \tall\t1\nmap                   \tall\t1.0000\n");
  * ```
  */
-export function formatTrecEval(
-  result: EvalResult,
-  options: { perQuery?: boolean; selection?: Pick<MeasureSelection, "runid" | "numQ"> } = {},
-): string {
-  const integer = new Set(
-    MEASURES.filter((m) => m.integer).map((m) => m.name),
-  );
-  const isInt = (label: string) => integer.has(label);
+export function formatTrecEval(result: EvalResult, options: { perQuery?: boolean } = {}): string {
   const out: string[] = [];
   if (options.perQuery) {
+    const text = result.layout.some((l) => l.kind === "text") ? result.perQueryText : undefined;
     for (const [qid, row] of result.perQuery) {
-      for (const label of result.measures) out.push(trecLine(label, qid, row[label], isInt(label)));
+      for (const l of result.layout) {
+        if (!l.perQuery) continue;
+        if (l.kind === "value") out.push(trecLine(l.label, qid, row[l.label], l.integer));
+        else if (l.kind === "text") {
+          out.push(trecLine(l.label, qid, `'${text!.get(qid)![l.label]}'`));
+        }
+      }
     }
   }
-  const sel = options.selection ?? { runid: false, numQ: true };
-  if (sel.runid) out.push(trecLine("runid", "all", result.runId));
-  if (sel.numQ) out.push(trecLine("num_q", "all", result.numQ, true));
-  for (const label of result.measures) {
-    out.push(trecLine(label, "all", result.summary[label], isInt(label)));
+  for (const l of result.layout) {
+    if (!l.summary) continue;
+    out.push(trecLine(l.label, "all", summaryValue(result, l), l.integer));
   }
-  return out.join("\n") + "\n";
+  return out.length ? out.join("\n") + "\n" : "";
+}
+
+/** The `all` value of an output line (runid: the run's name; num_q: the query count). */
+function summaryValue(result: EvalResult, l: OutputLine): number | string {
+  return l.kind === "runid"
+    ? result.runId
+    : l.kind === "num_q"
+    ? result.numQ
+    : result.summary[l.label];
+}
+
+/** A number for JSON: NaN and infinities (not JSON) become null. */
+const jsonNumber = (x: number) => (Number.isFinite(x) ? x : null);
+
+/**
+ * An evaluation as JSON: `runid`, `numQ`, `complete`, the output names in order
+ * (`measures`), `summary` (the `all` values at full precision) and, with `perQuery`, each
+ * query's values (`perQuery`, qid to measure to value; relstring's strings included).
+ * Values that are not numbers (trec_eval's `-nan`) are `null`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evaluate } from "./evaluate.ts";
+ * import { formatJson } from "./format.ts";
+ * const r = evaluate(new Map([["q1", new Map([["d1", 1]])]]), new Map([["q1", new Map([["d1", 1]])]]), ["map"]);
+ * const j = JSON.parse(formatJson(r, { perQuery: true }));
+ * assert(j.summary.map === 1 && j.perQuery.q1.map === 1 && j.numQ === 1);
+ * ```
+ */
+export function formatJson(result: EvalResult, options: { perQuery?: boolean } = {}): string {
+  const values = result.layout.filter((l) => l.kind === "value" || l.kind === "text");
+  const summary: Record<string, number | null> = {};
+  for (const l of values) if (l.summary) summary[l.label] = jsonNumber(result.summary[l.label]);
+  const out: Record<string, unknown> = {
+    runid: result.runId,
+    numQ: result.numQ,
+    complete: result.complete,
+    measures: values.map((l) => l.label),
+    summary,
+  };
+  if (options.perQuery) {
+    const perQuery: Record<string, Record<string, number | string | null>> = {};
+    const text = result.perQueryText;
+    for (const [qid, row] of result.perQuery) {
+      const r: Record<string, number | string | null> = {};
+      for (const l of values) {
+        if (!l.perQuery) continue;
+        r[l.label] = l.kind === "text" ? text.get(qid)![l.label] : jsonNumber(row[l.label]);
+      }
+      perQuery[qid] = r;
+    }
+    out.perQuery = perQuery;
+  }
+  return JSON.stringify(out, null, 2) + "\n";
+}
+
+/** A CSV field (RFC 4180: quoted when it holds a comma, quote or line break). */
+function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A number for CSV: shortest round-trip form, `NaN` for trec_eval's `-nan`. */
+const csvNumber = (x: number) => String(x);
+
+/**
+ * An evaluation as CSV. `long` (the default): one row per query and measure, header
+ * `query,measure,value`, per-query rows (with `perQuery`) in qid order then the `all` rows
+ * (runid and num_q included), as trec_eval's lines. `wide`: one row per query, a column per
+ * measure, the `all` row last. Values at full precision.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evaluate } from "./evaluate.ts";
+ * import { formatCsv } from "./format.ts";
+ * const r = evaluate(new Map([["q1", new Map([["d1", 1]])]]), new Map([["q1", new Map([["d1", 1]])]]), ["map"]);
+ * assert(formatCsv(r, { shape: "wide", perQuery: true }) === "query,map\nq1,1\nall,1\n");
+ * ```
+ */
+export function formatCsv(
+  result: EvalResult,
+  options: { perQuery?: boolean; shape?: "long" | "wide" } = {},
+): string {
+  const lines: string[] = [];
+  const text = result.layout.some((l) => l.kind === "text") ? result.perQueryText : undefined;
+  const cell = (qid: string, l: OutputLine, row: Record<string, number>) =>
+    l.kind === "text" ? csvField(text!.get(qid)![l.label]) : csvNumber(row[l.label]);
+  if (options.shape === "wide") {
+    const cols = result.layout.filter((l) => l.kind === "value" || l.kind === "text");
+    lines.push(["query", ...cols.map((l) => l.label)].map(csvField).join(","));
+    if (options.perQuery) {
+      for (const [qid, row] of result.perQuery) {
+        lines.push(
+          [csvField(qid), ...cols.map((l) => (l.perQuery ? cell(qid, l, row) : ""))].join(","),
+        );
+      }
+    }
+    lines.push(
+      ["all", ...cols.map((l) => (l.summary ? csvNumber(result.summary[l.label]) : ""))].join(","),
+    );
+  } else {
+    lines.push("query,measure,value");
+    if (options.perQuery) {
+      for (const [qid, row] of result.perQuery) {
+        for (const l of result.layout) {
+          if (!l.perQuery || (l.kind !== "value" && l.kind !== "text")) continue;
+          lines.push(`${csvField(qid)},${csvField(l.label)},${cell(qid, l, row)}`);
+        }
+      }
+    }
+    for (const l of result.layout) {
+      if (!l.summary) continue;
+      const v = summaryValue(result, l);
+      lines.push(`all,${csvField(l.label)},${typeof v === "string" ? csvField(v) : csvNumber(v)}`);
+    }
+  }
+  return lines.join("\n") + "\n";
 }

@@ -1,16 +1,31 @@
 /**
- * Brute-force reference implementations of the measures, written straight from their
- * definitions (PROTOCOL.md section 1) and sharing no code with the rest of lib/metrics, so
- * the property tests and `deno task bench eval` compare two independent implementations.
- * Slow on purpose (quadratic scans, plain objects); not exported from `mod.ts`.
+ * Brute-force evaluation: ranks with its own sort, applies `-M` / `-J` and the ir_measures
+ * views on plain arrays, runs each table entry's `reference` (its definition written with
+ * `measures/brute.ts`, sharing no code with the fast computations) and combines per-query
+ * values with its own loops. The property tests and `deno task bench eval` compare the kit's
+ * evaluator with this. Slow on purpose (quadratic scans, plain objects); not exported from
+ * `mod.ts`.
  *
  * @module
  */
+import { type MeasureOptions, type ReferenceQuery, selectMeasures } from "./measures.ts";
 
+/** Qrels as plain records: query id to (docno to judgment). */
 export type Judgments = Record<string, Record<string, number>>;
+/** A run as plain records: query id to (docno to score). */
 export type Scores = Record<string, Record<string, number>>;
 
-/** Docnos of a query in trec_eval order; docnos here are ASCII, where `<` equals strcmp. */
+/**
+ * Docnos of a query in trec_eval order (score descending, then docno descending); docnos
+ * here are ASCII, where `<` equals strcmp.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { referenceRanking } from "./reference.ts";
+ * assert(referenceRanking({ a: 1, b: 2, c: 1 }).join() === "b,c,a");
+ * ```
+ */
 export function referenceRanking(docs: Record<string, number>): string[] {
   const entries = Object.entries(docs);
   entries.sort(([da, sa], [db, sb]) => {
@@ -20,52 +35,7 @@ export function referenceRanking(docs: Record<string, number>): string[] {
   return entries.map(([d]) => d);
 }
 
-function isRel(j: Record<string, number>, d: string, level: number): boolean {
-  return d in j && j[d] >= level;
-}
-
-export function referenceQuery(
-  ranking: string[],
-  j: Record<string, number>,
-  level: number,
-): Record<string, number> {
-  const relevant = Object.keys(j).filter((d) => j[d] >= level);
-  const R = relevant.length;
-  const precisionAt = (k: number) =>
-    ranking.slice(0, k).filter((d) => isRel(j, d, level)).length / k;
-  let ap = 0;
-  for (const d of relevant) {
-    const r = ranking.indexOf(d);
-    if (r >= 0) ap += precisionAt(r + 1);
-  }
-  ap = R === 0 ? 0 : ap / R;
-  const first = ranking.findIndex((d) => isRel(j, d, level));
-  const rr = first < 0 ? 0 : 1 / (first + 1);
-  const rprec = R === 0 ? 0 : ranking.slice(0, R).filter((d) => isRel(j, d, level)).length / R;
-  const ndcg = (k: number) => {
-    const gain = (d: string) => (d in j && j[d] > 0 ? j[d] : 0);
-    let dcg = 0;
-    ranking.slice(0, k).forEach((d, i) => dcg += gain(d) / Math.log2(i + 2));
-    const ideal = Object.values(j).filter((v) => v > 0).sort((a, b) => b - a).slice(0, k);
-    let idcg = 0;
-    ideal.forEach((g, i) => idcg += g / Math.log2(i + 2));
-    return idcg === 0 ? 0 : dcg / idcg;
-  };
-  return {
-    num_ret: ranking.length,
-    num_rel: R,
-    num_rel_ret: ranking.filter((d) => isRel(j, d, level)).length,
-    map: ap,
-    Rprec: rprec,
-    recip_rank: rr,
-    P_1: precisionAt(1),
-    P_5: precisionAt(5),
-    ndcg_cut_3: ndcg(3),
-    ndcg_cut_10: ndcg(10),
-  };
-}
-
-/** The measures `referenceEvaluate` computes, as `-m` names. */
+/** The measures `bench eval` checks (the AS2 protocol's and trec_eval's counts), as `-m` names. */
 export const REFERENCE_MEASURES = [
   "num_ret",
   "num_rel",
@@ -77,31 +47,90 @@ export const REFERENCE_MEASURES = [
   "ndcg_cut.3,10",
 ];
 
+/** Options of {@link referenceEvaluate} (as `EvalOptions`). */
+export interface ReferenceOptions {
+  complete?: boolean;
+  relevanceLevel?: number;
+  judgedOnly?: boolean;
+  maxDocs?: number;
+  numDocs?: number;
+}
+
+/** What {@link referenceEvaluate} returns. */
+export interface ReferenceResult {
+  numQ: number;
+  summary: Record<string, number>;
+  perQuery: Record<string, Record<string, number | string>>;
+}
+
+/**
+ * Evaluates `run` against `qrels` by brute force for the measures named as `-m` takes them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { referenceEvaluate } from "./reference.ts";
+ * const r = referenceEvaluate({ q: { a: 1 } }, { q: { a: 1, b: 2 } }, ["map", "P.1"]);
+ * assert(r.summary.map === 0.5 && r.summary.P_1 === 0);
+ * ```
+ */
 export function referenceEvaluate(
   qrels: Judgments,
   run: Scores,
-  complete: boolean,
-  level: number,
-): {
-  numQ: number;
-  summary: Record<string, number>;
-  perQuery: Record<string, Record<string, number>>;
-} {
-  const perQuery: Record<string, Record<string, number>> = {};
+  measures: readonly string[],
+  options: ReferenceOptions = {},
+): ReferenceResult {
+  const level = options.relevanceLevel ?? 1;
+  const measureOptions: MeasureOptions = { numDocs: options.numDocs ?? 0 };
+  const lines = selectMeasures(measures, () => {}).instances.filter((i) =>
+    i.measure.aggregate !== "meta"
+  );
+  const perQuery: Record<string, Record<string, number | string>> = {};
   for (const q of Object.keys(run)) {
     if (!(q in qrels)) continue;
-    perQuery[q] = referenceQuery(referenceRanking(run[q]), qrels[q], level);
+    let ranking = referenceRanking(run[q]);
+    if (options.maxDocs !== undefined) ranking = ranking.slice(0, options.maxDocs);
+    const judged = (d: string) => d in qrels[q] && qrels[q][d] >= 0;
+    if (options.judgedOnly) ranking = ranking.filter(judged);
+    const row: Record<string, number | string> = {};
+    for (const line of lines) {
+      const view = line.view ?? {};
+      let judgments = qrels[q];
+      if (view.gains) {
+        const g = view.gains;
+        judgments = Object.fromEntries(
+          Object.entries(judgments).map(([d, v]) => [d, g.has(v) ? g.get(v)! : v]),
+        );
+      }
+      const rq: ReferenceQuery = {
+        ranking: view.judgedOnly ? ranking.filter(judged) : ranking,
+        judgments,
+        level: view.level ?? level,
+      };
+      row[line.label] = line.measure.reference(rq, line.param as never, measureOptions);
+    }
+    perQuery[q] = row;
   }
-  const rows = Object.values(perQuery);
-  if (complete) {
-    for (const q of Object.keys(qrels)) {
-      if (!(q in run)) rows.push(referenceQuery([], qrels[q], level));
+  const evaluated = Object.keys(perQuery);
+  const missing = options.complete ? Object.keys(qrels).filter((q) => !(q in run)) : [];
+  const numQ = evaluated.length + missing.length;
+  const summary: Record<string, number> = {};
+  for (const line of lines) {
+    const m = line.measure;
+    if (m.aggregate === "none") continue;
+    const values = evaluated.map((q) => perQuery[q][line.label] as number);
+    if (m.aggregate === "geometric") {
+      // A query missing from the run counts as the floor, 0.00001.
+      const logs = [...values, ...missing.map(() => 0)].map((v) => Math.log(Math.max(v, 0.00001)));
+      summary[line.label] = Math.exp(logs.reduce((s, x) => s + x, 0) / numQ);
+    } else if (m.completeSum && options.complete) {
+      // trec_eval 9.0.8's num_rel with -c: every judgment > 0 of every qrels query.
+      summary[line.label] = Object.values(qrels).flatMap((j) => Object.values(j))
+        .filter((v) => v > 0).length;
+    } else {
+      const sum = values.reduce((s, v) => s + v, 0);
+      summary[line.label] = m.aggregate === "sum" ? sum : sum / numQ;
     }
   }
-  const summary: Record<string, number> = {};
-  for (const m of Object.keys(rows[0] ?? {})) {
-    const sum = rows.reduce((s, r) => s + r[m], 0);
-    summary[m] = m.startsWith("num_") ? sum : sum / rows.length;
-  }
-  return { numQ: rows.length, summary, perQuery };
+  return { numQ, summary, perQuery };
 }

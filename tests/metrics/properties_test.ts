@@ -48,7 +48,7 @@ function checkAgainstReference(
   for (const [q, row] of Object.entries(want.perQuery)) {
     for (const [m, v] of Object.entries(row)) {
       assert(
-        close(got.perQuery.get(q)![m], v),
+        close(got.perQuery.get(q)![m], v as number),
         `${q} ${m}: got ${got.perQuery.get(q)![m]}, want ${v}`,
       );
     }
@@ -70,7 +70,10 @@ Deno.test("every measure equals its brute-force definition on random tied runs (
         relevanceLevel: level,
         warn: false,
       });
-      checkAgainstReference(got, referenceEvaluate(q, r, complete, level));
+      checkAgainstReference(
+        got,
+        referenceEvaluate(q, r, REFERENCE_MEASURES, { complete, relevanceLevel: level }),
+      );
     }),
     { numRuns: 400, seed: 20261129 },
   );
@@ -107,7 +110,7 @@ Deno.test("the streaming file evaluator agrees with the reference, grouped or sh
           REFERENCE_MEASURES,
           { complete, warn: false, chunkBytes },
         );
-        checkAgainstReference(got, referenceEvaluate(q, r, complete, 1));
+        checkAgainstReference(got, referenceEvaluate(q, r, REFERENCE_MEASURES, { complete }));
       },
     ),
     { numRuns: 400, seed: 7 },
@@ -252,7 +255,7 @@ Deno.test("streamed qrels: store edges, reuse, eviction, read-ahead and query or
           REFERENCE_MEASURES,
           { complete, warn: false, chunkBytes, qrelsStore: store },
         );
-        checkAgainstReference(got, referenceEvaluate(q, r, complete, 1));
+        checkAgainstReference(got, referenceEvaluate(q, r, REFERENCE_MEASURES, { complete }));
       },
     ),
     { numRuns: 500, seed: 11 },
@@ -279,7 +282,7 @@ Deno.test("the run-parsing worker gives the one-thread results, small buffers an
           threads: 2,
           parallelMinBytes: 0,
         });
-        checkAgainstReference(got, referenceEvaluate(q, r, complete, 1));
+        checkAgainstReference(got, referenceEvaluate(q, r, REFERENCE_MEASURES, { complete }));
       },
     ),
     { numRuns: 40, seed: 13 },

@@ -156,8 +156,10 @@ Deno.test("output format is trec_eval's, per-query lines in qid (strcmp) order",
   const r = evaluate(m({ q2: { a: 1 }, q10: { b: 1 } }), m({ q2: { a: 1 }, q10: { b: 1, c: 2 } }), [
     "map",
     "num_ret",
+    "runid",
+    "num_q",
   ]);
-  const text = formatTrecEval(r, { perQuery: true, selection: selectMeasures(["runid", "num_q"]) });
+  const text = formatTrecEval(r, { perQuery: true });
   assertEquals(
     text,
     [
@@ -184,8 +186,29 @@ Deno.test("measure selection: cutoff lists, output names, unknown measures", () 
   assertEquals(selectMeasures(["P_5"]).instances.map((i) => i.label), ["P_5"]);
   assertEquals(selectMeasures(["P"]).instances.length, 9);
   assertThrows(() => selectMeasures(["mapp"]), /unknown measure 'mapp'/);
-  assertThrows(() => selectMeasures(["map.5"]), /takes no cutoff/);
-  assertThrows(() => selectMeasures(["P.0"]), /bad cutoff/);
+  assertThrows(() => selectMeasures(["map.5"]), /map takes no parameters/);
+  assertThrows(() => selectMeasures(["P.0"]), /cutoffs must be positive/);
+  assertThrows(() => selectMeasures(["P.5,5"]), /cutoff 5 is given twice/);
+  assertThrows(() => selectMeasures(["P."]), /empty parameter list/);
+  assertThrows(() => selectMeasures(["utility.1,2"]), /utility takes 4 numbers, got 2/);
+  assertThrows(() => selectMeasures(["ndcg.1=2,3"]), /level=gain pairs/);
+  assertThrows(() => selectMeasures(["prefs_simp"]), /preference or judgment-group qrels/);
+  assertThrows(() => selectMeasures(["all_trec.5"]), /takes no parameters/);
+  // trec_eval's parsing: atol cutoffs (23.4 is 23), sorted; the first parameter list wins.
+  assertEquals(selectMeasures(["ndcg_cut.10,23.4"]).instances.map((i) => i.label), [
+    "ndcg_cut_10",
+    "ndcg_cut_23",
+  ]);
+  const warnings: string[] = [];
+  const twice = selectMeasures(["P.5", "P.10"], (w) => warnings.push(w));
+  assertEquals(twice.instances.map((i) => i.label), ["P_5"]);
+  assertEquals(warnings.length, 1);
+  // Groups, in trec_eval's table order; ir_measures names after them, in the order given.
+  assertEquals(selectMeasures(["official"]).instances.length, 2 + 3 + 5 + 11 + 9);
+  assertEquals(
+    selectMeasures(["nDCG@10", "P_5", "AP"]).instances.map((i) => i.label),
+    ["P_5", "nDCG@10", "AP"],
+  );
 });
 
 Deno.test("no query in common is an error, not a silent zero", () => {

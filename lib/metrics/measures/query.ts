@@ -1,0 +1,240 @@
+/**
+ * Building blocks the measures' fast computations share: counting relevant documents,
+ * trec_eval's codes for unjudged documents, relevance-level counts, gain levels and their
+ * ideal ranking, and the interpolated-precision walk. The brute-force references
+ * (`reference.ts` in this folder) use none of these.
+ *
+ * @module
+ */
+import { type GainPair, type RankedQuery, UNJUDGED } from "./measure.ts";
+
+/**
+ * trec_eval's code for a retrieved document: its judgment, -1 when the qrels do not name
+ * it ("not in the pool"), -2 when its judgment is negative ("in the pool, not judged").
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { trecRel } from "./query.ts";
+ * assert(trecRel(-Infinity) === -1 && trecRel(-3) === -2 && trecRel(2) === 2);
+ * ```
+ */
+export function trecRel(rel: number): number {
+  return rel === UNJUDGED ? -1 : rel < 0 ? -2 : rel;
+}
+
+/**
+ * Relevant documents among the first `k` retrieved (all of them for `k` = Infinity).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { relevantInTop } from "./query.ts";
+ * const q = { rels: Float64Array.of(1, 0, 2), numRel: 2, judged: Float64Array.of(2, 1, 0), level: 1 };
+ * assert(relevantInTop(q, 2) === 1 && relevantInTop(q, Infinity) === 2);
+ * ```
+ */
+export function relevantInTop(q: RankedQuery, k: number): number {
+  const rels = q.rels, level = q.level;
+  const n = k < rels.length ? k : rels.length;
+  let c = 0;
+  for (let i = 0; i < n; i++) if (rels[i] >= level) c++;
+  return c;
+}
+
+/**
+ * How many judgments the query has at each non-negative level (index = level), up to its
+ * highest level: trec_eval's `rel_levels`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { levelCounts } from "./query.ts";
+ * assert(levelCounts(Float64Array.of(3, 1, 1, 0, -1)).join() === "1,2,0,1");
+ * ```
+ */
+export function levelCounts(judged: Float64Array): number[] {
+  const top = judged.length && judged[0] >= 0 ? Math.trunc(judged[0]) : -1;
+  const counts = new Array<number>(top + 1).fill(0);
+  for (let i = 0; i < judged.length && judged[i] >= 0; i++) counts[Math.trunc(judged[i])]++;
+  return counts;
+}
+
+/**
+ * Sorts `items` with C's qsort as glibc implements it for small arrays (a top-down merge
+ * sort, left half `floor(n / 2)`, ties to the left): measures whose comparator is not a
+ * total order (trec_eval compares gains by their difference truncated to an integer) then
+ * order their items as trec_eval does.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mergeSortC } from "./query.ts";
+ * assert(mergeSortC([3, 1, 2], (a, b) => a - b).join() === "1,2,3");
+ * ```
+ */
+export function mergeSortC<T>(items: readonly T[], cmp: (a: T, b: T) => number): T[] {
+  if (items.length <= 1) return [...items];
+  const half = Math.floor(items.length / 2);
+  const left = mergeSortC(items.slice(0, half), cmp);
+  const right = mergeSortC(items.slice(half), cmp);
+  const out: T[] = [];
+  let i = 0, j = 0;
+  while (i < left.length && j < right.length) {
+    out.push(cmp(left[i], right[j]) <= 0 ? left[i++] : right[j++]);
+  }
+  while (i < left.length) out.push(left[i++]);
+  while (j < right.length) out.push(right[j++]);
+  return out;
+}
+
+/** A relevance level with its gain and how many judgments it has. */
+export interface GainLevel {
+  level: number;
+  gain: number;
+  count: number;
+}
+
+/**
+ * The gain levels of the ndcg family (`ndcg`, `ndcg_rel`, `Rndcg`, `G`): every judged level
+ * from 0 to the highest has gain = level unless `pairs` says otherwise; levels named in
+ * `pairs` come first; sorted by gain ascending with trec_eval's comparator (the gain
+ * difference truncated to an integer, so gains less than 1 apart keep their order).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gainLevels } from "./query.ts";
+ * const g = gainLevels([{ level: 1, gain: 3 }], Float64Array.of(2, 1, 0));
+ * assert(g.map((x) => `${x.level}:${x.gain}:${x.count}`).join() === "0:0:1,2:2:1,1:3:1");
+ * ```
+ */
+export function gainLevels(pairs: readonly GainPair[], judged: Float64Array): GainLevel[] {
+  const counts = levelCounts(judged);
+  const levels: GainLevel[] = pairs.map((p) => ({ level: p.level, gain: p.gain, count: 0 }));
+  for (let l = 0; l < counts.length; l++) {
+    const named = levels.find((g) => g.level === l);
+    if (named) named.count = counts[l];
+    else levels.push({ level: l, gain: l, count: counts[l] });
+  }
+  return mergeSortC(levels, (a, b) => Math.trunc(a.gain - b.gain));
+}
+
+/**
+ * The gain of a retrieved document (by its trec_eval code, see {@link trecRel}): the first
+ * level in `levels` with that code, 0 when none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gainOf } from "./query.ts";
+ * assert(gainOf([{ level: 1, gain: 3, count: 1 }], 1) === 3);
+ * assert(gainOf([{ level: 1, gain: 3, count: 1 }], -Infinity) === 0);
+ * ```
+ */
+export function gainOf(levels: readonly GainLevel[], rel: number): number {
+  const code = trecRel(rel);
+  for (const g of levels) if (g.level === code) return g.gain;
+  return 0;
+}
+
+/** The ideal ranking of a query's gain levels (see {@link idealWalk}). */
+export interface IdealWalk {
+  /** The gain at each ideal rank while positive. */
+  gains: number[];
+  /** The highest level's gain, whatever its count (the walk starts only when it is > 0). */
+  top: number;
+  /** The gain the walk ends on: the first non-positive one met, 0 when the levels run out. */
+  end: number;
+}
+
+/**
+ * Walks the gain levels from the top down, each level as many times as it has judgments
+ * (levels without judgments are passed over), while the gain is positive: the ideal
+ * ranking's gains as trec_eval's ndcg family builds them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gainLevels, idealWalk } from "./query.ts";
+ * const w = idealWalk(gainLevels([], Float64Array.of(2, 1, 1, 0)));
+ * assert(w.gains.join() === "2,1,1" && w.end === 0 && w.top === 2);
+ * ```
+ */
+export function idealWalk(levels: readonly GainLevel[]): IdealWalk {
+  const top = levels.length ? levels[levels.length - 1].gain : 0;
+  const gains: number[] = [];
+  let end = 0;
+  if (top > 0) {
+    for (let l = levels.length - 1; l >= 0; l--) {
+      const g = levels[l];
+      if (g.count === 0) continue;
+      if (!(g.gain > 0)) {
+        end = g.gain;
+        break;
+      }
+      for (let c = 0; c < g.count; c++) gains.push(g.gain);
+    }
+  }
+  return { gains, top, end };
+}
+
+/**
+ * Interpolated precision at recall points, as trec_eval walks it: each point is a number of
+ * relevant documents `cuts[i]` (any order); the ranking is walked from the bottom up keeping
+ * the best precision seen, and each point gets that best precision when the walk reaches its
+ * relevant document. Points above the relevant retrieved get nothing (they stay 0), points at
+ * or below 0 get the best precision overall. `visit(i, value)` is called in the walk's order
+ * (which sums like 11pt_avg depend on). An empty ranking gives NaN, as in trec_eval.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recallWalk } from "./query.ts";
+ * const q = { rels: Float64Array.of(0, 1, 1), numRel: 2, judged: Float64Array.of(1, 1, 0), level: 1 };
+ * const got: number[] = [];
+ * recallWalk(q, [1, 2], (i, v) => got[i] = v);
+ * assert(got[0] === 2 / 3 && got[1] === 2 / 3);
+ * ```
+ */
+export function recallWalk(
+  q: RankedQuery,
+  cuts: readonly number[],
+  visit: (index: number, value: number) => void,
+): void {
+  const rels = q.rels, level = q.level, n = rels.length;
+  const relRet = relevantInTop(q, n);
+  let next = cuts.length - 1;
+  while (next >= 0 && cuts[next] > relRet) next--;
+  let best = relRet / n;
+  let found = relRet;
+  for (let i = n; i > 0 && found > 0; i--) {
+    const precision = found / i;
+    if (best < precision) best = precision;
+    if (rels[i - 1] >= level) {
+      while (next >= 0 && found === cuts[next]) visit(next--, best);
+      found--;
+    }
+  }
+  while (next >= 0) visit(next--, best);
+}
+
+/** C's `(long)` of a double: truncation toward zero. */
+export function cLong(x: number): number {
+  return Math.trunc(x);
+}
+
+/**
+ * A recall fraction `p` as a number of relevant documents, as trec_eval converts it:
+ * `(long) (p * R + 0.9)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recallCut } from "./query.ts";
+ * assert(recallCut(0.1, 5) === 1 && recallCut(0, 5) === 0 && recallCut(0.3, 3) === 1);
+ * ```
+ */
+export function recallCut(p: number, numRel: number): number {
+  return cLong(p * numRel + 0.9);
+}

@@ -1,0 +1,113 @@
+/**
+ * `-m` as trec_eval reads it, plus ir_measures' names: which table entries to compute, with
+ * which parameters, under which output names, in which order.
+ *
+ * trec_eval's rules: `-m NAME` or `-m NAME.PARAMS` (the name is everything before the first
+ * `.`), repeatable; a nickname (`official`, `set`, `all_trec`) marks its group; the first
+ * parameter list given for a measure is the one used (trec_eval ignores later ones; the kit
+ * warns); output in table order whatever the order of `-m`. The kit also reads the output
+ * form `P_5` (a cutoff measure with one cutoff) and ir_measures names (`AP@100`,
+ * `P(rel=2)@5`), which print under the name as written, after the trec_eval names, in the
+ * order given.
+ *
+ * @module
+ */
+import { KitError } from "../../errors.ts";
+import type { AnyMeasure } from "./measure.ts";
+import { paramLines } from "./params.ts";
+import { findMeasure, MEASURES, NICKNAMES, NOT_IMPLEMENTED } from "./table.ts";
+import { parseIrMeasure, type QueryView } from "./ir_measures.ts";
+
+/** One output line of a selection: a table entry with its parameter and output name. */
+export interface MeasureInstance {
+  /** Output name (`map`, `P_5`, `ndcg_1=3,2=9`, `P(rel=2)@5`). */
+  label: string;
+  measure: AnyMeasure;
+  /** This line's parameter (a cutoff, a fraction, a list of numbers, gain pairs). */
+  param: unknown;
+  /** The query view of an ir_measures name (its own `rel`, `judged_only`, `gains`). */
+  view?: QueryView;
+}
+
+/** What `-m` selected: every output line in output order. */
+export interface MeasureSelection {
+  /** Output lines in order: summary-only (runid, num_q), per-query values and texts. */
+  instances: MeasureInstance[];
+  /** Whether the runid line is printed. */
+  runid: boolean;
+  /** Whether a num_q line is printed. */
+  numQ: boolean;
+}
+
+/**
+ * Parses measure names as trec_eval's `-m` takes them (`map`, `P.5,10`, `P` with its
+ * default cutoffs, `official`, `all_trec`, `ndcg.1=3,2=9`, `iprec_at_recall..1,.5`), the
+ * output form `P_5`, and ir_measures names (`AP@100`, `nDCG@10`, `P(rel=2)@5`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { selectMeasures } from "./select.ts";
+ * const s = selectMeasures(["P.5,10", "map", "AP@100"]);
+ * assert(s.instances.map((i) => i.label).join() === "map,P_5,P_10,AP@100");
+ * ```
+ */
+export function selectMeasures(
+  names: readonly string[],
+  warn: (message: string) => void = (m) => console.warn(m),
+): MeasureSelection {
+  const marked = new Set<string>();
+  const params = new Map<string, string>();
+  const ir: MeasureInstance[] = [];
+  for (const raw of names) {
+    const spec = raw.trim();
+    if (spec === "") continue;
+    const dot = spec.indexOf(".");
+    let name = dot < 0 ? spec : spec.slice(0, dot);
+    let given = dot < 0 ? undefined : spec.slice(dot + 1);
+    const outputForm = dot < 0 ? /^(.+)_(\d+)$/.exec(spec) : null;
+    if (outputForm && findMeasure(outputForm[1])?.params === "cutoffs") {
+      name = outputForm[1];
+      given = outputForm[2];
+    }
+    if (NICKNAMES[name]) {
+      if (given !== undefined) throw new KitError(`measure group '${name}' takes no parameters`);
+      for (const n of NICKNAMES[name]) marked.add(n);
+    } else if (findMeasure(name)) {
+      marked.add(name);
+      if (given === undefined) continue;
+      const first = params.get(name);
+      if (first === undefined) params.set(name, given);
+      else if (first !== given) {
+        warn(
+          `warning: ${name} already has parameters '${first}'; '${given}' is ignored, as ` +
+            `trec_eval does (give them together: -m ${name}.${first},...)`,
+        );
+      }
+    } else if (NOT_IMPLEMENTED[name]) {
+      throw new KitError(`measure '${spec}' ${NOT_IMPLEMENTED[name]}`);
+    } else {
+      const m = parseIrMeasure(spec);
+      if (!m) {
+        throw new KitError(
+          `unknown measure '${spec}' (trec_eval names, all_trec, official, or ir_measures ` +
+            "names such as AP@100; deno task eval trec -h lists them)",
+        );
+      }
+      if (!ir.some((x) => x.label === spec)) ir.push({ label: spec, ...m });
+    }
+  }
+  const instances: MeasureInstance[] = [];
+  for (const m of MEASURES) {
+    if (!marked.has(m.name)) continue;
+    for (const line of paramLines(m, params.get(m.name))) {
+      instances.push({ label: line.label, measure: m, param: line.param });
+    }
+  }
+  instances.push(...ir);
+  return {
+    instances,
+    runid: instances.some((i) => i.measure.name === "runid"),
+    numQ: instances.some((i) => i.measure.name === "num_q"),
+  };
+}
