@@ -21,6 +21,7 @@ export const COMMANDS: Record<string, () => Promise<CommandEntry>> = {
   data: async () => (await import("./data.ts")).dataCommands,
   eval: async () => (await import("./eval.ts")).evalCommands,
   score: async () => (await import("./score.ts")).scoreCommand,
+  fuse: async () => (await import("./fuse.ts")).fuseCommand,
   bench: async () => (await import("./bench.ts")).benchCommands,
   report: async () => (await import("./report.ts")).reportCommand,
 };

@@ -1,0 +1,72 @@
+/**
+ * `deno task fuse RUN... --method M [--norm N] [--weights W,...] [--k 60] --out FUSED`: rank
+ * fusion of TREC runs (ranx's methods, `lib/fusion`) into a TREC run.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import { fuse, FUSION_METHODS, NORMALIZATIONS } from "../fusion/mod.ts";
+import { readRun, writeRun } from "../metrics/mod.ts";
+import type { Command } from "./command.ts";
+import { oneOf, parseFlags, required, str } from "./args.ts";
+
+/** A path as the user wrote it, from the directory `deno task` was started in. */
+function userPath(path: string): string {
+  const base = Deno.env.get("INIT_CWD");
+  return path.startsWith("/") || !base ? path : `${base}/${path}`;
+}
+
+function number(raw: string, flag: string): number {
+  const x = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(x)) {
+    throw new KitError(`${flag} takes numbers, got '${raw}'`);
+  }
+  return x;
+}
+
+/** The `fuse` command. */
+export const fuseCommand: Command = {
+  summary: "fuse runs into one (rrf, combsum, combmnz, wsum, max, min, anz, med; as ranx)",
+  usage: "RUN RUN [RUN...] --out FUSED [--method rrf|combsum|combmnz|wsum|max|min|anz|med]\n" +
+    "  [--norm min-max|zmuv|sum|rank|none] [--weights W1,W2,...] [--k 60] [--run-id ID] [--force]\n" +
+    "  method default rrf; norm default min-max (ranx's); --weights for wsum, one per run;\n" +
+    "  definitions in docs/fusion.md",
+  async run(args) {
+    const p = parseFlags(args, {
+      method: { type: "string", default: "rrf" },
+      norm: { type: "string", default: "min-max" },
+      weights: { type: "string" },
+      k: { type: "string" },
+      out: { type: "string" },
+      "run-id": { type: "string" },
+      force: { type: "boolean" },
+    });
+    const paths = p.positionals;
+    if (paths.length < 2) throw new KitError("fuse needs at least two run files");
+    const method = oneOf(str(p, "method")!, FUSION_METHODS, "method");
+    const norm = oneOf(str(p, "norm")!, NORMALIZATIONS, "norm");
+    const weightsRaw = str(p, "weights");
+    const weights = weightsRaw?.split(",").map((w) => number(w, "--weights"));
+    const kRaw = str(p, "k");
+    if (kRaw !== undefined && method !== "rrf") throw new KitError("--k is rrf's parameter");
+    const out = userPath(required(p, "out"));
+    const runs = [];
+    for (const path of paths) runs.push(await readRun(userPath(path)));
+    const fused = fuse(runs, {
+      method,
+      norm,
+      weights,
+      k: kRaw === undefined ? undefined : number(kRaw, "--k"),
+    });
+    await writeRun(out, fused, {
+      runId: str(p, "run-id") ?? method,
+      force: Boolean(p.values.force),
+    });
+    let docs = 0;
+    for (const d of fused.values()) docs += d.size;
+    console.error(
+      `fused ${paths.length} runs (${method}, ${norm === "none" ? "no normalization" : norm}): ` +
+        `${fused.size} queries, ${docs} documents -> ${out}`,
+    );
+  },
+};
