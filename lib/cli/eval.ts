@@ -56,12 +56,14 @@ const as2Command: Command = {
     // The protocol averages over every question of the split (trec_eval -c).
     const result = evaluate(qrels, run, AS2_MEASURES, { complete: true });
     if (p.values.json) {
+      // The summary values at the top level (as before); with -q each question's values too.
       console.log(JSON.stringify({
         dataset,
         split: split.split,
         filter,
         numQ: result.numQ,
         ...result.summary,
+        ...(p.values.query ? { perQuery: Object.fromEntries(result.perQuery) } : {}),
       }));
       return;
     }

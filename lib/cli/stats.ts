@@ -48,7 +48,7 @@ async function emit(text: string, out: string | undefined, force: boolean): Prom
 export const compareCommand: Command = {
   summary: "compare runs: means, paired significance tests, Markdown/LaTeX/CSV table",
   usage: "--qrels QRELS RUN1 RUN2 [RUN...] [-m MEASURE]... [--test randomization|ttest]\n" +
-    "  [--format md|latex|csv] [--name NAME]... [--trials N] [--seed S] [--alpha A]\n" +
+    "  [--format md|latex|csv|json] [--name NAME]... [--trials N] [--seed S] [--alpha A]\n" +
     "  [--correction holm|bonferroni|none] [--bootstrap SAMPLES] [-c] [--intersect] [-l LEVEL]\n" +
     "  [--out FILE [--force]]\n" +
     "  measures default to map and recip_rank; -c averages over every qrels query (missing: 0);\n" +
@@ -82,7 +82,7 @@ export const compareCommand: Command = {
       throw new KitError(`run names repeat (${systemNames.join(", ")}); pass --name for each run`);
     }
     const test = oneOf(str(p, "test")!, ["randomization", "ttest"] as const, "test") as TestName;
-    const format = oneOf(str(p, "format")!, ["md", "latex", "csv"] as const, "format");
+    const format = oneOf(str(p, "format")!, ["md", "latex", "csv", "json"] as const, "format");
     const correctionRaw = str(p, "correction");
     const correction = correctionRaw === undefined
       ? undefined
@@ -120,6 +120,8 @@ export const compareCommand: Command = {
       ? toMarkdown(table)
       : format === "latex"
       ? toLatex(table, { pValues: true })
+      : format === "json"
+      ? JSON.stringify(table, null, 2) + "\n" // plain data; NaN (no value) becomes null
       : toCsv(table);
     await emit(text, str(p, "out"), Boolean(p.values.force));
   },
