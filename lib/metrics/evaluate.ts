@@ -53,8 +53,10 @@ export interface OutputLine {
   label: string;
   /** `runid` and `num_q` are summary lines; `text` is relstring's per-query string. */
   kind: "runid" | "num_q" | "value" | "text";
-  /** A count (printed without decimals). */
+  /** A count: per-query values print without decimals. */
   integer: boolean;
+  /** The `all` value prints without decimals (a count summed over queries, num_q). */
+  summaryInteger: boolean;
   /** Printed for each query with `-q`. */
   perQuery: boolean;
   /** Printed in the summary (`all`). */
@@ -276,6 +278,7 @@ export class QueryEvaluator {
         label: i.label,
         kind,
         integer: Boolean(m.integer),
+        summaryInteger: Boolean(m.integer) && (m.aggregate === "sum" || m.aggregate === "meta"),
         perQuery: !m.summaryOnly,
         summary: m.aggregate !== "none",
       };

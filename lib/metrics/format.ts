@@ -96,7 +96,7 @@ export function formatTrecEval(result: EvalResult, options: { perQuery?: boolean
   }
   for (const l of result.layout) {
     if (!l.summary) continue;
-    out.push(trecLine(l.label, "all", summaryValue(result, l), l.integer));
+    out.push(trecLine(l.label, "all", summaryValue(result, l), l.summaryInteger));
   }
   return out.length ? out.join("\n") + "\n" : "";
 }

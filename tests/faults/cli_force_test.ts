@@ -96,6 +96,14 @@ const WRITERS: {
     ],
     check: async (out) => assert((await readRun(out)).size > 0),
   },
+  {
+    name: "fuse",
+    argv: (out) => {
+      const run = new URL(`../../${SAMPLE_RUN}`, import.meta.url).pathname;
+      return ["fuse", run, run, "--method", "combsum", "--out", out];
+    },
+    check: async (out) => assert((await readRun(out)).size > 0),
+  },
 ];
 
 for (const w of WRITERS) {
