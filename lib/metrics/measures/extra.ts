@@ -8,9 +8,10 @@
  * @module
  */
 import { defineMeasure, UNJUDGED } from "./measure.ts";
-import { isRelevant, judgment, rankOf, sumOver, top } from "./brute.ts";
+import { relevantInTop } from "./query.ts";
+import { hits, isRelevant, judgment, rankOf, sumOver, top } from "./brute.ts";
 
-/** judged, recip_rank_cut, ndcg_exp. */
+/** judged, recip_rank_cut, ndcg_exp, hits. */
 export const EXTRA = [
   defineMeasure({
     name: "judged",
@@ -84,5 +85,17 @@ export const EXTRA = [
       return idcg === 0 ? 0 : dcg / idcg;
     },
     examples: ["3,10"],
+  }),
+  defineMeasure({
+    name: "hits",
+    description: "number of relevant documents in the top k (ranx's Hits@k); mean over queries",
+    params: "cutoffs",
+    defaults: [10],
+    integer: true,
+    aggregate: "mean",
+    origin: "ranx Hits",
+    compute: (q, k) => relevantInTop(q, k),
+    reference: (q, k) => hits(q, k),
+    examples: ["1,3"],
   }),
 ];
