@@ -82,28 +82,27 @@ export function measureHelp(): string {
 }
 
 /**
- * The README's measure table (Markdown).
+ * The README's measure list (Markdown): one item per table entry.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { measureMarkdown } from "./help.ts";
- * assert(measureMarkdown().startsWith("| measure |"));
+ * assert(measureMarkdown().startsWith("- `runid`"));
  * ```
  */
 export function measureMarkdown(): string {
-  const rows = MEASURES.map((m) =>
-    `| \`${m.params === "none" ? m.name : measureSyntax(m)}\` | ${measureDefaults(m) || "-"} | ` +
-    `${summaryWords(m)}${m.integer ? " (count)" : ""} | ${m.description}${
-      m.origin ? ` (not in trec_eval: ${m.origin})` : ""
-    } |`
-  );
-  return [
-    "| measure | default parameters | all line | definition |",
-    "| --- | --- | --- | --- |",
-    ...rows,
-  ]
-    .join("\n") + "\n";
+  return MEASURES.map((m) => {
+    const defaults = measureDefaults(m);
+    const facts = [
+      ...(defaults ? [`default ${defaults}`] : []),
+      `all: ${summaryWords(m)}`,
+      ...(m.integer ? ["a count"] : []),
+      ...(m.origin ? [`not in trec_eval: ${m.origin}`] : []),
+    ];
+    return `- \`${m.params === "none" ? m.name : measureSyntax(m)}\` (${facts.join("; ")}): ` +
+      `${m.description}`;
+  }).join("\n") + "\n";
 }
 
 function wrap(text: string, width: number): string[] {
