@@ -183,6 +183,7 @@ export class QueryEvaluator {
   private textColumns: string[][];
   /** With -c, the terms some measures sum instead of their values (num_rel's). */
   private completeColumns: (number[] | undefined)[];
+  private completeIndexes: number[];
 
   constructor(measures: readonly string[], options: number | EvaluatorOptions = {}) {
     this.options = typeof options === "number" ? { relevanceLevel: options } : options;
@@ -206,9 +207,14 @@ export class QueryEvaluator {
     this.texts = computed.filter((c) => agg(c) === "none");
     this.columns = this.values.map(() => []);
     this.textColumns = this.texts.map(() => []);
-    this.completeColumns = this.values.map((
+    this.completeIndexes = this.values.flatMap((
       c,
-    ) => (c.instance.measure.completeSum ? [] : undefined));
+      m,
+    ) => (c.instance.measure.completeSum ? [m] : []));
+    this.completeColumns = this.values.map((
+      _,
+      m,
+    ) => (this.completeIndexes.includes(m) ? [] : undefined));
   }
 
   /** Ranks one query's documents and records its measure values. */
@@ -240,16 +246,30 @@ export class QueryEvaluator {
       q = { ...q, rels: q.rels.subarray(0, Math.max(0, maxDocs)) };
     }
     if (judgedOnly) q = { ...q, rels: q.rels.filter((r) => r >= 0) };
-    const seen = this.views.length === 1
-      ? [q]
-      : this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
     this.qids.push(qid);
-    const o = this.measureOptions;
-    for (let m = 0; m < this.values.length; m++) {
+    const o = this.measureOptions, values = this.values, columns = this.columns;
+    if (this.views.length === 1) {
+      // The common case, kept lean: one view, no per-query allocation.
+      for (let m = 0; m < values.length; m++) {
+        const c = values[m].instance;
+        columns[m].push(c.measure.compute(q, c.param as never, o));
+      }
+      if (this.completeIndexes.length || this.texts.length) this.recordRest([q]);
+      return;
+    }
+    const seen = this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
+    for (let m = 0; m < values.length; m++) {
+      const { instance: c, view } = values[m];
+      columns[m].push(c.measure.compute(seen[view], c.param as never, o));
+    }
+    this.recordRest(seen);
+  }
+
+  /** The text measures and the -c sums of a query, by view. */
+  private recordRest(seen: RankedQuery[]): void {
+    for (const m of this.completeIndexes) {
       const { instance, view } = this.values[m];
-      const qv = seen[view];
-      this.columns[m].push(instance.measure.compute(qv, instance.param as never, o));
-      this.completeColumns[m]?.push(instance.measure.completeSum!(qv.judged));
+      this.completeColumns[m]!.push(instance.measure.completeSum!(seen[view].judged));
     }
     for (let m = 0; m < this.texts.length; m++) {
       const { instance, view } = this.texts[m];
