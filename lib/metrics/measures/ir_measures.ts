@@ -74,30 +74,18 @@ function view(args: Args): QueryView {
 
 const RELEVANCE = ["rel", "judged_only"];
 
+/** A measure whose cutoff is optional: `bare` without one, `cut` with it. */
+function optionalCutoff(a: Args, bare: string, cut: string) {
+  const k = cutoff(a, false);
+  return k === undefined ? { name: bare, view: view(a) } : { name: cut, param: k, view: view(a) };
+}
+
 const SPECS: Record<string, IrSpec> = {
-  AP: {
-    at: "cutoff",
-    params: RELEVANCE,
-    resolve: (a) => {
-      const k = cutoff(a, false);
-      return k === undefined ? { name: "map", view: view(a) } : {
-        name: "map_cut",
-        param: k,
-        view: view(a),
-      };
-    },
-  },
+  AP: { at: "cutoff", params: RELEVANCE, resolve: (a) => optionalCutoff(a, "map", "map_cut") },
   RR: {
     at: "cutoff",
     params: RELEVANCE,
-    resolve: (a) => {
-      const k = cutoff(a, false);
-      return k === undefined ? { name: "recip_rank", view: view(a) } : {
-        name: "recip_rank_cut",
-        param: k,
-        view: view(a),
-      };
-    },
+    resolve: (a) => optionalCutoff(a, "recip_rank", "recip_rank_cut"),
   },
   P: {
     at: "cutoff",
