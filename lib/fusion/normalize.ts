@@ -28,7 +28,7 @@ const FLOOR = 1e-9;
  * import assert from "node:assert/strict";
  * import { normalizeScores } from "./normalize.ts";
  * assert(normalizeScores([4, 2, 0], "min-max").join() === "1,0.5,0");
- * assert(normalizeScores([4, 2, 0], "rank").join() === [1, 2 / 3, 1 / 3].join());
+ * assert(normalizeScores([4, 2, 0], "rank").join() === [1, 1 - 1 / 3, 1 - 2 / 3].join());
  * assert(normalizeScores([3, 1], "sum").join() === "1,0");
  * ```
  */

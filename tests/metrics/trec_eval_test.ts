@@ -143,6 +143,14 @@ const PARAMS = [
   "binG",
 ];
 
+/** trec_eval keeps a measure's first parameter list; give it the union the kit computes. */
+function mergeCutoffLists(measures: string[]): string[] {
+  const lists = measures.filter((m) => m.startsWith("P."));
+  if (lists.length < 2) return measures;
+  const union = [...new Set(lists.flatMap((m) => m.slice(2).split(",").map(Number)))];
+  return [...measures.filter((m) => !m.startsWith("P.")), `P.${union.sort((a, b) => a - b)}`];
+}
+
 const pick = <T>(xs: readonly T[]) => fc.constantFrom(...xs);
 const qrelsArb = fc.dictionary(
   pick(QIDS),
@@ -180,8 +188,10 @@ Deno.test({
         ).join("");
         await Deno.writeTextFile(`${dir}/qrels`, qrelsText);
         await Deno.writeTextFile(`${dir}/run`, runText);
-        const measures = ["all_trec", ...o.params.map((p) => p)];
-        if (o.twice) measures.push("P.2", "P.1,3"); // trec_eval keeps the first list
+        const measures = ["all_trec", ...o.params];
+        // Cutoff lists given twice: the kit merges them (trec_eval would keep the first), so
+        // trec_eval gets the merged list.
+        if (o.twice) measures.push("P.2", "P.1,3");
         const flags = [
           "-q",
           "-c",
@@ -189,7 +199,7 @@ Deno.test({
           ...(o.judgedOnly ? ["-J"] : []),
           ...(o.maxDocs === undefined ? [] : [`-M${o.maxDocs}`]),
           ...(o.numDocs === undefined ? [] : ["-N", String(o.numDocs)]),
-          ...measures.flatMap((m) => ["-m", m]),
+          ...mergeCutoffLists(measures).flatMap((m) => ["-m", m]),
         ];
         const te = await trecEval([...flags, `${dir}/qrels`, `${dir}/run`]);
         if (te.stdout === undefined) {

@@ -194,14 +194,18 @@ Deno.test("measure selection: cutoff lists, output names, unknown measures", () 
   assertThrows(() => selectMeasures(["ndcg.1=2,3"]), /level=gain pairs/);
   assertThrows(() => selectMeasures(["prefs_simp"]), /preference or judgment-group qrels/);
   assertThrows(() => selectMeasures(["all_trec.5"]), /takes no parameters/);
-  // trec_eval's parsing: atol cutoffs (23.4 is 23), sorted; the first parameter list wins.
+  // trec_eval's parsing: atol cutoffs (23.4 is 23), sorted. Cutoff lists given twice are
+  // merged (trec_eval keeps the first); other parameters: the first, with a warning.
   assertEquals(selectMeasures(["ndcg_cut.10,23.4"]).instances.map((i) => i.label), [
     "ndcg_cut_10",
     "ndcg_cut_23",
   ]);
   const warnings: string[] = [];
-  const twice = selectMeasures(["P.5", "P.10"], (w) => warnings.push(w));
-  assertEquals(twice.instances.map((i) => i.label), ["P_5"]);
+  const twice = selectMeasures(
+    ["P.10", "P.5,10", "utility.1,0,0,0", "utility.2,0,0,0"],
+    (w) => warnings.push(w),
+  );
+  assertEquals(twice.instances.map((i) => i.label), ["P_5", "P_10", "utility_1,0,0,0"]);
   assertEquals(warnings.length, 1);
   // Groups, in trec_eval's table order; ir_measures names after them, in the order given.
   assertEquals(selectMeasures(["official"]).instances.length, 2 + 3 + 5 + 11 + 9);

@@ -9,7 +9,7 @@ import { MEASURES, NICKNAMES } from "./table.ts";
 import { IR_MEASURES_NAMES } from "./ir_measures.ts";
 
 /** How `-m` writes the measure with parameters (`P.k,...`, `utility.p1,p2,p3,p4`). */
-export function measureSyntax(m: AnyMeasure): string {
+function measureSyntax(m: AnyMeasure): string {
   switch (m.params) {
     case "none":
       return m.name;
@@ -27,7 +27,7 @@ export function measureSyntax(m: AnyMeasure): string {
 }
 
 /** The parameters used when none are given, as `-m` would write them. */
-export function measureDefaults(m: AnyMeasure): string {
+function measureDefaults(m: AnyMeasure): string {
   if (m.params === "gains") return "gain = level";
   if (!m.defaults) return "";
   if (m.defaults.length === 1 && m.defaults[0] === Infinity) return "whole ranking";

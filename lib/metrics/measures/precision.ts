@@ -24,7 +24,17 @@ export const RECALL_POINTS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]
 /** trec_eval's floor for the geometric means (a query scoring 0 counts as 0.00001). */
 export const MIN_GEO_MEAN = 0.00001;
 
-/** Average precision over the first `k` documents, divided by every relevant document. */
+/**
+ * Average precision over the first `k` documents, divided by every relevant document.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { averagePrecisionAt } from "./precision.ts";
+ * const q = { rels: Float64Array.of(0, 1, 1), numRel: 4, judged: Float64Array.of(1, 1, 1, 1, 0), level: 1 };
+ * assert(averagePrecisionAt(q, Infinity) === (1 / 2 + 2 / 3) / 4 && averagePrecisionAt(q, 2) === 1 / 8);
+ * ```
+ */
 export function averagePrecisionAt(q: RankedQuery, k: number): number {
   const rels = q.rels, level = q.level;
   const n = k < rels.length ? k : rels.length;
@@ -38,7 +48,18 @@ export function averagePrecisionAt(q: RankedQuery, k: number): number {
   return found ? sum / q.numRel : 0;
 }
 
-/** trec_eval's bpref: relevant retrieved documents, each scored by the non-relevant above it. */
+/**
+ * trec_eval's bpref: relevant retrieved documents, each scored by the non-relevant above it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bpref } from "./precision.ts";
+ * // relevant, non-relevant, relevant; one non-relevant judged, R = 2: (1 + (1 - 1/1)) / 2.
+ * const q = { rels: Float64Array.of(1, 0, 1), numRel: 2, judged: Float64Array.of(1, 1, 0), level: 1 };
+ * assert(bpref(q) === 0.5);
+ * ```
+ */
 export function bpref(q: RankedQuery): number {
   const rels = q.rels, level = q.level, judged = q.judged;
   let nonRel = 0;
@@ -54,7 +75,17 @@ export function bpref(q: RankedQuery): number {
   return q.numRel ? sum / q.numRel : sum;
 }
 
-/** bpref from its definition (Buckley and Voorhees 2004, as trec_eval implements it). */
+/**
+ * bpref from its definition (Buckley and Voorhees 2004, as trec_eval implements it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bprefReference } from "./precision.ts";
+ * const q = { ranking: ["a", "b", "c"], judgments: { a: 1, b: 0, c: 1 }, level: 1 };
+ * assert(bprefReference(q) === 0.5);
+ * ```
+ */
 export function bprefReference(q: ReferenceQuery): number {
   const R = numRelevant(q);
   const N = Object.keys(q.judgments).filter((d) => isNonRelevant(q, d)).length;
@@ -70,6 +101,14 @@ export function bprefReference(q: ReferenceQuery): number {
 /**
  * Interpolated precision at recall fraction `p` from its definition: the best precision at
  * any rank from the one where the needed relevant document is retrieved down to the end.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { iprecReference } from "./precision.ts";
+ * const q = { ranking: ["x", "a", "b"], judgments: { a: 1, b: 1 }, level: 1 };
+ * assert(iprecReference(q, 0.5) === 2 / 3 && iprecReference(q, 0) === 2 / 3);
+ * ```
  */
 export function iprecReference(q: ReferenceQuery, p: number): number {
   const n = q.ranking.length;

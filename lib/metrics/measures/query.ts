@@ -219,11 +219,6 @@ export function recallWalk(
   while (next >= 0) visit(next--, best);
 }
 
-/** C's `(long)` of a double: truncation toward zero. */
-export function cLong(x: number): number {
-  return Math.trunc(x);
-}
-
 /**
  * A recall fraction `p` as a number of relevant documents, as trec_eval converts it:
  * `(long) (p * R + 0.9)`.
@@ -236,5 +231,5 @@ export function cLong(x: number): number {
  * ```
  */
 export function recallCut(p: number, numRel: number): number {
-  return cLong(p * numRel + 0.9);
+  return Math.trunc(p * numRel + 0.9); // C's (long) cast truncates toward zero
 }

@@ -3,9 +3,11 @@
  * which parameters, under which output names, in which order.
  *
  * trec_eval's rules: `-m NAME` or `-m NAME.PARAMS` (the name is everything before the first
- * `.`), repeatable; a nickname (`official`, `set`, `all_trec`) marks its group; the first
- * parameter list given for a measure is the one used (trec_eval ignores later ones; the kit
- * warns); output in table order whatever the order of `-m`. The kit also reads the output
+ * `.`), repeatable; a nickname (`official`, `set`, `all_trec`) marks its group; output in table
+ * order whatever the order of `-m`. One deliberate difference: trec_eval 9.0.8 keeps only the
+ * first parameter list given for a measure (`-m P.5 -m P.10` prints P_5 alone); the kit takes
+ * the union of the cutoffs (P_5 and P_10) rather than drop a requested line silently. For
+ * measures with one line (`utility`, `ndcg`, ...) the first list is used and the kit warns. The kit also reads the output
  * form `P_5` (a cutoff measure with one cutoff) and ir_measures names (`AP@100`,
  * `P(rel=2)@5`), which print under the name as written, after the trec_eval names, in the
  * order given.
@@ -57,7 +59,7 @@ export function selectMeasures(
   warn: (message: string) => void = (m) => console.warn(m),
 ): MeasureSelection {
   const marked = new Set<string>();
-  const params = new Map<string, string>();
+  const params = new Map<string, string[]>();
   const ir: MeasureInstance[] = [];
   for (const raw of names) {
     const spec = raw.trim();
@@ -76,12 +78,13 @@ export function selectMeasures(
     } else if (findMeasure(name)) {
       marked.add(name);
       if (given === undefined) continue;
-      const first = params.get(name);
-      if (first === undefined) params.set(name, given);
-      else if (first !== given) {
+      const lists = params.get(name) ?? [];
+      params.set(name, [...lists, given]);
+      const kind = findMeasure(name)!.params;
+      if (lists.length && kind !== "cutoffs" && kind !== "fractions" && lists[0] !== given) {
         warn(
-          `warning: ${name} already has parameters '${first}'; '${given}' is ignored, as ` +
-            `trec_eval does (give them together: -m ${name}.${first},...)`,
+          `warning: ${name} already has parameters '${lists[0]}'; '${given}' is ignored, as ` +
+            "trec_eval does",
         );
       }
     } else if (NOT_IMPLEMENTED[name]) {
@@ -100,9 +103,15 @@ export function selectMeasures(
   const instances: MeasureInstance[] = [];
   for (const m of MEASURES) {
     if (!marked.has(m.name)) continue;
-    for (const line of paramLines(m, params.get(m.name))) {
-      instances.push({ label: line.label, measure: m, param: line.param });
-    }
+    const lists = params.get(m.name);
+    const lines = !lists || lists.length === 1
+      ? paramLines(m, lists?.[0])
+      : m.params === "cutoffs" || m.params === "fractions"
+      ? lists.flatMap((raw) => paramLines(m, raw))
+        .filter((l, i, all) => all.findIndex((x) => x.label === l.label) === i)
+        .sort((a, b) => (a.param as number) - (b.param as number))
+      : paramLines(m, lists[0]);
+    for (const line of lines) instances.push({ label: line.label, measure: m, param: line.param });
   }
   instances.push(...ir);
   return {
