@@ -42,17 +42,23 @@ export function mem(name: string, text: string | Uint8Array): { name: string; by
   return { name, bytes: typeof text === "string" ? new TextEncoder().encode(text) : text };
 }
 
-/** Runs the kit's CLI in a subprocess; returns exit code, stdout and stderr. */
+/**
+ * Runs the kit's CLI in a subprocess (in `cwd`, default the test's working folder); returns
+ * exit code, stdout and stderr. `INIT_CWD` is set to that folder, as `deno task` would, so an
+ * `INIT_CWD` inherited from `./kit` or `deno task` does not move the command elsewhere.
+ */
 export async function runCli(
   args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
+  options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cwd = options.cwd ?? Deno.cwd();
   const cmd = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", new URL("../lib/cli/main.ts", import.meta.url).pathname, ...args],
     stdout: "piped",
     stderr: "piped",
     stdin: options.stdin === undefined ? "null" : "piped",
-    env: { NO_COLOR: "1", ...options.env },
+    cwd,
+    env: { NO_COLOR: "1", INIT_CWD: cwd, ...options.env },
   });
   const child = cmd.spawn();
   if (options.stdin !== undefined) {

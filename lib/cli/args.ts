@@ -5,7 +5,9 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { type FilterName, FILTERS, protocolFilter } from "../data/filters.ts";
 import { KitError } from "../errors.ts";
+import { checkOutput } from "../io/output.ts";
 
 /** The option table of a command, as `node:util` `parseArgs` takes it. */
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
@@ -87,4 +89,66 @@ export function relevanceLevel(raw: string | undefined): number {
   if (raw === undefined) return 1;
   if (!/^-?\d+$/.test(raw)) throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
   return Number(raw);
+}
+
+/** An output file a command will write, checked before the work (see {@link outputFlag}). */
+export interface OutputFlag {
+  /** The path as the user gave it. */
+  path: string;
+  /** `--force`: replace an existing regular file. */
+  force: boolean;
+}
+
+/**
+ * The `--out FILE [--force]` flags of a command, checked before the command does any work
+ * (`checkOutput`): an existing file without `--force`, a folder, a path through a file, a
+ * read-only or forbidden folder, a disk is an error now, not after minutes of scoring.
+ * Undefined when `--out` is absent (then the command writes to stdout).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { outputFlag, parseFlags } from "./args.ts";
+ * const dir = await Deno.makeTempDir();
+ * const spec = { out: { type: "string" as const }, force: { type: "boolean" as const } };
+ * const out = await outputFlag(parseFlags(["--out", `${dir}/a.run`], spec));
+ * assert.deepEqual(out, { path: `${dir}/a.run`, force: false });
+ * assert.equal(await outputFlag(parseFlags([], spec)), undefined);
+ * ```
+ */
+export async function outputFlag(p: Parsed, name = "out"): Promise<OutputFlag | undefined> {
+  const path = str(p, name);
+  if (path === undefined) return undefined;
+  if (path === "") throw new KitError(`--${name} needs a file name`);
+  const force = p.values.force === true;
+  await checkOutput(path, { force });
+  return { path, force };
+}
+
+/**
+ * The `--filter` flag, or the protocol's filter for the split when absent (clean for dev and
+ * test, no-all for training splits: `protocolFilter`); says on stderr which one is used.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { filterFlag, parseFlags } from "./args.ts";
+ * const spec = { filter: { type: "string" as const } };
+ * assert.equal(filterFlag(parseFlags([], spec), "test", () => {}), "clean");
+ * assert.equal(filterFlag(parseFlags([], spec), "train", () => {}), "no-all");
+ * assert.equal(filterFlag(parseFlags(["--filter", "raw"], spec), "test", () => {}), "raw");
+ * ```
+ */
+export function filterFlag(
+  p: Parsed,
+  split: string,
+  log: (line: string) => void = (l) => console.error(l),
+): FilterName {
+  const given = str(p, "filter");
+  if (given !== undefined) return oneOf(given, FILTERS, "filter");
+  const filter = protocolFilter(split);
+  log(
+    `${split}: filter ${filter} (the protocol's for ${split}; --filter raw|no-all|clean to change)`,
+  );
+  return filter;
 }

@@ -10,15 +10,13 @@ import {
   DATASETS,
   describeFilter,
   fetchDataset,
-  type FilterName,
-  FILTERS,
   loadSplit,
   SPLITS,
   splitStats,
 } from "../data/mod.ts";
 import { qrelsFromQuestions, writeQrels } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
-import { oneOf, parseFlags, required, str } from "./args.ts";
+import { filterFlag, oneOf, outputFlag, parseFlags, required, str } from "./args.ts";
 import { qrcdStatsBySplit } from "./qrcd.ts";
 
 /** Per-corpus statistics hooks; QRCD registers its own (records, passages, answers). */
@@ -44,11 +42,12 @@ const fetchCommand: Command = {
 
 const statsCommand: Command = {
   summary: "questions, candidates, positives, all-positive / all-negative questions per split",
-  usage: "<wikiqa|trecqa|qrcd> [--split S] [--filter raw|no-all|clean] [--dir DIR] [--json]",
+  usage: "<wikiqa|trecqa|qrcd> [--split S] [--filter raw|no-all|clean] [--dir DIR] [--json]\n" +
+    "  filter default: clean for dev/test, no-all for train (the protocol's)",
   async run(args) {
     const p = parseFlags(args, {
       split: { type: "string" },
-      filter: { type: "string", default: "raw" },
+      filter: { type: "string" },
       dir: { type: "string" },
       json: { type: "boolean" },
     });
@@ -61,11 +60,11 @@ const statsCommand: Command = {
       console.log(p.values.json ? JSON.stringify(stats, null, 2) : formatTable(stats));
       return;
     }
-    const filter = oneOf(str(p, "filter")!, FILTERS, "filter") as FilterName;
     const splits = split ? [split] : SPLITS[name as As2Dataset];
     const out: Record<string, ReturnType<typeof splitStats>> = {};
     let sample = false;
     for (const s of splits) {
+      const filter = filterFlag(p, s, () => {}); // describeFilter below names it
       const loaded = await loadSplit(name as As2Dataset, s, { filter, dir: str(p, "dir") });
       sample ||= loaded.isSample;
       out[s] = splitStats(loaded.questions);
@@ -109,22 +108,25 @@ export function formatTable(rows: unknown): string {
 
 const qrelsCommand: Command = {
   summary: "write the qrels of a split (corpus ids; every candidate judged with its label)",
-  usage: "<wikiqa|trecqa> --split S [--filter raw|no-all|clean] [--out FILE] [--force] [--dir DIR]",
+  usage:
+    "<wikiqa|trecqa> --split S [--filter raw|no-all|clean] [--out FILE] [--force] [--dir DIR]\n" +
+    "  filter default: clean for dev/test, no-all for train (the protocol's)",
   async run(args) {
     const p = parseFlags(args, {
       split: { type: "string" },
-      filter: { type: "string", default: "raw" },
+      filter: { type: "string" },
       out: { type: "string" },
       force: { type: "boolean" },
       dir: { type: "string" },
     });
     const name = oneOf(p.positionals[0] ?? "", ["wikiqa", "trecqa"] as const, "corpus");
-    const filter = oneOf(str(p, "filter")!, FILTERS, "filter");
-    const loaded = await loadSplit(name, required(p, "split"), { filter, dir: str(p, "dir") });
+    const split = required(p, "split");
+    const filter = filterFlag(p, split);
+    const out = await outputFlag(p);
+    const loaded = await loadSplit(name, split, { filter, dir: str(p, "dir") });
     console.error(describeFilter(loaded.report));
     const qrels = qrelsFromQuestions(loaded.questions);
-    const out = str(p, "out");
-    if (out) await writeQrels(out, qrels, { force: Boolean(p.values.force) });
+    if (out) await writeQrels(out.path, qrels, { force: out.force });
     else {
       for (const [qid, docs] of qrels) {
         const lines: string[] = [];

@@ -4,10 +4,10 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { describeFilter, FILTERS, loadSplit } from "../data/mod.ts";
+import { describeFilter, loadSplit } from "../data/mod.ts";
 import { evaluate, qrelsFromQuestions, readRun, trecLine } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
-import { oneOf, parseFlags, required, str } from "./args.ts";
+import { filterFlag, oneOf, parseFlags, required, str } from "./args.ts";
 import { qrcdCommands } from "./qrcd.ts";
 import { trecCommand } from "./eval_trec.ts";
 import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
@@ -22,16 +22,17 @@ const as2Command: Command = {
     const p = parseFlags(args, {
       dataset: { type: "string" },
       split: { type: "string" },
-      filter: { type: "string", default: "clean" },
+      filter: { type: "string" },
       dir: { type: "string" },
       query: { type: "boolean", short: "q" },
       json: { type: "boolean" },
     });
     const dataset = oneOf(required(p, "dataset"), ["wikiqa", "trecqa"] as const, "dataset");
-    const filter = oneOf(str(p, "filter")!, FILTERS, "filter");
     const runPath = p.positionals[0];
     if (!runPath) throw new KitError("which run file?");
-    const split = await loadSplit(dataset, required(p, "split"), { filter, dir: str(p, "dir") });
+    const splitName = required(p, "split");
+    const filter = filterFlag(p, splitName);
+    const split = await loadSplit(dataset, splitName, { filter, dir: str(p, "dir") });
     console.error(`${dataset} ${split.split}: ${describeFilter(split.report)}`);
     if (split.isSample) console.error("note: reading the bundled samples, not the real corpus");
     const qrels = qrelsFromQuestions(split.questions);

@@ -12,6 +12,7 @@ import { evaluateTrecFiles } from "../metrics/trec_files.ts";
 import { formatCsv, formatJson, formatTrecEval } from "../metrics/format.ts";
 import type { Command } from "./command.ts";
 import { list, oneOf, parseFlags, relevanceLevel, str } from "./args.ts";
+import { writeStdout } from "./stdout.ts";
 
 function count(raw: string | undefined, flag: string, min: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -91,9 +92,3 @@ export const trecCommand: Command = {
     );
   },
 };
-
-async function writeStdout(text: string): Promise<void> {
-  const bytes = new TextEncoder().encode(text);
-  let off = 0;
-  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
-}

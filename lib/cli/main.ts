@@ -2,12 +2,21 @@
  * The kit's command line: `deno task <data|eval|score|report|bench> ...`.
  * Each top-level command lives in its own module and registers its subcommands in
  * {@link COMMANDS}; this file only dispatches and turns `KitError`s into a one-line
- * message and exit status 2.
+ * message and exit status 2, and a closed standard output (`| head -1`) into a quiet exit 0.
+ *
+ * Paths: every relative path a user gives (flags, positionals, `--out`) means what it means
+ * in the folder the command was run from. `deno task` runs in the project root and passes
+ * that folder in `INIT_CWD` (`./kit` passes its caller's); the process moves there before
+ * any command runs ({@link callerDirectory}), so paths and the messages naming them stay as
+ * the user typed them. The kit finds its own files from `import.meta.url`, never from the
+ * working folder.
  *
  * @module
  */
+import { PROJECT_ROOT } from "../data/paths.ts";
 import { KitError } from "../errors.ts";
 import type { Command } from "./command.ts";
+import { StdoutClosed } from "./stdout.ts";
 
 /** A command group (`eval trec`) or a command taking flags directly (`score --model ...`). */
 export type CommandEntry = Record<string, Command> | Command;
@@ -87,7 +96,55 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`error: ${e.message}`);
       return 2;
     }
+    if (e instanceof StdoutClosed) return 0;
     throw e;
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The folder the user ran the command from: `initCwd` (`INIT_CWD`, set by `deno task` to
+ * its caller's folder) when the process runs in the project root, as `deno task` runs it;
+ * otherwise the working folder itself (a process started directly, e.g. `deno run
+ * lib/cli/main.ts`, is already where its caller is, and an `INIT_CWD` it inherited from an
+ * outer task is stale).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { callerDirectory } from "./main.ts";
+ * import { PROJECT_ROOT } from "../data/paths.ts";
+ * assert.equal(callerDirectory("/tmp", PROJECT_ROOT), "/tmp");
+ * assert.equal(callerDirectory("/tmp", "/somewhere/else"), "/somewhere/else");
+ * assert.equal(callerDirectory(undefined, PROJECT_ROOT), PROJECT_ROOT);
+ * ```
+ */
+export function callerDirectory(
+  initCwd: string | undefined = Deno.env.get("INIT_CWD"),
+  cwd: string = Deno.cwd(),
+): string {
+  if (!initCwd || realPath(cwd) !== realPath(PROJECT_ROOT)) return cwd;
+  return initCwd;
+}
+
+/** Moves the process to {@link callerDirectory}; a caller's folder that is gone is a warning. */
+function enterCallerDirectory(): void {
+  const dir = callerDirectory();
+  if (dir === Deno.cwd()) return;
+  try {
+    Deno.chdir(dir);
+  } catch (e) {
+    console.error(
+      `warning: cannot work in the folder the command was run from, ${dir} ` +
+        `(${(e as Error).message}); relative paths are taken from ${Deno.cwd()}`,
+    );
   }
 }
 
@@ -96,6 +153,7 @@ function isCommand(x: CommandEntry): x is Command {
 }
 
 if (import.meta.main) {
+  enterCallerDirectory();
   Deno.exitCode = await main(Deno.args);
   if (Deno.env.get("QA_KIT_PEAK_RSS") === "1") {
     // For `bench eval`: the peak resident memory of this process, read just before exit.

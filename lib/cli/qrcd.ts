@@ -30,7 +30,7 @@ import {
   SEGMENTERS,
   writeSpanRun,
 } from "../qrcd/mod.ts";
-import { oneOf, parseFlags, required, str } from "./args.ts";
+import { oneOf, outputFlag, parseFlags, required, str } from "./args.ts";
 import type { Command } from "./command.ts";
 
 async function fileExists(path: string): Promise<boolean> {
@@ -152,7 +152,8 @@ export const qrcdBaselineCommand: Command = {
     if ((split === undefined) === (goldPath === undefined)) {
       throw new KitError("give exactly one of --split and --gold");
     }
-    const out = required(p, "out");
+    required(p, "out");
+    const out = (await outputFlag(p))!;
     let records: PassageQuestion[];
     if (split !== undefined) {
       const s = oneOf(split, ["train", "dev", "test"], "split");
@@ -161,8 +162,8 @@ export const qrcdBaselineCommand: Command = {
       records = await loadQrcd(path);
     } else records = await loadQrcd(goldPath!);
     const run = overlapBaseline(records);
-    await writeSpanRun(out, run, { force: p.values.force === true });
-    console.error(`wrote ${run.size} pq_ids to ${out}`);
+    await writeSpanRun(out.path, run, { force: out.force });
+    console.error(`wrote ${run.size} pq_ids to ${out.path}`);
   },
 };
 

@@ -5,10 +5,8 @@
  *
  * @module
  */
-import { FILTERS } from "../data/mod.ts";
 import type { As2Dataset } from "../data/types.ts";
 import { KitError } from "../errors.ts";
-import { exists } from "../io/atomic.ts";
 import { evaluate, qrelsFromQuestions, runFromScores, writeRun } from "../metrics/mod.ts";
 import { BACKENDS } from "../scoring/model/session.ts";
 import { makeScorer, readQrcdSplit, scoreSplit } from "../scoring/pipeline.ts";
@@ -16,7 +14,7 @@ import { describeTraining } from "../scoring/ltr.ts";
 import { writeLtrModel } from "../scoring/ltr_file.ts";
 import { LTR_OPTION_SPECS, LTR_USAGE, readLtrFlags } from "./ltr_flags.ts";
 import { writeSpanRun } from "../qrcd/runfile.ts";
-import { oneOf, parseFlags, required, str } from "./args.ts";
+import { filterFlag, oneOf, outputFlag, parseFlags, required, str } from "./args.ts";
 import type { Command } from "./command.ts";
 
 /** The `score` command. */
@@ -26,7 +24,9 @@ export const scoreCommand: Command = {
     "--dataset wikiqa|trecqa|qrcd --split S [--filter raw|no-all|clean] --out RUN " +
     "[--top-k 5] [--max-answer-tokens 30] [--doc-stride 128] (qrcd: RUN.json, a QA model) " +
     "[--backend webgpu|cpu] [--batch-size N] [--seed N] [--run-id ID] [--dir CORPUS_DIR] " +
-    "[--no-cache] [--force]\n  ltr training: " + LTR_USAGE,
+    "[--no-cache] [--force]\n" +
+    "  filter default: clean for dev/test, no-all for train (the protocol's)\n  ltr training: " +
+    LTR_USAGE,
   async run(args) {
     const p = parseFlags(args, {
       model: { type: "string" },
@@ -51,9 +51,12 @@ export const scoreCommand: Command = {
     const dataset = oneOf(required(p, "dataset"), ["wikiqa", "trecqa", "qrcd"] as const, "dataset");
     const ltr = await readLtrFlags(p, model);
     // With --save-model alone the ranker is trained and saved, and nothing is scored.
-    const out = ltr.saveModel && str(p, "out") === undefined ? undefined : required(p, "out");
+    if (!ltr.saveModel || str(p, "out") !== undefined) required(p, "out");
+    // Checked before the work: an output that cannot be written fails now, not after scoring.
+    const out = (await outputFlag(p))?.path;
+    if (ltr.saveModel) await outputFlag(p, "save-model");
+    const force = p.values.force === true;
     const split = out === undefined ? str(p, "split") ?? "" : required(p, "split");
-    const filter = oneOf(str(p, "filter", "clean")!, FILTERS, "filter");
     const backendFlag = str(p, "backend");
     const backend = backendFlag === undefined ? undefined : oneOf(backendFlag, BACKENDS, "backend");
     const int = (name: string) => {
@@ -64,9 +67,6 @@ export const scoreCommand: Command = {
       }
       return Number(v);
     };
-    if (ltr.saveModel && !p.values.force && await exists(ltr.saveModel)) {
-      throw new KitError(`${ltr.saveModel} exists (pass --force to replace it)`);
-    }
     if (out === undefined) {
       const t0 = performance.now();
       const ready = await makeScorer("ltr", {
@@ -75,7 +75,7 @@ export const scoreCommand: Command = {
         dir: str(p, "dir"),
         ltrTraining: ltr.training,
       });
-      await writeLtrModel(ltr.saveModel!, ready.ltrModel!, { force: Boolean(p.values.force) });
+      await writeLtrModel(ltr.saveModel!, ready.ltrModel!, { force });
       console.error(
         `${ltr.saveModel}: ranker trained on ${describeTraining(ready.ltrModel!)} in ${
           ((performance.now() - t0) / 1000).toFixed(1)
@@ -84,9 +84,6 @@ export const scoreCommand: Command = {
       return;
     }
     if (dataset === "qrcd") {
-      if (!p.values.force && await exists(out)) {
-        throw new KitError(`${out} exists (pass --force to replace it)`);
-      }
       const t0 = performance.now();
       const run = await readQrcdSplit(model, split, {
         backend,
@@ -96,7 +93,7 @@ export const scoreCommand: Command = {
         docStride: int("doc-stride"),
         batchSize: int("batch-size"),
       });
-      await writeSpanRun(out, run, { force: Boolean(p.values.force) });
+      await writeSpanRun(out, run, { force });
       console.error(
         `${out}: ${run.size} QRCD records read by ${model} in ${
           ((performance.now() - t0) / 1000).toFixed(1)
@@ -104,9 +101,7 @@ export const scoreCommand: Command = {
       );
       return;
     }
-    if (!p.values.force && await exists(out)) {
-      throw new KitError(`${out} exists (pass --force to replace it)`);
-    }
+    const filter = filterFlag(p, split);
     const started = performance.now();
     let lastShown = 0;
     const result = await scoreSplit(model, dataset as As2Dataset, split, {
@@ -128,10 +123,8 @@ export const scoreCommand: Command = {
     });
     const run = runFromScores(result.questions, result.scores);
     const runId = str(p, "run-id") ?? result.scorerId.replace(/[^\w.:-]+/g, "_");
-    await writeRun(out, run, { runId, force: Boolean(p.values.force) });
-    if (ltr.saveModel) {
-      await writeLtrModel(ltr.saveModel, result.ltrModel!, { force: Boolean(p.values.force) });
-    }
+    await writeRun(out, run, { runId, force });
+    if (ltr.saveModel) await writeLtrModel(ltr.saveModel, result.ltrModel!, { force });
     const seconds = (performance.now() - started) / 1000;
     const pairs = result.scores.length;
     const ev = evaluate(qrelsFromQuestions(result.questions), run, ["map", "recip_rank"], {

@@ -20,7 +20,17 @@ import {
   toMarkdown,
 } from "../stats/mod.ts";
 import type { Command } from "./command.ts";
-import { list, oneOf, parseFlags, relevanceLevel, required, str } from "./args.ts";
+import {
+  list,
+  oneOf,
+  type OutputFlag,
+  outputFlag,
+  parseFlags,
+  relevanceLevel,
+  required,
+  str,
+} from "./args.ts";
+import { writeStdout } from "./stdout.ts";
 
 function positiveInt(raw: string | undefined, flag: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -35,12 +45,12 @@ function systemName(path: string): string {
   return path.replace(/^.*\//, "").replace(/\.(run|txt|trec)(\.gz)?$/, "");
 }
 
-async function emit(text: string, out: string | undefined, force: boolean): Promise<void> {
+async function emit(text: string, out: OutputFlag | undefined): Promise<void> {
   if (out) {
-    await writeFileAtomic(out, text, { force });
-    console.error(`wrote ${out}`);
+    await writeFileAtomic(out.path, text, { force: out.force });
+    console.error(`wrote ${out.path}`);
   } else {
-    await Deno.stdout.write(new TextEncoder().encode(text));
+    await writeStdout(text);
   }
 }
 
@@ -93,6 +103,7 @@ export const compareCommand: Command = {
       throw new KitError(`--alpha must be in (0, 1), got '${alphaRaw}'`);
     }
     const measures = list(p, "measure").length ? list(p, "measure") : ["map", "recip_rank"];
+    const out = await outputFlag(p);
     const qrels = await QrelsIndex.read(required(p, "qrels"));
     const perQuery = new Map<string, Map<string, Record<string, number>>>();
     let outputNames: string[] = [];
@@ -123,7 +134,7 @@ export const compareCommand: Command = {
       : format === "json"
       ? JSON.stringify(table, null, 2) + "\n" // plain data; NaN (no value) becomes null
       : toCsv(table);
-    await emit(text, str(p, "out"), Boolean(p.values.force));
+    await emit(text, out);
   },
 };
 

@@ -10,14 +10,23 @@
  * - A file whose checksum does not match is kept aside under `<cache>/rejected/` for
  *   inspection and never installed.
  * - Running it again is cheap: files already installed and still matching are not fetched.
+ * - The install folder is checked before anything is downloaded (a read-only or forbidden
+ *   folder, a path through a file is an error at once), and temporary files left by a killed
+ *   earlier run are swept (lib/io/temp.ts); Ctrl-C removes the current run's own.
+ * - The marker records each file's size and times, so readers can notice a file changed
+ *   after installation cheaply (lib/data/installed.ts); a changed file is fetched again.
  *
  * @module
  */
 import { unzipSync } from "fflate";
 import { KitError } from "../errors.ts";
 import { type AtomicWriteOptions, exists, writeFileAtomic } from "../io/atomic.ts";
+import { checkOutput } from "../io/output.ts";
+import { dirname } from "../io/path.ts";
+import { sweepStaleTemps } from "../io/temp.ts";
+import { fileStamp, installMarker, type InstallMarkerData } from "./installed.ts";
 import { type FileSpec, MANIFEST } from "./manifest.ts";
-import { defaultCacheDir, installMarker } from "./paths.ts";
+import { defaultCacheDir } from "./paths.ts";
 import type { DatasetName } from "./types.ts";
 
 /** The corpora `fetch` knows. */
@@ -167,6 +176,21 @@ async function download(
   return out;
 }
 
+/** Fails before any download when the corpus cannot be installed into `dir`. */
+async function checkInstallFolder(dir: string, dataset: DatasetName): Promise<void> {
+  try {
+    await checkOutput(installMarker(dir, dataset), { force: true });
+  } catch (e) {
+    if (!(e instanceof KitError)) throw e;
+    const why = e.problem.replace(/^cannot write: /, "")
+      .replace(/; nothing was written and any earlier file there is unchanged$/, "")
+      .replace(/choose another output path|write to a folder .*$/, "choose another --dir");
+    throw new KitError(`cannot install ${dataset} into this folder: ${why}`, { file: dir }, {
+      cause: e,
+    });
+  }
+}
+
 /** Lists the members of a zip file. */
 function unzipMembers(bytes: Uint8Array, url: string): Record<string, Uint8Array> {
   try {
@@ -210,9 +234,16 @@ export async function fetchDataset(
         "../shared/datasets, with wikiqa/, trecqa/ and qrcd/ in it)",
     );
   }
+  await checkInstallFolder(dir, dataset);
   log(
     `${dataset}: ${options.mirror ? `from mirror ${options.mirror}` : "from upstream"} into ${dir}`,
   );
+  const folders = new Set([...specs.map((s) => dirname(`${dir}/${s.path}`)), `${dir}/rejected`]);
+  for (const folder of folders) {
+    for (const name of await sweepStaleTemps(folder)) {
+      log(`  removed ${folder}/${name}, left by an interrupted earlier run`);
+    }
+  }
 
   const zips = new Map<string, Record<string, Uint8Array>>();
   const verified: { spec: FileSpec; bytes: Uint8Array }[] = [];
@@ -273,10 +304,12 @@ export async function fetchDataset(
     await writeFileAtomic(`${dir}/${spec.path}`, bytes, { force: true, write: options.write });
     log(`  installed ${spec.path} (${mb(bytes.length)} MB, sha256 ok)`);
   }
-  const marker = {
+  const marker: InstallMarkerData = {
     dataset,
     source: options.mirror ? `mirror:${options.mirror}` : "upstream",
-    files: Object.fromEntries(specs.map((s) => [s.path, s.sha256])),
+    files: Object.fromEntries(
+      specs.map((s) => [s.path, { sha256: s.sha256, ...fileStamp(`${dir}/${s.path}`) }]),
+    ),
   };
   await writeFileAtomic(installMarker(dir, dataset), JSON.stringify(marker, null, 2) + "\n", {
     force: true,

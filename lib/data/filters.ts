@@ -30,6 +30,24 @@ export interface FilterReport {
   dropped: { noCandidates: number; allNegative: number; allPositive: number };
 }
 
+/**
+ * The filter the protocol uses for a split when none is given: `clean` for dev and test
+ * (the official `-filtered.ref` files, TANDA's and TREC-QA's evaluation sets), `no-all` for
+ * the training splits (TANDA trains on "no all-negative"; TREC-QA's TRAIN-ALL has no
+ * all-negative question, so there it equals `raw`). Every command uses it as its default.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { protocolFilter } from "./filters.ts";
+ * assert.equal(protocolFilter("test"), "clean");
+ * assert.equal(protocolFilter("train-all"), "no-all");
+ * ```
+ */
+export function protocolFilter(split: string): FilterName {
+  return split === "train" || split === "train-all" ? "no-all" : "clean";
+}
+
 /** Why a question would be dropped, or undefined if every filter keeps it. */
 export function questionKind(
   q: Question,

@@ -21,3 +21,11 @@ export * from "./stats.ts";
 export * from "./paths.ts";
 export * from "./manifest.ts";
 export * from "./fetch.ts";
+export {
+  fileSha256,
+  fileStamp,
+  type InstalledFile,
+  type InstallMarkerData,
+  readInstallMarker,
+  verifyInstalled,
+} from "./installed.ts";

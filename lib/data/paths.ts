@@ -5,7 +5,10 @@
  * @module
  */
 import { fromFileUrl } from "../io/path.ts";
+import { installMarker, verifyInstalled } from "./installed.ts";
 import type { DatasetName } from "./types.ts";
+
+export { installMarker } from "./installed.ts";
 
 /** The project's root folder (two levels above this file). */
 export const PROJECT_ROOT: string = fromFileUrl(new URL("../../", import.meta.url)).replace(
@@ -30,11 +33,6 @@ export function defaultCacheDir(): string {
 /** The bundled samples folder (same layout as the cache, a few questions per split). */
 export const SAMPLES_DIR = `${PROJECT_ROOT}/data/samples`;
 
-/** The marker a complete installation of a corpus leaves in `<dir>/<dataset>/`. */
-export function installMarker(dir: string, dataset: DatasetName): string {
-  return `${dir}/${dataset}/.installed.json`;
-}
-
 /**
  * Whether a corpus was fetched completely into `dir` (default: the cache).
  *
@@ -55,7 +53,9 @@ export function isInstalled(dataset: DatasetName, dir = defaultCacheDir()): bool
 
 /**
  * The folder to read a corpus from: `dir` when given (`"samples"` means the bundled samples),
- * else the cache when the corpus is installed there, else the samples.
+ * else the cache when the corpus is installed there, else the samples. A folder holding an
+ * install marker is verified first (`verifyInstalled`): a corpus file changed or removed
+ * after installation is an error naming the file and how to restore it.
  *
  * @example
  * ```ts
@@ -66,6 +66,10 @@ export function isInstalled(dataset: DatasetName, dir = defaultCacheDir()): bool
  */
 export function datasetDir(dataset: DatasetName, dir?: string): string {
   if (dir === "samples") return SAMPLES_DIR;
-  if (dir !== undefined) return dir;
-  return isInstalled(dataset) ? defaultCacheDir() : SAMPLES_DIR;
+  const chosen = dir ?? (isInstalled(dataset) ? defaultCacheDir() : SAMPLES_DIR);
+  if (chosen !== SAMPLES_DIR) {
+    const fetch = `deno task data fetch ${dataset}${dir === undefined ? "" : ` --dir ${dir}`}`;
+    for (const note of verifyInstalled(dataset, chosen, fetch)) console.error(note);
+  }
+  return chosen;
 }

@@ -14,11 +14,33 @@ import { fail } from "../errors.ts";
 import { readLines, sourceName, type TextSource } from "../io/text.ts";
 import type { Question } from "./types.ts";
 
+type BlockKind = "question" | "positive" | "negative";
+
+/** Annotation lines a block holds: tokens, POS, dependency label, head, NER (+2 in positives). */
+const BLOCK_LINES: Record<BlockKind, readonly number[]> = {
+  question: [5],
+  negative: [5],
+  // Positives of the distributed files add the answer's tokens and their positions.
+  positive: [5, 7],
+};
+
+/** The four tags of the format, opening or closing (attributes kept for `<QApairs id=...>`). */
+const JACANA_TAG = /^<(\/?)(QApairs|question|positive|negative)(\s[^>]*)?>$/;
+/** Anything else shaped like a tag (`<neutral>`, `<Positive>`, `</answer>`). */
+const OTHER_TAG = /^<\/?[A-Za-z][\w:-]*(\s[^>]*)?>$/;
+
 /**
  * Reads a jacana pseudo-XML file. It is not well-formed XML (unescaped `&` and `<` in the
- * token lines), so it is read as lines: a tag line, then 5 tab-separated annotation lines
- * (tokens, POS, dependency label, head, NER; positives may carry 2 more), of which the
- * first gives the text (tokens joined by spaces).
+ * token lines), so it is read as lines: a tag line, then the block's annotation lines
+ * (tokens, POS, dependency label, head, NER; positives may carry the answer's tokens and
+ * positions too), of which the first gives the text (tokens joined by spaces).
+ *
+ * The structure is checked strictly, since a lost or altered tag would otherwise merge two
+ * candidates silently (a `</positive>` deleted or turned into `</negative>` moved a positive
+ * into its neighbour): each `<question>`, `<positive>` or `<negative>` block must close with
+ * its own tag and hold its number of lines; a tag of the format inside a block, a closing tag
+ * that closes nothing, an unknown tag, a second question, a candidate before the question
+ * and a `<QApairs>` left open are errors naming the line.
  *
  * @example
  * ```ts
@@ -28,75 +50,90 @@ import type { Question } from "./types.ts";
  *   "<positive>\nAT&T\t<b>\nNN\tNN\nx\tx\n0\t0\n-\t-\n</positive>\n</QApairs>\n";
  * const [q] = await readJacanaXml({ name: "t.xml", bytes: new TextEncoder().encode(xml) });
  * assert(q.id === "1.1" && q.candidates[0].text === "AT&T <b>" && q.candidates[0].label === 1);
+ * await assert.rejects(
+ *   () => readJacanaXml({ name: "t.xml", bytes: new TextEncoder().encode(xml.replace("</positive>", "</negative>")) }),
+ *   /t\.xml:15: <\/negative> does not close the <positive> block opened on line 9/,
+ * );
  * ```
  */
 export async function readJacanaXml(source: TextSource): Promise<Question[]> {
   const file = sourceName(source);
   const questions: Question[] = [];
-  const ids = new Set<string>();
-  let current: Question | undefined;
-  let currentLine = 0;
-  let block:
-    | { kind: "question" | "positive" | "negative"; line: number; lines: string[] }
-    | undefined;
+  const ids = new Map<string, number>();
+  let current: (Question & { line: number; questionLine?: number }) | undefined;
+  let block: { kind: BlockKind; line: number; lines: string[] } | undefined;
   for await (const { text, line } of readLines(source)) {
     const where = { file, line };
-    if (block) {
-      const close = `</${block.kind}>`;
-      if (text.trim() === close) {
-        if (block.lines.length < 5) {
-          fail(`<${block.kind}> block has ${block.lines.length} lines, expected at least 5`, where);
-        }
-        // The 5 annotation lines hold one tab-separated field per token each.
-        const tokens = block.lines[0].split("\t").length;
-        for (let k = 1; k < 5; k++) {
-          const n = block.lines[k].split("\t").length;
-          if (n !== tokens) {
-            fail(
-              `expected ${tokens} tab-separated fields (one per token, as on the tokens line), ` +
-                `found ${n}`,
-              { file, line: block.line + 1 + k },
-            );
-          }
-        }
-        const sentence = block.lines[0].split("\t").join(" ");
-        if (block.kind === "question") current!.text = sentence;
-        else {
-          current!.candidates.push({
-            id: `${current!.id}-${current!.candidates.length}`,
-            text: sentence,
-            label: block.kind === "positive" ? 1 : 0,
-          });
-        }
-        block = undefined;
-      } else block.lines.push(text);
-      continue;
-    }
     const tagLine = text.trim(); // tags may be indented (re-indented files, the samples)
-    const open = /^<QApairs id='([^']+)'>$/.exec(tagLine);
-    if (open) {
-      if (current) fail("<QApairs> opened before the previous one was closed", where);
-      if (ids.has(open[1])) fail(`duplicate QApairs id '${open[1]}'`, where);
-      ids.add(open[1]);
-      current = { id: open[1], text: "", candidates: [] };
-      currentLine = line;
+    const tag = JACANA_TAG.exec(tagLine);
+    if (block) {
+      if (!tag) {
+        block.lines.push(text);
+        continue;
+      }
+      const [, closing, name] = tag;
+      const opened = `the <${block.kind}> block opened on line ${block.line}`;
+      if (closing && name === block.kind) {
+        closeBlock(block, current!, file, line);
+        block = undefined;
+        continue;
+      }
+      if (closing) fail(`</${name}> does not close ${opened} (expected </${block.kind}>)`, where);
+      fail(`<${name}> inside ${opened} (expected </${block.kind}> first)`, where);
+    }
+    if (!tag) {
+      if (tagLine === "") continue;
+      if (OTHER_TAG.test(tagLine)) {
+        fail(
+          `unknown tag ${tagLine.slice(0, 40)} (a jacana file has <QApairs id='...'>, ` +
+            "<question>, <positive> and <negative>)",
+          where,
+        );
+      }
+      fail(`unexpected line '${text.slice(0, 40)}' (expected a jacana tag)`, where);
+    }
+    const [, closing, name, attrs] = tag;
+    if (name === "QApairs") {
+      if (closing) {
+        if (!current) fail("</QApairs> without an open <QApairs>", where);
+        if (current.questionLine === undefined) {
+          fail(`QApairs ${current.id} has no <question>`, where);
+        }
+        const { line: _l, questionLine: _q, ...question } = current;
+        questions.push(question);
+        current = undefined;
+        continue;
+      }
+      const id = /^\s+id='([^']+)'\s*$/.exec(attrs ?? "")?.[1];
+      if (id === undefined) {
+        fail(`expected <QApairs id='...'>, found ${tagLine.slice(0, 40)}`, where);
+      }
+      if (current) {
+        fail(
+          `<QApairs> opened before the previous one (line ${current.line}) was closed`,
+          where,
+        );
+      }
+      if (ids.has(id)) fail(`duplicate QApairs id '${id}' (first on line ${ids.get(id)})`, where);
+      ids.set(id, line);
+      current = { id, text: "", candidates: [], line };
       continue;
     }
-    if (tagLine === "</QApairs>") {
-      if (!current) fail("</QApairs> without an open <QApairs>", where);
-      if (current.text === "") fail(`QApairs ${current.id} has no <question>`, where);
-      questions.push(current);
-      current = undefined;
-      continue;
+    const kind = name as BlockKind;
+    if (closing) fail(`</${kind}> closes nothing: no <${kind}> block is open`, where);
+    if (attrs !== undefined) fail(`expected <${kind}> without attributes`, where);
+    if (!current) fail(`<${kind}> outside <QApairs>`, where);
+    if (kind === "question" && current.questionLine !== undefined) {
+      fail(
+        `a second <question> in QApairs ${current.id} (the first is on line ${current.questionLine})`,
+        where,
+      );
     }
-    const tag = /^<(question|positive|negative)>$/.exec(tagLine);
-    if (tag) {
-      if (!current) fail(`<${tag[1]}> outside <QApairs>`, where);
-      block = { kind: tag[1] as "question", line, lines: [] };
-      continue;
+    if (kind !== "question" && current.questionLine === undefined) {
+      fail(`<${kind}> before the <question> of QApairs ${current.id}`, where);
     }
-    if (tagLine === "") continue;
-    fail(`unexpected line '${text.slice(0, 40)}' (expected a jacana tag)`, where);
+    if (kind === "question") current.questionLine = line;
+    block = { kind, line, lines: [] };
   }
   if (block) {
     fail(`unclosed <${block.kind}> block: the file ends before </${block.kind}>`, {
@@ -107,11 +144,60 @@ export async function readJacanaXml(source: TextSource): Promise<Question[]> {
   if (current) {
     fail(`unclosed <QApairs id='${current.id}'>: the file ends before </QApairs>`, {
       file,
-      line: currentLine,
+      line: current.line,
     });
   }
   if (questions.length === 0) fail("no <QApairs> found (empty file?)", { file });
   return questions;
+}
+
+/** Checks a finished block's lines and adds it to its question. */
+function closeBlock(
+  block: { kind: BlockKind; line: number; lines: string[] },
+  current: Question,
+  file: string,
+  line: number,
+): void {
+  const allowed = BLOCK_LINES[block.kind];
+  if (!allowed.includes(block.lines.length)) {
+    fail(
+      `<${block.kind}> block has ${block.lines.length} lines, expected ${allowed.join(" or ")}`,
+      { file, line },
+    );
+  }
+  // The 5 annotation lines hold one tab-separated field per token each.
+  const tokens = block.lines[0].split("\t").length;
+  for (let k = 1; k < 5; k++) {
+    const n = block.lines[k].split("\t").length;
+    if (n !== tokens) {
+      fail(
+        `expected ${tokens} tab-separated fields (one per token, as on the tokens line), ` +
+          `found ${n}`,
+        { file, line: block.line + 1 + k },
+      );
+    }
+  }
+  // The answer's tokens and their positions, one field each.
+  if (block.lines.length === 7) {
+    const answer = block.lines[5].split("\t").length;
+    const positions = block.lines[6].split("\t").length;
+    if (answer !== positions) {
+      fail(
+        `expected ${answer} tab-separated answer positions (one per answer token), found ` +
+          positions,
+        { file, line: block.line + 7 },
+      );
+    }
+  }
+  const sentence = block.lines[0].split("\t").join(" ");
+  if (block.kind === "question") current.text = sentence;
+  else {
+    current.candidates.push({
+      id: `${current.id}-${current.candidates.length}`,
+      text: sentence,
+      label: block.kind === "positive" ? 1 : 0,
+    });
+  }
 }
 
 /**

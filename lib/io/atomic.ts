@@ -2,12 +2,19 @@
  * Writing files without ever leaving a half-written one behind: every file the
  * kit writes goes to a temporary file in the same folder, is flushed, and is then
  * renamed over the target (rename is atomic on one file system). An existing file
- * is only replaced when the caller passes `force`.
+ * is only replaced when the caller passes `force`; special files are written through,
+ * never replaced (lib/io/output.ts); temporary files are removed on Ctrl-C
+ * (lib/io/interrupt.ts) and swept when a killed process left them (lib/io/temp.ts).
  *
  * @module
  */
 import { KitError } from "../errors.ts";
+import { removeOnInterrupt } from "./interrupt.ts";
+import { outputError, refuseExisting, resolveOutput } from "./output.ts";
 import { dirname } from "./path.ts";
+import { sweepStaleTemps, tempPathFor } from "./temp.ts";
+
+export { tempPathFor } from "./temp.ts";
 
 /** Options for {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
@@ -33,12 +40,6 @@ export async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** A fresh temporary path next to `path` (same folder, so the rename stays on one file system). */
-export function tempPathFor(path: string): string {
-  const rand = crypto.getRandomValues(new Uint32Array(2));
-  return `${path}.tmp-${Deno.pid}-${rand[0].toString(36)}${rand[1].toString(36)}`;
-}
-
 /**
  * Whether an error is the operating system saying the disk (or quota) is full.
  *
@@ -60,10 +61,15 @@ export function isDiskFull(e: unknown): boolean {
 /**
  * Writes `data` (text, bytes or a stream of byte chunks) to `path` atomically.
  *
- * Without `force` the final step links the temporary file to `path`, which fails when
- * `path` exists, so a file another process created meanwhile is not replaced either. On a
- * full disk (or any write error) the temporary file is removed and an existing `path` is
- * left as it was.
+ * `path` is resolved as `resolveOutput` describes (lib/io/output.ts): a link is followed to
+ * its target, a character device, FIFO or descriptor (`/dev/null`, `/dev/stdout`) is written
+ * through and never replaced, a folder, disk or socket is refused. A regular file is written
+ * to a temporary file next to it (registered for removal on Ctrl-C / SIGTERM), flushed and
+ * moved into place; stale temporary files of the same target left by killed processes are
+ * swept first. Without `force` the final step links the temporary file to `path`, which
+ * fails when `path` exists, so a file another process created meanwhile is not replaced
+ * either. On a full disk (or any write error) the temporary file is removed and an existing
+ * `path` is left as it was. Every failure is a `KitError` naming `path`.
  *
  * @example
  * ```ts
@@ -80,52 +86,109 @@ export async function writeFileAtomic(
   data: string | Uint8Array | AsyncIterable<Uint8Array | string>,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  if (!options.force && await exists(path)) {
-    throw new KitError("refusing to overwrite an existing file (pass --force to replace it)", {
-      file: path,
-    });
-  }
-  if (options.mkdirs !== false) await Deno.mkdir(dirname(path), { recursive: true });
-  const tmp = tempPathFor(path);
-  const encoder = new TextEncoder();
+  const target = await resolveOutput(path);
   const write = options.write ?? ((f: Deno.FsFile, b: Uint8Array) => f.write(b));
+  if (target.kind === "stream") return await writeThrough(path, data, write);
+  if (!options.force && target.exists) throw refuseExisting(path, target.path);
+  const dest = target.path;
+  if (options.mkdirs !== false) {
+    try {
+      await Deno.mkdir(dirname(dest), { recursive: true });
+    } catch (e) {
+      throw await outputError(e, path);
+    }
+  }
+  await sweepStaleTemps(dirname(dest), dest);
+  const tmp = tempPathFor(dest);
   let file: Deno.FsFile | undefined;
+  const done = removeOnInterrupt(tmp);
   try {
     file = await Deno.open(tmp, { write: true, createNew: true });
-    if (typeof data === "string") await writeAll(file, encoder.encode(data), write);
-    else if (data instanceof Uint8Array) await writeAll(file, data, write);
-    else {
-      for await (const chunk of data) {
-        await writeAll(file, typeof chunk === "string" ? encoder.encode(chunk) : chunk, write);
-      }
-    }
+    await writeData(file, data, write);
     await file.sync();
     file.close();
     file = undefined;
-    if (options.force) await Deno.rename(tmp, path);
-    else await linkNoClobber(tmp, path);
+    if (options.force) await Deno.rename(tmp, dest);
+    else await linkNoClobber(tmp, dest, path);
   } catch (e) {
     try {
       file?.close();
     } catch { /* already closed */ }
     await Deno.remove(tmp).catch(() => {});
     if (e instanceof KitError) throw e;
-    const kept = "; nothing was written and any earlier file there is unchanged";
-    if (isDiskFull(e)) {
-      throw new KitError(`could not write: the disk is full (${(e as Error).message})${kept}`, {
-        file: path,
-      }, { cause: e });
-    }
-    throw new KitError(`could not write: ${(e as Error).message}${kept}`, { file: path }, {
-      cause: e,
-    });
+    throw await writeError(e, path);
+  } finally {
+    done();
   }
 }
 
-/** Moves `tmp` to `path` unless `path` exists (checked by the file system, not before). */
-async function linkNoClobber(tmp: string, path: string): Promise<void> {
+/** A failure while writing: the disk-full and generic messages name the path. */
+async function writeError(e: unknown, path: string): Promise<KitError> {
+  const kept = "; nothing was written and any earlier file there is unchanged";
+  if (isDiskFull(e)) {
+    return new KitError(`could not write: the disk is full (${(e as Error).message})${kept}`, {
+      file: path,
+    }, { cause: e });
+  }
+  const code = (e as { code?: string })?.code;
+  if (code && code !== "EIO") {
+    const k = await outputError(e, path);
+    return new KitError(k.problem + kept, { file: path }, { cause: e });
+  }
+  return new KitError(`could not write: ${(e as Error).message}${kept}`, { file: path }, {
+    cause: e,
+  });
+}
+
+/** Writes to a character device, FIFO or open descriptor as a shell's `>` would. */
+async function writeThrough(
+  path: string,
+  data: string | Uint8Array | AsyncIterable<Uint8Array | string>,
+  write: (file: Deno.FsFile, bytes: Uint8Array) => Promise<number>,
+): Promise<void> {
+  let file: Deno.FsFile | undefined;
   try {
-    await Deno.link(tmp, path);
+    // append: behind /dev/stdout may be the shell's `>> file`; writing at offset 0 would
+    // overwrite it. For devices and pipes it makes no difference.
+    file = await Deno.open(path, { write: true, append: true });
+    await writeData(file, data, write);
+  } catch (e) {
+    if (e instanceof KitError) throw e;
+    if (isDiskFull(e)) {
+      throw new KitError(`could not write: the device is full (${(e as Error).message})`, {
+        file: path,
+      }, { cause: e });
+    }
+    throw await outputError(e, path);
+  } finally {
+    try {
+      file?.close();
+    } catch { /* already closed */ }
+  }
+}
+
+async function writeData(
+  file: Deno.FsFile,
+  data: string | Uint8Array | AsyncIterable<Uint8Array | string>,
+  write: (file: Deno.FsFile, bytes: Uint8Array) => Promise<number>,
+): Promise<void> {
+  const encoder = new TextEncoder();
+  if (typeof data === "string") await writeAll(file, encoder.encode(data), write);
+  else if (data instanceof Uint8Array) await writeAll(file, data, write);
+  else {
+    for await (const chunk of data) {
+      await writeAll(file, typeof chunk === "string" ? encoder.encode(chunk) : chunk, write);
+    }
+  }
+}
+
+/**
+ * Moves `tmp` to `dest` unless `dest` exists (checked by the file system, not before);
+ * errors name `path`, the path as given.
+ */
+async function linkNoClobber(tmp: string, dest: string, path: string): Promise<void> {
+  try {
+    await Deno.link(tmp, dest);
   } catch (e) {
     if (e instanceof Deno.errors.AlreadyExists) {
       throw new KitError(
@@ -134,12 +197,8 @@ async function linkNoClobber(tmp: string, path: string): Promise<void> {
       );
     }
     // A file system without hard links: fall back to check-then-rename.
-    if (await exists(path)) {
-      throw new KitError("refusing to overwrite an existing file (pass --force to replace it)", {
-        file: path,
-      });
-    }
-    await Deno.rename(tmp, path);
+    if (await exists(dest)) throw refuseExisting(path, dest);
+    await Deno.rename(tmp, dest);
     return;
   }
   await Deno.remove(tmp);

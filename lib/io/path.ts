@@ -30,3 +30,38 @@ export function dirname(path: string): string {
   const i = path.lastIndexOf("/");
   return i < 0 ? "." : i === 0 ? "/" : path.slice(0, i);
 }
+
+/**
+ * The last part of a path.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { basename } from "./path.ts";
+ * assert(basename("/a/b/c.txt") === "c.txt" && basename("c.txt") === "c.txt");
+ * ```
+ */
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/**
+ * `path` made absolute against `base` (default: the working folder), with `.` and `..`
+ * parts resolved lexically.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolvePath } from "./path.ts";
+ * assert(resolvePath("../c", "/a/b") === "/a/c" && resolvePath("/x/./y", "/a") === "/x/y");
+ * ```
+ */
+export function resolvePath(path: string, base: string = Deno.cwd()): string {
+  const parts: string[] = [];
+  for (const p of (path.startsWith("/") ? path : `${base}/${path}`).split("/")) {
+    if (p === "" || p === ".") continue;
+    if (p === "..") parts.pop();
+    else parts.push(p);
+  }
+  return "/" + parts.join("/");
+}

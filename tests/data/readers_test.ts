@@ -77,7 +77,7 @@ Deno.test("jacana XML: structural errors name the line", async () => {
   await assertRejects(
     () =>
       readJacanaXml(mem("t.xml", "<QApairs id='1'>\n<question>\nWho\n</question>\n</QApairs>\n")),
-    /t\.xml:4: <question> block has 1 lines, expected at least 5/,
+    /t\.xml:4: <question> block has 1 lines, expected 5/,
   );
   await assertRejects(
     () => readJacanaXml(mem("t.xml", "<QApairs id='1'>\n" + block("question", ["a"]))),

@@ -1,0 +1,37 @@
+/**
+ * Standard output of the commands. A reader that stops reading (`| head -1`, a closed pager)
+ * is not an error: like other Unix tools the command ends quietly with status 0. Writes go
+ * through {@link writeStdout}, which turns the broken pipe into {@link StdoutClosed}; `main`
+ * ends the command on it. (`console.log` already ignores a broken pipe.)
+ *
+ * @module
+ */
+
+/** The reader of standard output went away; the command has nothing left to do. */
+export class StdoutClosed extends Error {
+  constructor(options?: ErrorOptions) {
+    super("standard output was closed by its reader", options);
+    this.name = "StdoutClosed";
+  }
+}
+
+/**
+ * Writes all of `text` to standard output; throws {@link StdoutClosed} when the reader has
+ * gone.
+ *
+ * @example
+ * ```ts
+ * import { writeStdout } from "./stdout.ts";
+ * await writeStdout("");
+ * ```
+ */
+export async function writeStdout(text: string | Uint8Array): Promise<void> {
+  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
+  let off = 0;
+  try {
+    while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+  } catch (e) {
+    if (e instanceof Deno.errors.BrokenPipe) throw new StdoutClosed({ cause: e });
+    throw e;
+  }
+}

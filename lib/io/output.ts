@@ -1,0 +1,238 @@
+/**
+ * Where an output path leads, and whether it can be written, decided once for every writer
+ * (`writeFileAtomic`) and every command's early check (`checkOutput`, before the work starts).
+ *
+ * What an output path may be (the rules of a shell's `>` under `set -o noclobber`, plus
+ * atomic replacement):
+ * - a new file: written to a temporary file, then moved into place;
+ * - an existing regular file: replaced the same way, only with `force` (`--force`);
+ * - a symbolic link: followed; the file it points to is what is written or replaced (the link
+ *   stays a link), a dangling link creates its target;
+ * - a character device (`/dev/null`, a terminal), a FIFO or an open descriptor (`/dev/stdout`,
+ *   `/dev/fd/N`, process substitution): written through, as `>` does, without `--force`,
+ *   since nothing is replaced; the special file itself is never replaced, not even with
+ *   `force`;
+ * - a folder, a block device (a disk) or a socket: refused.
+ *
+ * Every failure is a one-line `KitError` naming the path as given and what to do.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import { onInterrupt } from "./interrupt.ts";
+import { basename, dirname } from "./path.ts";
+import { tempPathFor } from "./temp.ts";
+
+/** What an output path leads to. */
+export type OutputTarget =
+  /** A regular file at `path` (a link's target when the path given was a link). */
+  | { kind: "file"; path: string; exists: boolean }
+  /** Written through: a character device, a FIFO or an open descriptor. */
+  | { kind: "stream"; path: string; what: string };
+
+const MAX_LINKS = 40;
+
+/** The first existing component of `path` (from the root) that is not a folder, if any. */
+async function fileInPath(path: string): Promise<string | undefined> {
+  const parts = path.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const prefix = parts.slice(0, i).join("/");
+    if (prefix === "" || prefix === ".") continue;
+    try {
+      if (!(await Deno.stat(prefix)).isDirectory) return prefix;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The nearest existing folder at or above `dir`. */
+async function existingAncestor(dir: string): Promise<string> {
+  let d = dir;
+  for (;;) {
+    try {
+      await Deno.stat(d);
+      return d;
+    } catch (e) {
+      const up = dirname(d);
+      if (!(e instanceof Deno.errors.NotFound) || up === d) return d;
+      d = up;
+    }
+  }
+}
+
+/**
+ * Turns an error of the file system while writing `path` into a `KitError` that says what
+ * is wrong and what to do; `KitError`s pass through.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { outputError } from "./output.ts";
+ * const e = await outputError(Object.assign(new Error("x"), { code: "EROFS" }), "/ro/a.run");
+ * assert.match(e.message, /^\/ro\/a\.run: cannot write: read-only file system/);
+ * ```
+ */
+export async function outputError(e: unknown, path: string): Promise<KitError> {
+  if (e instanceof KitError) return e;
+  const code = (e as { code?: string })?.code;
+  const msg = (e as Error)?.message ?? String(e);
+  const where = async () => await existingAncestor(dirname(path));
+  let why: string;
+  switch (code) {
+    case "ENOTDIR": {
+      const file = await fileInPath(path);
+      why = file === undefined
+        ? "a part of the path is a file, not a folder"
+        : `${file} is a file, not a folder`;
+      why += "; choose another output path";
+      break;
+    }
+    case "EROFS":
+      why = `read-only file system (${await where()}); write to a folder on a writable one`;
+      break;
+    case "EACCES":
+    case "EPERM":
+      why = `permission denied (${await where()}); write to a folder you may write to`;
+      break;
+    case "ENOSPC":
+    case "EDQUOT":
+      why = `the disk is full (${msg}); free some space or write elsewhere`;
+      break;
+    case "ENAMETOOLONG":
+      why = "the file name is too long; choose a shorter output path";
+      break;
+    case "ELOOP":
+      why = "too many levels of symbolic links (a link loop?); choose another output path";
+      break;
+    case "EISDIR":
+      why = "is a folder; give a file name (e.g. a name inside that folder)";
+      break;
+    case "EPIPE":
+      why = "the reading end was closed before the output was complete";
+      break;
+    default:
+      why = `${msg}; choose another output path`;
+  }
+  return new KitError(`cannot write: ${why}`, { file: path }, { cause: e });
+}
+
+/**
+ * Follows `path` to what writing it would change (see the module doc for the rules).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resolveOutput } from "./output.ts";
+ * assert.equal((await resolveOutput("/dev/null")).kind, "stream");
+ * const dir = await Deno.makeTempDir();
+ * await Deno.symlink(`${dir}/real.run`, `${dir}/link.run`);
+ * assert.deepEqual(await resolveOutput(`${dir}/link.run`), {
+ *   kind: "file", path: `${dir}/real.run`, exists: false,
+ * });
+ * ```
+ */
+export async function resolveOutput(path: string): Promise<OutputTarget> {
+  if (path === "") throw new KitError("an empty output path");
+  let current = path;
+  for (let hop = 0; hop < MAX_LINKS; hop++) {
+    // Descriptors (/dev/stdout -> /proc/self/fd/1, /dev/fd/N): the open file behind them is
+    // written through, never replaced (it may be the shell's `> file` or a pipe).
+    if (/^\/(proc\/[^/]+\/fd|dev\/fd)\/\d+$/.test(current)) {
+      return { kind: "stream", path, what: "an open file descriptor" };
+    }
+    let st: Deno.FileInfo;
+    try {
+      st = await Deno.lstat(current);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return { kind: "file", path: current, exists: false };
+      throw await outputError(e, path);
+    }
+    if (st.isSymlink) {
+      const to = await Deno.readLink(current);
+      current = to.startsWith("/") ? to : `${dirname(current)}/${to}`;
+      continue;
+    }
+    if (st.isFile) return { kind: "file", path: current, exists: true };
+    if (st.isDirectory) {
+      throw new KitError("is a folder; give a file name (e.g. a name inside that folder)", {
+        file: path,
+      });
+    }
+    if (st.isCharDevice) return { kind: "stream", path, what: "a character device" };
+    if (st.isFifo) return { kind: "stream", path, what: "a FIFO" };
+    const what = st.isBlockDevice ? "a block device (a disk)" : "a socket";
+    throw new KitError(`is ${what}, which the kit never writes to; give a file name`, {
+      file: path,
+    });
+  }
+  throw new KitError(
+    "too many levels of symbolic links (a link loop?); choose another output path",
+    { file: path },
+  );
+}
+
+/** The refusal to replace an existing file without `force`. */
+export function refuseExisting(path: string, target: string): KitError {
+  const via = target === path ? "" : `, ${target}, where the link leads`;
+  return new KitError(
+    `refusing to overwrite an existing file${via} (pass --force to replace it)`,
+    { file: path },
+  );
+}
+
+/**
+ * Checks, before any work, that `path` can be written: it resolves like `writeFileAtomic`
+ * resolves it, refuses an existing file without `force`, and proves the folder (or its
+ * nearest existing ancestor, as missing folders are created when writing) writable by
+ * creating and removing a temporary file there. Nothing is created.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkOutput } from "./output.ts";
+ * const dir = await Deno.makeTempDir();
+ * const t = await checkOutput(`${dir}/new/sub/out.run`);
+ * assert.equal(t.kind, "file");
+ * await Deno.writeTextFile(`${dir}/f`, "mine");
+ * await assert.rejects(() => checkOutput(`${dir}/f`), /refusing to overwrite/);
+ * await assert.rejects(() => checkOutput(`${dir}/f/x`), /f is a file, not a folder/);
+ * assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["f"]);
+ * ```
+ */
+export async function checkOutput(
+  path: string,
+  options: { force?: boolean } = {},
+): Promise<OutputTarget> {
+  const target = await resolveOutput(path);
+  if (target.kind === "stream") return target;
+  if (target.exists && !options.force) throw refuseExisting(path, target.path);
+  const folder = await existingAncestor(dirname(target.path));
+  let isDir = false;
+  try {
+    isDir = (await Deno.stat(folder)).isDirectory;
+  } catch (e) {
+    throw await outputError(e, path);
+  }
+  if (!isDir) {
+    throw new KitError(
+      `cannot write: ${folder} is a file, not a folder; choose another output path`,
+      {
+        file: path,
+      },
+    );
+  }
+  const probe = tempPathFor(`${folder}/${basename(target.path)}`);
+  const done = onInterrupt(() => Deno.removeSync(probe));
+  try {
+    (await Deno.open(probe, { write: true, createNew: true })).close();
+    await Deno.remove(probe);
+  } catch (e) {
+    await Deno.remove(probe).catch(() => {});
+    throw await outputError(e, path);
+  } finally {
+    done();
+  }
+  return target;
+}
