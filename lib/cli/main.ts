@@ -2,7 +2,8 @@
  * The kit's command line: `deno task <data|eval|score|report|bench> ...`.
  * Each top-level command lives in its own module and registers its subcommands in
  * {@link COMMANDS}; this file only dispatches and turns `KitError`s into a one-line
- * message and exit status 2, and a closed standard output (`| head -1`) into a quiet exit 0.
+ * message and exit status 2, and a closed standard output (`| head -1`, also through
+ * `--out /dev/stdout` or a FIFO) into a quiet exit 0.
  *
  * Paths: every relative path a user gives (flags, positionals, `--out`) means what it means
  * in the folder the command was run from. `deno task` runs in the project root and passes
@@ -16,7 +17,7 @@
 import { PROJECT_ROOT } from "../data/paths.ts";
 import { KitError } from "../errors.ts";
 import type { Command } from "./command.ts";
-import { StdoutClosed } from "./stdout.ts";
+import { ReaderClosed } from "../io/output.ts";
 
 /** A command group (`eval trec`) or a command taking flags directly (`score --model ...`). */
 export type CommandEntry = Record<string, Command> | Command;
@@ -96,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`error: ${e.message}`);
       return 2;
     }
-    if (e instanceof StdoutClosed) return 0;
+    if (e instanceof ReaderClosed) return 0;
     throw e;
   }
 }

@@ -1,23 +1,16 @@
 /**
  * Standard output of the commands. A reader that stops reading (`| head -1`, a closed pager)
  * is not an error: like other Unix tools the command ends quietly with status 0. Writes go
- * through {@link writeStdout}, which turns the broken pipe into {@link StdoutClosed}; `main`
- * ends the command on it. (`console.log` already ignores a broken pipe.)
+ * through {@link writeStdout}, which turns the broken pipe into `ReaderClosed`
+ * (lib/io/output.ts, also thrown by `--out /dev/stdout` and FIFOs); `main` ends the command
+ * on it. (`console.log` already ignores a broken pipe.)
  *
  * @module
  */
-
-/** The reader of standard output went away; the command has nothing left to do. */
-export class StdoutClosed extends Error {
-  constructor(options?: ErrorOptions) {
-    super("standard output was closed by its reader", options);
-    this.name = "StdoutClosed";
-  }
-}
+import { ReaderClosed } from "../io/output.ts";
 
 /**
- * Writes all of `text` to standard output; throws {@link StdoutClosed} when the reader has
- * gone.
+ * Writes all of `text` to standard output; throws `ReaderClosed` when the reader has gone.
  *
  * @example
  * ```ts
@@ -31,7 +24,7 @@ export async function writeStdout(text: string | Uint8Array): Promise<void> {
   try {
     while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
   } catch (e) {
-    if (e instanceof Deno.errors.BrokenPipe) throw new StdoutClosed({ cause: e });
+    if (e instanceof Deno.errors.BrokenPipe) throw new ReaderClosed("<stdout>", { cause: e });
     throw e;
   }
 }

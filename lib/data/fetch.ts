@@ -228,13 +228,13 @@ export async function fetchDataset(
   const log = options.log ?? ((s: string) => console.error(s));
   const mapUrl = options.mapUrl ?? ((u: string) => u);
   const timeoutMs = options.timeoutMs ?? 600_000;
+  await checkInstallFolder(dir, dataset);
   if (options.mirror !== undefined && !(await exists(options.mirror))) {
     throw new KitError(
       `mirror folder ${options.mirror} does not exist (expected a folder laid out like ` +
         "../shared/datasets, with wikiqa/, trecqa/ and qrcd/ in it)",
     );
   }
-  await checkInstallFolder(dir, dataset);
   log(
     `${dataset}: ${options.mirror ? `from mirror ${options.mirror}` : "from upstream"} into ${dir}`,
   );

@@ -10,7 +10,7 @@
  */
 import { KitError } from "../errors.ts";
 import { removeOnInterrupt } from "./interrupt.ts";
-import { outputError, refuseExisting, resolveOutput } from "./output.ts";
+import { outputError, ReaderClosed, refuseExisting, resolveOutput } from "./output.ts";
 import { dirname } from "./path.ts";
 import { sweepStaleTemps, tempPathFor } from "./temp.ts";
 
@@ -140,7 +140,10 @@ async function writeError(e: unknown, path: string): Promise<KitError> {
   });
 }
 
-/** Writes to a character device, FIFO or open descriptor as a shell's `>` would. */
+/**
+ * Writes to a character device, FIFO or open descriptor as a shell's `>` would; a reader
+ * that goes away is {@link ReaderClosed}, as for standard output.
+ */
 async function writeThrough(
   path: string,
   data: string | Uint8Array | AsyncIterable<Uint8Array | string>,
@@ -154,6 +157,7 @@ async function writeThrough(
     await writeData(file, data, write);
   } catch (e) {
     if (e instanceof KitError) throw e;
+    if (e instanceof Deno.errors.BrokenPipe) throw new ReaderClosed(path, { cause: e });
     if (isDiskFull(e)) {
       throw new KitError(`could not write: the device is full (${(e as Error).message})`, {
         file: path,

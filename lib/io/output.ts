@@ -23,6 +23,18 @@ import { onInterrupt } from "./interrupt.ts";
 import { basename, dirname } from "./path.ts";
 import { tempPathFor } from "./temp.ts";
 
+/**
+ * The reader of a pipe the kit writes to went away (`| head -1`, a FIFO's reader that stopped
+ * reading). Like other Unix tools the command then ends quietly with status 0: the reader
+ * decided it had what it wanted. The CLI's `main` turns this error into that exit.
+ */
+export class ReaderClosed extends Error {
+  constructor(path: string, options?: ErrorOptions) {
+    super(`${path}: the reading end was closed`, options);
+    this.name = "ReaderClosed";
+  }
+}
+
 /** What an output path leads to. */
 export type OutputTarget =
   /** A regular file at `path` (a link's target when the path given was a link). */
@@ -109,9 +121,6 @@ export async function outputError(e: unknown, path: string): Promise<KitError> {
     case "EISDIR":
       why = "is a folder; give a file name (e.g. a name inside that folder)";
       break;
-    case "EPIPE":
-      why = "the reading end was closed before the output was complete";
-      break;
     default:
       why = `${msg}; choose another output path`;
   }
@@ -151,7 +160,8 @@ export async function resolveOutput(path: string): Promise<OutputTarget> {
     }
     if (st.isSymlink) {
       const to = await Deno.readLink(current);
-      current = to.startsWith("/") ? to : `${dirname(current)}/${to}`;
+      const dir = dirname(current);
+      current = to.startsWith("/") || dir === "." ? to : `${dir}/${to}`;
       continue;
     }
     if (st.isFile) return { kind: "file", path: current, exists: true };
@@ -224,7 +234,7 @@ export async function checkOutput(
     );
   }
   const probe = tempPathFor(`${folder}/${basename(target.path)}`);
-  const done = onInterrupt(() => Deno.removeSync(probe));
+  const done = onInterrupt(() => Deno.removeSync(probe), `removed ${probe}`);
   try {
     (await Deno.open(probe, { write: true, createNew: true })).close();
     await Deno.remove(probe);

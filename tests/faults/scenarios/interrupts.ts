@@ -1,0 +1,377 @@
+/**
+ * Interrupts with real signals to real processes halfway through a write: a process of the
+ * kit's writer stopped on purpose halfway (deterministic), and `data fetch` and `score
+ * --out` frozen (SIGSTOP) the moment their temporary file appears, then signalled. Plus the
+ * neighbours: a SIGKILL (nothing can clean up; the next write there sweeps), stale-looking
+ * files that must not be swept, a FIFO nobody reads, and Ctrl-C during a computation with
+ * nothing to clean (the default action, at once).
+ *
+ * @module
+ */
+import { assert, assertEquals } from "../../assert.ts";
+import {
+  type Ctx,
+  listing,
+  MAIN,
+  noTemps,
+  readOr,
+  type Run,
+  type Scenario,
+  stable,
+  succeeded,
+} from "./kit.ts";
+
+const CHILD = new URL("./writer_child.ts", import.meta.url).pathname;
+const dec = new TextDecoder();
+
+/** Starts the writer child on `out`, waits until it is halfway, and returns it. */
+async function halfwayWriter(ctx: Ctx, out: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CHILD, out],
+    cwd: ctx.dir,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const reader = child.stdout.getReader();
+  let said = "";
+  while (!said.includes("halfway")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    said += dec.decode(value);
+  }
+  reader.releaseLock();
+  assert(said.includes("halfway"), `the writer did not get halfway: ${said}`);
+  const temps = listing(ctx.dir).filter((n) => /\.tmp-\d+-/.test(n));
+  assertEquals(temps.length, 1, `one temporary file while halfway: ${listing(ctx.dir)}`);
+  return { child, temp: temps[0] };
+}
+
+async function finish(child: Deno.ChildProcess): Promise<Run> {
+  const out = await child.output();
+  return {
+    code: out.code,
+    signal: out.signal,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+  };
+}
+
+function signalScenario(signal: Deno.Signal, status: number): Scenario {
+  return {
+    cls: "interrupts",
+    tried: `${signal} to a process halfway through writing \`out.run\` over an existing one`,
+    async run(ctx) {
+      await Deno.writeTextFile(`${ctx.dir}/out.run`, "the earlier run\n");
+      const { child, temp } = await halfwayWriter(ctx, "out.run");
+      child.kill(signal);
+      const r = await finish(child);
+      assertEquals(r.code, status, r.stderr);
+      assertEquals(listing(ctx.dir), ["out.run"]);
+      assertEquals(await readOr(`${ctx.dir}/out.run`), "the earlier run\n");
+      const line = r.stderr.trim();
+      assert(line.includes(temp), line);
+      return `exit ${status}, \`${stable(line)}\`; the earlier \`out.run\` intact`;
+    },
+  };
+}
+
+/**
+ * Runs the kit with `argv` and freezes it (SIGSTOP) whenever a kit temporary file appears
+ * under `watch`; when the file is still there while frozen, sends `signal` and lets it go
+ * on. Returns the run and the temporary file caught (undefined when the process finished
+ * between creating and freezing every time).
+ */
+async function signalWhenTempAppears(
+  ctx: Ctx,
+  argv: string[],
+  watch: string,
+  signal: Deno.Signal,
+  wanted: (path: string) => boolean,
+): Promise<{ run: Run; caught?: string }> {
+  const watcher = Deno.watchFs(watch, { recursive: true });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...argv],
+    cwd: ctx.dir,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", INIT_CWD: ctx.dir },
+  }).spawn();
+  let caught: string | undefined;
+  const watching = (async () => {
+    for await (const ev of watcher) {
+      const temp = ev.kind === "create" &&
+        ev.paths.find((p) => /\.tmp-\d+-[0-9a-z]+$/.test(p) && wanted(p));
+      if (!temp) continue;
+      try {
+        child.kill("SIGSTOP");
+      } catch {
+        return; // already finished
+      }
+      const there = await Deno.lstat(temp).then(() => true, () => false);
+      if (there) {
+        caught = temp.slice(ctx.dir.length + 1);
+        child.kill(signal);
+      }
+      child.kill("SIGCONT");
+      if (there) return;
+    }
+  })();
+  const run = await finish(child);
+  watcher.close();
+  await watching;
+  return { run, caught };
+}
+
+/**
+ * Tries up to `tries` times to interrupt `argv` halfway (see `signalWhenTempAppears`); after
+ * every attempt `check` asserts what must hold whatever the timing (no temporary file, the
+ * output whole or absent). Returns the attempt that was interrupted halfway.
+ */
+async function interruptHalfway(
+  ctx: Ctx,
+  argv: string[],
+  watch: string,
+  signal: Deno.Signal,
+  check: (r: Run) => Promise<void>,
+  reset: () => Promise<void>,
+  wanted: (path: string) => boolean = () => true,
+  tries = 8,
+): Promise<{ run: Run; caught: string; attempts: number }> {
+  for (let attempt = 1; attempt <= tries; attempt++) {
+    await reset();
+    const { run, caught } = await signalWhenTempAppears(ctx, argv, watch, signal, wanted);
+    await check(run);
+    if (caught && run.code !== 0) return { run, caught, attempts: attempt };
+  }
+  throw new Error(`no attempt of ${tries} was interrupted halfway through a write`);
+}
+
+/** The interrupt scenarios. */
+export const INTERRUPT_SCENARIOS: Scenario[] = [
+  signalScenario("SIGINT", 130),
+  signalScenario("SIGTERM", 143),
+  signalScenario("SIGHUP", 129),
+  {
+    cls: "interrupts",
+    tried: "SIGINT to `data fetch wikiqa` the moment a temporary file appears in the cache " +
+      "(the process frozen there with SIGSTOP), on a fresh cache; then the same command again",
+    needs: ["corpora"],
+    async run(ctx) {
+      const argv = ["data", "fetch", "wikiqa", "--mirror", ctx.corpora, "--dir", "cache"];
+      const marker = `${ctx.dir}/cache/wikiqa/.installed.json`;
+      const { run, caught } = await interruptHalfway(
+        ctx,
+        argv,
+        `${ctx.dir}/cache`,
+        "SIGINT",
+        async (r) => {
+          noTemps(ctx.dir);
+          // Interrupted: no marker, so the corpus is not taken as installed.
+          if (r.code !== 0) assertEquals(await readOr(marker), undefined);
+        },
+        async () => {
+          await Deno.remove(`${ctx.dir}/cache`, { recursive: true }).catch(() => {});
+          await Deno.mkdir(`${ctx.dir}/cache/wikiqa`, { recursive: true });
+        },
+        // A corpus file, not the early check's probe (nor the marker, written last).
+        (p) => !p.includes(".installed.json.tmp-"),
+      );
+      assertEquals(run.code, 130, run.stderr);
+      const line = run.stderr.trim().split("\n").pop()!;
+      assert(line.startsWith("interrupted (SIGINT): removed the unfinished cache/wikiqa/"), line);
+      const again = await ctx.kit(argv);
+      succeeded(again, "the second fetch");
+      assert(await readOr(marker));
+      noTemps(ctx.dir);
+      assert(caught.startsWith("cache/wikiqa/"), caught);
+      return "exit 130, `interrupted (SIGINT): removed the unfinished " +
+        "cache/wikiqa/FILE.tmp-PID-RANDOM`; no temporary file and no install marker; the " +
+        "rerun completes the install";
+    },
+  },
+  {
+    cls: "interrupts",
+    tried: "SIGTERM to `score --out out.run` (WikiQA train, 20,360 candidates) the moment " +
+      "`out.run.tmp-*` appears, over an existing `out.run` (`--force`)",
+    needs: ["corpora"],
+    async run(ctx) {
+      const argv = [
+        "score",
+        "--model",
+        "lexical:wordcnt",
+        "--dataset",
+        "wikiqa",
+        "--split",
+        "train",
+        "--filter",
+        "raw",
+        "--dir",
+        ctx.corpora,
+        "--no-cache",
+        "--out",
+        "out.run",
+        "--force",
+      ];
+      const { run } = await interruptHalfway(
+        ctx,
+        argv,
+        ctx.dir,
+        "SIGTERM",
+        async (r) => {
+          noTemps(ctx.dir);
+          const text = (await readOr(`${ctx.dir}/out.run`))!;
+          // Whatever the timing: the earlier run intact, or (finished first) the whole new one.
+          if (r.code !== 0) assertEquals(text, "the earlier run\n");
+          else assertEquals(text.split("\n").length - 1, 20360);
+        },
+        () => Deno.writeTextFile(`${ctx.dir}/out.run`, "the earlier run\n"),
+      );
+      assertEquals(run.code, 143, run.stderr);
+      return "exit 143, `interrupted (SIGTERM): removed the unfinished out.run.tmp-PID-RANDOM`; " +
+        "the earlier `out.run` intact";
+    },
+  },
+  {
+    cls: "interrupts",
+    tried: "SIGKILL halfway (nothing can clean up), then `data qrels --out` the same file " +
+      "again after the temporary file is older than 10 minutes",
+    async run(ctx) {
+      await Deno.writeTextFile(`${ctx.dir}/out.qrels`, "the earlier qrels\n");
+      const { child, temp } = await halfwayWriter(ctx, "out.qrels");
+      child.kill("SIGKILL");
+      await finish(child);
+      assertEquals(listing(ctx.dir), ["out.qrels", temp]);
+      const old = new Date(Date.now() - 3600_000);
+      await Deno.utime(`${ctx.dir}/${temp}`, old, old);
+      const r = await ctx.kit([
+        "data",
+        "qrels",
+        "wikiqa",
+        "--split",
+        "test",
+        "--dir",
+        "samples",
+        "--out",
+        "out.qrels",
+        "--force",
+      ]);
+      succeeded(r);
+      assertEquals(listing(ctx.dir), ["out.qrels"]);
+      return "the killed process's `out.qrels.tmp-PID-RANDOM` stays until the next write of " +
+        "`out.qrels`, which removes it (its process is gone, it is old) and writes";
+    },
+  },
+  {
+    cls: "interrupts",
+    tried: "files that look stale but are not to be swept: a fresh temporary file of a dead " +
+      "process, an old one of a live process, a user's `out.qrels.tmp-notes`",
+    async run(ctx) {
+      const dead = "out.qrels.tmp-999999999-abc123";
+      const live = `out.qrels.tmp-${Deno.pid}-def456`;
+      const user = "out.qrels.tmp-notes";
+      for (const n of [dead, live, user]) await Deno.writeTextFile(`${ctx.dir}/${n}`, "x");
+      const old = new Date(Date.now() - 3600_000);
+      await Deno.utime(`${ctx.dir}/${live}`, old, old);
+      await Deno.utime(`${ctx.dir}/${user}`, old, old);
+      const r = await ctx.kit([
+        "data",
+        "qrels",
+        "wikiqa",
+        "--split",
+        "test",
+        "--dir",
+        "samples",
+        "--out",
+        "out.qrels",
+      ]);
+      succeeded(r);
+      assertEquals(listing(ctx.dir), [dead, user, live, "out.qrels"].sort());
+      return "all three kept (too recent; process alive; not a kit name)";
+    },
+  },
+  {
+    cls: "interrupts",
+    tried: "`data fetch` with stale temporary files of a killed earlier fetch in the cache",
+    needs: ["corpora"],
+    async run(ctx) {
+      const argv = ["data", "fetch", "qrcd", "--mirror", ctx.corpora, "--dir", "cache"];
+      succeeded(await ctx.kit(argv));
+      const stale = "cache/qrcd/qrcd_v1.1_dev.jsonl.tmp-999999999-abc123";
+      await Deno.writeTextFile(`${ctx.dir}/${stale}`, "half a file");
+      const old = new Date(Date.now() - 3600_000);
+      await Deno.utime(`${ctx.dir}/${stale}`, old, old);
+      const r = await ctx.kit(argv);
+      succeeded(r);
+      noTemps(ctx.dir);
+      const said = r.stderr.split("\n").find((l) => l.includes("interrupted earlier run"));
+      assert(said, r.stderr);
+      return `swept, and said: \`${said.trim()}\``;
+    },
+  },
+  {
+    cls: "interrupts",
+    tried: "SIGINT to `data qrels --out FIFO` while no process reads the FIFO",
+    async run(ctx) {
+      await ctx.sh("mkfifo out.fifo");
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          MAIN,
+          ...["data", "qrels", "wikiqa", "--split", "test", "--dir", "samples"],
+          ...["--out", "out.fifo"],
+        ],
+        cwd: ctx.dir,
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1", INIT_CWD: ctx.dir },
+      }).spawn();
+      // It waits for a reader, as `>` does; give it time to get there.
+      await new Promise((r) => setTimeout(r, 1500));
+      child.kill("SIGINT");
+      const r = await finish(child);
+      assert(r.code === 130 || r.signal === "SIGINT", `${r.code} ${r.signal} ${r.stderr}`);
+      assert((await Deno.lstat(`${ctx.dir}/out.fifo`)).isFifo);
+      return "it waits for a reader, as a shell's `>` does; Ctrl-C ends it (130), the FIFO stays";
+    },
+  },
+  {
+    cls: "interrupts",
+    tried: "SIGINT during a long computation with no file being written " +
+      "(`eval compare --bootstrap 3000000`)",
+    async run(ctx) {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          MAIN,
+          ...["eval", "compare", "--qrels", `${ctx.dir}/q`, `${ctx.dir}/a.run`, `${ctx.dir}/b.run`],
+          ...["--trials", "30000000", "--bootstrap", "3000000", "--out", "table.md"],
+        ],
+        cwd: ctx.dir,
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1", INIT_CWD: ctx.dir },
+      });
+      await Deno.writeTextFile(`${ctx.dir}/q`, "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\nq2 0 d2 0\n");
+      await Deno.writeTextFile(
+        `${ctx.dir}/a.run`,
+        "q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 a\nq2 Q0 d2 1 2 a\nq2 Q0 d1 2 1 a\n",
+      );
+      await Deno.writeTextFile(
+        `${ctx.dir}/b.run`,
+        "q1 Q0 d2 1 2 b\nq1 Q0 d1 2 1 b\nq2 Q0 d1 1 2 b\nq2 Q0 d2 2 1 b\n",
+      );
+      const p = child.spawn();
+      await new Promise((r) => setTimeout(r, 1500));
+      p.kill("SIGINT");
+      const r = await finish(p);
+      // Nothing registered: the default action ends it, not a handler waiting for the loop.
+      assertEquals(r.signal, "SIGINT", `${r.code} ${r.stderr}`);
+      assertEquals(listing(ctx.dir).includes("table.md"), false);
+      return "ended by the signal's default action at once (no handler is installed while " +
+        "nothing needs cleaning); no `table.md`";
+    },
+  },
+];

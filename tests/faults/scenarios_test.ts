@@ -1,0 +1,62 @@
+/**
+ * The command-level fault scenarios (tests/faults/scenarios/): each must do what it asserts;
+ * the "command faults" tables of `docs/bad-input.md` and the README's summary must be what
+ * they render. Scenarios that need root (device nodes), mounting (read-only and full file
+ * systems) or the fetched corpora are ignored, with the reason, where those are missing.
+ */
+import { assertEquals } from "../assert.ts";
+import { formatMarkdown, spliceDoc } from "./matrix.ts";
+import { CAN } from "./scenarios/kit.ts";
+import {
+  allCanRun,
+  runScenarios,
+  scenarioDocParts,
+  scenarioReadmeParts,
+  SCENARIOS,
+} from "./scenarios/mod.ts";
+
+const outcomes = await runScenarios();
+
+SCENARIOS.forEach((s, i) => {
+  const o = outcomes[i];
+  const missing = o.kind === "skipped" ? o.missing.join(", ") : "";
+  if (missing) console.error(`skipping "${s.tried}": needs ${missing}`);
+  Deno.test({
+    name: `fault (${s.cls}): ${s.tried.replace(/`/g, "")}`,
+    ignore: o.kind === "skipped",
+    fn() {
+      if (o.kind === "failed") throw o.error;
+    },
+  });
+});
+
+Deno.test({
+  name: "docs/bad-input.md holds the command-fault tables these scenarios produce",
+  ignore: !allCanRun(),
+  async fn() {
+    const path = new URL("../../docs/bad-input.md", import.meta.url);
+    const doc = await Deno.readTextFile(path);
+    assertEquals(
+      doc,
+      await formatMarkdown(spliceDoc(doc, scenarioDocParts(outcomes))),
+      "docs/bad-input.md is out of date: run deno run --allow-all tests/faults/update_doc.ts",
+    );
+  },
+});
+if (!allCanRun()) {
+  console.error(
+    `not checking the command-fault tables of docs/bad-input.md: this machine lacks ${
+      Object.entries(CAN).filter(([, ok]) => !ok).map(([n]) => n).join(", ")
+    }`,
+  );
+}
+
+Deno.test("the README holds the command-fault summary", async () => {
+  const path = new URL("../../README.md", import.meta.url);
+  const doc = await Deno.readTextFile(path);
+  assertEquals(
+    doc,
+    await formatMarkdown(spliceDoc(doc, scenarioReadmeParts())),
+    "README.md is out of date: run deno run --allow-all tests/faults/update_doc.ts",
+  );
+});
