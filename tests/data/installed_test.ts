@@ -1,0 +1,63 @@
+/**
+ * The install marker check (`verifyInstalled`) on a small corpus laid out by hand: an intact
+ * install passes on stamps alone, a touched file is hashed once (a note, then memoized), an
+ * edited one and a missing one are errors naming the file and the restoring command, and a
+ * marker of an older kit (sha256 only) is checked by hash without a note.
+ */
+import { assert, assertEquals, assertThrows } from "../assert.ts";
+import { fileSha256, fileStamp, verifyInstalled } from "../../lib/data/mod.ts";
+
+async function installed(files: Record<string, string>, stamps = true): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/qrcd`);
+  const marker: Record<string, unknown> = {};
+  for (const [name, text] of Object.entries(files)) {
+    const path = `${dir}/qrcd/${name}`;
+    await Deno.writeTextFile(path, text);
+    const sha256 = fileSha256(path);
+    marker[`qrcd/${name}`] = stamps ? { sha256, ...fileStamp(path) } : sha256;
+  }
+  await Deno.writeTextFile(
+    `${dir}/qrcd/.installed.json`,
+    JSON.stringify({ dataset: "qrcd", source: "test", files: marker }),
+  );
+  return dir;
+}
+
+Deno.test("verifyInstalled: intact, touched (one note), edited, missing", async () => {
+  const dir = await installed({ "a.jsonl": "one\n", "b.jsonl": "two\n" });
+  assertEquals(verifyInstalled("qrcd", dir), []);
+  const later = new Date(Date.now() + 60_000);
+  await Deno.utime(`${dir}/qrcd/a.jsonl`, later, later);
+  const notes = verifyInstalled("qrcd", dir, "FETCH");
+  assertEquals(notes.length, 1);
+  assert(notes[0].includes("a.jsonl was touched") && notes[0].includes("'FETCH'"), notes[0]);
+  assertEquals(verifyInstalled("qrcd", dir), [], "hashed once per process, then remembered");
+  // An edit comes later than the install (times are compared to the millisecond).
+  await new Promise((r) => setTimeout(r, 5));
+  await Deno.writeTextFile(`${dir}/qrcd/b.jsonl`, "twO\n");
+  assertThrows(
+    () => verifyInstalled("qrcd", dir, "FETCH"),
+    /b\.jsonl: changed after it was installed .*same size.*restore it with 'FETCH'/,
+  );
+  await Deno.remove(`${dir}/qrcd/b.jsonl`);
+  assertThrows(() => verifyInstalled("qrcd", dir), /b\.jsonl: is missing/);
+  assertEquals(verifyInstalled("qrcd", `${dir}/nothing-here`), []);
+});
+
+Deno.test("verifyInstalled: a marker of an older kit (sha256 only) is checked by hash", async () => {
+  const dir = await installed({ "a.jsonl": "one\n" }, false);
+  assertEquals(verifyInstalled("qrcd", dir), []);
+  await new Promise((r) => setTimeout(r, 5));
+  await Deno.writeTextFile(`${dir}/qrcd/a.jsonl`, "One\n");
+  assertThrows(() => verifyInstalled("qrcd", dir), /a\.jsonl: changed after it was installed/);
+});
+
+Deno.test("verifyInstalled: a damaged marker is an error naming it", async () => {
+  const dir = await installed({ "a.jsonl": "one\n" });
+  await Deno.writeTextFile(`${dir}/qrcd/.installed.json`, '{"dataset": ');
+  assertThrows(
+    () => verifyInstalled("qrcd", dir),
+    /\.installed\.json: the install marker is damaged/,
+  );
+});

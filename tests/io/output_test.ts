@@ -1,0 +1,97 @@
+/**
+ * Output resolution and the early check, in-process (the command-level scenarios in
+ * tests/faults/scenarios/ run the same through the CLI): what each kind of path resolves to,
+ * that the check creates nothing, and that interrupt cleanups run newest first and unregister.
+ */
+import { assert, assertEquals, assertRejects } from "../assert.ts";
+import { checkOutput, resolveOutput } from "../../lib/io/output.ts";
+import { onInterrupt, pendingCleanups, runCleanups } from "../../lib/io/interrupt.ts";
+import { sweepStaleTemps, tempPathFor } from "../../lib/io/temp.ts";
+import { writeFileAtomic } from "../../lib/io/atomic.ts";
+
+function listing(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+}
+
+Deno.test("resolveOutput: files, links, descriptors, devices, FIFOs; folders refused", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/f`, "x");
+  await Deno.symlink("f", `${dir}/l1`);
+  await Deno.symlink("l1", `${dir}/l2`); // a chain
+  await Deno.symlink(`${dir}/sub/new`, `${dir}/dangling`);
+  await Deno.mkdir(`${dir}/d`);
+  assertEquals(await resolveOutput(`${dir}/f`), { kind: "file", path: `${dir}/f`, exists: true });
+  assertEquals(await resolveOutput(`${dir}/l2`), { kind: "file", path: `${dir}/f`, exists: true });
+  assertEquals(await resolveOutput(`${dir}/dangling`), {
+    kind: "file",
+    path: `${dir}/sub/new`,
+    exists: false,
+  });
+  for (const p of ["/dev/null", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/2"]) {
+    assertEquals((await resolveOutput(p)).kind, "stream", p);
+  }
+  const fifo = await new Deno.Command("mkfifo", { args: [`${dir}/p`] }).output();
+  if (fifo.success) assertEquals((await resolveOutput(`${dir}/p`)).kind, "stream");
+  await assertRejects(() => resolveOutput(`${dir}/d`), /d: is a folder/);
+  await assertRejects(() => resolveOutput(""), /an empty output path/);
+  await assertRejects(() => resolveOutput(`${dir}/f/x`), /f is a file, not a folder/);
+});
+
+Deno.test("checkOutput creates nothing, refuses an existing file without force", async () => {
+  const dir = await Deno.makeTempDir();
+  await checkOutput(`${dir}/a/b/c.run`);
+  await checkOutput(`${dir}/new.run`);
+  assertEquals(listing(dir), []);
+  await Deno.writeTextFile(`${dir}/old.run`, "mine");
+  await assertRejects(() => checkOutput(`${dir}/old.run`), /refusing to overwrite/);
+  await checkOutput(`${dir}/old.run`, { force: true });
+  assertEquals(listing(dir), ["old.run"]);
+  assertEquals(pendingCleanups(), 0);
+});
+
+Deno.test("writeFileAtomic through a link replaces the target and keeps the link", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/target`, "old\n");
+  await Deno.symlink("target", `${dir}/link`);
+  await assertRejects(() => writeFileAtomic(`${dir}/link`, "new\n"), /where the link leads/);
+  await writeFileAtomic(`${dir}/link`, "new\n", { force: true });
+  assert((await Deno.lstat(`${dir}/link`)).isSymlink);
+  assertEquals(await Deno.readTextFile(`${dir}/target`), "new\n");
+  assertEquals(listing(dir), ["link", "target"]);
+  assertEquals(pendingCleanups(), 0);
+});
+
+Deno.test("interrupt cleanups run newest first, once, and unregister", () => {
+  const order: string[] = [];
+  const a = onInterrupt(() => order.push("a"), "a");
+  onInterrupt(() => order.push("b"), "b");
+  onInterrupt(() => {
+    throw new Error("a failing cleanup must not stop the others");
+  });
+  assertEquals(pendingCleanups(), 3);
+  assertEquals(runCleanups(), ["b", "a"]);
+  assertEquals(order, ["b", "a"]);
+  assertEquals(pendingCleanups(), 0);
+  a(); // unregistering after the run is harmless
+  assertEquals(pendingCleanups(), 0);
+});
+
+Deno.test("sweepStaleTemps: only old kit names of gone processes, only for the target given", async () => {
+  const dir = await Deno.makeTempDir();
+  const old = new Date(Date.now() - 3600_000);
+  const names = {
+    stale: "a.run.tmp-999999999-abc123",
+    otherTarget: "b.run.tmp-999999999-abc123",
+    fresh: "a.run.tmp-999999998-abc123",
+    ours: tempPathFor("a.run"),
+    user: "a.run.tmp-1-NOTKIT",
+  };
+  for (const n of Object.values(names)) await Deno.writeTextFile(`${dir}/${n}`, "x");
+  for (const n of [names.stale, names.otherTarget, names.ours, names.user]) {
+    await Deno.utime(`${dir}/${n}`, old, old);
+  }
+  assertEquals(await sweepStaleTemps(dir, "a.run"), [names.stale]);
+  assertEquals(await sweepStaleTemps(dir), [names.otherTarget]);
+  assertEquals(listing(dir), [names.fresh, names.ours, names.user].sort());
+  assertEquals(await sweepStaleTemps(`${dir}/missing`), []);
+});
