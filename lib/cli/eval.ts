@@ -17,7 +17,8 @@ export const AS2_MEASURES = ["map", "recip_rank", "P.1,5", "ndcg_cut.10"];
 
 const as2Command: Command = {
   summary: "evaluate a run on an answer-selection split (MAP and MRR first)",
-  usage: "--dataset wikiqa|trecqa --split S [--filter raw|no-all|clean] RUN [-q] [--json]",
+  usage: "--dataset wikiqa|trecqa --split S [--filter raw|no-all|clean] RUN [-q] [--json]\n" +
+    "  filter default: clean for dev/test, no-all for train (the protocol's)",
   async run(args) {
     const p = parseFlags(args, {
       dataset: { type: "string" },
