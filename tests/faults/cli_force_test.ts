@@ -152,3 +152,19 @@ Deno.test("report --out refuses a folder the kit did not make, before running an
   assert(r.err.includes("refusing to replace a folder that is not a report"), r.err);
   assertEquals(await Deno.readTextFile(`${dir}/mine.txt`), PRECIOUS);
 });
+
+Deno.test("every command module that takes --out checks it before the work (outputFlag)", async () => {
+  // One mechanism for outputs: `outputFlag` (lib/cli/args.ts) resolves and checks `--out`
+  // (checkOutput) before the command loads, scores or downloads anything. `report` writes a
+  // folder, built beside the old one and swapped in; its own check is tested above.
+  const dir = new URL("../../lib/cli/", import.meta.url).pathname;
+  const missing: string[] = [];
+  for (const e of Deno.readDirSync(dir)) {
+    if (!e.name.endsWith(".ts") || e.name === "report.ts") continue;
+    const text = await Deno.readTextFile(`${dir}${e.name}`);
+    if (/\bout: \{ type: "string"/.test(text) && !text.includes("outputFlag(")) {
+      missing.push(e.name);
+    }
+  }
+  assertEquals(missing, []);
+});

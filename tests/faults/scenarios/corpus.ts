@@ -6,10 +6,10 @@
  * @module
  */
 import { assert, assertEquals } from "../../assert.ts";
-import { type Ctx, readOr, refused, type Run, type Scenario, succeeded } from "./kit.ts";
+import { ARGS, type Ctx, readOr, refused, type Run, type Scenario, succeeded } from "./kit.ts";
 
 async function install(ctx: Ctx, dataset: string, dir = "cache"): Promise<void> {
-  succeeded(await ctx.kit(["data", "fetch", dataset, "--mirror", ctx.corpora, "--dir", dir]));
+  succeeded(await ctx.kit(ARGS.fetch(dataset, ctx.corpora, dir)));
 }
 
 /** MAP and MRR of `run` on WikiQA test (clean) read from `dir`, via `eval as2 --json`. */
@@ -100,15 +100,7 @@ export const CORPUS_SCENARIOS: Scenario[] = [
       await Deno.copyFile(`${ctx.dir}/${TEST_TSV}`, `${ctx.dir}/mine/wikiqa/WikiQA-test.tsv`);
       const edited = map(await as2(ctx, "wc.run", "mine"));
       assert(edited !== before, `the flip (${where}) did not move MAP`);
-      const restore = await ctx.kit([
-        "data",
-        "fetch",
-        "wikiqa",
-        "--mirror",
-        ctx.corpora,
-        "--dir",
-        "cache",
-      ]);
+      const restore = await ctx.kit(ARGS.fetch("wikiqa", ctx.corpora, "cache"));
       succeeded(restore);
       assert(restore.stderr.includes("installed wikiqa/WikiQA-test.tsv"), restore.stderr);
       assertEquals(map(await as2(ctx, "wc.run")), before);

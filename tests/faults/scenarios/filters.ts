@@ -5,7 +5,7 @@
  * @module
  */
 import { assert, assertEquals } from "../../assert.ts";
-import { type Ctx, errorLine, type Run, SAMPLE, type Scenario, succeeded } from "./kit.ts";
+import { ARGS, type Ctx, errorLine, type Run, SAMPLE, type Scenario, succeeded } from "./kit.ts";
 
 function said(r: Run): string {
   const line = r.stderr.split("\n").find((l) => l.includes("(the protocol's for"));
@@ -33,7 +33,7 @@ export const FILTER_SCENARIOS: Scenario[] = [
     run: (ctx) =>
       sameAsExplicit(
         ctx,
-        ["data", "qrels", "wikiqa", "--split", "test", "--dir", "samples"],
+        ARGS.qrels("test"),
         "clean",
       ),
   },
@@ -43,80 +43,29 @@ export const FILTER_SCENARIOS: Scenario[] = [
     run: (ctx) =>
       sameAsExplicit(
         ctx,
-        ["data", "qrels", "wikiqa", "--split", "train", "--dir", "samples"],
+        ARGS.qrels("train"),
         "no-all",
       ),
   },
   {
     cls: "filters",
     tried: "`eval as2 --split test RUN` without `--filter`",
-    run: (ctx) =>
-      sameAsExplicit(ctx, [
-        "eval",
-        "as2",
-        "--dataset",
-        "wikiqa",
-        "--split",
-        "test",
-        "--dir",
-        "samples",
-        SAMPLE.run,
-      ], "clean"),
+    run: (ctx) => sameAsExplicit(ctx, ARGS.as2("test", SAMPLE.run), "clean"),
   },
   {
     cls: "filters",
     tried: "`eval as2 --split train RUN` without `--filter`",
     async run(ctx) {
-      const score = await ctx.kit([
-        "score",
-        "--model",
-        "lexical:wordcnt",
-        "--dataset",
-        "wikiqa",
-        "--split",
-        "train",
-        "--dir",
-        "samples",
-        "--filter",
-        "raw",
-        "--no-cache",
-        "--out",
-        "train.run",
-      ]);
+      const score = await ctx.kit(ARGS.score("train", "train.run", ["--filter", "raw"]));
       succeeded(score);
-      return await sameAsExplicit(ctx, [
-        "eval",
-        "as2",
-        "--dataset",
-        "wikiqa",
-        "--split",
-        "train",
-        "--dir",
-        "samples",
-        "train.run",
-      ], "no-all");
+      return await sameAsExplicit(ctx, ARGS.as2("train", "train.run"), "no-all");
     },
   },
   {
     cls: "filters",
     tried: "`score --split dev` without `--filter`",
     async run(ctx) {
-      const argv = (
-        out: string,
-      ) => [
-        "score",
-        "--model",
-        "lexical:wordcnt",
-        "--dataset",
-        "wikiqa",
-        "--split",
-        "dev",
-        "--dir",
-        "samples",
-        "--no-cache",
-        "--out",
-        out,
-      ];
+      const argv = (out: string) => ARGS.score("dev", out);
       const r = await ctx.kit(argv("a.run"));
       succeeded(r);
       const line = said(r);
@@ -150,17 +99,7 @@ export const FILTER_SCENARIOS: Scenario[] = [
     cls: "filters",
     tried: "`data qrels --split test --filter raw` (explicit)",
     async run(ctx) {
-      const r = await ctx.kit([
-        "data",
-        "qrels",
-        "wikiqa",
-        "--split",
-        "test",
-        "--dir",
-        "samples",
-        "--filter",
-        "raw",
-      ]);
+      const r = await ctx.kit(ARGS.qrels("test", "--filter", "raw"));
       succeeded(r);
       assert(r.stderr.startsWith("raw: kept"), r.stderr);
       return "raw, and stderr says `raw: kept ... questions`";
@@ -170,17 +109,7 @@ export const FILTER_SCENARIOS: Scenario[] = [
     cls: "filters",
     tried: "`--filter bogus`",
     async run(ctx) {
-      const r = await ctx.kit([
-        "data",
-        "qrels",
-        "wikiqa",
-        "--split",
-        "test",
-        "--dir",
-        "samples",
-        "--filter",
-        "bogus",
-      ]);
+      const r = await ctx.kit(ARGS.qrels("test", "--filter", "bogus"));
       assertEquals(r.code, 2);
       return `exit 2: \`${errorLine(r)}\``;
     },

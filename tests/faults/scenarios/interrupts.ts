@@ -10,14 +10,17 @@
  */
 import { assert, assertEquals } from "../../assert.ts";
 import {
+  ARGS,
   type Ctx,
+  finish,
+  kitCommand,
   listing,
-  MAIN,
   noTemps,
   readOr,
   type Run,
   type Scenario,
   stable,
+  start,
   succeeded,
 } from "./kit.ts";
 
@@ -26,13 +29,7 @@ const dec = new TextDecoder();
 
 /** Starts the writer child on `out`, waits until it is halfway, and returns it. */
 async function halfwayWriter(ctx: Ctx, out: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CHILD, out],
-    cwd: ctx.dir,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
+  const child = start(Deno.execPath(), ["run", "-A", CHILD, out], ctx.dir);
   const reader = child.stdout.getReader();
   let said = "";
   while (!said.includes("halfway")) {
@@ -45,16 +42,6 @@ async function halfwayWriter(ctx: Ctx, out: string) {
   const temps = listing(ctx.dir).filter((n) => /\.tmp-\d+-/.test(n));
   assertEquals(temps.length, 1, `one temporary file while halfway: ${listing(ctx.dir)}`);
   return { child, temp: temps[0] };
-}
-
-async function finish(child: Deno.ChildProcess): Promise<Run> {
-  const out = await child.output();
-  return {
-    code: out.code,
-    signal: out.signal,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
 }
 
 function signalScenario(signal: Deno.Signal, status: number): Scenario {
@@ -90,13 +77,7 @@ async function signalWhenTempAppears(
   wanted: (path: string) => boolean,
 ): Promise<{ run: Run; caught?: string }> {
   const watcher = Deno.watchFs(watch, { recursive: true });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...argv],
-    cwd: ctx.dir,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", INIT_CWD: ctx.dir },
-  }).spawn();
+  const child = start(...kitCommand(argv), ctx.dir);
   let caught: string | undefined;
   const watching = (async () => {
     for await (const ev of watcher) {
@@ -158,7 +139,7 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
       "(the process frozen there with SIGSTOP), on a fresh cache; then the same command again",
     needs: ["corpora"],
     async run(ctx) {
-      const argv = ["data", "fetch", "wikiqa", "--mirror", ctx.corpora, "--dir", "cache"];
+      const argv = ARGS.fetch("wikiqa", ctx.corpora, "cache");
       const marker = `${ctx.dir}/cache/wikiqa/.installed.json`;
       const { run, caught } = await interruptHalfway(
         ctx,
@@ -196,23 +177,7 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
       "`out.run.tmp-*` appears, over an existing `out.run` (`--force`)",
     needs: ["corpora"],
     async run(ctx) {
-      const argv = [
-        "score",
-        "--model",
-        "lexical:wordcnt",
-        "--dataset",
-        "wikiqa",
-        "--split",
-        "train",
-        "--filter",
-        "raw",
-        "--dir",
-        ctx.corpora,
-        "--no-cache",
-        "--out",
-        "out.run",
-        "--force",
-      ];
+      const argv = ARGS.score("train", "out.run", ["--filter", "raw", "--force"], ctx.corpora);
       const { run } = await interruptHalfway(
         ctx,
         argv,
@@ -244,18 +209,7 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
       assertEquals(listing(ctx.dir), ["out.qrels", temp]);
       const old = new Date(Date.now() - 3600_000);
       await Deno.utime(`${ctx.dir}/${temp}`, old, old);
-      const r = await ctx.kit([
-        "data",
-        "qrels",
-        "wikiqa",
-        "--split",
-        "test",
-        "--dir",
-        "samples",
-        "--out",
-        "out.qrels",
-        "--force",
-      ]);
+      const r = await ctx.kit(ARGS.qrels("test", "--out", "out.qrels", "--force"));
       succeeded(r);
       assertEquals(listing(ctx.dir), ["out.qrels"]);
       return "the killed process's `out.qrels.tmp-PID-RANDOM` stays until the next write of " +
@@ -274,17 +228,7 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
       const old = new Date(Date.now() - 3600_000);
       await Deno.utime(`${ctx.dir}/${live}`, old, old);
       await Deno.utime(`${ctx.dir}/${user}`, old, old);
-      const r = await ctx.kit([
-        "data",
-        "qrels",
-        "wikiqa",
-        "--split",
-        "test",
-        "--dir",
-        "samples",
-        "--out",
-        "out.qrels",
-      ]);
+      const r = await ctx.kit(ARGS.qrels("test", "--out", "out.qrels"));
       succeeded(r);
       assertEquals(listing(ctx.dir), [dead, user, live, "out.qrels"].sort());
       return "all three kept (too recent; process alive; not a kit name)";
@@ -295,7 +239,7 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
     tried: "`data fetch` with stale temporary files of a killed earlier fetch in the cache",
     needs: ["corpora"],
     async run(ctx) {
-      const argv = ["data", "fetch", "qrcd", "--mirror", ctx.corpora, "--dir", "cache"];
+      const argv = ARGS.fetch("qrcd", ctx.corpora, "cache");
       succeeded(await ctx.kit(argv));
       const stale = "cache/qrcd/qrcd_v1.1_dev.jsonl.tmp-999999999-abc123";
       await Deno.writeTextFile(`${ctx.dir}/${stale}`, "half a file");
@@ -314,19 +258,7 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
     tried: "SIGINT to `data qrels --out FIFO` while no process reads the FIFO",
     async run(ctx) {
       await ctx.sh("mkfifo out.fifo");
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          MAIN,
-          ...["data", "qrels", "wikiqa", "--split", "test", "--dir", "samples"],
-          ...["--out", "out.fifo"],
-        ],
-        cwd: ctx.dir,
-        stdout: "piped",
-        stderr: "piped",
-        env: { NO_COLOR: "1", INIT_CWD: ctx.dir },
-      }).spawn();
+      const child = start(...kitCommand(ARGS.qrels("test", "--out", "out.fifo")), ctx.dir);
       // It waits for a reader, as `>` does; give it time to get there.
       await new Promise((r) => setTimeout(r, 1500));
       child.kill("SIGINT");
@@ -341,19 +273,6 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
     tried: "SIGINT during a long computation with no file being written " +
       "(`eval compare --bootstrap 3000000`)",
     async run(ctx) {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          MAIN,
-          ...["eval", "compare", "--qrels", `${ctx.dir}/q`, `${ctx.dir}/a.run`, `${ctx.dir}/b.run`],
-          ...["--trials", "30000000", "--bootstrap", "3000000", "--out", "table.md"],
-        ],
-        cwd: ctx.dir,
-        stdout: "piped",
-        stderr: "piped",
-        env: { NO_COLOR: "1", INIT_CWD: ctx.dir },
-      });
       await Deno.writeTextFile(`${ctx.dir}/q`, "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\nq2 0 d2 0\n");
       await Deno.writeTextFile(
         `${ctx.dir}/a.run`,
@@ -363,7 +282,13 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
         `${ctx.dir}/b.run`,
         "q1 Q0 d2 1 2 b\nq1 Q0 d1 2 1 b\nq2 Q0 d1 1 2 b\nq2 Q0 d2 2 1 b\n",
       );
-      const p = child.spawn();
+      const p = start(
+        ...kitCommand([
+          ...["eval", "compare", "--qrels", "q", "a.run", "b.run", "--trials", "30000000"],
+          ...["--bootstrap", "3000000", "--out", "table.md"],
+        ]),
+        ctx.dir,
+      );
       await new Promise((r) => setTimeout(r, 1500));
       p.kill("SIGINT");
       const r = await finish(p);

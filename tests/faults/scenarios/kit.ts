@@ -103,25 +103,34 @@ export interface Ctx {
 
 const dec = new TextDecoder();
 
-/** The environment of a kit subprocess: no colours, `INIT_CWD` its own folder. */
-function env(cwd: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { NO_COLOR: "1", INIT_CWD: cwd, ...extra };
-}
-
-async function spawn(
+/**
+ * Starts `cmd` in `cwd`. `INIT_CWD` is set to `cwd`, as `deno task` would (so one inherited
+ * from an outer `deno task test` does not move the command), unless `asCaller`: then it is
+ * removed, as in a user's shell, for `deno task` and `./kit` to set themselves.
+ */
+export function start(
   cmd: string,
   args: string[],
   cwd: string,
-  extraEnv?: Record<string, string>,
-): Promise<Run> {
-  const out = await new Deno.Command(cmd, {
+  options: { env?: Record<string, string>; asCaller?: boolean } = {},
+): Deno.ChildProcess {
+  const env = Deno.env.toObject();
+  if (options.asCaller) delete env.INIT_CWD;
+  else env.INIT_CWD = cwd;
+  return new Deno.Command(cmd, {
     args,
     cwd,
-    env: env(cwd, extraEnv),
+    clearEnv: true,
+    env: { ...env, NO_COLOR: "1", ...options.env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+}
+
+/** Waits for a process and collects its output. */
+export async function finish(child: Deno.ChildProcess): Promise<Run> {
+  const out = await child.output();
   return {
     code: out.code,
     signal: out.signal,
@@ -129,6 +138,46 @@ async function spawn(
     stderr: dec.decode(out.stderr),
   };
 }
+
+/** The kit's own command line (`deno run main.ts ARGS`) as a program and its arguments. */
+export function kitCommand(args: string[]): [string, string[]] {
+  return [Deno.execPath(), ["run", "-A", MAIN, ...args]];
+}
+
+/** Arguments of the commands the scenarios run most, on the bundled samples. */
+export const ARGS = {
+  /** `data qrels` of a WikiQA split of the samples. */
+  qrels: (
+    split = "test",
+    ...more: string[]
+  ) => ["data", "qrels", "wikiqa", "--split", split, "--dir", "samples", ...more],
+  /** `score` with Word Cnt on a WikiQA split of the samples (or `dir`), without the cache. */
+  score: (split: string, out: string, more: string[] = [], dir = "samples") => [
+    ...["score", "--model", "lexical:wordcnt", "--dataset", "wikiqa", "--split", split],
+    ...["--dir", dir, "--no-cache", "--out", out, ...more],
+  ],
+  /** `eval as2` of a run on a WikiQA split of the samples. */
+  as2: (
+    split: string,
+    run: string,
+    ...more: string[]
+  ) => ["eval", "as2", "--dataset", "wikiqa", "--split", split, "--dir", "samples", ...more, run],
+  /** `eval compare` of the sample run with itself (as systems a and b), 20 trials. */
+  compare: (...more: string[]) => [
+    ...["eval", "compare", "--qrels", SAMPLE.qrels, SAMPLE.run, SAMPLE.run],
+    ...["--name", "a", "--name", "b", "--trials", "20", ...more],
+  ],
+  /** `eval qrcd-baseline` of the samples' dev split. */
+  baseline: (
+    out: string,
+  ) => ["eval", "qrcd-baseline", "--split", "dev", "--dir", "samples", "--out", out],
+  /** `data fetch` of a corpus from `mirror` into `dir`. */
+  fetch: (
+    dataset: string,
+    mirror: string,
+    dir: string,
+  ) => ["data", "fetch", dataset, "--mirror", mirror, "--dir", dir],
+};
 
 /** Whether this process can mount file systems and make device nodes. */
 export const IS_ROOT = Deno.uid() === 0;
@@ -211,13 +260,11 @@ export async function makeCtx(): Promise<{ ctx: Ctx; close: () => Promise<void> 
     dir,
     corpora: CORPORA,
     mirror: MIRROR,
-    kit: (args, o = {}) =>
-      spawn(Deno.execPath(), ["run", "-A", MAIN, ...args], o.cwd ?? dir, o.env),
+    kit: (args, o = {}) => finish(start(...kitCommand(args), o.cwd ?? dir, { env: o.env })),
     sh: (script, extra) =>
-      spawn("bash", ["-c", script], dir, {
-        KIT: `${Deno.execPath()} run -A ${MAIN}`,
-        ...extra,
-      }),
+      finish(start("bash", ["-c", script], dir, {
+        env: { KIT: `${Deno.execPath()} run -A ${MAIN}`, ...extra },
+      })),
     async tmpfs(name, o = {}) {
       const path = `${dir}/${name}`;
       await Deno.mkdir(path);

@@ -7,65 +7,23 @@
  * @module
  */
 import { assert, assertEquals } from "../../assert.ts";
-import { type Ctx, readOr, refused, SAMPLE, type Scenario, stable, succeeded } from "./kit.ts";
+import {
+  ARGS,
+  type Ctx,
+  readOr,
+  refused,
+  SAMPLE,
+  type Scenario,
+  stable,
+  succeeded,
+} from "./kit.ts";
 
 /** `data qrels` of the samples' test split, writing to `out`. */
-const QRELS = (out: string, ...more: string[]) => [
-  "data",
-  "qrels",
-  "wikiqa",
-  "--split",
-  "test",
-  "--dir",
-  "samples",
-  "--out",
-  out,
-  ...more,
-];
+const QRELS = (out: string, ...more: string[]) => ARGS.qrels("test", "--out", out, ...more);
 const QRELS_LINES = 15;
-const SCORE = (out: string, ...more: string[]) => [
-  "score",
-  "--model",
-  "lexical:wordcnt",
-  "--dataset",
-  "wikiqa",
-  "--split",
-  "test",
-  "--dir",
-  "samples",
-  "--no-cache",
-  "--out",
-  out,
-  ...more,
-];
-const COMPARE = (out: string, ...more: string[]) => [
-  "eval",
-  "compare",
-  "--qrels",
-  SAMPLE.qrels,
-  SAMPLE.run,
-  SAMPLE.run,
-  "--name",
-  "a",
-  "--name",
-  "b",
-  "--trials",
-  "20",
-  "--out",
-  out,
-  ...more,
-];
-const BASELINE = (out: string, ...more: string[]) => [
-  "eval",
-  "qrcd-baseline",
-  "--split",
-  "dev",
-  "--dir",
-  "samples",
-  "--out",
-  out,
-  ...more,
-];
+const SCORE = (out: string, ...more: string[]) => ARGS.score("test", out, more);
+const COMPARE = (out: string, ...more: string[]) => ARGS.compare("--out", out, ...more);
+const BASELINE = (out: string) => ARGS.baseline(out);
 const PRECIOUS = "the user's own file\n";
 
 async function kindOf(path: string): Promise<string> {
@@ -329,7 +287,7 @@ export const TARGET_SCENARIOS: Scenario[] = [
       await Deno.mkdir(`${ctx.dir}/real`);
       await Deno.symlink("real", `${ctx.dir}/cache`);
       succeeded(
-        await ctx.kit(["data", "fetch", "qrcd", "--mirror", ctx.corpora, "--dir", "cache"]),
+        await ctx.kit(ARGS.fetch("qrcd", ctx.corpora, "cache")),
       );
       assertEquals(await kindOf(`${ctx.dir}/cache`), "link");
       assert(await readOr(`${ctx.dir}/real/qrcd/.installed.json`));
@@ -394,7 +352,7 @@ export const UNWRITABLE_SCENARIOS: Scenario[] = [
     needs: ["mount"],
     async run(ctx) {
       await ctx.tmpfs("ro");
-      const r = await ctx.kit(["data", "fetch", "qrcd", "--mirror", ctx.mirror, "--dir", "ro"]);
+      const r = await ctx.kit(ARGS.fetch("qrcd", ctx.mirror, "ro"));
       return refused(r, "ro", /cannot install qrcd into this folder: read-only/);
     },
   },
@@ -404,15 +362,7 @@ export const UNWRITABLE_SCENARIOS: Scenario[] = [
     needs: ["mount"],
     async run(ctx) {
       await ctx.tmpfs("ro");
-      const r = await ctx.kit([
-        "data",
-        "fetch",
-        "qrcd",
-        "--mirror",
-        ctx.mirror,
-        "--dir",
-        "ro/new/cache",
-      ]);
+      const r = await ctx.kit(ARGS.fetch("qrcd", ctx.mirror, "ro/new/cache"));
       return refused(r, "ro/new/cache", /read-only file system \(ro\)/);
     },
   },

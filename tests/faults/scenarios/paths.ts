@@ -7,7 +7,19 @@
  */
 import { assert, assertEquals } from "../../assert.ts";
 import { PROJECT_ROOT } from "../../../lib/data/paths.ts";
-import { type Ctx, readOr, refused, type Run, SAMPLE, type Scenario, succeeded } from "./kit.ts";
+import {
+  ARGS,
+  type Ctx,
+  finish,
+  kitCommand,
+  readOr,
+  refused,
+  type Run,
+  SAMPLE,
+  type Scenario,
+  start,
+  succeeded,
+} from "./kit.ts";
 
 const QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 0\nq2 0 d2 1\n";
 const RUN = "q1 Q0 d1 1 2 s\nq1 Q0 d2 2 1 s\nq2 Q0 d1 1 2 s\nq2 Q0 d2 2 1 s\n";
@@ -19,45 +31,14 @@ async function files(ctx: Ctx): Promise<void> {
 }
 
 /** `deno task --config ROOT/deno.json GROUP ARGS` run in the scenario's folder, as a user would. */
-async function task(ctx: Ctx, args: string[], cwd = ctx.dir): Promise<Run> {
-  const env = Deno.env.toObject();
-  delete env.INIT_CWD; // as in a user's shell: deno task sets it to the caller's folder
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "--config", `${PROJECT_ROOT}/deno.json`, ...args],
-    cwd,
-    clearEnv: true,
-    env: { ...env, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    signal: out.signal,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
+function task(ctx: Ctx, args: string[], cwd = ctx.dir): Promise<Run> {
+  const config = ["task", "-q", "--config", `${PROJECT_ROOT}/deno.json`];
+  return finish(start(Deno.execPath(), [...config, ...args], cwd, { asCaller: true }));
 }
 
 /** `ROOT/kit ARGS` run in the scenario's folder. */
-async function kit(ctx: Ctx, args: string[]): Promise<Run> {
-  const env = Deno.env.toObject();
-  delete env.INIT_CWD;
-  const out = await new Deno.Command(`${PROJECT_ROOT}/kit`, {
-    args,
-    cwd: ctx.dir,
-    clearEnv: true,
-    env: { ...env, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    signal: out.signal,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-  };
+function kit(ctx: Ctx, args: string[]): Promise<Run> {
+  return finish(start(`${PROJECT_ROOT}/kit`, args, ctx.dir, { asCaller: true }));
 }
 
 /** The caller's-folder scenarios. */
@@ -102,17 +83,7 @@ export const PATH_SCENARIOS: Scenario[] = [
     cls: "paths",
     tried: "`deno task ... data qrels ... --out sub/dev.qrels` from elsewhere",
     async run(ctx) {
-      const r = await task(ctx, [
-        "data",
-        "qrels",
-        "wikiqa",
-        "--split",
-        "dev",
-        "--dir",
-        "samples",
-        "--out",
-        "sub/dev.qrels",
-      ]);
+      const r = await task(ctx, ARGS.qrels("dev", "--out", "sub/dev.qrels"));
       succeeded(r);
       assert(await readOr(`${ctx.dir}/sub/dev.qrels`));
       assertEquals(await readOr(`${PROJECT_ROOT}/sub/dev.qrels`), undefined);
@@ -124,17 +95,7 @@ export const PATH_SCENARIOS: Scenario[] = [
     tried: "`deno task ... data qrels ... --out sub/dev.qrels` again (the refusal names the " +
       "path as typed)",
     async run(ctx) {
-      const args = [
-        "data",
-        "qrels",
-        "wikiqa",
-        "--split",
-        "dev",
-        "--dir",
-        "samples",
-        "--out",
-        "sub/dev.qrels",
-      ];
+      const args = ARGS.qrels("dev", "--out", "sub/dev.qrels");
       succeeded(await task(ctx, args));
       return refused(
         await task(ctx, args),
@@ -147,33 +108,10 @@ export const PATH_SCENARIOS: Scenario[] = [
     cls: "paths",
     tried: "`deno task ... score ... --out runs/wc.run` and `eval as2 runs/wc.run` from elsewhere",
     async run(ctx) {
-      const s = await task(ctx, [
-        "score",
-        "--model",
-        "lexical:wordcnt",
-        "--dataset",
-        "wikiqa",
-        "--split",
-        "test",
-        "--dir",
-        "samples",
-        "--no-cache",
-        "--out",
-        "runs/wc.run",
-      ]);
+      const s = await task(ctx, ARGS.score("test", "runs/wc.run"));
       succeeded(s);
       assert(s.stderr.includes("runs/wc.run:"), s.stderr);
-      const e = await task(ctx, [
-        "eval",
-        "as2",
-        "--dataset",
-        "wikiqa",
-        "--split",
-        "test",
-        "--dir",
-        "samples",
-        "runs/wc.run",
-      ]);
+      const e = await task(ctx, ARGS.as2("test", "runs/wc.run"));
       succeeded(e);
       assert(/^map\s+all\s+\d\.\d{4}/m.test(e.stdout), e.stdout);
       return "the run is written and read in the caller's folder";
@@ -248,29 +186,12 @@ export const PATH_SCENARIOS: Scenario[] = [
     cls: "paths",
     tried: "`deno task` from a folder that is removed before the command starts",
     async run(ctx) {
-      await Deno.mkdir(`${ctx.dir}/gone`);
-      const env = Deno.env.toObject();
-      delete env.INIT_CWD;
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          `${PROJECT_ROOT}/lib/cli/main.ts`,
-          "eval",
-          "trec",
-          "-m",
-          "map",
-          SAMPLE.qrels,
-          SAMPLE.run,
-        ],
-        cwd: PROJECT_ROOT,
-        clearEnv: true,
-        env: { ...env, NO_COLOR: "1", INIT_CWD: `${ctx.dir}/gone-already` },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const err = new TextDecoder().decode(out.stderr);
-      assertEquals(out.code, 0, err);
+      const argv = ["eval", "trec", "-m", "map", SAMPLE.qrels, SAMPLE.run];
+      const r = await finish(start(...kitCommand(argv), PROJECT_ROOT, {
+        env: { INIT_CWD: `${ctx.dir}/gone-already` },
+      }));
+      const err = r.stderr;
+      assertEquals(r.code, 0, err);
       const warning = err.split("\n").find((l) => l.startsWith("warning: cannot work in"));
       assert(warning, err);
       return "a warning (`warning: cannot work in the folder the command was run from, ...`); " +

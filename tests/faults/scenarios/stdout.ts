@@ -6,7 +6,7 @@
  * @module
  */
 import { assert, assertEquals } from "../../assert.ts";
-import { type Ctx, SAMPLE, type Scenario } from "./kit.ts";
+import { ARGS, type Ctx, SAMPLE, type Scenario } from "./kit.ts";
 
 const Q = SAMPLE.qrels;
 const R = SAMPLE.run;
@@ -15,63 +15,21 @@ const R = SAMPLE.run;
 const COMMANDS: [string, string[]][] = [
   ["eval trec -q", ["eval", "trec", "-q", Q, R]],
   ["eval trec -q BIG.qrels BIG.run | head -1", ["eval", "trec", "-q", "BIG.qrels", "BIG.run"]],
-  ["eval as2 -q", [
-    "eval",
-    "as2",
-    "--dataset",
-    "wikiqa",
-    "--split",
-    "test",
-    "--dir",
-    "samples",
-    "-q",
-    R,
-  ]],
-  ["eval compare", [
-    "eval",
-    "compare",
-    "--qrels",
-    Q,
-    R,
-    R,
-    "--name",
-    "a",
-    "--name",
-    "b",
-    "--trials",
-    "20",
-  ]],
+  ["eval as2 -q", ARGS.as2("test", R, "-q")],
+  ["eval compare", ARGS.compare()],
   ["eval ties -q", ["eval", "ties", "-q", Q, R]],
   ["eval stability", ["eval", "stability", "--qrels", Q, R, R]],
   ["eval qrcd", ["eval", "qrcd", "dev", "QRCD_RUN", "--dir", "samples"]],
   ["eval qrcd-check", ["eval", "qrcd-check", "QRCD_RUN"]],
   ["data stats", ["data", "stats", "wikiqa", "--dir", "samples"]],
-  ["data qrels (no --out)", ["data", "qrels", "wikiqa", "--split", "test", "--dir", "samples"]],
-  ["eval qrcd-baseline --out /dev/stdout", [
-    "eval",
-    "qrcd-baseline",
-    "--split",
-    "dev",
-    "--dir",
-    "samples",
-    "--out",
-    "/dev/stdout",
-  ]],
+  ["data qrels (no --out)", ARGS.qrels("test")],
+  ["eval qrcd-baseline --out /dev/stdout", ARGS.baseline("/dev/stdout")],
   ["--help", ["--help"]],
 ];
 
 async function qrcdRun(ctx: Ctx): Promise<string> {
   const path = `${ctx.dir}/team_run01.json`;
-  const r = await ctx.kit([
-    "eval",
-    "qrcd-baseline",
-    "--split",
-    "dev",
-    "--dir",
-    "samples",
-    "--out",
-    path,
-  ]);
+  const r = await ctx.kit(ARGS.baseline(path));
   assertEquals(r.code, 0, r.stderr);
   return path;
 }
