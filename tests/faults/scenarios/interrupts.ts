@@ -271,29 +271,29 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
   {
     cls: "interrupts",
     tried: "SIGINT during a long computation with no file being written " +
-      "(`eval compare --bootstrap 3000000`)",
+      "(`eval compare --trials 1000000000` over 40 queries, minutes of work)",
     async run(ctx) {
-      await Deno.writeTextFile(`${ctx.dir}/q`, "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\nq2 0 d2 0\n");
-      await Deno.writeTextFile(
-        `${ctx.dir}/a.run`,
-        "q1 Q0 d1 1 2 a\nq1 Q0 d2 2 1 a\nq2 Q0 d2 1 2 a\nq2 Q0 d1 2 1 a\n",
-      );
-      await Deno.writeTextFile(
-        `${ctx.dir}/b.run`,
-        "q1 Q0 d2 1 2 b\nq1 Q0 d1 2 1 b\nq2 Q0 d1 1 2 b\nq2 Q0 d2 2 1 b\n",
-      );
-      const p = start(
-        ...kitCommand([
-          ...["eval", "compare", "--qrels", "q", "a.run", "b.run", "--trials", "30000000"],
-          ...["--bootstrap", "3000000", "--out", "table.md"],
-        ]),
-        ctx.dir,
-      );
+      // 40 queries where a and b differ: 2^40 sign flips, so the trials are drawn one by one.
+      const qrels: string[] = [], a: string[] = [], b: string[] = [];
+      for (let q = 0; q < 40; q++) {
+        qrels.push(`q${q} 0 d1 1`, `q${q} 0 d2 0`);
+        a.push(`q${q} Q0 d1 1 2 a`, `q${q} Q0 d2 2 1 a`);
+        b.push(`q${q} Q0 d1 1 ${q % 3} b`, `q${q} Q0 d2 2 1 b`);
+      }
+      await Deno.writeTextFile(`${ctx.dir}/q`, qrels.join("\n") + "\n");
+      await Deno.writeTextFile(`${ctx.dir}/a.run`, a.join("\n") + "\n");
+      await Deno.writeTextFile(`${ctx.dir}/b.run`, b.join("\n") + "\n");
+      const argv = ["eval", "compare", "--qrels", "q", "a.run", "b.run", "--out", "table.md"];
+      const p = start(...kitCommand([...argv, "--trials", "1000000000"]), ctx.dir);
       await new Promise((r) => setTimeout(r, 1500));
       p.kill("SIGINT");
       const r = await finish(p);
-      // Nothing registered: the default action ends it, not a handler waiting for the loop.
-      assertEquals(r.signal, "SIGINT", `${r.code} ${r.stderr}`);
+      // Nothing registered: the default action ends it, not a handler waiting for the loop
+      // (unless the signal came in the microseconds of the output check's probe file).
+      assert(
+        r.signal === "SIGINT" || (r.code === 130 && r.stderr.includes("interrupted (SIGINT)")),
+        `${r.code} ${r.signal} ${r.stderr}`,
+      );
       assertEquals(listing(ctx.dir).includes("table.md"), false);
       return "ended by the signal's default action at once (no handler is installed while " +
         "nothing needs cleaning); no `table.md`";
