@@ -18,6 +18,7 @@ import { PROJECT_ROOT } from "../data/paths.ts";
 import { KitError } from "../errors.ts";
 import type { Command } from "./command.ts";
 import { ReaderClosed } from "../io/output.ts";
+import { guardConsoleLog, stdoutError, StdoutFailure } from "./stdout.ts";
 
 /** A command group (`eval trec`) or a command taking flags directly (`score --model ...`). */
 export type CommandEntry = Record<string, Command> | Command;
@@ -90,15 +91,19 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`deno task ${group}${sub ? " " + sub : ""} ${cmd.usage}\n\n${cmd.summary}`);
     return 0;
   }
+  const restore = guardConsoleLog();
   try {
     return (await cmd.run(rest)) ?? 0;
-  } catch (e) {
+  } catch (caught) {
+    const e = caught instanceof StdoutFailure ? await stdoutError(caught.failure) : caught;
     if (e instanceof KitError) {
       console.error(`error: ${e.message}`);
       return 2;
     }
     if (e instanceof ReaderClosed) return 0;
     throw e;
+  } finally {
+    restore();
   }
 }
 

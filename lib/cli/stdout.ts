@@ -7,7 +7,63 @@
  *
  * @module
  */
-import { ReaderClosed } from "../io/output.ts";
+import { KitError } from "../errors.ts";
+import { outputError, ReaderClosed } from "../io/output.ts";
+
+/**
+ * What a failed write to standard output means: a reader gone (`ReaderClosed`, a quiet exit)
+ * or a failure of what stdout leads to (`> /dev/full`, a full disk behind `> file`): a
+ * `KitError` naming `<stdout>`. Anything else is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stdoutError } from "./stdout.ts";
+ * const full = Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
+ * assert.match((await stdoutError(full)).message, /^<stdout>: cannot write: the disk is full/);
+ * ```
+ */
+export async function stdoutError(e: unknown): Promise<unknown> {
+  if (e instanceof Deno.errors.BrokenPipe) return new ReaderClosed("<stdout>", { cause: e });
+  if (typeof (e as { code?: unknown })?.code === "string" && !(e instanceof KitError)) {
+    return await outputError(e, "<stdout>");
+  }
+  return e;
+}
+
+/**
+ * Makes `console.log` report a failing standard output (see {@link stdoutError}) as the
+ * commands' errors are reported, instead of a stack trace; returns the function that undoes
+ * it. `main` does this around every command.
+ *
+ * @example
+ * ```ts
+ * import { guardConsoleLog } from "./stdout.ts";
+ * const restore = guardConsoleLog();
+ * restore();
+ * ```
+ */
+export function guardConsoleLog(): () => void {
+  const original = console.log;
+  console.log = (...args: unknown[]) => {
+    try {
+      original(...args);
+    } catch (e) {
+      throw new StdoutFailure(e);
+    }
+  };
+  return () => {
+    console.log = original;
+  };
+}
+
+/** A `console.log` that failed; `main` turns it into the command's error. */
+export class StdoutFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super(`standard output failed: ${(failure as Error)?.message ?? failure}`);
+    this.name = "StdoutFailure";
+  }
+}
 
 /**
  * Writes all of `text` to standard output; throws `ReaderClosed` when the reader has gone.
@@ -24,7 +80,6 @@ export async function writeStdout(text: string | Uint8Array): Promise<void> {
   try {
     while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
   } catch (e) {
-    if (e instanceof Deno.errors.BrokenPipe) throw new ReaderClosed("<stdout>", { cause: e });
-    throw e;
+    throw await stdoutError(e);
   }
 }

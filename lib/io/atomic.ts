@@ -62,7 +62,7 @@ export function isDiskFull(e: unknown): boolean {
  * Writes `data` (text, bytes or a stream of byte chunks) to `path` atomically.
  *
  * `path` is resolved as `resolveOutput` describes (lib/io/output.ts): a link is followed to
- * its target, a character device, FIFO or descriptor (`/dev/null`, `/dev/stdout`) is written
+ * its target (a replaced file keeps its permissions), a character device, FIFO or descriptor (`/dev/null`, `/dev/stdout`) is written
  * through and never replaced, a folder, disk or socket is refused. A regular file is written
  * to a temporary file next to it (registered for removal on Ctrl-C / SIGTERM), flushed and
  * moved into place; stale temporary files of the same target left by killed processes are
@@ -99,11 +99,14 @@ export async function writeFileAtomic(
     }
   }
   await sweepStaleTemps(dirname(dest), dest);
+  // A replaced file keeps its permissions (a private 0600 file stays private).
+  const mode = target.exists ? (await Deno.stat(dest).catch(() => undefined))?.mode : undefined;
   const tmp = tempPathFor(dest);
   let file: Deno.FsFile | undefined;
   const done = removeOnInterrupt(tmp);
   try {
     file = await Deno.open(tmp, { write: true, createNew: true });
+    if (typeof mode === "number") await Deno.chmod(tmp, mode & 0o7777);
     await writeData(file, data, write);
     await file.sync();
     file.close();

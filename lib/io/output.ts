@@ -144,6 +144,11 @@ export async function outputError(e: unknown, path: string): Promise<KitError> {
  */
 export async function resolveOutput(path: string): Promise<OutputTarget> {
   if (path === "") throw new KitError("an empty output path");
+  if (path.endsWith("/") || /\/\.\.?$/.test(path)) {
+    throw new KitError("names a folder, not a file; give a file name (e.g. a name inside it)", {
+      file: path,
+    });
+  }
   let current = path;
   for (let hop = 0; hop < MAX_LINKS; hop++) {
     // Descriptors (/dev/stdout -> /proc/self/fd/1, /dev/fd/N): the open file behind them is

@@ -140,6 +140,62 @@ export const TARGET_SCENARIOS: Scenario[] = [
   },
   {
     cls: "targets",
+    tried: "`data qrels --out >(wc -l)` (bash process substitution: `/dev/fd/63`)",
+    async run(ctx) {
+      const r = await ctx.sh(`$KIT ${QRELS("OUT").join(" ").replace("OUT", ">(wc -l > n)")}; wait`);
+      succeeded(r);
+      // The substituted process may finish a moment after the kit.
+      for (let i = 0; i < 50 && !(await readOr(`${ctx.dir}/n`))?.trim(); i++) {
+        await new Promise((ok) => setTimeout(ok, 100));
+      }
+      assertEquals((await readOr(`${ctx.dir}/n`))?.trim(), String(QRELS_LINES));
+      return `written through the descriptor: \`wc\` counted ${QRELS_LINES} lines`;
+    },
+  },
+  {
+    cls: "targets",
+    tried: "`data qrels --out /dev/stderr 2> FILE`",
+    async run(ctx) {
+      const r = await ctx.sh(`$KIT ${QRELS("/dev/stderr").join(" ")} 2> err`);
+      succeeded(r);
+      const err = (await readOr(`${ctx.dir}/err`))!;
+      assertEquals(err.split("\n").filter((l) => / 0 \S+ [01]$/.test(l)).length, QRELS_LINES);
+      return "the qrels go to standard error's file, beside the command's notes";
+    },
+  },
+  {
+    cls: "targets",
+    tried: "`data qrels --out newdir/` (a trailing slash: a folder that does not exist yet)",
+    async run(ctx) {
+      const doc = refused(await ctx.kit(QRELS("newdir/")), "newdir/", /names a folder, not a file/);
+      assertEquals(await readOr(`${ctx.dir}/newdir`), undefined);
+      assertEquals([...Deno.readDirSync(ctx.dir)].length, 0, "nothing created");
+      return `${doc}; no folder is created`;
+    },
+  },
+  {
+    cls: "targets",
+    tried: "`data qrels --out 'my runs/تشغيل 1.qrels'` (spaces and Arabic in the path)",
+    async run(ctx) {
+      succeeded(await ctx.kit(QRELS("my runs/تشغيل 1.qrels")));
+      assertEquals(lines((await readOr(`${ctx.dir}/my runs/تشغيل 1.qrels`))!), QRELS_LINES);
+      return "written, the folder created";
+    },
+  },
+  {
+    cls: "targets",
+    tried: "`data qrels --out PRIVATE --force`, PRIVATE an existing file with mode 0600",
+    async run(ctx) {
+      await Deno.writeTextFile(`${ctx.dir}/private.qrels`, PRECIOUS, { mode: 0o600 });
+      await Deno.chmod(`${ctx.dir}/private.qrels`, 0o600);
+      succeeded(await ctx.kit(QRELS("private.qrels", "--force")));
+      assertEquals(lines((await readOr(`${ctx.dir}/private.qrels`))!), QRELS_LINES);
+      assertEquals((await Deno.stat(`${ctx.dir}/private.qrels`)).mode! & 0o777, 0o600);
+      return "replaced, and still 0600: a replaced file keeps its permissions";
+    },
+  },
+  {
+    cls: "targets",
     tried: "`data qrels --out LINK`, LINK a symlink to an existing file, no `--force`",
     async run(ctx) {
       await Deno.writeTextFile(`${ctx.dir}/mine.qrels`, PRECIOUS);

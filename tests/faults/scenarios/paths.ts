@@ -69,6 +69,26 @@ export const PATH_SCENARIOS: Scenario[] = [
   },
   {
     cls: "paths",
+    tried: "`cd 'my folder' && ROOT/kit eval trec rel.qrels rel.run` (a space in the caller's " +
+      "folder)",
+    needs: ["kit"],
+    async run(ctx) {
+      const dir = `${ctx.dir}/my folder`;
+      await Deno.mkdir(dir);
+      await Deno.writeTextFile(`${dir}/rel.qrels`, QRELS);
+      await Deno.writeTextFile(`${dir}/rel.run`, RUN);
+      const r = await finish(
+        start(`${PROJECT_ROOT}/kit`, ["eval", "trec", "-m", "map", "rel.qrels", "rel.run"], dir, {
+          asCaller: true,
+        }),
+      );
+      succeeded(r);
+      assertEquals(r.stdout.trim(), MAP);
+      return "read from `my folder`";
+    },
+  },
+  {
+    cls: "paths",
     tried: "`deno task ... eval trec nope.qrels rel.run` from elsewhere (a missing file)",
     async run(ctx) {
       await files(ctx);

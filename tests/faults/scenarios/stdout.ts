@@ -6,7 +6,7 @@
  * @module
  */
 import { assert, assertEquals } from "../../assert.ts";
-import { ARGS, type Ctx, SAMPLE, type Scenario } from "./kit.ts";
+import { ARGS, type Ctx, errorLine, SAMPLE, type Scenario } from "./kit.ts";
 
 const Q = SAMPLE.qrels;
 const R = SAMPLE.run;
@@ -52,20 +52,39 @@ function quote(args: string[]): string {
   return args.map((a) => `'${a}'`).join(" ");
 }
 
-/** The closed-stdout scenarios. */
-export const STDOUT_SCENARIOS: Scenario[] = COMMANDS.map(([name, argv]) => ({
+/** Standard output that fails rather than closes: a full device behind it. */
+const FULL: Scenario[] = [
+  ["eval trec -q QRELS RUN > /dev/full", ["eval", "trec", "-q", Q, R]],
+  ["data stats wikiqa > /dev/full", ["data", "stats", "wikiqa", "--dir", "samples"]],
+].map(([name, argv]) => ({
   cls: "stdout" as const,
-  tried: name.includes("head -1") ? `\`${name}\`` : `\`${name} | true\``,
+  tried: `\`${name}\` (standard output fails: no space)`,
   async run(ctx: Ctx) {
-    const args = argv.includes("QRCD_RUN") ? argv.map((a) => a === "QRCD_RUN" ? "QRCD" : a) : argv;
-    const run = args.includes("QRCD") ? await qrcdRun(ctx) : "";
-    if (args.includes("BIG.run")) await bigFiles(ctx);
-    const line = quote(args.map((a) => a === "QRCD" ? run : a));
-    const reader = name.includes("head -1") ? "head -1 > /dev/null" : "true";
-    const r = await ctx.sh(`$KIT ${line} 2> err | ${reader}; echo "\${PIPESTATUS[0]}"`);
-    const err = await Deno.readTextFile(`${ctx.dir}/err`);
-    assertEquals(r.stdout.trim(), "0", `exit status ${r.stdout.trim()}; stderr:\n${err}`);
-    assert(!/^\s+at |BrokenPipe|^error: /m.test(err), `a stack trace or error:\n${err}`);
-    return "exit 0, nothing on stderr but the command's usual notes";
+    const r = await ctx.sh(`$KIT ${quote(argv as string[])} > /dev/full`);
+    assertEquals(r.code, 2, r.stderr);
+    return `exit 2: \`${errorLine(r)}\``;
   },
 }));
+
+/** The closed-stdout scenarios. */
+export const STDOUT_SCENARIOS: Scenario[] = [
+  ...COMMANDS.map(([name, argv]) => ({
+    cls: "stdout" as const,
+    tried: name.includes("head -1") ? `\`${name}\`` : `\`${name} | true\``,
+    async run(ctx: Ctx) {
+      const args = argv.includes("QRCD_RUN")
+        ? argv.map((a) => a === "QRCD_RUN" ? "QRCD" : a)
+        : argv;
+      const run = args.includes("QRCD") ? await qrcdRun(ctx) : "";
+      if (args.includes("BIG.run")) await bigFiles(ctx);
+      const line = quote(args.map((a) => a === "QRCD" ? run : a));
+      const reader = name.includes("head -1") ? "head -1 > /dev/null" : "true";
+      const r = await ctx.sh(`$KIT ${line} 2> err | ${reader}; echo "\${PIPESTATUS[0]}"`);
+      const err = await Deno.readTextFile(`${ctx.dir}/err`);
+      assertEquals(r.stdout.trim(), "0", `exit status ${r.stdout.trim()}; stderr:\n${err}`);
+      assert(!/^\s+at |BrokenPipe|^error: /m.test(err), `a stack trace or error:\n${err}`);
+      return "exit 0, nothing on stderr but the command's usual notes";
+    },
+  })),
+  ...FULL,
+];
