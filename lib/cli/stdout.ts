@@ -20,7 +20,7 @@ import { outputError, ReaderClosed } from "../io/output.ts";
  * import assert from "node:assert/strict";
  * import { stdoutError } from "./stdout.ts";
  * const full = Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
- * assert.match((await stdoutError(full)).message, /^<stdout>: cannot write: the disk is full/);
+ * assert.match(((await stdoutError(full)) as Error).message, /^<stdout>: cannot write: the disk is full/);
  * ```
  */
 export async function stdoutError(e: unknown): Promise<unknown> {
