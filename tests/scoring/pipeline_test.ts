@@ -62,7 +62,7 @@ Deno.test("score command writes a TREC run of every candidate (lexical and a mod
       // an existing run is only replaced with --force
       await assert.rejects(
         scoreCommand.run([...args, "no-all", "--out", out, "--dir", "samples", "--no-cache"]),
-        /exists \(pass --force/,
+        /refusing to overwrite an existing file \(pass --force/,
       );
     }
   } finally {
