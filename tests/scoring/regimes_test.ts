@@ -158,7 +158,7 @@ Deno.test("score --model ltr: transfer, adapt with noise, save and reuse, as the
     // an existing model file is kept without --force
     await assert.rejects(
       score("--dataset", "trecqa", "--save-model", `${dir}/c.json`),
-      /c.json exists \(pass --force/,
+      /c.json: refusing to overwrite an existing file \(pass --force/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
