@@ -8,13 +8,7 @@ import { KitError } from "../errors.ts";
 import { fuse, FUSION_METHODS, NORMALIZATIONS } from "../fusion/mod.ts";
 import { readRun, writeRun } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
-import { oneOf, parseFlags, required, str } from "./args.ts";
-
-/** A path as the user wrote it, from the directory `deno task` was started in. */
-function userPath(path: string): string {
-  const base = Deno.env.get("INIT_CWD");
-  return path.startsWith("/") || !base ? path : `${base}/${path}`;
-}
+import { oneOf, outputFlag, parseFlags, required, str } from "./args.ts";
 
 function number(raw: string, flag: string): number {
   const x = Number(raw);
@@ -49,9 +43,12 @@ export const fuseCommand: Command = {
     const weights = weightsRaw?.split(",").map((w) => number(w, "--weights"));
     const kRaw = str(p, "k");
     if (kRaw !== undefined && method !== "rrf") throw new KitError("--k is rrf's parameter");
-    const out = userPath(required(p, "out"));
+    // Relative paths are the caller's: main moved to INIT_CWD (lib/cli/main.ts). The output is
+    // checked before the runs are read.
+    required(p, "out");
+    const { path: out, force } = (await outputFlag(p))!;
     const runs = [];
-    for (const path of paths) runs.push(await readRun(userPath(path)));
+    for (const path of paths) runs.push(await readRun(path));
     const fused = fuse(runs, {
       method,
       norm,
@@ -60,7 +57,7 @@ export const fuseCommand: Command = {
     });
     await writeRun(out, fused, {
       runId: str(p, "run-id") ?? method,
-      force: Boolean(p.values.force),
+      force,
     });
     let docs = 0;
     for (const d of fused.values()) docs += d.size;

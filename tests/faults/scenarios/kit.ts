@@ -206,8 +206,9 @@ export const MIRROR = Deno.env.get("QA_KIT_MIRROR") ?? `${PROJECT_ROOT}/../share
 
 /**
  * The Deno `./kit` would use (as its `ensure_deno` picks it), when `./kit` would only check,
- * not install: that Deno is 2.9.6, the Debian packages are there, and the Jupyter kernel
- * already points at it (otherwise `./kit` would register it again, for every user).
+ * not install: that Deno is 2.9.6, the Debian packages are there, trec_eval is built, and
+ * the Jupyter kernel already points at it (otherwise `./kit` would register it again, for
+ * every user).
  */
 async function kitDeno(): Promise<string | undefined> {
   const run = async (cmd: string, args: string[]) => {
@@ -232,6 +233,12 @@ async function kitDeno(): Promise<string | undefined> {
       return undefined;
     }
   }
+  // ./kit builds trec_eval (the metric tests' oracle) when its source is there and it is not.
+  const built = (p: string) => Deno.stat(p).then(() => true, () => false);
+  if (
+    await built(`${PROJECT_ROOT}/../shared/tools/trec_eval-9.0.8.tar.gz`) &&
+    !(await built(`${PROJECT_ROOT}/.tools/trec_eval-9.0.8/trec_eval`))
+  ) return undefined;
   if (await run("bash", ["-c", "command -v jupyter"])) {
     const data = Deno.env.get("JUPYTER_DATA_DIR") ?? `${Deno.env.get("HOME")}/.local/share/jupyter`;
     const spec = await readOr(`${data}/kernels/deno/kernel.json`);

@@ -337,6 +337,19 @@ export const TARGET_SCENARIOS: Scenario[] = [
   },
   {
     cls: "targets",
+    tried: "`fuse RUN RUN --out FIFO` (a reader attached)",
+    async run(ctx) {
+      const got = await throughFifo(
+        ctx,
+        ["fuse", SAMPLE.run, SAMPLE.run, "--out", "f.fifo"],
+        "f.fifo",
+      );
+      assert(/ Q0 .* rrf$/m.test(got), got);
+      return "the fused run reaches the reader; the FIFO stays";
+    },
+  },
+  {
+    cls: "targets",
     tried: "`data fetch qrcd --dir LINK`, a link to an empty folder",
     needs: ["corpora"],
     async run(ctx) {
@@ -462,6 +475,16 @@ export const UNWRITABLE_SCENARIOS: Scenario[] = [
       await ctx.tmpfs("ro");
       const argv = COMPARE("ro/t.md").map((a) => a === SAMPLE.run ? "missing.run" : a);
       return refused(await ctx.kit(argv), "ro/t.md", /read-only/);
+    },
+  },
+  {
+    cls: "unwritable",
+    tried: "`fuse missing.run RUN --out RO/f.run` (the output checked before the runs are read)",
+    needs: ["mount"],
+    async run(ctx) {
+      await ctx.tmpfs("ro");
+      const r = await ctx.kit(["fuse", "missing.run", SAMPLE.run, "--out", "ro/f.run"]);
+      return refused(r, "ro/f.run", /read-only/);
     },
   },
   {

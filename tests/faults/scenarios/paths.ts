@@ -166,6 +166,18 @@ export const PATH_SCENARIOS: Scenario[] = [
   },
   {
     cls: "paths",
+    tried: "`deno task ... fuse rel.run rel.run --out f.run` from elsewhere",
+    async run(ctx) {
+      await files(ctx);
+      const r = await task(ctx, ["fuse", "rel.run", "rel.run", "--out", "f.run"]);
+      succeeded(r);
+      assert((await readOr(`${ctx.dir}/f.run`))?.includes(" Q0 "));
+      assert(r.stderr.includes("-> f.run"), r.stderr);
+      return "`f.run` in the caller's folder, named as typed";
+    },
+  },
+  {
+    cls: "paths",
     tried: "`deno task ... data fetch qrcd --mirror REL --dir REL` from elsewhere (both relative)",
     needs: ["corpora"],
     async run(ctx) {
