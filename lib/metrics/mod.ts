@@ -19,3 +19,4 @@ export * from "./evaluate.ts";
 export * from "./trec_files.ts";
 export * from "./format.ts";
 export * from "./convert.ts";
+export { bestRun, tiedRun, worstRun } from "./reference_runs.ts";

@@ -1,12 +1,13 @@
 /**
- * Showing a figure in a Jupyter notebook on the Deno kernel. A figure is displayed as one
- * MIME bundle that every frontend can use:
+ * The MIME bundle of a figure, which every frontend can use:
  *
  * - `application/vnd.plotly.v1+json`: the figure itself; JupyterLab (with its Plotly
  *   renderer) and VS Code draw it interactively with their own plotly.js.
  * - `text/html`: a `<div>` and a script calling `Plotly.newPlot`, for classic Notebook and
- *   HTML exports. plotly.js is embedded (inline, offline) in the **first** figure a kernel
- *   session displays, so a document carries it once; later figures wait for it.
+ *   HTML exports. plotly.js is embedded (inline, offline) only in the figures `show.ts`
+ *   picks (one per page in practice); the others wait for it. Until a figure is drawn its
+ *   div holds a short note, so a viewer that runs no scripts (an untrusted notebook) or a
+ *   page without plotly.js says why instead of showing an empty box.
  * - `text/plain`: a one-line description, for text-only views.
  *
  * A static `image/png` is not made here: drawing one needs a browser, which the kernel does
@@ -29,7 +30,25 @@ export type MimeBundle = Record<string, unknown>;
 /** Plotly's interactive options used for every figure. */
 export const PLOT_CONFIG = { responsive: true, displaylogo: false } as const;
 
-let libraryEmitted = false;
+/** What a figure's div says until it is drawn (seen where scripts do not run). */
+export const NOTE_NO_SCRIPTS = "Interactive figure (plotly.js). Not drawn? This viewer did " +
+  "not run the notebook's scripts: trust the notebook (classic Notebook: File > Trust " +
+  "Notebook), or open its HTML export.";
+
+/** What it says when scripts run but no plotly.js reached the page. */
+export const NOTE_NO_LIBRARY = "plotly.js is not on this page, so this figure cannot be " +
+  "drawn: run its cell again (the kit then embeds plotly.js), or open the HTML export.";
+
+/** The comment that opens every embedded copy of plotly.js (count it to count copies). */
+export const LIBRARY_MARK = `/* plotly.js ${PLOTLY_VERSION}, embedded by the kit */`;
+
+/** How long a figure waits for plotly.js before saying it is missing. */
+const LIBRARY_WAIT_MS = 8000;
+
+function escapeHtml(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;");
+}
 
 /** JSON that is safe inside an inline `<script>` (no `</script>`, no U+2028/9). */
 function scriptJson(value: unknown): string {
@@ -39,7 +58,17 @@ function scriptJson(value: unknown): string {
     .replaceAll("\u2029", "\\u2029");
 }
 
-/** The one-line text form of a figure. */
+/**
+ * The one-line text form of a figure.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { describeFigure } from "./display.ts";
+ * const text = describeFigure({ data: [{ type: "bar", name: "s", y: [1, 2] }], layout: { title: { text: "T" } } });
+ * assert.equal(text, `Figure "T": bar 's' (2 points)`);
+ * ```
+ */
 export function describeFigure(fig: Figure): string {
   const title = (fig.layout.title as { text?: string } | undefined)?.text;
   const traces = fig.data.map((t) => {
@@ -51,13 +80,22 @@ export function describeFigure(fig: Figure): string {
 
 /**
  * The script that loads plotly.js and then draws every figure that was waiting for it.
- * Figures queue themselves on `window.__kitPlotly` until the library is there.
+ * Figures queue themselves on `window.__kitPlotly` until the library is there. A second
+ * copy on the same page (a cell run again) is skipped, so figures keep one Plotly.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LIBRARY_MARK, libraryScript } from "./display.ts";
+ * const s = libraryScript();
+ * assert(s.startsWith(`<script type="text/javascript">${LIBRARY_MARK}`) && s.includes("if(!window.Plotly)"));
+ * ```
  */
 export function libraryScript(): string {
-  return `<script type="text/javascript">/* plotly.js ${PLOTLY_VERSION}, embedded once */\n` +
-    plotlyJsSource() +
-    `\n;(function(){var q=window.__kitPlotly||[];window.__kitPlotly={push:function(f){f();}};` +
-    `for(var i=0;i<q.length;i++)q[i]();})();</script>\n`;
+  return `<script type="text/javascript">${LIBRARY_MARK}\n` +
+    `if(!window.Plotly){\n${plotlyJsSource()}\n}\n` +
+    `;(function(){var q=window.__kitPlotly;window.__kitPlotly={push:function(f){f();}};` +
+    `if(Array.isArray(q))for(var i=0;i<q.length;i++)q[i]();})();</script>\n`;
 }
 
 /**
@@ -73,13 +111,18 @@ export function libraryScript(): string {
  */
 export function figureHtml(fig: Figure, id: string): string {
   const height = typeof fig.layout.height === "number" ? fig.layout.height : 380;
-  return `<div id="${id}" class="kit-plotly" style="width:100%;min-height:${height}px"></div>\n` +
-    `<script type="text/javascript">(function(){var fig=${scriptJson(fig)};` +
-    // A static image placed in the div (see withStaticImage) gives way to the live figure.
-    `function draw(){var el=document.getElementById(${JSON.stringify(id)});el.innerHTML="";` +
+  return `<div id="${id}" class="kit-plotly" style="width:100%;min-height:${height}px">` +
+    `<p class="kit-note" style="color:#666;font-size:13px">${escapeHtml(NOTE_NO_SCRIPTS)}</p>` +
+    `</div>\n<script type="text/javascript">(function(){var fig=${scriptJson(fig)};` +
+    `var id=${JSON.stringify(id)};` +
+    // The note (or a static image placed by withStaticImage) gives way to the live figure.
+    `function draw(){var el=document.getElementById(id);if(!el)return;el.innerHTML="";` +
     `window.Plotly.newPlot(el,fig.data,fig.layout,${JSON.stringify(PLOT_CONFIG)});}` +
     `if(window.Plotly&&!Array.isArray(window.__kitPlotly))draw();` +
-    `else(window.__kitPlotly=window.__kitPlotly||[]).push(draw);})();</script>`;
+    `else{(window.__kitPlotly=window.__kitPlotly||[]).push(draw);` +
+    // Scripts run but no plotly.js came: say so instead of leaving an empty box.
+    `setTimeout(function(){var n=window.Plotly?null:document.querySelector("#"+id+" .kit-note");` +
+    `if(n)n.textContent=${scriptJson(NOTE_NO_LIBRARY)};},${LIBRARY_WAIT_MS});}})();</script>`;
 }
 
 /**
@@ -96,7 +139,8 @@ export function figureHtml(fig: Figure, id: string): string {
  * ```
  */
 export function withStaticImage(html: string, pngBase64: string, alt = "figure"): string {
-  const div = /(<div id="[^"]*" class="kit-plotly"[^>]*>)(?:<img class="kit-static"[^>]*>)?<\/div>/;
+  // The div's content is the note or an earlier image; neither contains a div.
+  const div = /(<div id="[^"]*" class="kit-plotly"[^>]*>)[\s\S]*?<\/div>/;
   if (!div.test(html)) throw new KitError("no kit figure div in this HTML");
   const img = `<img class="kit-static" src="data:image/png;base64,${pngBase64}" ` +
     `alt="${alt.replaceAll('"', "&quot;").replaceAll("<", "&lt;")}" style="max-width:100%">`;
@@ -105,52 +149,32 @@ export function withStaticImage(html: string, pngBase64: string, alt = "figure")
 
 /** Options of {@link figureBundle}. */
 export interface BundleOptions {
-  /** Embed plotly.js in the HTML (default: only for the session's first figure). */
+  /** Embed plotly.js in the HTML (default false; `display` decides when it is needed). */
   includeLibrary?: boolean;
   /** Element id of the figure's div (default: a fresh random one). */
   id?: string;
 }
 
 /**
- * The MIME bundle of a figure. Without `includeLibrary`, plotly.js is embedded the first
- * time this is called in a process (a kernel session) and not again.
+ * The MIME bundle of a figure.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { figureBundle, PLOTLY_MIME } from "./display.ts";
  * const fig = { data: [{ type: "bar", x: ["a"], y: [1] }], layout: {} };
- * const b = figureBundle(fig, { includeLibrary: false });
+ * const b = figureBundle(fig);
  * assert(PLOTLY_MIME in b && "text/html" in b && "text/plain" in b);
+ * assert(!String(b["text/html"]).includes("plotly.js v"));
  * ```
  */
 export function figureBundle(fig: Figure, options: BundleOptions = {}): MimeBundle {
-  const includeLibrary = options.includeLibrary ?? !libraryEmitted;
-  if (includeLibrary) libraryEmitted = true;
   const id = options.id ?? `kit-fig-${crypto.randomUUID()}`;
   return {
     [PLOTLY_MIME]: { data: fig.data, layout: fig.layout, config: PLOT_CONFIG },
-    "text/html": (includeLibrary ? libraryScript() : "") + figureHtml(fig, id),
+    "text/html": (options.includeLibrary ? libraryScript() : "") + figureHtml(fig, id),
     "text/plain": describeFigure(fig),
   };
-}
-
-/**
- * Makes the next displayed figure embed plotly.js again. Needed only when the output that
- * carried the library is gone (e.g. its cell was cleared in classic Notebook and the page
- * reloaded), so later figures would find no plotly.js.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { display, embedLibraryAgain } from "./display.ts";
- * embedLibraryAgain();
- * const html = display({ data: [], layout: {} })[Symbol.for("Jupyter.display")]()["text/html"];
- * assert(String(html).includes("plotly.js v"));
- * ```
- */
-export function embedLibraryAgain(): void {
-  libraryEmitted = false;
 }
 
 /** Something the Deno kernel displays through its `Jupyter.display` protocol. */
@@ -159,28 +183,21 @@ export interface Displayable {
   [key: symbol]: () => MimeBundle;
 }
 
+/** The key of the display protocol. */
+export const DISPLAY = Symbol.for("Jupyter.display");
+
 /**
- * Makes a figure display itself when it is a cell's value: `display(histogram(...))` as
- * the last line of a cell shows the plot. Several figures in one cell:
- * `await Deno.jupyter.display(display(fig))` for each.
+ * Whether a value is a figure (`{data, layout}`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { display } from "./display.ts";
- * const shown = display({ data: [{ type: "bar", x: ["a"], y: [1] }], layout: {} });
- * const bundle = shown[Symbol.for("Jupyter.display")]();
- * assert("application/vnd.plotly.v1+json" in bundle);
+ * import { isFigure } from "./display.ts";
+ * assert(isFigure({ data: [], layout: {} }) && !isFigure({ data: [] }));
  * ```
  */
-export function display(fig: Figure | Displayable): Displayable {
-  // A table or headline is displayable already (the notebooks helper's `display` takes both).
-  if (typeof (fig as Displayable)[Symbol.for("Jupyter.display")] === "function") {
-    return fig as Displayable;
-  }
-  let bundle: MimeBundle | undefined;
-  return {
-    // The bundle is built once, so redisplaying the same value keeps one library copy.
-    [Symbol.for("Jupyter.display")]: () => bundle ??= figureBundle(fig as Figure),
-  };
+export function isFigure(value: unknown): value is Figure {
+  const v = value as Figure;
+  return typeof v === "object" && v !== null && Array.isArray(v.data) &&
+    typeof v.layout === "object" && v.layout !== null;
 }

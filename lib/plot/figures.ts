@@ -70,13 +70,47 @@ function checkNumbers(values: readonly number[], what: string): void {
 
 /** Options of {@link histogram}. */
 export interface HistogramOptions extends FigureOptions {
-  /** Bin width; with `start`, fixes the bins so every series shares them. */
+  /**
+   * Bin width. With it the kit bins the values itself, as NumPy does: bins
+   * `[start + i * binSize, start + (i + 1) * binSize)`, the last one closed, ending at the
+   * first edge at or above the largest value (so values in [0, 1] with width 0.1 give ten
+   * bins, the last [0.9, 1]). Every series shares the bins. Without it Plotly picks bins.
+   */
   binSize?: number;
   /** Left edge of the first bin (default: the smallest value). */
   start?: number;
   /** Normalize each series to fractions instead of counts. */
   fraction?: boolean;
 }
+
+/**
+ * Counts of `values` in `bins` bins of width `size` from `start` (NumPy's rule: each bin
+ * is half-open except the last, which is closed). A value outside the bins is an error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { binCounts } from "./figures.ts";
+ * assert.deepEqual(binCounts([0, 0.5, 1, 1], 0, 0.5, 2), [1, 3]);
+ * ```
+ */
+export function binCounts(
+  values: readonly number[],
+  start: number,
+  size: number,
+  bins: number,
+): number[] {
+  const counts = new Array(bins).fill(0);
+  for (const v of values) {
+    // A small tolerance: 0.3 / 0.1 is 2.9999999999999996 in floating point.
+    const i = Math.floor((v - start) / size + 1e-9);
+    if (i < 0 || i > bins) throw new KitError(`histogram: value ${v} outside the bins`);
+    counts[Math.min(i, bins - 1)]++;
+  }
+  return counts;
+}
+
+const round = (x: number) => +x.toPrecision(12);
 
 /**
  * A histogram of one or more series of values, overlaid with shared bins.
@@ -86,7 +120,8 @@ export interface HistogramOptions extends FigureOptions {
  * import assert from "node:assert/strict";
  * import { histogram } from "./figures.ts";
  * const fig = histogram({ BM25: [0, 0.5, 1, 1], random: [0.1, 0.2] }, { binSize: 0.1, start: 0 });
- * assert(fig.data.length === 2 && fig.data[0].type === "histogram");
+ * assert(fig.data.length === 2 && (fig.data[0].y as number[]).length === 10);
+ * assert((fig.data[0].y as number[])[9] === 2); // the last bin [0.9, 1] holds both 1s
  * ```
  */
 export function histogram(
@@ -99,24 +134,45 @@ export function histogram(
     checkNumbers(values, `histogram series '${name}'`);
     return values;
   });
+  const layout = {
+    ...baseLayout({ yTitle: options.fraction ? "fraction" : "count", ...options }),
+    barmode: "overlay",
+  };
+  const opacity = entries.length > 1 ? 0.6 : 1;
+  const size = options.binSize;
+  if (!size) {
+    return {
+      data: entries.map(([name, values]) => ({
+        type: "histogram",
+        name,
+        x: [...values],
+        ...(options.fraction ? { histnorm: "probability" } : {}),
+        opacity,
+      })),
+      layout,
+    };
+  }
+  if (!(size > 0)) throw new KitError(`histogram: binSize must be positive, got ${size}`);
   const start = options.start ?? (all.length ? Math.min(...all) : 0);
-  const end = all.length ? Math.max(...all) : start + 1;
-  const xbins = options.binSize
-    ? { start, end: end + options.binSize, size: options.binSize }
-    : undefined;
+  const max = all.length ? Math.max(...all) : start;
+  const bins = Math.max(1, Math.ceil((max - start) / size - 1e-9));
+  const lows = Array.from({ length: bins }, (_, i) => round(start + i * size));
+  const ranges = lows.map((lo, i) => `[${lo}, ${round(lo + size)}${i === bins - 1 ? "]" : ")"}`);
   return {
-    data: entries.map(([name, values]) => ({
-      type: "histogram",
-      name,
-      x: [...values],
-      ...(xbins ? { xbins, autobinx: false } : {}),
-      ...(options.fraction ? { histnorm: "probability" } : {}),
-      opacity: entries.length > 1 ? 0.6 : 1,
-    })),
-    layout: {
-      ...baseLayout({ yTitle: options.fraction ? "fraction" : "count", ...options }),
-      barmode: "overlay",
-    },
+    data: entries.map(([name, values]) => {
+      const counts = binCounts(values, start, size, bins);
+      return {
+        type: "bar",
+        name,
+        x: lows.map((lo) => round(lo + size / 2)),
+        y: options.fraction && values.length ? counts.map((c) => c / values.length) : counts,
+        width: size,
+        customdata: ranges,
+        hovertemplate: "%{customdata}: %{y}",
+        opacity,
+      };
+    }),
+    layout: { ...layout, bargap: 0 },
   };
 }
 

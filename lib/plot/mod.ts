@@ -1,6 +1,8 @@
 /**
  * Plots and tables for notebooks: Plotly figure builders, the MIME bundle that shows a
- * figure in every Jupyter frontend and in exported HTML, and HTML tables.
+ * figure in every Jupyter frontend and in exported HTML, HTML tables, and `display`, which
+ * every notebook output goes through (`await display(x)` returns once the output has left
+ * the kernel).
  *
  * @module
  */
@@ -15,16 +17,21 @@ export type {
 } from "./figures.ts";
 export {
   describeFigure,
-  display,
-  embedLibraryAgain,
+  DISPLAY,
   figureBundle,
   figureHtml,
+  isFigure,
+  LIBRARY_MARK,
   libraryScript,
+  NOTE_NO_LIBRARY,
+  NOTE_NO_SCRIPTS,
   PLOT_CONFIG,
   PLOTLY_MIME,
   withStaticImage,
 } from "./display.ts";
 export type { BundleOptions, Displayable, MimeBundle } from "./display.ts";
+export { display, embedLibraryAgain, markdown } from "./show.ts";
+export type { DisplayOptions, Showable } from "./show.ts";
 export { table, tableBundle } from "./table.ts";
 export type { Row, TableOptions } from "./table.ts";
 export { PLOTLY_SPECIFIER, PLOTLY_VERSION, plotlyJsPath, plotlyJsSource } from "./plotlyjs.ts";

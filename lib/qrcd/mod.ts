@@ -65,3 +65,5 @@ export { parseJsonWithLines, toPlain } from "../io/json_scan.ts";
 export type { JsonEntry, JsonNode } from "../io/json_scan.ts";
 export { overlapBaseline, QUESTION_WORDS, questionKeys, rankSpans } from "./baseline.ts";
 export type { BaselineOptions } from "./baseline.ts";
+export { scoresByQuestion } from "./by_question.ts";
+export type { QuestionScores } from "./by_question.ts";

@@ -50,12 +50,15 @@ export interface PageCheck {
 
 // Scripts run in the page (as source text: this module is type-checked without the DOM).
 
-/** True once every figure div holds Plotly's SVG. */
-const ALL_FIGURES_DRAWN = `[...document.querySelectorAll(".kit-plotly")]
+/** Page script: true once every figure div holds Plotly's SVG. */
+export const ALL_FIGURES_DRAWN = `[...document.querySelectorAll(".kit-plotly")]
   .every((d) => d.querySelector("svg.main-svg"))`;
 
-/** Per figure div: its id, whether the SVG exists, and how many marks have geometry. */
-const FIGURE_MARKS = `[...document.querySelectorAll(".kit-plotly")].map((d) => ({
+/**
+ * Page script: per figure div, its id, whether Plotly's SVG exists, and how many marks have
+ * geometry (a list of {@link FigureCheck}).
+ */
+export const FIGURE_MARKS = `[...document.querySelectorAll(".kit-plotly")].map((d) => ({
   id: d.id,
   svg: !!d.querySelector("svg.main-svg"),
   marks: [...d.querySelectorAll(".plot path, .barlayer path, .scatterlayer path")]

@@ -44,3 +44,14 @@ export type {
   SplitChoice,
   TrainRankerOptions,
 } from "./regimes.ts";
+export { ltrTrainer } from "./ltr_trainer.ts";
+export type { LtrQuestionScorer, LtrSetting } from "./ltr_trainer.ts";
+export {
+  backendAgreement,
+  batchPlan,
+  measureThroughput,
+  pairSegments,
+  pairsOf,
+  pairTokens,
+  webGpuAdapterInfo,
+} from "./model/inspect.ts";

@@ -38,3 +38,5 @@ export type {
   SpreadSeries,
   VarianceRatioResult,
 } from "./seeds.ts";
+export { judgmentSplitLeak } from "./judgment_split.ts";
+export type { JudgmentSplitLeak } from "./judgment_split.ts";

@@ -3,25 +3,40 @@ import { KitError } from "../../lib/errors.ts";
 import {
   bar,
   display,
-  embedLibraryAgain,
   figureBundle,
   histogram,
+  LIBRARY_MARK,
   line,
+  markdown,
+  NOTE_NO_SCRIPTS,
   PLOTLY_MIME,
-  PLOTLY_VERSION,
   scatter,
+  table,
   tableBundle,
+  withStaticImage,
 } from "../../lib/plot/mod.ts";
 
-Deno.test("histogram shares fixed bins across series", () => {
-  const fig = histogram({ a: [0, 0.25, 1], b: [0.5] }, { binSize: 0.25, start: 0, fraction: true });
+Deno.test("histogram: NumPy's bins, the last one closed, shared by every series", () => {
+  const fig = histogram({ a: [0, 0.25, 1], b: [0.5] }, { binSize: 0.25, start: 0 });
   assert.equal(fig.data.length, 2);
-  for (const t of fig.data) {
-    assert.deepEqual(t.xbins, { start: 0, end: 1.25, size: 0.25 });
-    assert.equal(t.histnorm, "probability");
-  }
-  assert.deepEqual(fig.data[0].x, [0, 0.25, 1]);
-  assert.equal((fig.layout.yaxis as { title: { text: string } }).title.text, "fraction");
+  assert.deepEqual(fig.data[0].y, [1, 1, 0, 1], "1 falls in the last bin [0.75, 1]");
+  assert.deepEqual(fig.data[1].y, [0, 0, 1, 0]);
+  assert.deepEqual(fig.data[0].x, [0.125, 0.375, 0.625, 0.875]);
+  assert.deepEqual(fig.data[0].customdata, [
+    "[0, 0.25)",
+    "[0.25, 0.5)",
+    "[0.5, 0.75)",
+    "[0.75, 1]",
+  ]);
+  // 0.3 / 0.1 is 2.9999999999999996 in floating point: still the bin [0.3, 0.4).
+  const tenths = histogram({ x: [0.3, 0.1, 1] }, { binSize: 0.1, start: 0 });
+  assert.equal((tenths.data[0].y as number[]).length, 10);
+  assert.deepEqual(tenths.data[0].y, [0, 1, 0, 1, 0, 0, 0, 0, 0, 1]);
+  const frac = histogram({ a: [1, 2, 2, 3] }, { binSize: 1, start: 0.5, fraction: true });
+  assert.deepEqual(frac.data[0].y, [0.25, 0.5, 0.25]);
+  assert.equal((frac.layout.yaxis as { title: { text: string } }).title.text, "fraction");
+  assert.throws(() => histogram({ a: [-1, 1] }, { binSize: 0.5, start: 0 }), /outside the bins/);
+  assert.equal(histogram({ a: [1, 2] }).data[0].type, "histogram", "Plotly bins without binSize");
 });
 
 Deno.test("builders reject bad input with KitError", () => {
@@ -44,39 +59,50 @@ Deno.test("bar error bars: symmetric and interval forms", () => {
   assert.deepEqual(e.arrayminus.map((v) => +v.toFixed(10)), [0.1, 0.05]);
 });
 
-Deno.test("figure bundle: plotly JSON, HTML with the figure, text; library only when asked", () => {
+Deno.test("figure bundle: plotly JSON, HTML with the figure and a note, text; library when asked", () => {
   const fig = scatter([{ name: "</script><b>x", x: [1, 2], y: [3, 4], text: ["q1", "q2"] }], {
     title: "AP",
   });
-  const without = figureBundle(fig, { includeLibrary: false, id: "f1" });
+  const without = figureBundle(fig, { id: "f1" });
   assert.deepEqual((without[PLOTLY_MIME] as { data: unknown }).data, fig.data);
   const html = without["text/html"] as string;
-  assert.ok(!html.includes(`plotly.js v${PLOTLY_VERSION}`));
+  assert.ok(!html.includes(LIBRARY_MARK));
   assert.ok(!html.includes("</script><b>"), "a trace name must not end the script element");
+  const escaped = NOTE_NO_SCRIPTS.replaceAll(">", "&gt;");
+  assert.ok(html.includes(escaped), "the note for viewers without scripts");
   // The figure JSON embedded in the script parses back to the same figure.
-  const json = html.match(/var fig=(.*?);function draw/)![1];
+  const json = html.match(/var fig=(.*?);var id=/)![1];
   assert.deepEqual(JSON.parse(json), JSON.parse(JSON.stringify(fig)));
   assert.match(
     without["text/plain"] as string,
     /Figure "AP": scatter '<\/script><b>x' \(2 points\)/,
   );
-
   const withLib = figureBundle(fig, { includeLibrary: true, id: "f2" })["text/html"] as string;
-  assert.equal(withLib.split(`plotly.js v${PLOTLY_VERSION}`).length - 1, 1);
-  assert.ok(withLib.indexOf("plotly.js v") < withLib.indexOf('id="f2"'));
+  assert.equal(withLib.split(LIBRARY_MARK).length - 1, 1);
+  assert.ok(withLib.indexOf(LIBRARY_MARK) < withLib.indexOf('id="f2"'));
+  // The static image replaces the note (and a previous image), once.
+  const img = withStaticImage(withStaticImage(html, "AAAA"), "BBBB");
+  assert.ok(!img.includes(`<p class="kit-note"`) && !img.includes("AAAA") && img.includes("BBBB"));
+  assert.equal(img.split("<img").length - 1, 1);
 });
 
-Deno.test("display embeds plotly.js in the first figure of a session only, once per value", () => {
-  const fig = bar(["a"], [{ name: "s", values: [1] }]);
-  const key = Symbol.for("Jupyter.display");
-  embedLibraryAgain();
-  const firstShown = display(fig);
-  const h1 = firstShown[key]()["text/html"] as string;
-  const h1again = firstShown[key]()["text/html"] as string;
-  const h2 = display(fig)[key]()["text/html"] as string;
-  assert.ok(h1.includes(`plotly.js v${PLOTLY_VERSION}`));
-  assert.equal(h1again, h1);
-  assert.ok(!h2.includes(`plotly.js v${PLOTLY_VERSION}`));
+Deno.test("display outside a kernel prints the plain text; markdown carries both forms", async () => {
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => printed.push(args.join(" "));
+  try {
+    await display(table([{ system: "BM25", MAP: 0.61234 }], { caption: "T" }));
+    await display(bar(["MAP"], [{ name: "BM25", values: [0.6] }], { title: "t" }));
+    await display(markdown("**3** of 10"));
+  } finally {
+    console.log = log;
+  }
+  assert.deepEqual(printed, [
+    "T\nsystem     MAP\nBM25    0.6123",
+    `Figure "t": bar 'BM25' (1 points)`,
+    "**3** of 10",
+  ]);
+  await assert.rejects(() => display({} as never), TypeError);
 });
 
 Deno.test("table bundle: HTML escaped, markdown pipes escaped, numbers rounded and right-aligned", () => {

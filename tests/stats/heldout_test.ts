@@ -2,63 +2,49 @@ import assert from "node:assert/strict";
 import {
   heldOutExperiment,
   overfittingWarning,
-  precisionAtK,
   type QuestionScorer,
+  scoreSlice,
 } from "../../lib/stats/heldout.ts";
-import { evaluate } from "../../lib/metrics/mod.ts";
+import { evaluate, qrelsFromQuestions, runFromScores } from "../../lib/metrics/mod.ts";
 import type { Question } from "../../lib/data/types.ts";
-import { mulberry32, shuffleInPlace } from "../../lib/stats/random.ts";
+import { mulberry32 } from "../../lib/stats/random.ts";
 import { KitError } from "../../lib/errors.ts";
 
-Deno.test("P@k: unsorted rows, trec_eval tie-break, divides by k", () => {
-  const rows = [
-    { query: "b", doc: "d1", label: 1, score: 0.5 },
-    { query: "a", doc: "x", label: 0, score: 3 },
-    { query: "b", doc: "d2", label: 0, score: 0.5 }, // tie: d2 before d1 (docno descending)
-    { query: "a", doc: "y", label: 1, score: 2 },
-    { query: "a", doc: "z", label: 1, score: 1 },
-  ];
-  const p2 = precisionAtK(rows, 2);
-  assert.equal(p2.perQuery.get("a"), 0.5);
-  assert.equal(p2.perQuery.get("b"), 0.5);
-  const p1 = precisionAtK(rows, 1);
-  assert.equal(p1.perQuery.get("b"), 0); // d2 first
-  assert.equal(precisionAtK(rows, 5).perQuery.get("a"), 2 / 5);
-  assert.throws(() => precisionAtK([], 5), KitError);
-  assert.throws(() => precisionAtK(rows, 0), KitError);
+Deno.test("scoreSlice: the metric engine's values, trec_eval tie-break, any measure", async () => {
+  // Tied scores: trec_eval orders d2 before d1 (docno descending), so the correct d1 is 2nd.
+  const tied = {
+    id: "t",
+    text: "",
+    candidates: [{ id: "d1", text: "", label: 1 }, { id: "d2", text: "", label: 0 }],
+  };
+  assert.equal((await scoreSlice([tied], () => [0.5, 0.5], "map")).value, 0.5);
+  assert.equal((await scoreSlice([tied], () => [0.5, 0.5], "P.1")).value, 0);
+  assert.equal((await scoreSlice([tied], () => [0.5, 0.5], "P.5")).perQuery.get("t"), 0.2);
+  // Random questions and scores: per-question values equal evaluate's on the same run.
+  const random = mulberry32(3);
+  const qs: Question[] = Array.from({ length: 25 }, (_, i) => ({
+    id: `q${i}`,
+    text: "",
+    candidates: Array.from({ length: 1 + Math.floor(random() * 8) }, (_, j) => ({
+      id: `d${j}`,
+      text: "",
+      label: random() < 0.3 ? 1 : 0,
+    })),
+  }));
+  const scores = qs.map((q) => q.candidates.map(() => Math.floor(random() * 3)));
+  const byId = new Map(qs.map((q, i) => [q.id, scores[i]]));
+  const ours = await scoreSlice(qs, (q) => byId.get(q.id)!, "map");
+  const engine = evaluate(qrelsFromQuestions(qs), runFromScores(qs, scores.flat()), ["map"]);
+  for (const [q, v] of engine.perQuery) assert.equal(ours.perQuery.get(q), v.map);
+  assert.equal(ours.value, engine.summary.map);
+  await assert.rejects(() => scoreSlice([], () => [], "map"), KitError);
+  await assert.rejects(() => scoreSlice([tied], () => [1], "map"), /1 scores for 2 candidates/);
 });
 
-Deno.test("P@k agrees with the metric engine's P.5 on shuffled random rows", () => {
-  const random = mulberry32(4);
-  const rows = [];
-  for (let q = 0; q < 30; q++) {
-    for (let d = 0; d < 1 + Math.floor(random() * 9); d++) {
-      rows.push({
-        query: `q${q}`,
-        doc: `d${d}`,
-        label: random() < 0.3 ? 1 : 0,
-        score: Math.floor(random() * 4),
-      });
-    }
-  }
-  shuffleInPlace(rows, random);
-  const qrels = new Map<string, Map<string, number>>();
-  const run = new Map<string, Map<string, number>>();
-  for (const r of rows) {
-    if (!qrels.has(r.query)) qrels.set(r.query, new Map()), run.set(r.query, new Map());
-    qrels.get(r.query)!.set(r.doc, r.label);
-    run.get(r.query)!.set(r.doc, r.score);
-  }
-  const engine = evaluate(qrels, run, ["P.5"]);
-  const ours = precisionAtK(rows, 5);
-  for (const [q, v] of engine.perQuery) assert.equal(ours.perQuery.get(q), v.P_5);
-  assert.ok(Math.abs(ours.mean - engine.summary.P_5) < 1e-12);
-});
-
-Deno.test("overfitting warning", () => {
-  assert.equal(overfittingWarning(0.3, 0.3), undefined);
-  assert.match(overfittingWarning(0.3, 0.31)!, /validation loss 0\.3100 is worse/);
-  assert.equal(overfittingWarning(0.3, 0.31, 0.02), undefined);
+Deno.test("overfitting warning: only when test lies above validation's interval", () => {
+  assert.equal(overfittingWarning(0.6, { value: 0.55, upper: 0.6 }, "map"), undefined);
+  assert.match(overfittingWarning(0.7, { value: 0.5, upper: 0.65 }, "map")!, /test map 0\.7000/);
+  assert.throws(() => overfittingWarning(NaN, { value: 0.5, upper: 0.6 }, "map"), KitError);
 });
 
 /** Questions whose positive candidate has the feature value `f`; negatives get other values. */
@@ -70,17 +56,17 @@ function makeQuestions(prefix: string, n: number, f: number): Question[] {
   }));
 }
 
-Deno.test("held-out protocol: train sees train only, tuned on test, validation once, warning", async () => {
+Deno.test("held-out protocol: train sees train only, chosen on test, validation once, warning", async () => {
   // The "model" learns the most frequent positive feature value in its training questions,
   // and its setting adds an offset. Train and test agree on value 2, validation has value 3:
-  // validation is worse than test -> overfitting warning.
+  // validation is worse than test beyond its interval -> overfitting warning.
   const split = {
     train: makeQuestions("tr", 20, 2),
     test: makeQuestions("te", 6, 2),
     validation: makeQuestions("va", 4, 3),
   };
   const seenByTrain: string[][] = [];
-  const scoredQuestions: string[] = [];
+  const scored: string[] = [];
   const train = (qs: Question[], offset: number): QuestionScorer => {
     seenByTrain.push(qs.map((q) => q.id));
     const counts = new Map<string, number>();
@@ -89,24 +75,49 @@ Deno.test("held-out protocol: train sees train only, tuned on test, validation o
     }
     const learned = Number([...counts].sort((a, b) => b[1] - a[1])[0][0]) + offset;
     return (q) => {
-      scoredQuestions.push(q.id);
+      scored.push(q.id);
       return q.candidates.map((c) => -Math.abs(Number(c.text) - learned));
     };
   };
-  const r = await heldOutExperiment({ split, train, configs: [1, 0, -1], k: 1, curve: [0.5, 1] });
+  const r = await heldOutExperiment({ split, train, configs: [1, 0, -1], curve: [0.5, 1] });
+  assert.equal(r.measure, "map");
   assert.equal(r.best, 0);
-  assert.deepEqual(r.tuning.map((t) => t.testPrecision), [0, 1, 0]);
-  assert.equal(r.test.precision, 1);
-  assert.equal(r.validation.precision, 0);
-  assert.equal(r.validation.loss, 1);
-  assert.match(r.warning!, /overfitted/);
+  assert.equal(r.tied, false);
+  // Offsets +-1 put the positive second (its neighbours tie, docno descending decides).
+  assert.equal(r.tuning[1].test, 1);
+  assert.ok(r.tuning[0].test < 1 && r.tuning[2].test < 1);
+  assert.equal(r.test.value, 1);
+  // Learned 2, validation's positive is 3: ranked 2nd after 2 -> AP 0.5 on every question.
+  assert.equal(r.validation.value, 0.5);
+  assert.deepEqual([r.validation.lower, r.validation.upper], [0.5, 0.5]);
+  assert.match(r.warning!, /above the 95% interval/);
   for (const ids of seenByTrain) assert.ok(ids.every((id) => id.startsWith("tr")));
-  // Validation questions are scored by one scorer pass for P@k and one for the loss only.
-  assert.equal(scoredQuestions.filter((id) => id.startsWith("va")).length, 2 * 4);
+  // Validation questions are scored once, by the chosen model only.
+  assert.equal(scored.filter((id) => id.startsWith("va")).length, 4);
   assert.deepEqual(r.curve.map((p) => p.trainQueries), [10, 20]);
-  assert.ok(r.curve.every((p) => p.trainLoss === 0 && p.testLoss === 0));
+  assert.ok(r.curve.every((p) => p.train === 1 && p.test === 1));
+  const best = Array.from(await r.bestScorer(split.validation[0]), (x) => x + 0);
+  assert.deepEqual(best, [-2, -1, 0, -1]);
+});
+
+Deno.test("held-out protocol: tied settings are reported; bad input is a KitError", async () => {
+  const split = {
+    train: makeQuestions("tr", 4, 1),
+    test: makeQuestions("te", 2, 1),
+    validation: makeQuestions("va", 2, 1),
+  };
+  const constant = () => (q: Question) => q.candidates.map(() => 0);
+  const r = await heldOutExperiment({ split, train: constant, configs: ["a", "b"] });
+  assert.equal(r.tied, true);
+  assert.equal(r.best, "a");
+  assert.equal(r.warning, undefined);
   await assert.rejects(
-    () => heldOutExperiment({ split: { ...split, validation: [] }, train, configs: [0] }),
-    KitError,
+    () => heldOutExperiment({ split: { ...split, validation: [] }, train: constant }),
+    /validation slice is empty/,
+  );
+  await assert.rejects(() => heldOutExperiment({ split, train: constant, configs: [] }), KitError);
+  await assert.rejects(
+    () => heldOutExperiment({ split, train: constant, curve: [1.5] }),
+    /curve shares/,
   );
 });

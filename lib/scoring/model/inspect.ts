@@ -1,22 +1,32 @@
 /**
- * What notebook 3 shows about transformer scoring in Deno: the WebGPU adapter, a pair's
- * tokens, how pairs are batched, scoring throughput per batch size, and the agreement of
- * the WebGPU and CPU backends. The scoring itself is `lib/scoring`'s cross-encoder.
+ * Looking inside transformer scoring: the WebGPU adapter Deno finds, the tokens of a pair
+ * as the model sees them, how pairs are cut into padded batches, scoring throughput per
+ * batch size, and how closely the WebGPU and CPU backends agree. Notebook 3 shows these;
+ * the scoring itself is the cross-encoder of `crossencoder.ts`.
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import type { Question } from "../data/types.ts";
-import type { Row } from "../plot/table.ts";
-import { type CrossEncoder, loadCrossEncoder, padBatch } from "../scoring/model/crossencoder.ts";
-import { type Backend, hasWebGpu } from "../scoring/model/session.ts";
-import type { TextPair } from "../scoring/types.ts";
+import { KitError } from "../../errors.ts";
+import type { Question } from "../../data/types.ts";
+import { type CrossEncoder, loadCrossEncoder, padBatch } from "./crossencoder.ts";
+import { type Backend, hasWebGpu } from "./session.ts";
+import type { TextPair } from "../types.ts";
+
+/** A row of a table: column name to value. */
+type Row = Record<string, string | number | boolean | null | undefined>;
 
 /**
- * The WebGPU adapter Deno finds (`navigator.gpu.requestAdapter()`), as one row; `adapter:
- * "none"` when there is none.
+ * The WebGPU adapter Deno finds (`navigator.gpu.requestAdapter()`), as one table row;
+ * `adapter: "none"` when there is none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { webGpuAdapterInfo } from "./inspect.ts";
+ * assert("adapter" in await webGpuAdapterInfo());
+ * ```
  */
-export async function webGpuAdapterRow(): Promise<Row> {
+export async function webGpuAdapterInfo(): Promise<Row> {
   const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
   const adapter = gpu ? await gpu.requestAdapter().catch(() => null) : null;
   if (!adapter) return { adapter: "none", "navigator.gpu": gpu ? "present" : "absent" };
@@ -32,22 +42,20 @@ export async function webGpuAdapterRow(): Promise<Row> {
 }
 
 /**
- * The backend to use for `requested`: WebGPU falls back to the CPU (WebAssembly) when no
- * adapter exists, so the notebooks run everywhere.
+ * The tokens of a (question, candidate) pair as the model sees them.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { effectiveBackend } from "./lessons_scoring.ts";
- * assert((await effectiveBackend("cpu")) === "cpu");
+ * import { loadCrossEncoder } from "./crossencoder.ts";
+ * import { pairTokens } from "./inspect.ts";
+ * const dir = new URL("../../../tests/fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
+ * const ce = await loadCrossEncoder(dir, { backend: "cpu", scoreCache: false });
+ * const tokens = pairTokens(ce.model, "who", "she");
+ * assert.equal(tokens[0].token, "[CLS]");
+ * await ce.close();
  * ```
  */
-export async function effectiveBackend(requested: Backend): Promise<Backend> {
-  if (requested === "cpu") return "cpu";
-  return (await hasWebGpu()) ? "webgpu" : "cpu";
-}
-
-/** The tokens of a (question, candidate) pair as the model sees them. */
 export function pairTokens(
   model: CrossEncoder["model"],
   question: string,
@@ -66,6 +74,18 @@ export function pairTokens(
 /**
  * The same tokens grouped by segment, one row each: the token strings and ids joined, so a
  * long pair stays readable.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadCrossEncoder } from "./crossencoder.ts";
+ * import { pairSegments } from "./inspect.ts";
+ * const dir = new URL("../../../tests/fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
+ * const ce = await loadCrossEncoder(dir, { backend: "cpu", scoreCache: false });
+ * const [question, candidate] = pairSegments(ce.model, "who wrote it", "she did");
+ * assert(question.segment === 0 && candidate.segment === 1);
+ * await ce.close();
+ * ```
  */
 export function pairSegments(
   model: CrossEncoder["model"],
@@ -89,6 +109,18 @@ export function pairSegments(
  * How `pairs` are batched: sorted by token length, cut into batches of `batchSize`, each
  * padded to its longest pair (rounded up to `multiple`; 8 on WebGPU). The padding share is
  * the computation spent on pad tokens.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadCrossEncoder } from "./crossencoder.ts";
+ * import { batchPlan } from "./inspect.ts";
+ * const dir = new URL("../../../tests/fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
+ * const ce = await loadCrossEncoder(dir, { backend: "cpu", scoreCache: false });
+ * const plan = batchPlan(ce.model, [{ question: "who", candidate: "a b c" }, { question: "who", candidate: "a" }], 2);
+ * assert.equal(plan.length, 1);
+ * await ce.close();
+ * ```
  */
 export function batchPlan(
   model: CrossEncoder["model"],
@@ -117,7 +149,17 @@ export function batchPlan(
   return rows;
 }
 
-/** The (question, candidate) pairs of questions, in question and candidate order. */
+/**
+ * The (question, candidate) pairs of questions, in question and candidate order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pairsOf } from "./inspect.ts";
+ * const q = { id: "q", text: "who", candidates: [{ id: "a", text: "she", label: 1 }] };
+ * assert.deepEqual(pairsOf([q]), [{ question: "who", candidate: "she" }]);
+ * ```
+ */
 export function pairsOf(questions: readonly Question[], limit = Infinity): TextPair[] {
   const pairs: TextPair[] = [];
   for (const q of questions) {
@@ -132,6 +174,15 @@ export function pairsOf(questions: readonly Question[], limit = Infinity): TextP
 /**
  * Scoring throughput of model `spec` on `backend` for each batch size: one warm-up pass
  * (WebGPU compiles kernels per shape), then a timed pass; the score cache is off.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { measureThroughput } from "./inspect.ts";
+ * const dir = new URL("../../../tests/fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
+ * const [row] = await measureThroughput(dir, "cpu", [{ question: "who", candidate: "she" }], [1]);
+ * assert((row["pairs/s"] as number) > 0);
+ * ```
  */
 export async function measureThroughput(
   spec: string,
@@ -165,6 +216,15 @@ export async function measureThroughput(
 /**
  * Scores `pairs` on both backends and compares: the largest absolute difference and whether
  * the two give the same order of candidates (WebGPU and WebAssembly round differently).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { backendAgreement } from "./inspect.ts";
+ * const dir = new URL("../../../tests/fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
+ * const row = await backendAgreement(dir, [{ question: "who", candidate: "she" }]);
+ * assert.equal(row.pairs, 1);
+ * ```
  */
 export async function backendAgreement(spec: string, pairs: TextPair[]): Promise<Row> {
   const score = async (backend: Backend) => {

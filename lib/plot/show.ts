@@ -1,0 +1,194 @@
+/**
+ * `await display(x)`: the one way a notebook cell shows something (a figure, a table, a
+ * headline, Markdown). It returns once the output has left the kernel, so every Jupyter
+ * client keeps it: plain `jupyter nbconvert --execute`, nbclient, papermill, Notebook,
+ * JupyterLab and VS Code. (Deno 2.9's kernel can report a cell finished before its outputs
+ * are written; `iopub.ts` explains why and how the wait works.)
+ *
+ * It also decides which figure carries plotly.js (4.8 MB), so that every page that shows
+ * figures has the library once, without one copy per figure. A figure embeds it when
+ *
+ * - it is the first figure since the kernel started (a fresh run, a kernel restart);
+ * - a frontend connected since the last copy was sent (a reloaded or reopened page: the
+ *   page may show only outputs saved before, and a figure drawn now must not depend on
+ *   them);
+ * - its cell is the one that carried the last copy, run again (its old output, with the
+ *   library, is being replaced).
+ *
+ * So a notebook run from the top, in any frontend or by nbconvert, carries plotly.js in its
+ * first figure; a saved notebook keeps a copy as long as that cell's output is kept. Figures
+ * shown before the library on a page wait for it; a page with no copy at all (a carrier
+ * cleared by hand) says so in each figure instead of leaving an empty box.
+ *
+ * Outside a kernel (a script, `deno test`), `display` prints the plain-text form.
+ *
+ * @module
+ */
+import { DISPLAY, type Displayable, figureBundle, isFigure, type MimeBundle } from "./display.ts";
+import type { Figure } from "./figures.ts";
+import { IopubWatcher, kernelConnectionFile, readConnectionInfo } from "./iopub.ts";
+
+/** What `display` shows: a figure or anything with a Jupyter display bundle. */
+export type Showable = Figure | Displayable;
+
+/** Options of {@link display}. */
+export interface DisplayOptions {
+  /** Embed plotly.js in this figure whatever the rules say (`false`: never). */
+  library?: boolean;
+}
+
+interface KernelSession {
+  /** The iopub subscription; absent when it could not be made (then a pause stands in). */
+  watcher?: IopubWatcher;
+}
+
+/** Undefined outside a kernel; the session once connected. */
+let session: Promise<KernelSession | undefined> | undefined;
+
+async function connect(): Promise<KernelSession | undefined> {
+  const file = kernelConnectionFile();
+  if (!file || typeof Deno.jupyter?.display !== "function") return undefined;
+  const info = readConnectionInfo(file);
+  if (!info) return {};
+  try {
+    return { watcher: await IopubWatcher.connect(info) };
+  } catch {
+    return {};
+  }
+}
+
+// In a kernel, subscribe as soon as the module is loaded (usually the notebook's first
+// cell), so the watcher sees the code of every later cell run.
+if (kernelConnectionFile()) session = connect();
+
+/** The kernel session, reconnecting when the subscription was lost. */
+async function kernelSession(): Promise<KernelSession | undefined> {
+  session ??= connect();
+  const s = await session;
+  if (s?.watcher?.closed) {
+    session = connect();
+    return await session;
+  }
+  return s;
+}
+
+// Where plotly.js was embedded last (see the module documentation).
+const library = {
+  sent: false,
+  /** `frontendConnects` when the last copy was sent. */
+  connectsAtSend: 0,
+  /** Code of the cells whose runs carried a copy. */
+  carrierCodes: new Set<string>(),
+  /** The request (cell run) that carried the last copy. */
+  lastCarrier: undefined as string | undefined,
+};
+
+/**
+ * Makes the next figure embed plotly.js again, whatever the rules say (for a page that lost
+ * its copy in a way the kernel cannot see, e.g. an output cleared by hand).
+ *
+ * @example
+ * ```ts
+ * import { embedLibraryAgain } from "./show.ts";
+ * embedLibraryAgain();
+ * ```
+ */
+export function embedLibraryAgain(): void {
+  library.sent = false;
+}
+
+async function carriesLibrary(s: KernelSession): Promise<boolean> {
+  if (!library.sent) return true;
+  const w = s.watcher;
+  if (!w) return false;
+  // Sync first: the running cell's execute_input and any kernel_info are then read.
+  const parent = await w.sync().catch(() => undefined);
+  if (w.frontendConnects > library.connectsAtSend) return true;
+  const running = parent?.msg_id;
+  const code = running ? w.codes.get(running) : undefined;
+  return running !== library.lastCarrier && code !== undefined && library.carrierCodes.has(code);
+}
+
+function noteCarrier(s: KernelSession, parent: { msg_id?: string } | undefined): void {
+  library.sent = true;
+  const w = s.watcher;
+  if (!w) return;
+  library.connectsAtSend = w.frontendConnects;
+  library.lastCarrier = parent?.msg_id;
+  const code = parent?.msg_id ? w.codes.get(parent.msg_id) : undefined;
+  if (code !== undefined) library.carrierCodes.add(code);
+}
+
+/**
+ * Waits until what the cell queued has been written to the frontends; returns the header of
+ * the request being run (undefined without a subscription).
+ */
+async function flush(s: KernelSession, bytes: number): Promise<{ msg_id?: string } | undefined> {
+  if (s.watcher && !s.watcher.closed) {
+    try {
+      return await s.watcher.sync();
+    } catch {
+      s.watcher.close();
+    }
+  }
+  // No subscription: a pause long enough for the kernel to sign and write the message
+  // (measured: 20 ms kept every output of 160 small ones; large ones need longer).
+  await new Promise((r) => setTimeout(r, 20 + Math.ceil(bytes / 100_000)));
+  return undefined;
+}
+
+function bundleOf(value: Showable, withLibrary: boolean): MimeBundle {
+  if (isFigure(value)) return figureBundle(value, { includeLibrary: withLibrary });
+  const make = (value as Displayable)[DISPLAY];
+  if (typeof make !== "function") {
+    throw new TypeError("display: expected a figure or a value with a Jupyter display bundle");
+  }
+  return make.call(value);
+}
+
+function sizeOf(bundle: MimeBundle): number {
+  let n = 0;
+  for (const v of Object.values(bundle)) n += typeof v === "string" ? v.length : 1000;
+  return n;
+}
+
+/**
+ * Shows a figure, table, headline or Markdown in the notebook and waits until the output has
+ * left the kernel. Every output of a notebook cell goes through it: `await display(x)`.
+ *
+ * @example
+ * ```ts
+ * import { bar, display, table } from "./mod.ts";
+ * // Outside a kernel the plain-text form is printed.
+ * await display(table([{ system: "BM25", MAP: 0.61 }]));
+ * await display(bar(["MAP"], [{ name: "BM25", values: [0.61] }]));
+ * ```
+ */
+export async function display(value: Showable, options: DisplayOptions = {}): Promise<void> {
+  const s = await kernelSession();
+  if (!s) {
+    console.log(String(bundleOf(value, false)["text/plain"] ?? ""));
+    return;
+  }
+  const figure = isFigure(value);
+  const withLibrary = figure && (options.library ?? await carriesLibrary(s));
+  const bundle = bundleOf(value, withLibrary);
+  await Deno.jupyter.display(bundle, { raw: true });
+  const parent = await flush(s, sizeOf(bundle));
+  if (withLibrary) noteCarrier(s, parent);
+}
+
+/**
+ * Markdown text as a displayable value (rendered in notebooks, shown as is in text views).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { markdown } from "./show.ts";
+ * const m = markdown("**3** of 10 correct");
+ * assert.equal(m[Symbol.for("Jupyter.display")]()["text/markdown"], "**3** of 10 correct");
+ * ```
+ */
+export function markdown(text: string): Displayable {
+  return { [DISPLAY]: () => ({ "text/markdown": text, "text/plain": text }) };
+}

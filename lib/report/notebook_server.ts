@@ -1,0 +1,241 @@
+/**
+ * Starting the classic Jupyter Notebook server on the kit's notebooks, safely: bound to
+ * 127.0.0.1 only, a random token required on every request, `--allow-root` added when
+ * running as root (Notebook refuses to start as root otherwise), no browser opened (the
+ * URL with its token is printed instead). `./kit notebook` runs this; the live-Notebook
+ * test starts the same server on a free port.
+ *
+ * ```sh
+ * ./kit notebook [--port N] [--data sample|real] [--dir DIR]
+ * ```
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import { PROJECT_ROOT } from "../data/paths.ts";
+
+/** Options of {@link notebookServerArgs} and {@link startNotebookServer}. */
+export interface NotebookServerOptions {
+  /** The folder the server shows (default: the project's `notebooks/`). */
+  dir?: string;
+  /** TCP port (default 8888; 0 picks a free one). */
+  port?: number;
+  /** The access token (default: 24 random bytes, hex). */
+  token?: string;
+  /** Add `--allow-root` (default: when this process runs as root). */
+  allowRoot?: boolean;
+  /**
+   * Keep notebook signatures (trust) in memory instead of the user's signature database
+   * (for tests; default false).
+   */
+  memoryTrust?: boolean;
+}
+
+/**
+ * A random token: 24 bytes as hex.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { randomToken } from "./notebook_server.ts";
+ * assert.match(randomToken(), /^[0-9a-f]{48}$/);
+ * ```
+ */
+export function randomToken(): string {
+  return [...crypto.getRandomValues(new Uint8Array(24))]
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Whether this process runs as root (POSIX; false elsewhere).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isRoot } from "./notebook_server.ts";
+ * assert.equal(typeof isRoot(), "boolean");
+ * ```
+ */
+export function isRoot(): boolean {
+  try {
+    return Deno.uid() === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A free TCP port on 127.0.0.1 (bound and released at once).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { freePort } from "./notebook_server.ts";
+ * const port = freePort();
+ * assert(port > 0 && port < 65536);
+ * ```
+ */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/**
+ * The `jupyter notebook` arguments for a server on 127.0.0.1 with a token.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { notebookServerArgs } from "./notebook_server.ts";
+ * const args = notebookServerArgs({ dir: "/nb", port: 9000, token: "t", allowRoot: true });
+ * assert(args.includes("--ip=127.0.0.1") && args.includes("--port=9000"));
+ * assert(args.includes("--NotebookApp.token=t") && args.includes("--allow-root"));
+ * ```
+ */
+export function notebookServerArgs(options: NotebookServerOptions & { token: string }): string[] {
+  const port = options.port ?? 8888;
+  return [
+    "notebook",
+    "--no-browser",
+    "--ip=127.0.0.1",
+    `--port=${port}`,
+    // With a fixed port, fail instead of silently moving to another one.
+    ...(port === 0 ? [] : ["--NotebookApp.port_retries=0"]),
+    `--NotebookApp.token=${options.token}`,
+    `--notebook-dir=${options.dir ?? `${PROJECT_ROOT}/notebooks`}`,
+    ...(options.memoryTrust ? ["--NotebookNotary.db_file=:memory:"] : []),
+    ...((options.allowRoot ?? isRoot()) ? ["--allow-root"] : []),
+  ];
+}
+
+/** A running Notebook server. */
+export interface NotebookServer {
+  /** Base URL, e.g. `http://127.0.0.1:8888/`. */
+  url: string;
+  token: string;
+  /** Everything the server wrote to stderr so far (its log). */
+  log(): string;
+  /** Stops the server and waits for it to exit. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `jupyter notebook` (Debian's `jupyter-notebook`) and resolves once it answers
+ * HTTP requests. The kernels it starts inherit `env` (e.g. `KIT_DATA`).
+ * tests/report/live_notebook_test.ts uses it.
+ *
+ * @example
+ * ```ts ignore
+ * import { startNotebookServer } from "./notebook_server.ts";
+ * const server = await startNotebookServer({ port: 0, env: { KIT_DATA: "sample" } });
+ * console.log(`${server.url}?token=${server.token}`);
+ * await server.close();
+ * ```
+ */
+export async function startNotebookServer(
+  options: NotebookServerOptions & { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<NotebookServer> {
+  const token = options.token ?? randomToken();
+  const port = options.port === undefined || options.port === 0 ? freePort() : options.port;
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command("jupyter", {
+      args: notebookServerArgs({ ...options, port, token }),
+      env: { NO_COLOR: "1", PYDEVD_DISABLE_FILE_VALIDATION: "1", ...options.env },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (e) {
+    throw new KitError(
+      `cannot start 'jupyter notebook' (Debian package jupyter-notebook): ${(e as Error).message}`,
+    );
+  }
+  let log = "";
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) log += chunk;
+  };
+  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+  const url = `http://127.0.0.1:${port}/`;
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await drained;
+  };
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let exited = false;
+  child.status.then(() => exited = true);
+  while (true) {
+    if (exited) {
+      await drained;
+      throw new KitError(`jupyter notebook exited while starting:\n${log}`);
+    }
+    try {
+      const r = await fetch(`${url}api/status?token=${token}`);
+      await r.body?.cancel();
+      if (r.ok) break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new KitError(`jupyter notebook did not answer on ${url}:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, token, log: () => log, close: stop };
+}
+
+/** `./kit notebook`: parses its flags and runs the server in the foreground. */
+async function main(args: string[]): Promise<number> {
+  const options: NotebookServerOptions = {};
+  const env: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split(/=(.*)/s, 2);
+    const value = () => inline ?? args[++i];
+    if (flag === "--port") options.port = Number(value());
+    else if (flag === "--dir") options.dir = value();
+    else if (flag === "--data") env.KIT_DATA = value();
+    else if (flag === "-h" || flag === "--help") {
+      console.log("usage: ./kit notebook [--port N] [--data sample|real] [--dir DIR]");
+      return 0;
+    } else throw new KitError(`unknown option '${args[i]}' (see ./kit notebook --help)`);
+  }
+  if (options.port !== undefined && !(Number.isInteger(options.port) && options.port >= 0)) {
+    throw new KitError(`--port must be a port number, got '${options.port}'`);
+  }
+  if (env.KIT_DATA && env.KIT_DATA !== "sample" && env.KIT_DATA !== "real") {
+    throw new KitError(`--data must be 'sample' or 'real', not '${env.KIT_DATA}'`);
+  }
+  const token = randomToken();
+  const child = new Deno.Command("jupyter", {
+    args: notebookServerArgs({ ...options, token }),
+    env: { NO_COLOR: "1", PYDEVD_DISABLE_FILE_VALIDATION: "1", ...env },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  console.error(
+    `Notebook on http://127.0.0.1:${options.port ?? 8888}/?token=${token} ` +
+      `(KIT_DATA=${env.KIT_DATA ?? Deno.env.get("KIT_DATA") ?? "sample"}; Ctrl-C stops it)`,
+  );
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, () => {
+      try {
+        child.kill(signal);
+      } catch { /* gone */ }
+    });
+  }
+  return (await child.status).code;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (e) {
+    console.error(e instanceof KitError ? `error: ${e.message}` : e);
+    Deno.exit(2);
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Running a notebook the way a user does, with plain `jupyter nbconvert --execute` (no kit
+ * runner in between), and checking what came out against the kit's own runner: the same
+ * number of outputs in every code cell, every figure drawn when the exported page is opened
+ * in Chromium, plotly.js in the page once. The Deno kernel can report a cell finished
+ * before its outputs; plain nbconvert then drops them without a word, so this check is
+ * what shows that `display` (which waits until an output has left the kernel) works.
+ *
+ * `tools/nbconvert_repeat.ts` repeats it over every notebook; the test suite runs it once.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import { LIBRARY_MARK } from "../plot/mod.ts";
+import { type BrowserSession, offlinePage, type PageLog } from "./browser.ts";
+import { ALL_FIGURES_DRAWN, FIGURE_MARKS, type FigureCheck } from "./check.ts";
+import { type NotebookParams, paramsEnv } from "./execute.ts";
+
+/** What one plain nbconvert execution gave. */
+export interface PlainRun {
+  /** The file nbconvert wrote. */
+  file: string;
+  /** Wall time of the command, seconds. */
+  seconds: number;
+}
+
+/**
+ * Runs `jupyter nbconvert --to <to> --execute <input>` into `outDir` with the notebook
+ * parameters in the environment, as a user would type it. Throws on a non-zero exit.
+ *
+ * @example
+ * ```ts ignore
+ * import { runPlainNbconvert } from "./plain_nbconvert.ts";
+ * const run = await runPlainNbconvert("notebooks/04-metrics.ipynb", "/tmp", { data: "sample" }, "html");
+ * console.log(run.file, run.seconds);
+ * ```
+ */
+export async function runPlainNbconvert(
+  input: string,
+  outDir: string,
+  params: NotebookParams,
+  to: "notebook" | "html",
+): Promise<PlainRun> {
+  const name = input.replace(/^.*\//, "").replace(/\.ipynb$/, "");
+  const env = paramsEnv(params);
+  env.XDG_RUNTIME_DIR = Deno.env.get("XDG_RUNTIME_DIR") ?? await Deno.makeTempDir();
+  const started = performance.now();
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command("jupyter", {
+      args: ["nbconvert", "--to", to, "--execute", input, "--output-dir", outDir, "--output", name],
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  } catch (e) {
+    throw new KitError(`cannot run jupyter nbconvert: ${(e as Error).message}`);
+  }
+  if (!out.success) {
+    throw new KitError(
+      `jupyter nbconvert --execute failed (exit ${out.code}):\n${
+        new TextDecoder().decode(out.stderr)
+      }`,
+      { file: input },
+    );
+  }
+  return {
+    file: `${outDir}/${name}.${to === "html" ? "html" : "ipynb"}`,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/**
+ * Outputs per code cell of an executed notebook (JSON text).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { outputsPerCell } from "./plain_nbconvert.ts";
+ * const nb = { cells: [{ cell_type: "markdown" }, { cell_type: "code", outputs: [{}, {}] }] };
+ * assert.deepEqual(outputsPerCell(JSON.stringify(nb)), [2]);
+ * ```
+ */
+export function outputsPerCell(notebookJson: string): number[] {
+  const nb = JSON.parse(notebookJson) as { cells: { cell_type: string; outputs?: unknown[] }[] };
+  return nb.cells.filter((c) => c.cell_type === "code").map((c) => c.outputs?.length ?? 0);
+}
+
+/** Page script: outputs per code cell of an nbconvert HTML export (JupyterLab classes). */
+const HTML_OUTPUTS_PER_CELL = `[...document.querySelectorAll(".jp-CodeCell")]
+  .map((c) => c.querySelectorAll(".jp-OutputArea-child").length)`;
+
+/** What opening a plain nbconvert HTML export in Chromium showed. */
+export interface HtmlExportCheck {
+  /** Outputs per code cell on the page. */
+  outputsPerCell: number[];
+  /** Each figure: drawn or not. */
+  figures: FigureCheck[];
+  /** What the page logged: script errors, refused network requests, failed local loads. */
+  log: PageLog;
+  /** Copies of plotly.js in the file. */
+  libraryCopies: number;
+}
+
+/**
+ * Opens a plain nbconvert HTML export offline and reads its outputs and figures.
+ *
+ * @example
+ * ```ts ignore
+ * import { launchBrowser } from "./browser.ts";
+ * import { checkHtmlExport } from "./plain_nbconvert.ts";
+ * const session = await launchBrowser();
+ * const check = await checkHtmlExport(session, "/tmp/04-metrics.html");
+ * console.log(check.outputsPerCell, check.figures.every((f) => f.svg));
+ * await session.close();
+ * ```
+ */
+export async function checkHtmlExport(
+  session: BrowserSession,
+  html: string,
+  timeoutMs = 60_000,
+): Promise<HtmlExportCheck> {
+  const { page, log } = await offlinePage(session);
+  try {
+    await page.goto(`file://${await Deno.realPath(html)}`, { waitUntil: "load" });
+    await page.waitForFunction(ALL_FIGURES_DRAWN, undefined, { timeout: timeoutMs })
+      .catch(() => {});
+    return {
+      outputsPerCell: await page.evaluate(HTML_OUTPUTS_PER_CELL) as number[],
+      figures: await page.evaluate(FIGURE_MARKS) as FigureCheck[],
+      log,
+      libraryCopies: (await Deno.readTextFile(html)).split(LIBRARY_MARK).length - 1,
+    };
+  } finally {
+    await page.close();
+  }
+}
