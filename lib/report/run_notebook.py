@@ -3,11 +3,15 @@
 
 Usage: /usr/bin/python3 run_notebook.py INPUT.ipynb OUTPUT.ipynb [--timeout S] [--grace S]
 
-Why not `jupyter nbconvert --execute`: the Deno kernel (2.9.6) sometimes publishes
-`status: idle` on iopub *before* the outputs of the cell it just ran. nbclient stops
-reading a cell's iopub messages at the first idle, so those outputs (plots included)
-are silently dropped. This runner is nbclient with one change: after idle it keeps
-reading iopub for the same cell until `--grace` seconds pass without a message.
+The Deno kernel (2.9.6) can publish `status: idle` on iopub *before* the outputs of the
+cell it just ran, and nbclient (so `jupyter nbconvert --execute`) stops reading a cell's
+messages at the first idle, dropping them. The kit's notebooks avoid that at the source:
+every output goes through `await display(...)` (lib/plot/show.ts), which returns only once
+the output has left the kernel, so plain nbconvert keeps them too. This runner is nbclient
+with one change kept as a safety net and a check: after idle it keeps reading iopub for
+the same cell until `--grace` seconds pass without a message, and counts what came that
+late (`late_outputs`, 0 for the kit's notebooks; more means a cell printed without
+`display`).
 
 Parameters reach the notebook as environment variables (the kernel inherits this
 process's environment; the first cell of each notebook reads KIT_DATA, KIT_MODEL,
@@ -118,8 +122,9 @@ def main(argv) -> int:
     started = time.monotonic()
     status = 0
     # A failing cell is the notebook's fault and is reported at once. A failure of the kernel
-    # connection itself (a dead kernel, a garbled message: seen once as "Invalid Signature")
-    # is not, and the notebook is run once more from the start in a fresh kernel.
+    # connection itself (a dead kernel; a garbled message, "Invalid Signature", which Deno
+    # 2.9.6 sends when a large output is still being written as its cell ends, see
+    # docs/notebooks.md) is not, and the notebook is run once more from the start.
     for attempt in (1, 2):
         nb = copy.deepcopy(source)
         client = GraceNotebookClient(
