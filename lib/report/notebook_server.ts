@@ -209,6 +209,7 @@ async function main(args: string[]): Promise<number> {
   if (env.KIT_DATA && env.KIT_DATA !== "sample" && env.KIT_DATA !== "real") {
     throw new KitError(`--data must be 'sample' or 'real', not '${env.KIT_DATA}'`);
   }
+  if (options.port === 0) options.port = freePort();
   const token = randomToken();
   const child = new Deno.Command("jupyter", {
     args: notebookServerArgs({ ...options, token }),
