@@ -5,7 +5,9 @@
  * every figure must be drawn, and the server must log no garbled kernel message ("Invalid
  * Signature"). The page is then saved and reloaded with the kernel still running: the saved
  * figures must draw again, and so must a figure cell run again on the reloaded page (the
- * case that used to leave empty boxes) and the cell that carried plotly.js before.
+ * case that used to leave empty boxes) and the cell that carried plotly.js before. Last, a
+ * notebook executed elsewhere opens untrusted (scripts stripped: each figure shows its note)
+ * and draws once trusted through File > Trust Notebook.
  *
  * The notebook runs in a temporary copy of the project layout (its own notebooks/ folder,
  * links to lib/, data/ and tests/), so saving never touches the committed notebooks.
@@ -13,7 +15,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { PROJECT_ROOT } from "../../lib/data/paths.ts";
-import { LIBRARY_MARK } from "../../lib/plot/mod.ts";
+import { LIBRARY_MARK, NOTE_NO_SCRIPTS } from "../../lib/plot/mod.ts";
 import { launchBrowser } from "../../lib/report/browser.ts";
 import { FIGURE_MARKS, type FigureCheck } from "../../lib/report/check.ts";
 import { executeNotebook } from "../../lib/report/execute.ts";
@@ -75,10 +77,20 @@ async function runCell(page: Page, index: number): Promise<void> {
   );
 }
 
+/** What the page shows besides the notebook: an open dialog, the notification area. */
+const PAGE_STATE = `JSON.stringify({
+  dialog: document.querySelector(".modal.in")?.innerText ?? null,
+  notification: document.querySelector("#notification_area")?.innerText ?? null,
+  dirty: Jupyter.notebook.dirty,
+})`;
+
 async function saveAndReload(page: Page): Promise<void> {
   await page.click("#filelink");
   await page.click("#save_checkpoint");
-  await page.waitForFunction("Jupyter.notebook.dirty === false", undefined, { timeout: 30_000 });
+  await page.waitForFunction("Jupyter.notebook.dirty === false", undefined, { timeout: 120_000 })
+    .catch(async (e) => {
+      throw new Error(`not saved: ${await page.evaluate(PAGE_STATE)} (${e})`);
+    });
   await page.reload();
   await page.waitForFunction(NOTEBOOK_READY, undefined, { timeout: 60_000 });
 }
@@ -114,6 +126,9 @@ Deno.test({
     });
     const session = await launchBrowser();
     const pageErrors: string[] = [];
+    const onError = (e: Error) => {
+      pageErrors.push(String(e));
+    };
     const foreign: string[] = [];
     try {
       const context = await session.browser.newContext({ viewport: { width: 1200, height: 900 } });
@@ -125,7 +140,7 @@ Deno.test({
         return route.abort("blockedbyclient");
       });
       const page = await context.newPage();
-      page.on("pageerror", (e) => pageErrors.push(String(e)));
+      page.on("pageerror", onError);
       page.on("dialog", (d) => d.accept());
       await page.goto(`${server.url}notebooks/notebooks/${NOTEBOOK}?token=${server.token}`);
       await page.waitForFunction(NOTEBOOK_READY, undefined, { timeout: 60_000 });
@@ -151,10 +166,35 @@ Deno.test({
       await saveAndReload(page);
       assertDrawn(await figures(page), expectedFigures, "after a second reload");
 
-      assert.deepEqual(pageErrors, [], "script errors on the page");
+      assert.equal(pageErrors.length, 0, `script errors on the page: ${pageErrors}`);
       const saved = await Deno.readTextFile(`${dir}/notebooks/${NOTEBOOK}`);
       const copies = saved.split(JSON.stringify(LIBRARY_MARK).slice(1, -1)).length - 1;
       assert.ok(copies >= 1 && copies <= 3, `plotly.js copies in the saved notebook: ${copies}`);
+
+      // A notebook executed elsewhere (unsigned) opens untrusted: scripts are stripped, and each
+      // figure shows its note; after File > Trust Notebook the figures draw.
+      await Deno.copyFile(reference, `${dir}/notebooks/executed.ipynb`);
+      const other = await context.newPage();
+      other.on("pageerror", onError);
+      await other.goto(`${server.url}notebooks/notebooks/executed.ipynb?token=${server.token}`);
+      await other.waitForFunction(NOTEBOOK_READY, undefined, { timeout: 60_000 });
+      const notes = await other.evaluate(`[...document.querySelectorAll(".kit-plotly")]
+        .map((d) => [!!d.querySelector("svg.main-svg"), d.textContent])`) as [boolean, string][];
+      assert.equal(notes.length, expectedFigures, "untrusted: figure boxes");
+      for (const [drawn, text] of notes) {
+        assert.ok(!drawn && text === NOTE_NO_SCRIPTS, `untrusted figure shows: ${text}`);
+      }
+      await other.click("#filelink");
+      await other.click("#trust_notebook");
+      await Promise.all([
+        other.waitForEvent("load", { timeout: 60_000 }),
+        // The menu item opens the dialog twice, one over the other; either one's button trusts.
+        other.locator(".modal.in .modal-footer button", { hasText: "Trust" }).first()
+          .dispatchEvent("click"),
+      ]);
+      await other.waitForFunction(NOTEBOOK_READY, undefined, { timeout: 60_000 });
+      assertDrawn(await figures(other), expectedFigures, "after trusting");
+      assert.deepEqual(pageErrors, [], "script errors on the pages");
     } finally {
       await session.close();
       await server.close();
