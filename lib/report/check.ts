@@ -109,7 +109,11 @@ export async function checkPage(
   const { page, log } = await offlinePage(session);
   const started = performance.now();
   try {
-    await page.goto(`file://${await Deno.realPath(htmlPath)}`, { waitUntil: "load" });
+    // A 5 MB page on a busy machine can take longer than Playwright's default 30 s.
+    await page.goto(`file://${await Deno.realPath(htmlPath)}`, {
+      waitUntil: "load",
+      timeout: timeoutMs,
+    });
     // Figures draw asynchronously after plotly.js loads; wait until each has its SVG or
     // the timeout passes (a figure that never draws is then reported, not awaited forever).
     await page.waitForFunction(ALL_FIGURES_DRAWN, undefined, { timeout: timeoutMs })

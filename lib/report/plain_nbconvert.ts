@@ -118,11 +118,14 @@ export interface HtmlExportCheck {
 export async function checkHtmlExport(
   session: BrowserSession,
   html: string,
-  timeoutMs = 60_000,
+  timeoutMs = 120_000,
 ): Promise<HtmlExportCheck> {
   const { page, log } = await offlinePage(session);
   try {
-    await page.goto(`file://${await Deno.realPath(html)}`, { waitUntil: "load" });
+    await page.goto(`file://${await Deno.realPath(html)}`, {
+      waitUntil: "load",
+      timeout: timeoutMs,
+    });
     await page.waitForFunction(ALL_FIGURES_DRAWN, undefined, { timeout: timeoutMs })
       .catch(() => {});
     return {
