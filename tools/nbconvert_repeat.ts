@@ -41,7 +41,8 @@ const session = await launchBrowser();
 let failed = false;
 const totals = { expected: 0, kept: 0, lost: 0, figures: 0, drawn: 0, runs: 0 };
 try {
-  for (const name of listNotebooks(notebooks, only)) {
+  // Every notebook but 00, which runs only with the user's systems.
+  for (const name of listNotebooks(notebooks, only).filter((n) => !n.startsWith("00"))) {
     const input = `${notebooks}/${name}`;
     const ref = await executeNotebook(input, `${dir}/kit-${name}`, { data });
     const refText = await Deno.readTextFile(ref.output);

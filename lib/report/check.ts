@@ -87,6 +87,25 @@ const MARK_ARABIC = `(() => {
   return false;
 })()`;
 
+/**
+ * Loads a local page and waits until each figure has drawn or `timeoutMs` passes (a figure
+ * that never draws is then reported, not awaited forever); returns what each figure drew.
+ */
+export async function openAndDraw(
+  page: Page,
+  htmlPath: string,
+  timeoutMs: number,
+): Promise<FigureCheck[]> {
+  // A 5 MB page on a busy machine can take longer than Playwright's default 30 s to load.
+  await page.goto(`file://${await Deno.realPath(htmlPath)}`, {
+    waitUntil: "load",
+    timeout: timeoutMs,
+  });
+  await page.waitForFunction(ALL_FIGURES_DRAWN, undefined, { timeout: timeoutMs })
+    .catch(() => {});
+  return await page.evaluate(FIGURE_MARKS) as FigureCheck[];
+}
+
 /** True when a page check found every figure drawn and nothing wrong. */
 export function pageOk(c: PageCheck): boolean {
   return c.figures.every((f) => f.svg && f.marks > 0) && c.pageErrors.length === 0 &&
@@ -109,16 +128,7 @@ export async function checkPage(
   const { page, log } = await offlinePage(session);
   const started = performance.now();
   try {
-    // A 5 MB page on a busy machine can take longer than Playwright's default 30 s.
-    await page.goto(`file://${await Deno.realPath(htmlPath)}`, {
-      waitUntil: "load",
-      timeout: timeoutMs,
-    });
-    // Figures draw asynchronously after plotly.js loads; wait until each has its SVG or
-    // the timeout passes (a figure that never draws is then reported, not awaited forever).
-    await page.waitForFunction(ALL_FIGURES_DRAWN, undefined, { timeout: timeoutMs })
-      .catch(() => {});
-    const figures = await page.evaluate(FIGURE_MARKS) as FigureCheck[];
+    const figures = await openAndDraw(page, htmlPath, timeoutMs);
     const seconds = (performance.now() - started) / 1000;
     const arabicFonts = await fontsForArabic(page);
     if (screenshotPath) {

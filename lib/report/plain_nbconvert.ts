@@ -13,7 +13,7 @@
 import { KitError } from "../errors.ts";
 import { LIBRARY_MARK } from "../plot/mod.ts";
 import { type BrowserSession, offlinePage, type PageLog } from "./browser.ts";
-import { ALL_FIGURES_DRAWN, FIGURE_MARKS, type FigureCheck } from "./check.ts";
+import { type FigureCheck, openAndDraw } from "./check.ts";
 import { type NotebookParams, paramsEnv } from "./execute.ts";
 
 /** What one plain nbconvert execution gave. */
@@ -122,15 +122,10 @@ export async function checkHtmlExport(
 ): Promise<HtmlExportCheck> {
   const { page, log } = await offlinePage(session);
   try {
-    await page.goto(`file://${await Deno.realPath(html)}`, {
-      waitUntil: "load",
-      timeout: timeoutMs,
-    });
-    await page.waitForFunction(ALL_FIGURES_DRAWN, undefined, { timeout: timeoutMs })
-      .catch(() => {});
+    const figures = await openAndDraw(page, html, timeoutMs);
     return {
       outputsPerCell: await page.evaluate(HTML_OUTPUTS_PER_CELL) as number[],
-      figures: await page.evaluate(FIGURE_MARKS) as FigureCheck[],
+      figures,
       log,
       libraryCopies: (await Deno.readTextFile(html)).split(LIBRARY_MARK).length - 1,
     };
