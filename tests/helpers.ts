@@ -70,3 +70,22 @@ export async function runCli(
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
+
+/**
+ * trec_eval 9.0.8, the outside oracle: `$TREC_EVAL`, else `.tools/trec_eval-9.0.8/trec_eval`
+ * (which `./kit` builds from ../shared/tools). Undefined when neither is there: the caller
+ * skips its check with a printed reason.
+ */
+export function trecEvalBinary(): string | undefined {
+  for (
+    const path of [
+      Deno.env.get("TREC_EVAL"),
+      new URL("../.tools/trec_eval-9.0.8/trec_eval", import.meta.url).pathname,
+    ]
+  ) {
+    try {
+      if (path && Deno.statSync(path).isFile) return path;
+    } catch { /* not there */ }
+  }
+  return undefined;
+}

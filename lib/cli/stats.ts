@@ -6,12 +6,14 @@
  */
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
-import { evaluateTrecFiles, QrelsIndex, readQrels, readRun } from "../metrics/mod.ts";
+import { readQrels, readRun } from "../metrics/mod.ts";
 import {
   analyzeTies,
   compareSystems,
   type Correction,
   formatTieAnalysis,
+  measureValues,
+  queryValues,
   seedsNeeded,
   stability,
   type TestName,
@@ -104,14 +106,16 @@ export const compareCommand: Command = {
     }
     const measures = list(p, "measure").length ? list(p, "measure") : ["map", "recip_rank"];
     const out = await outputFlag(p);
-    const qrels = await QrelsIndex.read(required(p, "qrels"));
+    const qrels = await readQrels(required(p, "qrels"));
+    const options = {
+      complete: Boolean(p.values.complete),
+      relevanceLevel: relevanceLevel(str(p, "level")),
+    };
     const perQuery = new Map<string, Map<string, Record<string, number>>>();
     let outputNames: string[] = [];
     for (let i = 0; i < runs.length; i++) {
-      const r = await evaluateTrecFiles(qrels, runs[i], measures, {
-        complete: Boolean(p.values.complete),
-        relevanceLevel: relevanceLevel(str(p, "level")),
-      });
+      // The queries eval trec averages over with the same flags (-c: every qrels query).
+      const r = queryValues(qrels, await readRun(runs[i]), measures, options);
       outputNames = r.measures;
       perQuery.set(systemNames[i], r.perQuery);
     }
@@ -211,18 +215,18 @@ export const stabilityCommand: Command = {
       throw new KitError(`--threshold must be a non-negative number, got '${thresholdRaw}'`);
     }
     const spread = oneOf(str(p, "spread")!, ["sd", "range"] as const, "spread");
-    const qrels = await QrelsIndex.read(required(p, "qrels"));
+    const qrels = await readQrels(required(p, "qrels"));
     const measure = str(p, "measure", "map")!;
     const perRun: number[][] = [];
     let outputName = measure;
     for (const run of runs) {
-      const r = await evaluateTrecFiles(qrels, run, [measure], {
+      const r = queryValues(qrels, await readRun(run), [measure], {
         complete: Boolean(p.values.complete),
         relevanceLevel: relevanceLevel(str(p, "level")),
       });
       if (r.measures.length !== 1) throw new KitError(`give one measure, got '${measure}'`);
       outputName = r.measures[0];
-      perRun.push([...r.perQuery.values()].map((v) => v[outputName]));
+      perRun.push(measureValues(r.perQuery, outputName));
     }
     const s = stability(perRun, { threshold, spread });
     // How many runs a 95% t interval of the mean within ±h needs, with this sd (seeds.ts).

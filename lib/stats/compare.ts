@@ -149,17 +149,14 @@ export function compareSystems(
   // Queries: sorted ids, so the pairing (and a seeded test) does not depend on map order.
   const idSets = names.map((n) => new Set(systems.get(n)!.keys()));
   const queries = [...idSets[0]].filter((q) => idSets.every((s) => s.has(q))).sort();
-  if ((options.queries ?? "same") === "same") {
-    names.forEach((n, i) => {
-      if (idSets[i].size !== queries.length || idSets[0].size !== queries.length) {
-        throw new KitError(
-          `systems cover different queries (${names[0]}: ${idSets[0].size}, ${n}: ${
-            idSets[i].size
-          }, common: ${queries.length}); evaluate all runs over the same queries ` +
-            `(e.g. with complete: true / -c) or compare with queries: "intersection"`,
-        );
-      }
-    });
+  if ((options.queries ?? "same") === "same" && idSets.some((s) => s.size !== queries.length)) {
+    const counts = names.map((n, i) => `${n}: ${idSets[i].size}`).join(", ");
+    throw new KitError(
+      `systems cover different queries (${counts}; common to all: ${queries.length}); ` +
+        "evaluate every run over the same queries (with -c, or complete: true, every qrels " +
+        'query counts and a missing one scores 0) or compare with queries: "intersection" ' +
+        "(--intersect)",
+    );
   }
   if (queries.length === 0) throw new KitError("the systems share no query");
 

@@ -40,3 +40,5 @@ export type {
 } from "./seeds.ts";
 export { judgmentSplitLeak } from "./judgment_split.ts";
 export type { JudgmentSplitLeak } from "./judgment_split.ts";
+export { measureValues, queryValues } from "./query_set.ts";
+export type { QueryValues, QueryValuesOptions } from "./query_set.ts";
