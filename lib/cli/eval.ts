@@ -4,7 +4,13 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { describeFilter, loadSplit } from "../data/mod.ts";
+import {
+  applyFilter,
+  checkRunAgainstSplit,
+  describeFilter,
+  loadSplit,
+  runWarnings,
+} from "../data/mod.ts";
 import { evaluate, qrelsFromQuestions, readRun, trecLine } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
 import { filterFlag, oneOf, parseFlags, required, str } from "./args.ts";
@@ -33,35 +39,33 @@ const as2Command: Command = {
     if (!runPath) throw new KitError("which run file?");
     const splitName = required(p, "split");
     const filter = filterFlag(p, splitName);
-    const split = await loadSplit(dataset, splitName, { filter, dir: str(p, "dir") });
-    console.error(`${dataset} ${split.split}: ${describeFilter(split.report)}`);
-    if (split.isSample) console.error("note: reading the bundled samples, not the real corpus");
-    const qrels = qrelsFromQuestions(split.questions);
+    const raw = await loadSplit(dataset, splitName, { dir: str(p, "dir") });
+    const { questions, report } = applyFilter(raw.questions, filter);
+    console.error(`${dataset} ${raw.split}: ${describeFilter(report)}`);
+    if (raw.isSample) console.error("note: reading the bundled samples, not the real corpus");
+    const qrels = qrelsFromQuestions(questions);
     const run = await readRun(runPath);
-    let unranked = 0;
-    for (const q of split.questions) {
-      const docs = run.get(q.id);
-      if (docs) { for (const c of q.candidates) if (!docs.has(c.id)) unranked++; }
-    }
-    if (unranked) {
+    const kept = new Set(questions.map((q) => q.id));
+    const check = checkRunAgainstSplit(run, questions, {
+      filter,
+      split: splitName,
+      dropped: raw.questions.filter((q) => !kept.has(q.id)).map((q) => q.id),
+    });
+    for (const w of runWarnings(check)) console.error(`warning: ${w}`);
+    if (check.filteredQuestions.length) {
       console.error(
-        `warning: the run does not rank ${unranked} candidate(s) of questions it covers; the ` +
-          "protocol ranks every candidate, so they count as not retrieved",
-      );
-    }
-    const missing = split.questions.filter((q) => !run.has(q.id)).length;
-    if (missing) {
-      console.error(
-        `warning: ${missing} question(s) of the split are missing from the run and score 0`,
+        `note: ${check.filteredQuestions.length} question(s) of the run are dropped by the ` +
+          `filter '${filter}' and not evaluated`,
       );
     }
     // The protocol averages over every question of the split (trec_eval -c).
-    const result = evaluate(qrels, run, AS2_MEASURES, { complete: true });
+    // Run-only questions are reported above, with the filter's own told apart.
+    const result = evaluate(qrels, run, AS2_MEASURES, { complete: true, warn: false });
     if (p.values.json) {
       // The summary values at the top level (as before); with -q each question's values too.
       console.log(JSON.stringify({
         dataset,
-        split: split.split,
+        split: raw.split,
         filter,
         numQ: result.numQ,
         ...result.summary,

@@ -29,3 +29,5 @@ export {
   readInstallMarker,
   verifyInstalled,
 } from "./installed.ts";
+export { checkRunAgainstSplit, runWarnings } from "./run_checks.ts";
+export type { QuestionCandidate, RunCheck, RunCheckOptions } from "./run_checks.ts";
