@@ -42,3 +42,14 @@ export { judgmentSplitLeak } from "./judgment_split.ts";
 export type { JudgmentSplitLeak } from "./judgment_split.ts";
 export { measureValues, queryValues } from "./query_set.ts";
 export type { QueryValues, QueryValuesOptions } from "./query_set.ts";
+export { summarizeRuns } from "./systems.ts";
+export type { MeasureSummary, SummarizeOptions, SystemSummary } from "./systems.ts";
+export { failures, largestDifferences, questionOutcome } from "./error_analysis.ts";
+export type {
+  AnalyzedSystem,
+  CandidateText,
+  Difference,
+  ErrorAnalysisOptions,
+  Failures,
+  QuestionOutcome,
+} from "./error_analysis.ts";
