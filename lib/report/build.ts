@@ -8,25 +8,38 @@
  * Output (default `reports/<data>/`, replaced on each run):
  *
  * ```
- * index.html            links + headline numbers
+ * index.html            links + headline numbers (the user's systems first)
  * report.pdf            index and every notebook
  * html/NN-name.html     one page per notebook
  * notebooks/NN-name.ipynb  executed notebooks (with PNG fallbacks for figures)
  * screenshots/*.png     full-page screenshots from the checks
- * summary.json          timings, sizes and check results
+ * summary.json          timings, sizes, check results, the user's systems
+ * per-question.csv|json with systems: every system's per-question values
+ * runs/*.run            with --model: the runs the kit scored
  * ```
+ *
+ * The report is built in a new folder beside the old one (`workspace.ts`) and takes its
+ * place only when complete and checked: a failing cell, a failed check or Ctrl-C leaves the
+ * previous report whole. Notebook `00-your-systems` runs only when systems are given.
  *
  * @module
  */
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
+import { readRun, runFromScores, writeRun } from "../metrics/mod.ts";
+import { readSpanRun } from "../qrcd/runfile.ts";
+import { scoreSplit } from "../scoring/pipeline.ts";
+import type { Backend } from "../scoring/model/session.ts";
 import { launchBrowser } from "./browser.ts";
 import { checkPage, checkPdf, type PageCheck, pageOk, type PdfCheck } from "./check.ts";
 import { executeNotebook, type NotebookParams } from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
-import { indexHtml } from "./index_page.ts";
+import { indexHtml, type IndexSystem } from "./index_page.ts";
+import { exportFiles, summarySystems, type SystemsExport, systemsOf } from "./systems_export.ts";
+import { checkSpec, type UserSystemsSpec } from "./user_systems.ts";
+import { checkReplaceable, openWorkspace, REPORT_MARKER, type Workspace } from "./workspace.ts";
 import { unitePdfs } from "./pdf.ts";
 import {
   addStaticImages,
@@ -37,7 +50,10 @@ import {
 
 /** Options of {@link buildReport}. */
 export interface ReportOptions {
-  /** Notebook parameters. */
+  /**
+   * Notebook parameters. `params.systems` (the user's systems; their `--model` entries have
+   * a `model` and no runs yet) adds notebook `00-your-systems` and the per-question exports.
+   */
   params: NotebookParams;
   /** Folder with the `NN-name.ipynb` notebooks (default `notebooks/`). */
   notebooksDir?: string;
@@ -90,18 +106,35 @@ export interface ReportResult {
   notebooks: NotebookEntry[];
   indexCheck: PageCheck;
   pdfCheck?: PdfCheck & { bytes: number };
+  /** The user's systems (summary.json `systems`), when given. */
+  systems?: Record<string, unknown>[];
   /** Wall time of the whole build, seconds. */
   seconds: number;
 }
 
-/** The notebooks of a folder, `NN-name.ipynb`, in order. */
-export function listNotebooks(dir: string, only: readonly string[] = []): string[] {
+/** The notebook about the user's systems, run only when systems are given. */
+export const SYSTEMS_NOTEBOOK = "00-your-systems.ipynb";
+
+/**
+ * The notebooks of a folder, `NN-name.ipynb`, in order; `00-your-systems` only `withSystems`.
+ */
+export function listNotebooks(
+  dir: string,
+  only: readonly string[] = [],
+  withSystems = false,
+): string[] {
   const names = [...Deno.readDirSync(dir)]
     .filter((e) => e.isFile && /^\d\d-.+\.ipynb$/.test(e.name))
     .map((e) => e.name)
+    .filter((n) => withSystems || n !== SYSTEMS_NOTEBOOK)
     .filter((n) => only.length === 0 || only.some((o) => n.startsWith(o)))
     .sort();
-  if (names.length === 0) throw new KitError(`no notebooks (NN-name.ipynb) found`, { file: dir });
+  if (names.length === 0) {
+    const hint = only.some((o) => SYSTEMS_NOTEBOOK.startsWith(o)) && !withSystems
+      ? " (00 needs systems: --run, --model or --qrcd-run)"
+      : "";
+    throw new KitError(`no notebooks (NN-name.ipynb) found${hint}`, { file: dir });
+  }
   return names;
 }
 
@@ -119,47 +152,103 @@ function checkProblems(c: PageCheck): string[] {
   return p;
 }
 
-/** The file that marks a folder as a report the kit made (and may replace). */
-export const REPORT_MARKER = ".kit-report";
+export { REPORT_MARKER };
 
-/**
- * Refuses to replace a folder the kit did not make: the report's folder is deleted and
- * rebuilt, so `--out ~/somewhere` must not wipe a user's files.
- */
-function checkReplaceable(dir: string, force: boolean): void {
-  let entries: string[];
-  try {
-    entries = [...Deno.readDirSync(dir)].map((e) => e.name);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return;
-    if (e instanceof Deno.errors.NotADirectory || /not a directory/i.test(String(e))) {
-      throw new KitError("the report folder is a file; choose another --out", { file: dir });
-    }
-    throw e;
-  }
-  if (force || entries.length === 0 || entries.includes(REPORT_MARKER)) return;
-  throw new KitError(
-    "refusing to replace a folder that is not a report made by the kit (it has no " +
-      `${REPORT_MARKER}); choose another --out or pass --force`,
-    { file: dir },
-  );
+/** A file-name-safe form of a system name (the name itself stays in the report's texts). */
+function fileSafe(name: string, i: number): string {
+  const safe = name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(0, 60);
+  return `${String(i + 1).padStart(2, "0")}-${safe || "system"}`;
 }
 
-/** Builds the report; throws a `KitError` when a cell fails or a check finds a problem. */
+/**
+ * Reads every given run file once (a malformed one fails here, naming file and line, before
+ * any notebook starts), scores the `--model` systems of `spec` on its split and writes their
+ * runs under `runsDir`; returns the spec with every system's run files filled in.
+ */
+async function prepareSystems(
+  spec: UserSystemsSpec,
+  runsDir: string,
+  backend: string | undefined,
+  log: (line: string) => void,
+): Promise<UserSystemsSpec> {
+  for (const s of spec.systems) for (const file of s.runs) await readRun(file);
+  for (const r of spec.qrcd?.runs ?? []) await readSpanRun(r.path);
+  const systems = [];
+  for (const [i, s] of spec.systems.entries()) {
+    if (!s.model) {
+      systems.push(s);
+      continue;
+    }
+    const t0 = performance.now();
+    const scored = await scoreSplit(s.model, spec.dataset, spec.split, {
+      filter: spec.filter,
+      backend: backend as Backend | undefined,
+    });
+    const path = `${runsDir}/${fileSafe(s.name, i)}.run`;
+    await writeRun(path, runFromScores(scored.questions, scored.scores), {
+      runId: scored.scorerId.replace(/[^\w.:-]+/g, "_"),
+    });
+    log(
+      `scored ${s.model} on ${spec.dataset} ${spec.split} (${spec.filter}) in ${
+        ((performance.now() - t0) / 1000).toFixed(1)
+      } s: ${path}`,
+    );
+    systems.push({ ...s, runs: [path] });
+  }
+  return checkSpec({ ...spec, systems });
+}
+
+/**
+ * Builds the report; throws a `KitError` when a cell fails or a check finds a problem (the
+ * previous report at `outDir` is then left as it was).
+ */
 export async function buildReport(options: ReportOptions): Promise<ReportResult> {
-  const started = performance.now();
   const log = options.log ?? ((s: string) => console.error(s));
   const srcDir = options.notebooksDir ?? `${PROJECT_ROOT}/notebooks`;
-  const outDir = options.outDir ?? `${PROJECT_ROOT}/reports/${options.params.data}`;
-  const names = listNotebooks(srcDir, options.only);
-  checkReplaceable(outDir, options.force ?? false);
-  await Deno.remove(outDir, { recursive: true }).catch(() => {});
-  for (const sub of ["notebooks", "html", "screenshots"]) {
-    await Deno.mkdir(`${outDir}/${sub}`, { recursive: true });
+  const outDir = (options.outDir ?? `${PROJECT_ROOT}/reports/${options.params.data}`)
+    .replace(/\/+$/, "");
+  const names = listNotebooks(srcDir, options.only, options.params.systems !== undefined);
+  await checkReplaceable(outDir, options.force ?? false);
+  const ws = await openWorkspace(outDir, { log });
+  try {
+    const result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
+    await ws.swapIn();
+    return result;
+  } catch (e) {
+    // Interrupted: the runner was killed on purpose; the signal handler cleans up and exits.
+    if (ws.interrupted) await new Promise(() => {});
+    await ws.discard();
+    throw e;
+  } finally {
+    ws.close();
   }
-  await writeFileAtomic(`${outDir}/${REPORT_MARKER}`, "made by deno task report\n", {
-    force: true,
-  });
+}
+
+/** `value` with every occurrence of the workspace path in its strings moved to `outDir`. */
+function relocate<T>(value: T, from: string, to: string): T {
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  return JSON.parse(JSON.stringify(value).replaceAll(json(from), json(to)));
+}
+
+/** The build itself, written into the workspace `ws.dir`. */
+async function buildInto(
+  ws: Workspace,
+  srcDir: string,
+  names: string[],
+  options: ReportOptions,
+  log: (line: string) => void,
+): Promise<ReportResult> {
+  const started = performance.now();
+  const dir = ws.dir;
+  for (const sub of ["notebooks", "html", "screenshots"]) {
+    await Deno.mkdir(`${dir}/${sub}`, { recursive: true });
+  }
+  const runtimeDir = await Deno.makeTempDir({ prefix: "kit-runtime-" });
+  const partsDir = await Deno.makeTempDir({ prefix: "kit-pdf-parts-" });
+  ws.also.push(runtimeDir, partsDir);
+  const systems = options.params.systems &&
+    await prepareSystems(options.params.systems, `${dir}/runs`, options.params.backend, log);
+  const params = { ...options.params, ...(systems ? { systems } : {}) };
 
   // One notebook at a time: two kernels started together sometimes got their messages
   // crossed (jupyter_client "Invalid Signature"), and the time saved was ~20 s.
@@ -168,31 +257,33 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     log(`executing ${file} ...`);
     const result = await executeNotebook(
       `${srcDir}/${file}`,
-      `${outDir}/notebooks/${file}`,
-      options.params,
+      `${dir}/notebooks/${file}`,
+      params,
+      { runtimeDir },
     );
     log(`  ${file}: ${result.cells} cells in ${result.seconds.toFixed(1)} s`);
     return { name, result };
   });
 
-  const partsDir = await Deno.makeTempDir({ prefix: "kit-pdf-parts-" });
   const pdfPart = (i: number) =>
     options.pdf === false ? undefined : `${partsDir}/${String(i).padStart(3, "0")}.pdf`;
   const session = await launchBrowser();
   try {
     const entries: NotebookEntry[] = [];
+    let exported: SystemsExport | undefined;
     const renderer = await figureRenderer(session);
     for (const { name, result } of executed) {
       const nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
+      exported ??= systemsOf(nb);
       const figures = await addStaticImages(nb, renderer);
       await writeFileAtomic(result.output, JSON.stringify(nb, null, 1) + "\n", { force: true });
-      const html = `${outDir}/html/${name}.html`;
+      const html = `${dir}/html/${name}.html`;
       await exportHtml(result.output, html);
       log(`exported ${name}.html (${figures} figures)`);
       const check = await checkPage(
         session,
         html,
-        `${outDir}/screenshots/${name}.png`,
+        `${dir}/screenshots/${name}.png`,
         60_000,
         pdfPart(entries.length + 1),
       );
@@ -210,10 +301,20 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
         check,
       });
     }
+    if (systems && names.includes(SYSTEMS_NOTEBOOK) && !exported) {
+      throw new KitError(`${SYSTEMS_NOTEBOOK} showed no per-question export (its last cells)`);
+    }
+    if (exported) {
+      exported = relocate(exported, dir, ws.outDir);
+      for (const [file, text] of Object.entries(exportFiles(exported))) {
+        await writeFileAtomic(`${dir}/${file}`, text, { force: true });
+      }
+    }
 
     await renderer.close();
-    const index = `${outDir}/index.html`;
-    const pdf = options.pdf === false ? undefined : `${outDir}/report.pdf`;
+    const index = `${dir}/index.html`;
+    const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
+    const { systems: _, ...shownParams } = params;
     await writeFileAtomic(
       index,
       indexHtml(
@@ -226,9 +327,10 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
           headlines: e.headlines,
         })),
         {
-          params: { ...options.params },
+          params: { ...shownParams },
           pdf: pdf ? "report.pdf" : undefined,
           generated: new Date().toISOString(),
+          ...(exported ? { systems: indexSystems(exported) } : {}),
         },
       ),
       { force: true },
@@ -236,7 +338,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     const indexCheck = await checkPage(
       session,
       index,
-      `${outDir}/screenshots/index.png`,
+      `${dir}/screenshots/index.png`,
       60_000,
       pdfPart(0),
     );
@@ -248,22 +350,26 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     }
 
     const result: ReportResult = {
-      outDir,
+      outDir: ws.outDir,
       index,
       pdf,
       notebooks: entries,
       indexCheck,
       pdfCheck,
+      ...(exported ? { systems: summarySystems(exported) } : {}),
       seconds: (performance.now() - started) / 1000,
     };
     await writeFileAtomic(
-      `${outDir}/summary.json`,
+      `${dir}/summary.json`,
       JSON.stringify(
-        { ...result, pdfCheck: pdfCheck && { ...pdfCheck, text: undefined } },
+        relocate(
+          { ...result, pdfCheck: pdfCheck && { ...pdfCheck, text: undefined } },
+          dir,
+          ws.outDir,
+        ),
         null,
         2,
-      ) +
-        "\n",
+      ) + "\n",
       { force: true },
     );
 
@@ -280,8 +386,30 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     return result;
   } finally {
     await session.close();
-    await Deno.remove(partsDir, { recursive: true }).catch(() => {});
   }
+}
+
+/** The user's systems as the index lists them (first, above the notebooks). */
+function indexSystems(data: SystemsExport): IndexSystem[] {
+  return [
+    ...data.systems.filter((s) => s.kind === "user").map((s) => ({
+      name: s.name,
+      what:
+        `${s.dataset} ${s.split} (${s.filter}), ${s.queries} questions, ${s.runs.length} run(s)`,
+      numbers: {
+        MAP: s.map,
+        ...(s.map_sd !== undefined ? { "MAP sd": s.map_sd } : {}),
+        MRR: s.recip_rank,
+        "P@1": s.P_1,
+        "nDCG@10": s.ndcg_cut_10,
+      },
+    })),
+    ...data.qrcd.filter((r) => r.kind === "user").map((r) => ({
+      name: r.name,
+      what: `QRCD ${r.gold}, ${r.records} records`,
+      numbers: { pRR: r.pRR, EM: r.exact_match, "F1@1": r.f1_at_1 },
+    })),
+  ];
 }
 
 /**

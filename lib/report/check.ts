@@ -19,7 +19,7 @@ export interface FigureCheck {
   id: string;
   /** Whether Plotly's SVG is there. */
   svg: boolean;
-  /** Drawn marks: bar and point paths, line paths with geometry. */
+  /** Drawn marks: bar, box and point paths, line paths with geometry. */
   marks: number;
 }
 
@@ -61,7 +61,7 @@ export const ALL_FIGURES_DRAWN = `[...document.querySelectorAll(".kit-plotly")]
 export const FIGURE_MARKS = `[...document.querySelectorAll(".kit-plotly")].map((d) => ({
   id: d.id,
   svg: !!d.querySelector("svg.main-svg"),
-  marks: [...d.querySelectorAll(".plot path, .barlayer path, .scatterlayer path")]
+  marks: [...d.querySelectorAll(".plot path, .barlayer path, .scatterlayer path, .boxlayer path")]
     .filter((p) => { const g = p.getAttribute("d") || ""; return g.length > 4 && g !== "M0,0Z"; })
     .length,
 }))`;

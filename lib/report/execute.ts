@@ -7,6 +7,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { SYSTEMS_ENV, type UserSystemsSpec } from "./user_systems.ts";
 
 /** The Python that has nbclient/nbconvert (Debian packages); `$KIT_PYTHON` overrides it. */
 export function jupyterPython(): string {
@@ -24,6 +25,8 @@ export interface NotebookParams {
   model?: string;
   /** Scoring backend (`webgpu`, `cpu`): `KIT_BACKEND`. */
   backend?: string;
+  /** The user's systems (notebook 00): `KIT_SYSTEMS`, as JSON. */
+  systems?: UserSystemsSpec;
 }
 
 /** Options of {@link executeNotebook}. */
@@ -32,6 +35,11 @@ export interface ExecuteOptions {
   cellTimeoutS?: number;
   /** Seconds of quiet after idle before a cell is done (default 0.3). */
   graceS?: number;
+  /**
+   * `XDG_RUNTIME_DIR` for the kernel (Deno's WebGPU warns without one) when the environment
+   * has none; default: a new temporary folder.
+   */
+  runtimeDir?: string;
 }
 
 /** The result of executing one notebook. */
@@ -53,6 +61,7 @@ export function paramsEnv(params: NotebookParams): Record<string, string> {
   const env: Record<string, string> = { KIT_DATA: params.data, NO_COLOR: "1" };
   if (params.model) env.KIT_MODEL = params.model;
   if (params.backend) env.KIT_BACKEND = params.backend;
+  if (params.systems) env[SYSTEMS_ENV] = JSON.stringify(params.systems);
   // Debian's Python prints a debugger warning about frozen modules on every start.
   env.PYDEVD_DISABLE_FILE_VALIDATION = "1";
   return env;
@@ -71,7 +80,8 @@ export async function executeNotebook(
 ): Promise<ExecutionResult> {
   const env = paramsEnv(params);
   // Deno's WebGPU (Vulkan) warns on every adapter request without a runtime dir.
-  env.XDG_RUNTIME_DIR = Deno.env.get("XDG_RUNTIME_DIR") ?? await Deno.makeTempDir();
+  env.XDG_RUNTIME_DIR = Deno.env.get("XDG_RUNTIME_DIR") ?? options.runtimeDir ??
+    await Deno.makeTempDir();
   const cmd = new Deno.Command(jupyterPython(), {
     args: [
       "-Xfrozen_modules=off",
@@ -86,10 +96,16 @@ export async function executeNotebook(
     env,
     stdout: "piped",
     stderr: "piped",
+    // A session of its own: a terminal's Ctrl-C reaches only the kit, which then stops the
+    // runner and its kernel together (process_tree.ts). Reached by the signal itself,
+    // nbclient would shut the kernel down and the runner would run the notebook again.
+    // (`output()` ignores `detached` in Deno 2.9; `spawn()` honours it.)
+    detached: true,
+    stdin: "null",
   });
   let out: Deno.CommandOutput;
   try {
-    out = await cmd.output();
+    out = await cmd.spawn().output();
   } catch (e) {
     throw new KitError(`cannot start ${jupyterPython()}: ${(e as Error).message}`);
   }

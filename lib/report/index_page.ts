@@ -24,8 +24,20 @@ export interface IndexEntry {
   headlines: Headline[];
 }
 
+/** One of the user's systems as the index lists it. */
+export interface IndexSystem {
+  /** The system's name as the user gave it. */
+  name: string;
+  /** What it was evaluated on. */
+  what: string;
+  /** Its headline numbers. */
+  numbers: Record<string, number | string>;
+}
+
 /** What the index says about the run. */
 export interface IndexInfo {
+  /** The user's systems, listed first (link: the first notebook, `00-your-systems`). */
+  systems?: IndexSystem[];
   /** Parameters the notebooks ran with. */
   params: Record<string, string | undefined>;
   /** Link to the PDF, when one was made. */
@@ -51,6 +63,9 @@ function esc(s: string): string {
  *   figures: 1, headlines: [{ title: "WikiQA", numbers: { questions: 873 } }],
  * }], { params: { data: "sample" }, generated: "2025-01-01T00:00:00Z" });
  * assert(html.includes('href="html/01.html"') && html.includes("873"));
+ * const mine = indexHtml([], { params: {}, generated: "", systems: [
+ *   { name: "<b>mine</b>", what: "wikiqa test (clean)", numbers: { MAP: 0.7 } }] });
+ * assert(mine.includes("&lt;b&gt;mine&lt;/b&gt;") && mine.includes("0.7000"));
  * ```
  */
 export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): string {
@@ -68,6 +83,24 @@ export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): stri
       `<td>${heads || "&ndash;"}</td><td class="n">${e.figures}</td>` +
       `<td class="n">${e.seconds.toFixed(1)} s</td></tr>`;
   }).join("\n");
+  const systems = info.systems?.length
+    ? `<h2>Your systems</h2>
+<table>
+<thead><tr><th>system</th><th>evaluated on</th><th>numbers</th></tr></thead>
+<tbody>
+${
+      info.systems.map((s) =>
+        `<tr><td><a href="${esc(entries[0]?.html ?? "")}">${esc(s.name)}</a></td>` +
+        `<td>${esc(s.what)}</td><td>` +
+        Object.entries(s.numbers).map(([k, v]) => `${esc(k)} <b>${esc(formatCell(v))}</b>`)
+          .join(" &middot; ") +
+        "</td></tr>"
+      ).join("\n")
+    }
+</tbody></table>
+<h2>Notebooks</h2>
+`
+    : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>QA evaluation kit: report</title>
@@ -87,7 +120,7 @@ ${
       ? `The whole report as one PDF: <a href="${esc(info.pdf)}">${esc(info.pdf)}</a>.`
       : ""
   }</p>
-<table>
+${systems}<table>
 <thead><tr><th>#</th><th>notebook</th><th>headline numbers</th><th>figures</th><th>run time</th></tr></thead>
 <tbody>
 ${rows}

@@ -15,7 +15,7 @@ export { headline, HEADLINE_MIME, headlineBundle, headlinesOf } from "./headline
 export type { Headline } from "./headline.ts";
 export { exportHtml, notebookTitle, TEMPLATES_DIR } from "./export.ts";
 export { indexHtml } from "./index_page.ts";
-export type { IndexEntry, IndexInfo } from "./index_page.ts";
+export type { IndexEntry, IndexInfo, IndexSystem } from "./index_page.ts";
 export { addStaticImages, figureRenderer, plotlyOutputs } from "./static_images.ts";
 export type { FigureRenderer, NotebookJson } from "./static_images.ts";
 export { CHROMIUM_ARGS, chromiumPath, launchBrowser, offlinePage } from "./browser.ts";

@@ -1,0 +1,279 @@
+/**
+ * What the systems page hands to the report: every system's summary and per-question values,
+ * carried in the notebook's outputs under a kit MIME type (as headline numbers are), so the
+ * files written next to the HTML (`per-question.csv`, `per-question.json`, the `systems` of
+ * `summary.json`) hold exactly the numbers the page shows, computed once.
+ *
+ * @module
+ */
+import type { Displayable, MimeBundle } from "../plot/display.ts";
+import type { PerQueryValues } from "../stats/compare.ts";
+import type { SystemSummary } from "../stats/systems.ts";
+import type { UserSystemsSpec } from "./user_systems.ts";
+
+/** The MIME type that carries the systems' numbers in the notebook's outputs. */
+export const SYSTEMS_MIME = "application/vnd.qa-kit.systems+json";
+
+/** One answer-selection system in the export. */
+export interface ExportedSystem {
+  name: string;
+  /** `user` (given to the report) or `baseline` (scored by the kit). */
+  kind: "user" | "baseline";
+  dataset: string;
+  split: string;
+  filter: string;
+  /** Run files (absolute paths), or the baseline's model spec. */
+  runs: string[];
+  /** The model spec, for `--model` systems and baselines. */
+  model?: string;
+  /** Questions averaged over (every question of the split: -c). */
+  queries: number;
+  /** Means over the system's runs, and the sample sd of MAP over runs when several. */
+  map: number;
+  recip_rank: number;
+  P_1: number;
+  ndcg_cut_10: number;
+  map_sd?: number;
+  /** Per run: question id to measure to value. */
+  perRun: Record<string, Record<string, number>>[];
+  /** Each question's mean over the runs (what the significance tests pair). */
+  perQuery: Record<string, Record<string, number>>;
+}
+
+/** One QRCD run in the export. */
+export interface ExportedQrcdRun {
+  name: string;
+  kind: "user" | "baseline";
+  /** Gold file or split scored against. */
+  gold: string;
+  path?: string;
+  records: number;
+  missing: number;
+  pRR: number;
+  exact_match: number;
+  f1_at_1: number;
+  /** pq_id to its scores. */
+  perRecord: Record<string, { pRR: number; exact_match: number; f1_at_1: number }>;
+}
+
+/** The whole export. */
+export interface SystemsExport {
+  dataset: string;
+  split: string;
+  filter: string;
+  /** The measures (output names) of `perRun`. */
+  measures: string[];
+  systems: ExportedSystem[];
+  qrcd: ExportedQrcdRun[];
+}
+
+function plainPerQuery(v: PerQueryValues): Record<string, Record<string, number>> {
+  return Object.fromEntries(v);
+}
+
+/**
+ * The exported form of an answer-selection system.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exportedSystem } from "./systems_export.ts";
+ * import { summarizeRuns } from "../stats/systems.ts";
+ * const run = new Map([["q", { map: 0.5, recip_rank: 1, P_1: 1, ndcg_cut_10: 0.6 }]]);
+ * const s = exportedSystem({ name: "x", kind: "user", runs: ["/r"] },
+ *   { dataset: "wikiqa", split: "test", filter: "clean" }, summarizeRuns([run], ["map", "recip_rank", "P_1", "ndcg_cut_10"]), [run]);
+ * assert(s.map === 0.5 && s.map_sd === undefined && s.perRun[0].q.P_1 === 1);
+ * ```
+ */
+export function exportedSystem(
+  system: { name: string; kind: "user" | "baseline"; runs: string[]; model?: string },
+  spec: Pick<UserSystemsSpec, "dataset" | "split" | "filter">,
+  summary: SystemSummary,
+  perRun: readonly PerQueryValues[],
+): ExportedSystem {
+  const m = summary.measures;
+  return {
+    name: system.name,
+    kind: system.kind,
+    dataset: spec.dataset,
+    split: spec.split,
+    filter: spec.filter,
+    runs: system.runs,
+    ...(system.model ? { model: system.model } : {}),
+    queries: summary.queries,
+    map: m.map.mean,
+    recip_rank: m.recip_rank.mean,
+    P_1: m.P_1.mean,
+    ndcg_cut_10: m.ndcg_cut_10.mean,
+    ...(m.map.runs ? { map_sd: m.map.runs.sd } : {}),
+    perRun: perRun.map(plainPerQuery),
+    perQuery: plainPerQuery(summary.perQuery),
+  };
+}
+
+function escapeHtml(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;");
+}
+
+/**
+ * Shows where the per-question values are (links relative to the exported page) and carries
+ * the export for the report builder.
+ */
+export function systemsExport(data: SystemsExport): Displayable {
+  const n = data.systems.length + data.qrcd.length;
+  const files = Object.keys(exportFiles(data));
+  const bundle: MimeBundle = {
+    [SYSTEMS_MIME]: data,
+    "text/html": `<div class="kit-export">Per-question values of ${n} system(s) ` +
+      `(${escapeHtml(data.measures.join(", "))}${
+        data.qrcd.length ? "; QRCD pRR, EM, F1@1" : ""
+      }), ` +
+      "every run: " +
+      files.map((f) => `<a href="../${f}">${f}</a>`).join(" and ") +
+      " next to this report's index.</div>",
+    "text/plain": `per-question values of ${n} system(s): ${
+      files.join(", ")
+    } (in the report folder)`,
+  };
+  return { [Symbol.for("Jupyter.display")]: () => bundle };
+}
+
+/**
+ * The export found in an executed notebook's outputs, if any.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SYSTEMS_MIME, systemsOf } from "./systems_export.ts";
+ * const data = { dataset: "wikiqa", split: "test", filter: "clean", measures: [], systems: [], qrcd: [] };
+ * assert.deepEqual(systemsOf({ cells: [{ outputs: [{ data: { [SYSTEMS_MIME]: data } }] }] }), data);
+ * assert.equal(systemsOf({ cells: [] }), undefined);
+ * ```
+ */
+export function systemsOf(
+  nb: { cells: { outputs?: { data?: Record<string, unknown> }[] }[] },
+): SystemsExport | undefined {
+  for (const c of nb.cells) {
+    for (const o of c.outputs ?? []) {
+      const d = o.data?.[SYSTEMS_MIME];
+      if (d) return d as SystemsExport;
+    }
+  }
+  return undefined;
+}
+
+function csvField(v: string | number): string {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/**
+ * The per-question values as CSV (RFC 4180): one row per system, run and question; a system
+ * with several runs also gets rows with run `mean` (each question's mean over its runs, the
+ * values its significance tests use).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { perQuestionCsv } from "./systems_export.ts";
+ * const csv = perQuestionCsv({ dataset: "wikiqa", split: "test", filter: "clean", measures: ["map"], qrcd: [],
+ *   systems: [{ name: 'a,"b"', kind: "user", dataset: "wikiqa", split: "test", filter: "clean", runs: ["/x"],
+ *     queries: 1, map: 1, recip_rank: 1, P_1: 1, ndcg_cut_10: 1, perRun: [{ q1: { map: 1 } }],
+ *     perQuery: { q1: { map: 1 } } }] });
+ * assert.equal(csv, 'system,kind,run,question,map\n"a,""b""",user,/x,q1,1\n');
+ * ```
+ */
+export function perQuestionCsv(data: SystemsExport): string {
+  const lines = [["system", "kind", "run", "question", ...data.measures].join(",")];
+  for (const s of data.systems) {
+    s.perRun.forEach((run, i) => {
+      for (const [q, v] of Object.entries(run)) {
+        lines.push(
+          [s.name, s.kind, s.runs[i] ?? `run ${i + 1}`, q, ...data.measures.map((m) => v[m])]
+            .map(csvField).join(","),
+        );
+      }
+    });
+    if (s.perRun.length > 1) {
+      for (const [q, v] of Object.entries(s.perQuery)) {
+        lines.push(
+          [s.name, s.kind, "mean", q, ...data.measures.map((m) => v[m])].map(csvField).join(","),
+        );
+      }
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The QRCD runs' values per record as CSV: one row per run and `pq_id` (undefined when no
+ * QRCD run was given).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { qrcdCsv } from "./systems_export.ts";
+ * const csv = qrcdCsv({ dataset: "wikiqa", split: "test", filter: "clean", measures: [], systems: [],
+ *   qrcd: [{ name: "r", kind: "user", gold: "dev", path: "/r.json", records: 1, missing: 0, pRR: 1,
+ *     exact_match: 1, f1_at_1: 1, perRecord: { "1:1-7_1": { pRR: 1, exact_match: 1, f1_at_1: 1 } } }] });
+ * assert.equal(csv!.split("\n")[1], "r,user,/r.json,1:1-7_1,1,1,1");
+ * ```
+ */
+export function qrcdCsv(data: SystemsExport): string | undefined {
+  if (data.qrcd.length === 0) return undefined;
+  const lines = [["qrcd run", "kind", "run", "pq_id", "pRR", "exact_match", "f1_at_1"].join(",")];
+  for (const r of data.qrcd) {
+    for (const [pq, v] of Object.entries(r.perRecord)) {
+      lines.push(
+        [r.name, r.kind, r.path ?? "", pq, v.pRR, v.exact_match, v.f1_at_1].map(csvField).join(","),
+      );
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The files written next to the report's index from the export. */
+export function exportFiles(data: SystemsExport): Record<string, string> {
+  const files: Record<string, string> = {
+    "per-question.csv": perQuestionCsv(data),
+    "per-question.json": JSON.stringify(data, null, 1) + "\n",
+  };
+  const qrcd = qrcdCsv(data);
+  if (qrcd) files["per-record-qrcd.csv"] = qrcd;
+  return files;
+}
+
+/**
+ * The `systems` entries of `summary.json`: the user's systems, without per-question values,
+ * keys in a reading order.
+ */
+export function summarySystems(data: SystemsExport): Record<string, unknown>[] {
+  return [
+    ...data.systems.filter((s) => s.kind === "user").map((s) => ({
+      name: s.name,
+      dataset: s.dataset,
+      split: s.split,
+      filter: s.filter,
+      runs: s.runs,
+      ...(s.model ? { model: s.model } : {}),
+      queries: s.queries,
+      map: s.map,
+      ...(s.map_sd !== undefined ? { map_sd: s.map_sd } : {}),
+      recip_rank: s.recip_rank,
+      P_1: s.P_1,
+      ndcg_cut_10: s.ndcg_cut_10,
+    })),
+    ...data.qrcd.filter((r) => r.kind === "user").map((r) => ({
+      name: r.name,
+      dataset: "qrcd",
+      gold: r.gold,
+      runs: r.path ? [r.path] : [],
+      records: r.records,
+      missing: r.missing,
+      pRR: r.pRR,
+      exact_match: r.exact_match,
+      f1_at_1: r.f1_at_1,
+    })),
+  ];
+}

@@ -1,0 +1,222 @@
+/**
+ * Nothing the user has is lost by a report that does not finish: the new report is built
+ * beside the old one and swapped in only when complete. Real interrupts of a running
+ * `deno task report` (Ctrl-C as a terminal sends it, to the whole process group; SIGTERM to
+ * the kit's process alone) stop the notebook runner and its Jupyter kernel, remove the partial
+ * folder, and leave the previous report as it was; a failing model or cell does the same; a
+ * partial folder left by a killed build is swept by the next one.
+ */
+import assert from "node:assert/strict";
+import { descendants } from "../../lib/report/process_tree.ts";
+import { buildReport } from "../../lib/report/build.ts";
+import { REPORT_MARKER } from "../../lib/report/workspace.ts";
+import { runCli } from "../helpers.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+const SAMPLE_RUN = `${ROOT}/data/samples/runs/wikiqa-test.run`;
+
+/** A report folder the kit made earlier, with a few files, and a snapshot of its contents. */
+async function oldReport(): Promise<{ dir: string; out: string; snapshot: () => Promise<string> }> {
+  const dir = await Deno.makeTempDir({ prefix: "kit-interrupt-" });
+  const out = `${dir}/report`;
+  await Deno.mkdir(`${out}/html`, { recursive: true });
+  await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, "made by deno task report\n");
+  await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
+  await Deno.writeTextFile(`${out}/html/01-datasets.html`, "<p>a page</p>\n");
+  const snapshot = async () => {
+    const files: string[] = [];
+    const walk = async (d: string) => {
+      for await (const e of Deno.readDir(d)) {
+        if (e.isDirectory) await walk(`${d}/${e.name}`);
+        else {files.push(
+            `${d.slice(out.length)}/${e.name}: ${await Deno.readTextFile(`${d}/${e.name}`)}`,
+          );}
+      }
+    };
+    await walk(out);
+    return files.sort().join("\n");
+  };
+  return { dir, out, snapshot };
+}
+
+/** Starts `deno task report` in a session of its own (a terminal's process group). */
+function startReport(out: string) {
+  return new Deno.Command(Deno.execPath(), {
+    args: [
+      "task",
+      "-q",
+      "report",
+      "--run",
+      `mine=${SAMPLE_RUN}`,
+      "--only",
+      "00",
+      "--out",
+      out,
+      "--no-pdf",
+    ],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    detached: true,
+    env: { NO_COLOR: "1" },
+  }).spawn();
+}
+
+/** Waits until the report's notebook runner and its kernel run; returns the tree below `pid`. */
+async function waitForKernel(pid: number) {
+  for (let i = 0; i < 600; i++) {
+    const tree = descendants(pid);
+    const kernel = tree.find((d) => d.argv.includes("jupyter") && d.argv.includes("--kernel"));
+    if (kernel && tree.some((d) => d.argv.some((a) => a.endsWith("run_notebook.py")))) return tree;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the notebook runner and kernel never started");
+}
+
+function running(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return false;
+  }
+}
+
+for (
+  const [how, send] of [
+    // A terminal's Ctrl-C: SIGINT to every process of the foreground group.
+    ["Ctrl-C (SIGINT to the process group)", (pid: number) => Deno.kill(-pid, "SIGINT")],
+    // `kill PID` of the kit's own process (below `deno task`).
+    ["SIGTERM to the kit's process", (pid: number) => {
+      const kit = descendants(pid).find((d) => d.argv.includes("lib/cli/main.ts"))!;
+      Deno.kill(kit.pid, "SIGTERM");
+    }],
+  ] as const
+) {
+  Deno.test({
+    name:
+      `report interrupted by ${how}: runner and kernel stopped, partial folder removed, old report kept`,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      const { dir, out, snapshot } = await oldReport();
+      const before = await snapshot();
+      const child = startReport(out);
+      try {
+        const tree = await waitForKernel(child.pid);
+        const partial = [...Deno.readDirSync(dir)].filter((e) => e.name.includes(".tmp-"));
+        assert.equal(partial.length, 1, "the new report is built beside the old one");
+        const conn = tree.flatMap((d) => {
+          const i = d.argv.indexOf("--conn");
+          return i >= 0 ? [d.argv[i + 1]] : [];
+        });
+        send(child.pid);
+        const status = await child.output();
+        const stderr = new TextDecoder().decode(status.stderr);
+        assert.match(stderr, /SIG(INT|TERM): stopping the notebook runner/);
+        // Every process the report started is gone: runner, kernel, browser.
+        await new Promise((r) => setTimeout(r, 200));
+        for (const d of tree) assert.ok(!running(d.pid), `still running: ${d.argv.join(" ")}`);
+        // No partial folder, no temporary file; the old report exactly as it was.
+        assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
+        assert.equal(await snapshot(), before);
+        for (const c of conn) {
+          assert.ok(!(await Deno.stat(c).then(() => true, () => false)), `kernel file ${c} left`);
+        }
+      } finally {
+        try {
+          Deno.kill(-child.pid, "SIGKILL");
+        } catch { /* gone */ }
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  });
+}
+
+Deno.test("a failing model or cell leaves the old report whole; stale partial folders are swept", async () => {
+  const { dir, out, snapshot } = await oldReport();
+  try {
+    const before = await snapshot();
+    // A partial folder of a build that was killed outright (its pid no longer runs).
+    await Deno.mkdir(`${out}.tmp-999999999-x/notebooks`, { recursive: true });
+    const bad = await runCli([
+      "report",
+      "--run",
+      `mine=${SAMPLE_RUN}`,
+      "--model",
+      "bad=nonexistent:model",
+      "--only",
+      "00",
+      "--out",
+      out,
+      "--no-pdf",
+    ]);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /removed a partial report left behind: .*report\.tmp-999999999-x/);
+    assert.match(bad.stderr, /nonexistent:model/);
+    assert.equal(await snapshot(), before);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
+
+    // A cell that fails: the error names the cell; nothing of the new build is left.
+    const notebooks = `${dir}/notebooks`;
+    await Deno.mkdir(notebooks);
+    await Deno.writeTextFile(
+      `${notebooks}/01-broken.ipynb`,
+      JSON.stringify({
+        cells: [{
+          id: "c0",
+          cell_type: "code",
+          source: 'throw new Error("cell broke 41");',
+          metadata: {},
+          outputs: [],
+          execution_count: null,
+        }],
+        metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
+        nbformat: 4,
+        nbformat_minor: 5,
+      }),
+    );
+    await assert.rejects(
+      buildReport({
+        params: { data: "sample" },
+        notebooksDir: notebooks,
+        outDir: out,
+        pdf: false,
+        log: () => {},
+      }),
+      /cell broke 41/,
+    );
+    assert.equal(await snapshot(), before);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["notebooks", "report"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("report refuses to replace a special file, a symbolic link or a folder it did not make", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/file`, "mine\n");
+    await Deno.mkdir(`${dir}/folder`);
+    await Deno.writeTextFile(`${dir}/folder/notes.txt`, "mine\n");
+    await Deno.symlink(`${dir}/folder`, `${dir}/link`);
+    const fifo = await new Deno.Command("mkfifo", { args: [`${dir}/fifo`] }).output();
+    const cases: [string, RegExp][] = [
+      [`${dir}/file`, /not a folder/],
+      [`${dir}/folder`, /not a report made by the kit/],
+      [`${dir}/link`, /symbolic link/],
+      ["/dev/null", /not a folder/],
+      ...(fifo.success ? [[`${dir}/fifo`, /not a folder/] as [string, RegExp]] : []),
+    ];
+    for (const [out, message] of cases) {
+      const r = await runCli(["report", "--only", "01", "--out", out, "--no-pdf"]);
+      assert.equal(r.code, 2, `${out}: ${r.stderr}`);
+      assert.match(r.stderr, message, out);
+    }
+    assert.equal(await Deno.readTextFile(`${dir}/folder/notes.txt`), "mine\n");
+    assert.equal(await Deno.readTextFile(`${dir}/file`), "mine\n");
+    assert.ok((await Deno.lstat(`${dir}/link`)).isSymlink);
+    assert.ok((await Deno.stat("/dev/null")).isCharDevice);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
