@@ -87,26 +87,32 @@ export interface StopOptions {
   graceMs?: number;
 }
 
+/** Sleeps `ms` without the event loop (cleanups on an interrupt run synchronously). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /**
  * Stops every process below this one: `killFirst` ones with SIGKILL, the rest with SIGTERM
  * and, after `graceMs`, SIGKILL. Removes the connection files of Jupyter kernels among them
- * (a killed kernel cannot). Returns what was stopped.
+ * (a killed kernel cannot). Synchronous, so it can run inside a signal handler that must
+ * finish before the process exits. Returns what was stopped.
  */
-export async function stopDescendants(options: StopOptions = {}): Promise<Descendant[]> {
+export function stopDescendants(options: StopOptions = {}): Descendant[] {
   const tree = descendants();
   for (const d of tree) if (options.killFirst?.(d)) signal(d.pid, "SIGKILL");
   for (const d of tree) if (!options.killFirst?.(d)) signal(d.pid, "SIGTERM");
   const deadline = Date.now() + (options.graceMs ?? 3000);
-  while (tree.some((d) => alive(d.pid)) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  while (tree.some((d) => alive(d.pid)) && Date.now() < deadline) sleepSync(50);
   for (const d of tree) if (alive(d.pid)) signal(d.pid, "SIGKILL");
   for (const d of tree) {
     const i = d.argv.indexOf("--conn");
     const file = i >= 0 ? d.argv[i + 1] : undefined;
     // jupyter_client names them kernel-<id>.json (runtime folder) or tmp<random>.json (nbclient).
     if (file && /\/(kernel-[\w-]+|tmp\w+)\.json$/.test(file) && d.argv.includes("jupyter")) {
-      await Deno.remove(file).catch(() => {});
+      try {
+        Deno.removeSync(file);
+      } catch { /* gone */ }
     }
   }
   return tree;

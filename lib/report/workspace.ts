@@ -130,21 +130,24 @@ export async function openWorkspace(
   let swapping = false;
   let pendingExit: number | undefined;
 
-  const removeAll = async () => {
-    for (const p of [dir, ...also]) await Deno.remove(p, { recursive: true }).catch(() => {});
+  const removeAll = () => {
+    for (const p of [dir, ...also]) {
+      try {
+        Deno.removeSync(p, { recursive: true });
+      } catch { /* gone */ }
+    }
   };
+  // Synchronous from the signal to the exit: nothing else runs in between.
   const handlers = SIGNALS.map(([sig, status]) => {
-    const handler = async () => {
-      if (pendingExit !== undefined) return; // a second Ctrl-C while cleaning up
+    const handler = () => {
+      if (pendingExit !== undefined) return; // a second Ctrl-C
       pendingExit = status;
       if (swapping) return; // swapIn finishes the swap, then exits with this status
       log(`\n${sig}: stopping the notebook runner, its kernel and the browser; removing ${dir}`);
       // The runner is killed outright: asked to stop, nbclient would shut its kernel down and
       // the runner would start the notebook again in a new one.
-      await stopDescendants({
-        killFirst: (d) => d.argv.some((a) => a.endsWith("run_notebook.py")),
-      });
-      await removeAll();
+      stopDescendants({ killFirst: (d) => d.argv.some((a) => a.endsWith("run_notebook.py")) });
+      removeAll();
       Deno.exit(status);
     };
     Deno.addSignalListener(sig, handler);
@@ -171,8 +174,9 @@ export async function openWorkspace(
       swapping = false;
       if (pendingExit !== undefined) Deno.exit(pendingExit);
     },
-    async discard() {
-      await removeAll();
+    discard() {
+      removeAll();
+      return Promise.resolve();
     },
     close() {
       for (const [sig, handler] of handlers) Deno.removeSignalListener(sig, handler);
