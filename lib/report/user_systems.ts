@@ -114,7 +114,7 @@ export function parseSystemArg(
       return false;
     }
   };
-  const parts = isFile(rest) ? [rest] : rest.split(",").filter((p) => p !== "");
+  const parts = isFile(rest) ? [rest] : rest.split(",").map((p) => p.trim()).filter((p) => p);
   const paths: string[] = [];
   for (const part of parts) {
     for (const p of expandGlob(part, cwd)) {

@@ -1,0 +1,331 @@
+/**
+ * The report on the user's systems (issue 12): arguments (`NAME=PATH`, lists, globs), the
+ * page built from runs the kit has never seen, its numbers against `eval trec -c` on the
+ * split's clean qrels (and trec_eval 9.0.8 when available), the error analysis with texts,
+ * the protocol warnings, the exports, and user strings escaped wherever they reach HTML,
+ * `<script>` JSON and file names.
+ */
+import assert from "node:assert/strict";
+import { buildReport } from "../../lib/report/build.ts";
+import { checkSpec, parseSystemArg, SAMPLE_SYSTEMS } from "../../lib/report/user_systems.ts";
+import { expandGlob } from "../../lib/io/glob.ts";
+import { KitError } from "../../lib/errors.ts";
+import {
+  formatQrels,
+  formatRun,
+  qrelsFromQuestions,
+  runFromScores,
+} from "../../lib/metrics/mod.ts";
+import { scoreSplit } from "../../lib/scoring/pipeline.ts";
+import { PLOTLY_MIME } from "../../lib/plot/mod.ts";
+import type { NotebookJson } from "../../lib/report/static_images.ts";
+import { realDataTest, runCli, trecEvalBinary } from "../helpers.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+const resources = { sanitizeResources: false, sanitizeOps: false };
+
+Deno.test("--run NAME=PATH: lists, globs (numeric order), relative to the caller; errors", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/runs`);
+    for (const n of ["seed1", "seed2", "seed10", "other"]) {
+      await Deno.writeTextFile(`${dir}/runs/${n}.run`, "");
+    }
+    await Deno.writeTextFile(`${dir}/runs/a,b.run`, "");
+    const g = parseSystemArg("ltr=runs/seed*.run", dir, "--run");
+    assert.deepEqual(g.paths, ["seed1", "seed2", "seed10"].map((n) => `${dir}/runs/${n}.run`));
+    assert.deepEqual(
+      parseSystemArg(" x = runs/seed1.run,runs/other.run", dir, "--run"),
+      { name: "x", paths: [`${dir}/runs/seed1.run`, `${dir}/runs/other.run`] },
+    );
+    // A file whose name has a comma is taken whole.
+    assert.deepEqual(parseSystemArg("c=runs/a,b.run", dir, "--run").paths, [`${dir}/runs/a,b.run`]);
+    assert.deepEqual(parseSystemArg(`abs=${dir}/runs/seed?.run`, "/", "--run").paths.length, 2);
+    const fails: [string, RegExp][] = [
+      ["runs/seed1.run", /takes NAME=PATH/],
+      ["=runs/seed1.run", /name is empty/],
+      ["x=", /no path given/],
+      ["x=runs/nope.run", /file not found/],
+      ["x=runs", /not a regular file/],
+      ["x=runs/zz*.run", /no file matches the pattern 'runs\/zz\*\.run'/],
+      ["x=runs/seed1.run,runs/seed1.run", /given twice/],
+      ["a\tb=runs/seed1.run", /control characters/],
+    ];
+    for (const [arg, message] of fails) {
+      assert.throws(
+        () => parseSystemArg(arg, dir, "--run"),
+        (e) => e instanceof KitError && message.test(e.message),
+        arg,
+      );
+    }
+    assert.deepEqual(expandGlob("runs/[a-o]*.run", dir), ["runs/a,b.run", "runs/other.run"]);
+    assert.deepEqual(expandGlob("r*/seed[!1]*.run", dir), ["runs/seed2.run"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("system specs: unique names, not a baseline's, a known split", () => {
+  const one = (name: string) => ({ name, runs: ["/r"] });
+  assert.throws(
+    () => checkSpec({ ...SAMPLE_SYSTEMS, systems: [one("a"), one("a")] }),
+    /two systems are named 'a'/,
+  );
+  assert.throws(
+    () => checkSpec({ ...SAMPLE_SYSTEMS, systems: [one("BM25 (kit)")] }),
+    /kit's baselines/,
+  );
+  assert.throws(
+    () => checkSpec({ ...SAMPLE_SYSTEMS, split: "dev2" }),
+    /unknown wikiqa split 'dev2'/,
+  );
+  assert.throws(
+    () => checkSpec({ ...SAMPLE_SYSTEMS, systems: [], qrcd: undefined }),
+    /no system given/,
+  );
+  assert.throws(
+    () => checkSpec({ ...SAMPLE_SYSTEMS, systems: [{ name: "m", runs: [] }] }),
+    /no run file/,
+  );
+  checkSpec({ ...SAMPLE_SYSTEMS, systems: [{ name: "m", runs: [], model: "ltr" }] });
+});
+
+Deno.test("report CLI: flags for systems are checked before anything runs", async () => {
+  const cases: [string[], RegExp][] = [
+    [["--dataset", "trecqa"], /--dataset is for the user's systems/],
+    [
+      ["--run", "x=data/samples/runs/wikiqa-test.run", "--split", "tset"],
+      /unknown wikiqa split 'tset'/,
+    ],
+    [["--qrcd-gold", "dev"], /--qrcd-gold is for --qrcd-run/],
+    [
+      ["--run", "x=data/samples/runs/wikiqa-test.run", "--filter", "dirty"],
+      /unknown filter 'dirty'/,
+    ],
+    [["--model", "a=lexical:bm25", "--model", "a=ltr"], /two systems are named 'a'/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await runCli(["report", ...args, "--out", "/nonexistent/never-made"]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, message);
+  }
+});
+
+/** A name that tries HTML, script, CSV, Markdown and path tricks at once. */
+const HOSTILE = `</script><script>alert("x")</script> & <b>bold</b>, "q" |a| ../x`;
+
+Deno.test({
+  name: "sample report on a user run: page, index, exports, summary; hostile names escaped",
+  ...resources,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const run = `${ROOT}/data/samples/runs/wikiqa-test.run`;
+      const report = await buildReport({
+        params: {
+          data: "sample",
+          systems: checkSpec({
+            dataset: "wikiqa",
+            split: "test",
+            filter: "clean",
+            systems: [{ name: HOSTILE, runs: [run] }, {
+              name: "scored",
+              runs: [],
+              model: "lexical:wordcnt",
+            }],
+          }),
+        },
+        only: ["00"],
+        outDir: `${dir}/out`,
+        pdf: false,
+        log: () => {},
+      });
+      assert.deepEqual(report.notebooks.map((e) => e.name), ["00-your-systems"]);
+      const page = report.notebooks[0];
+      assert.ok(page.figures >= 3 && page.check.figures.every((f) => f.svg && f.marks > 0));
+      assert.deepEqual(page.check.pageErrors, [], "a script error: the hostile name ran?");
+      // The executed notebook ran no script from the name, and the HTML never carries it raw.
+      const html = await Deno.readTextFile(page.html);
+      assert.ok(!html.includes('<script>alert("x")'), "raw script in the page");
+      assert.ok(html.includes("&lt;/script&gt;&lt;script&gt;alert"), "escaped name on the page");
+      assert.ok(!html.includes("<b>bold</b>"), "raw tag in the page");
+      const index = await Deno.readTextFile(report.index);
+      assert.ok(!index.includes('<script>alert("x")') && index.includes("&lt;b&gt;bold&lt;/b&gt;"));
+      // Figures: the name reaches Plotly's JSON inside <script> escaped for Plotly and for the script.
+      const nb = JSON.parse(await Deno.readTextFile(page.ipynb)) as NotebookJson;
+      const figs = nb.cells.flatMap((c) => c.outputs ?? []).filter((o) =>
+        o.data && PLOTLY_MIME in o.data
+      );
+      assert.ok(JSON.stringify(figs[0].data![PLOTLY_MIME]).includes("&lt;/script&gt;"));
+      // summary.json: the user's systems, names intact, numbers of the sample run (hand-worked:
+      // AP 1, 7/12, 1/3, 1/2 over the four clean questions).
+      const summary = JSON.parse(await Deno.readTextFile(`${dir}/out/summary.json`));
+      assert.equal(summary.systems.length, 2);
+      const mine = summary.systems[0];
+      assert.equal(mine.name, HOSTILE);
+      assert.deepEqual([mine.dataset, mine.split, mine.filter, mine.queries], [
+        "wikiqa",
+        "test",
+        "clean",
+        4,
+      ]);
+      assert.ok(Math.abs(mine.map - (1 + 7 / 12 + 1 / 3 + 1 / 2) / 4) < 1e-15);
+      assert.equal(mine.map_sd, undefined);
+      // The scored model's run is in the report, under a file-safe name.
+      const scored = summary.systems[1];
+      assert.equal(scored.model, "lexical:wordcnt");
+      assert.match(scored.runs[0], new RegExp(`^${dir}/out/runs/02-scored\\.run$`));
+      assert.ok((await Deno.stat(scored.runs[0])).isFile);
+      // Exports: CSV rows per system, run and question, quoted; JSON with both systems and baselines.
+      const csv = await Deno.readTextFile(`${dir}/out/per-question.csv`);
+      assert.match(csv, /^system,kind,run,question,map,recip_rank,P_1,ndcg_cut_10\n/);
+      assert.ok(csv.includes(`"${HOSTILE.replaceAll('"', '""')}",user,${run},Q300,1,1,1,1\n`));
+      const json = JSON.parse(await Deno.readTextFile(`${dir}/out/per-question.json`));
+      assert.deepEqual(json.systems.map((s: { kind: string }) => s.kind), [
+        "user",
+        "user",
+        "baseline",
+        "baseline",
+      ]);
+      // No file is named after a system.
+      for await (const e of Deno.readDir(`${dir}/out`)) assert.ok(!e.name.includes("script"));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+const num = (text: string, measure: string) =>
+  Number(new RegExp(`^${measure}\\s+all\\s+(\\S+)`, "m").exec(text)![1]);
+
+realDataTest(
+  "real report from runs the kit has never seen: MAP/MRR = eval trec -c, warnings, error analysis",
+  "wikiqa",
+  async (corpus) => {
+    const dir = await Deno.makeTempDir();
+    try {
+      // Outside runs: written by the kit's scorers as files, then read back like anyone's.
+      const write = async (
+        name: string,
+        model: string,
+        seed?: number,
+        edit?: (r: Map<string, Map<string, number>>) => void,
+      ) => {
+        const s = await scoreSplit(model, "wikiqa", "test", { filter: "clean", dir: corpus, seed });
+        const run = runFromScores(s.questions, s.scores);
+        edit?.(run);
+        await Deno.writeTextFile(`${dir}/${name}`, [...formatRun(run, name)].join(""));
+        return s.questions;
+      };
+      const questions = await write("wgt.run", "lexical:wgtwordcnt");
+      // BM25 with a question dropped and one candidate id replaced: both must be warned about.
+      const dropped = questions[5].id, edited = questions[9];
+      await write("bm25-edited.run", "lexical:bm25", undefined, (r) => {
+        r.delete(dropped);
+        const docs = r.get(edited.id)!;
+        const score = docs.get(edited.candidates[0].id)!;
+        docs.delete(edited.candidates[0].id);
+        docs.set("NOT-A-CANDIDATE", score);
+      });
+      for (const seed of [1, 2, 3, 4, 5]) await write(`ltr-seed${seed}.run`, "ltr", seed);
+      const qrelsFile = `${dir}/test-clean.qrels`;
+      await Deno.writeTextFile(qrelsFile, [...formatQrels(qrelsFromQuestions(questions))].join(""));
+
+      const out = `${dir}/report`;
+      const r = await runCli([
+        "report",
+        "--data",
+        "real",
+        "--run",
+        "Wgt Word Cnt=wgt.run",
+        "--run",
+        "BM25 edited=bm25-edited.run",
+        "--run",
+        "ltr seeds=ltr-seed*.run",
+        "--model",
+        "wordcnt=lexical:wordcnt",
+        "--only",
+        "00",
+        "--out",
+        "report",
+        "--no-pdf",
+      ], { env: { INIT_CWD: dir } });
+      assert.equal(r.code, 0, r.stderr);
+      const summary = JSON.parse(await Deno.readTextFile(`${out}/summary.json`));
+      const byName = new Map(summary.systems.map((s: { name: string }) => [s.name, s]));
+      const oracle = await trecEvalBinary();
+      const trec = async (file: string) => {
+        const t = await runCli([
+          "eval",
+          "trec",
+          "-c",
+          "-m",
+          "map",
+          "-m",
+          "recip_rank",
+          qrelsFile,
+          file,
+        ]);
+        assert.equal(t.code, 0, t.stderr);
+        if (oracle) {
+          const o = await new Deno.Command(oracle, {
+            args: ["-c", "-m", "map", "-m", "recip_rank", qrelsFile, file],
+            stdout: "piped",
+          }).output();
+          const text = new TextDecoder().decode(o.stdout);
+          assert.deepEqual([num(text, "map"), num(text, "recip_rank")], [
+            num(t.stdout, "map"),
+            num(t.stdout, "recip_rank"),
+          ]);
+        }
+        return { map: num(t.stdout, "map"), mrr: num(t.stdout, "recip_rank") };
+      };
+      const check = async (name: string, files: string[]) => {
+        const s = byName.get(name) as Record<string, number & string[]>;
+        const each = await Promise.all(files.map(trec));
+        const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+        assert.equal(s.queries, 237, name);
+        // One run: equal to eval trec -c as printed. Several: the mean of theirs (printed values
+        // are rounded, so within half a unit of the fourth decimal).
+        assert.ok(Math.abs(s.map - mean(each.map((e) => e.map))) <= 5e-5, name);
+        assert.ok(Math.abs(s.recip_rank - mean(each.map((e) => e.mrr))) <= 5e-5, name);
+        if (files.length === 1) {
+          assert.equal(Number(s.map.toFixed(4)), each[0].map, `${name} MAP`);
+          assert.equal(Number(s.recip_rank.toFixed(4)), each[0].mrr, `${name} MRR`);
+        }
+      };
+      await check("Wgt Word Cnt", [`${dir}/wgt.run`]);
+      await check("BM25 edited", [`${dir}/bm25-edited.run`]);
+      await check("ltr seeds", [1, 2, 3, 4, 5].map((s) => `${dir}/ltr-seed${s}.run`));
+      await check("wordcnt", [`${out}/runs/04-wordcnt.run`]);
+      const seeds = byName.get("ltr seeds") as { runs: string[]; map_sd: number };
+      assert.equal(seeds.runs.length, 5);
+      assert.ok(seeds.map_sd > 0 && seeds.map_sd < 0.02);
+
+      // The page: warnings, error analysis with texts, every figure drawn (the build's checks).
+      const html = await Deno.readTextFile(`${out}/html/00-your-systems.html`);
+      assert.match(html, new RegExp(`missing from the run, each scoring 0: ${dropped}`));
+      assert.match(
+        html,
+        new RegExp(`not a candidate of its question in the split .*${edited.id}/NOT-A-CANDIDATE`),
+      );
+      assert.match(
+        html,
+        new RegExp(`not ranked by the run .*${edited.id}/${edited.candidates[0].id}`),
+      );
+      const esc = (s: string) =>
+        s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+      const texts = questions.filter((q) => html.includes(esc(q.text)));
+      assert.ok(texts.length >= 10, `question texts on the page: ${texts.length}`);
+      const correct = texts.flatMap((q) => q.candidates.filter((c) => c.label > 0));
+      assert.ok(correct.some((c) => html.includes(esc(c.text))), "correct candidates as text");
+      assert.match(html, /\[wrong\] /);
+      const page = summary.notebooks[0];
+      assert.ok(
+        page.figures >= 4 && page.check.figures.every((f: { marks: number }) => f.marks > 0),
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
