@@ -9,7 +9,8 @@
 import type { Displayable, MimeBundle } from "../plot/display.ts";
 import type { PerQueryValues } from "../stats/compare.ts";
 import type { SystemSummary } from "../stats/systems.ts";
-import type { UserSystemsSpec } from "./user_systems.ts";
+import type { QrcdEvaluation } from "../qrcd/metrics.ts";
+import { KIT_BASELINES, type UserSystemsSpec } from "./user_systems.ts";
 
 /** The MIME type that carries the systems' numbers in the notebook's outputs. */
 export const SYSTEMS_MIME = "application/vnd.qa-kit.systems+json";
@@ -108,6 +109,75 @@ export function exportedSystem(
     ...(m.map.runs ? { map_sd: m.map.runs.sd } : {}),
     perRun: perRun.map(plainPerQuery),
     perQuery: plainPerQuery(summary.perQuery),
+  };
+}
+
+/**
+ * The export of a systems page: every answer-selection system (the user's and the kit's
+ * baselines) with its summary and per-run values, and every QRCD run with its per-record
+ * scores. `userQrcd` maps the user's QRCD run names to their files.
+ */
+export function collectExport(
+  spec: UserSystemsSpec,
+  summaries: ReadonlyMap<string, SystemSummary>,
+  perRun: ReadonlyMap<string, readonly PerQueryValues[]>,
+  qrcd: ReadonlyMap<string, QrcdEvaluation> = new Map(),
+  userQrcd: ReadonlyMap<string, string> = new Map(),
+): SystemsExport {
+  return {
+    dataset: spec.dataset,
+    split: spec.split,
+    filter: spec.filter,
+    measures: Object.keys([...summaries.values()][0]?.measures ?? {}),
+    systems: [...summaries].map(([name, summary]) => {
+      const given = spec.systems.find((s) => s.name === name);
+      const kit = KIT_BASELINES.find((b) => b.name === name);
+      const system = given
+        ? { name, kind: "user" as const, runs: given.runs, model: given.model }
+        : { name, kind: "baseline" as const, runs: [kit?.model ?? name], model: kit?.model };
+      return exportedSystem(system, spec, summary, perRun.get(name) ?? []);
+    }),
+    qrcd: [...qrcd].map(([name, e]) => ({
+      name,
+      kind: userQrcd.has(name) ? "user" : "baseline",
+      gold: spec.qrcd?.gold ?? "dev",
+      ...(userQrcd.has(name) ? { path: userQrcd.get(name) } : {}),
+      records: e.records,
+      missing: e.missing.length,
+      pRR: e.pRR,
+      exact_match: e.exactMatch,
+      f1_at_1: e.f1At1,
+      perRecord: Object.fromEntries(
+        e.perRecord.map((
+          r,
+        ) => [r.pqId, { pRR: r.pRR, exact_match: r.exactMatch, f1_at_1: r.f1At1 }]),
+      ),
+    })),
+  };
+}
+
+/**
+ * The page's headline numbers (the report's index shows them): the best of the user's
+ * answer-selection systems by MAP, and the best of their QRCD runs by pRR.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exportHeadline } from "./systems_export.ts";
+ * const h = exportHeadline({ dataset: "wikiqa", split: "test", filter: "clean", measures: [], qrcd: [],
+ *   systems: [{ name: "a", kind: "user", map: 0.5, recip_rank: 0.6 }, { name: "b", kind: "baseline", map: 0.9, recip_rank: 1 }] } as never);
+ * assert.deepEqual(h, { systems: 1, "best system": "a", MAP: 0.5, MRR: 0.6 });
+ * ```
+ */
+export function exportHeadline(data: SystemsExport): Record<string, number | string> {
+  const user = data.systems.filter((s) => s.kind === "user").sort((a, b) => b.map - a.map);
+  const qrcd = data.qrcd.filter((r) => r.kind === "user").sort((a, b) => b.pRR - a.pRR);
+  return {
+    systems: user.length + qrcd.length,
+    ...(user.length
+      ? { "best system": user[0].name, MAP: user[0].map, MRR: user[0].recip_rank }
+      : {}),
+    ...(qrcd.length ? { "best QRCD run": qrcd[0].name, pRR: qrcd[0].pRR } : {}),
   };
 }
 

@@ -315,12 +315,12 @@ export async function readQrcdRuns(
     out.set(r.name, {
       path: r.path,
       run,
-      issues: all.map((i) => formatIssue(i, fileBase(r.path))),
+      issues: all.map((i) =>
+        `${i.line === undefined ? "" : `line ${i.line}: `}${
+          i.pqId ? `${i.pqId}: ` : ""
+        }${i.message}`
+      ),
     });
   }
   return out;
-}
-
-function fileBase(path: string): string {
-  return path.replace(/^.*\//, "");
 }
