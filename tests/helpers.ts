@@ -89,3 +89,21 @@ export function trecEvalBinary(): string | undefined {
   }
   return undefined;
 }
+
+/** The `all` value of `measure` in trec_eval's output format (`map  all  0.5910`). */
+export function allValue(text: string, measure: string): number {
+  const m = new RegExp(`^${measure}\\s+all\\s+(\\S+)`, "m").exec(text);
+  if (!m) throw new Error(`no '${measure} all' line in:\n${text}`);
+  return Number(m[1]);
+}
+
+/** trec_eval 9.0.8's stdout for `args`, or undefined when it is not available. */
+export async function runTrecEval(args: string[]): Promise<string | undefined> {
+  const bin = await trecEvalBinary();
+  if (!bin) return undefined;
+  const out = await new Deno.Command(bin, { args, stdout: "piped", stderr: "piped" }).output();
+  if (!out.success) {
+    throw new Error(`trec_eval ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return new TextDecoder().decode(out.stdout);
+}
