@@ -9,7 +9,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { exists } from "../io/atomic.ts";
+import { exists, writeFileAtomic } from "../io/atomic.ts";
 import { dirname } from "../io/path.ts";
 import { isRunning, stopDescendants } from "./process_tree.ts";
 
@@ -125,7 +125,7 @@ export async function openWorkspace(
   }
   const dir = `${outDir.replace(/\/+$/, "")}.tmp-${suffix()}`;
   await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(`${dir}/${REPORT_MARKER}`, "made by deno task report\n");
+  await writeFileAtomic(`${dir}/${REPORT_MARKER}`, "made by deno task report\n");
   const also: string[] = [];
   let swapping = false;
   let pendingExit: number | undefined;
