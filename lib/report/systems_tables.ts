@@ -163,9 +163,19 @@ export function stabilityRows(summaries: ReadonlyMap<string, SystemSummary>): Ro
 
 /**
  * The systems table of a comparison: each mean with the letters of the systems it is
- * significantly better than.
+ * significantly better than (the pairwise tests themselves: `comparisonRows` of lib/stats).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { betterThanRows } from "./systems_tables.ts";
+ * import { compareSystems } from "../stats/compare.ts";
+ * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+ * const t = compareSystems({ x: q([1, 1, 1, 1, 1, 1]), y: q([0, 0, 0, 0, 0, 0]) }, ["map"]);
+ * assert.equal(betterThanRows(t)[0].MAP, "1.0000 > b");
+ * ```
  */
-export function comparisonRows(t: ComparisonTable): Row[] {
+export function betterThanRows(t: ComparisonTable): Row[] {
   return t.systems.map((s) => {
     const row: Row = { "": s.label, system: s.name };
     for (const m of t.measures) {
@@ -175,19 +185,6 @@ export function comparisonRows(t: ComparisonTable): Row[] {
     }
     return row;
   });
-}
-
-/** Every pairwise test of a comparison. */
-export function pairRows(t: ComparisonTable): Row[] {
-  return t.pairs.map((p) => ({
-    measure: PAGE_MEASURES.find((m) => m.name === p.measure)?.label ?? p.measure,
-    a: p.a,
-    b: p.b,
-    "mean(a) - mean(b)": p.meanDifference,
-    p: p.p < 1e-4 ? p.p.toExponential(1) : fmt(p.p),
-    [`p (${t.correction})`]: p.pAdjusted < 1e-4 ? p.pAdjusted.toExponential(1) : fmt(p.pAdjusted),
-    significant: p.significant ? "yes" : "no",
-  }));
 }
 
 function meanOf(xs: readonly number[]): number {

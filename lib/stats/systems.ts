@@ -9,7 +9,8 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { meanOverRuns, type PerQueryValues } from "./compare.ts";
+import type { PerQueryValues } from "./compare.ts";
+import { meanOverRuns } from "./seeds.ts";
 import { measureValues } from "./query_set.ts";
 import { bootstrapCI, type BootstrapOptions, type ConfidenceInterval } from "./significance.ts";
 import { stability, type StabilityResult } from "./stability.ts";
