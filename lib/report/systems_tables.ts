@@ -111,10 +111,10 @@ export function resultRows(summaries: ReadonlyMap<string, SystemSummary>): Row[]
     for (const { name, label } of PAGE_MEASURES) {
       const m = s.measures[name];
       row[label] = m.mean;
-      if (m.ci) row[`${label} 95% CI`] = `${fmt(m.ci.lower)}-${fmt(m.ci.upper)}`;
+      if (m.ci) row[`${label} 95% CI`] = `[${fmt(m.ci.lower)}, ${fmt(m.ci.upper)}]`;
       if (name === "map" || name === "recip_rank") {
         row[`${label} sd (runs)`] = m.runs ? m.runs.sd : undefined;
-        row[`${label} min-max (runs)`] = m.runs ? `${fmt(m.runs.min)}-${fmt(m.runs.max)}` : "";
+        row[`${label} min-max (runs)`] = m.runs ? `${fmt(m.runs.min)} to ${fmt(m.runs.max)}` : "";
       }
     }
     return row;
