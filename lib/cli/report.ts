@@ -12,6 +12,7 @@ import type { Command } from "./command.ts";
 import { list, oneOf, parseFlags, str } from "./args.ts";
 import { KitError } from "../errors.ts";
 import { FILTERS } from "../data/filters.ts";
+import { PROJECT_ROOT } from "../data/paths.ts";
 import { buildReport } from "../report/build.ts";
 import {
   checkSpec,
@@ -24,9 +25,21 @@ function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-/** The directory the user ran the command from (`deno task` runs in the project root). */
+/**
+ * The directory the user ran the command from: `deno task` runs in the project root and passes
+ * its caller's folder in `INIT_CWD`; a process started elsewhere is already there (and an
+ * `INIT_CWD` it inherited is stale).
+ */
 function callerDir(): string {
-  return Deno.env.get("INIT_CWD") || Deno.cwd();
+  const init = Deno.env.get("INIT_CWD");
+  const real = (p: string) => {
+    try {
+      return Deno.realPathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  return init && real(Deno.cwd()) === real(PROJECT_ROOT) ? init : Deno.cwd();
 }
 
 function fromCaller(path: string): string {
