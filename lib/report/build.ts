@@ -212,15 +212,11 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   const ws = await openWorkspace(outDir, { log });
   try {
     const result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
-    await ws.swapIn();
+    ws.swapIn();
     return result;
   } catch (e) {
-    // Interrupted: the runner was killed on purpose; the signal handler cleans up and exits.
-    if (ws.interrupted) await new Promise(() => {});
-    await ws.discard();
+    ws.discard();
     throw e;
-  } finally {
-    ws.close();
   }
 }
 

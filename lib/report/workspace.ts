@@ -9,7 +9,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { exists, writeFileAtomic } from "../io/atomic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { dirname } from "../io/path.ts";
 import { isRunning, stopDescendants } from "./process_tree.ts";
 
@@ -95,14 +95,13 @@ export interface Workspace {
   outDir: string;
   /** Extra paths (temporary folders elsewhere) removed with the workspace. */
   also: string[];
-  /** Puts the finished report in place of the old one (which is then removed). */
-  swapIn(): Promise<void>;
-  /** Removes the workspace (after a failure); the old report is untouched. */
-  discard(): Promise<void>;
-  /** Removes the signal handlers. */
-  close(): void;
-  /** True once a signal arrived (the handler then stops everything and exits). */
-  readonly interrupted: boolean;
+  /**
+   * Puts the finished report in place of the old one (which is then removed) and removes the
+   * signal handlers. Synchronous: no signal can land halfway.
+   */
+  swapIn(): void;
+  /** Removes the workspace (after a failure) and the signal handlers; the old report stays. */
+  discard(): void;
 }
 
 function suffix(): string {
@@ -111,9 +110,37 @@ function suffix(): string {
 }
 
 /**
+ * Runs `cleanup` and exits with the shell's status (130, 143, 129) when SIGINT, SIGTERM or
+ * SIGHUP arrives; returns the function that removes the handlers. `cleanup` is synchronous, so
+ * nothing else runs between the signal and the exit.
+ */
+function onSignals(cleanup: (signal: Deno.Signal) => void): () => void {
+  let fired = false;
+  const handlers = SIGNALS.map(([sig, status]) => {
+    const handler = () => {
+      if (fired) return; // a second Ctrl-C while cleaning up
+      fired = true;
+      cleanup(sig);
+      Deno.exit(status);
+    };
+    Deno.addSignalListener(sig, handler);
+    return [sig, handler] as const;
+  });
+  return () => {
+    for (const [sig, handler] of handlers) Deno.removeSignalListener(sig, handler);
+  };
+}
+
+function removeSync(path: string): void {
+  try {
+    Deno.removeSync(path, { recursive: true });
+  } catch { /* gone */ }
+}
+
+/**
  * Opens a workspace for `outDir`: sweeps stale ones, creates `<outDir>.tmp-<pid>-<random>`
- * with the report marker, and installs the interrupt handlers (stop the processes, remove the
- * workspace and `also`, exit with 128 + the signal's number).
+ * with the report marker, and installs the interrupt handlers (stop every process the build
+ * started, remove the workspace and `also`, exit with 128 + the signal's number).
  */
 export async function openWorkspace(
   outDir: string,
@@ -127,62 +154,41 @@ export async function openWorkspace(
   await Deno.mkdir(dir, { recursive: true });
   await writeFileAtomic(`${dir}/${REPORT_MARKER}`, "made by deno task report\n");
   const also: string[] = [];
-  let swapping = false;
-  let pendingExit: number | undefined;
-
-  const removeAll = () => {
-    for (const p of [dir, ...also]) {
-      try {
-        Deno.removeSync(p, { recursive: true });
-      } catch { /* gone */ }
-    }
-  };
-  // Synchronous from the signal to the exit: nothing else runs in between.
-  const handlers = SIGNALS.map(([sig, status]) => {
-    const handler = () => {
-      if (pendingExit !== undefined) return; // a second Ctrl-C
-      pendingExit = status;
-      if (swapping) return; // swapIn finishes the swap, then exits with this status
-      log(`\n${sig}: stopping the notebook runner, its kernel and the browser; removing ${dir}`);
-      // The runner is killed outright: asked to stop, nbclient would shut its kernel down and
-      // the runner would start the notebook again in a new one.
-      stopDescendants({ killFirst: (d) => d.argv.some((a) => a.endsWith("run_notebook.py")) });
-      removeAll();
-      Deno.exit(status);
-    };
-    Deno.addSignalListener(sig, handler);
-    return [sig, handler] as const;
+  const removeAll = () => [dir, ...also].forEach(removeSync);
+  const dispose = onSignals((sig) => {
+    log(`\n${sig}: stopping the notebook runner, its kernel and the browser; removing ${dir}`);
+    // The runner is killed outright: asked to stop, nbclient would shut its kernel down and
+    // the runner would start the notebook again in a new one.
+    stopDescendants({ killFirst: (d) => d.argv.some((a) => a.endsWith("run_notebook.py")) });
+    removeAll();
   });
 
   return {
     dir,
     outDir,
     also,
-    async swapIn() {
-      swapping = true;
+    swapIn() {
       const old = `${outDir.replace(/\/+$/, "")}.tmp-${suffix()}-old`;
-      const hadOld = await exists(outDir);
-      if (hadOld) await Deno.rename(outDir, old);
+      let hadOld = true;
       try {
-        await Deno.rename(dir, outDir);
+        Deno.renameSync(outDir, old);
       } catch (e) {
-        if (hadOld) await Deno.rename(old, outDir);
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+        hadOld = false;
+      }
+      try {
+        Deno.renameSync(dir, outDir);
+      } catch (e) {
+        if (hadOld) Deno.renameSync(old, outDir);
         throw e;
       }
-      if (hadOld) await Deno.remove(old, { recursive: true });
-      for (const p of also) await Deno.remove(p, { recursive: true }).catch(() => {});
-      swapping = false;
-      if (pendingExit !== undefined) Deno.exit(pendingExit);
+      if (hadOld) removeSync(old);
+      also.forEach(removeSync);
+      dispose();
     },
     discard() {
       removeAll();
-      return Promise.resolve();
-    },
-    close() {
-      for (const [sig, handler] of handlers) Deno.removeSignalListener(sig, handler);
-    },
-    get interrupted() {
-      return pendingExit !== undefined;
+      dispose();
     },
   };
 }

@@ -42,16 +42,14 @@ Deno.test("a workspace swaps in whole, or is discarded leaving the old report", 
     await Deno.writeTextFile(`${out}/index.html`, "old");
     const failed = await openWorkspace(out, { log: () => {} });
     await Deno.writeTextFile(`${failed.dir}/index.html`, "half");
-    await failed.discard();
-    failed.close();
+    failed.discard();
     assert.equal(await Deno.readTextFile(`${out}/index.html`), "old");
     const ws = await openWorkspace(out, { log: () => {} });
     assert.ok((await Deno.stat(`${ws.dir}/${REPORT_MARKER}`)).isFile);
     await Deno.writeTextFile(`${ws.dir}/index.html`, "new");
     const extra = await Deno.makeTempDir();
     ws.also.push(extra);
-    await ws.swapIn();
-    ws.close();
+    ws.swapIn();
     assert.equal(await Deno.readTextFile(`${out}/index.html`), "new");
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
     assert.equal(await Deno.stat(extra).then(() => true, () => false), false);
