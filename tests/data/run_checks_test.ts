@@ -62,34 +62,15 @@ Deno.test("eval as2 warns about ids not in the split, unranked candidates, missi
   // Rename one ranked candidate of Q300 (so D300-1 is unranked and D300-X unknown).
   const edited = lines.map((l) => l.replace(" D300-1 ", " D300-X "));
   await Deno.writeTextFile(`${dir}/edited.run`, edited.join("\n") + "\n");
-  const r = await runCli([
-    "eval",
-    "as2",
-    "--dataset",
-    "wikiqa",
-    "--split",
-    "test",
-    "--dir",
-    "samples",
-    `${dir}/edited.run`,
-  ]);
+  // eval as2 on the bundled WikiQA test sample, with more flags.
+  const as2 = (...more: string[]) =>
+    runCli(["eval", "as2", "--dataset", "wikiqa", "--split", "test", "--dir", "samples", ...more]);
+  const r = await as2(`${dir}/edited.run`);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /warning: 1 ranked id is not a candidate .*: Q300\/D300-X/);
   assert.match(r.stderr, /warning: 1 candidate of 1 question not ranked .*: Q300\/D300-1/);
   assert.match(r.stdout, /^map\s+all\s+\d\.\d{4}$/m);
-  const raw = await runCli([
-    "eval",
-    "as2",
-    "--dataset",
-    "wikiqa",
-    "--split",
-    "test",
-    "--dir",
-    "samples",
-    "--filter",
-    "raw",
-    `${dir}/edited.run`,
-  ]);
+  const raw = await as2("--filter", "raw", `${dir}/edited.run`);
   assert.match(raw.stderr, /warning: evaluated with the filter 'raw', not 'clean'/);
   await Deno.remove(dir, { recursive: true });
 });
