@@ -12,7 +12,7 @@ import type { Command } from "./command.ts";
 import { list, oneOf, parseFlags, str } from "./args.ts";
 import { KitError } from "../errors.ts";
 import { FILTERS } from "../data/filters.ts";
-import { PROJECT_ROOT } from "../data/paths.ts";
+import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
 import {
   checkSpec,
@@ -25,25 +25,13 @@ function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-/**
- * The directory the user ran the command from: `deno task` runs in the project root and passes
- * its caller's folder in `INIT_CWD`; a process started elsewhere is already there (and an
- * `INIT_CWD` it inherited is stale).
- */
+/** The folder the user ran the command from: the CLI has moved there (main.ts). */
 function callerDir(): string {
-  const init = Deno.env.get("INIT_CWD");
-  const real = (p: string) => {
-    try {
-      return Deno.realPathSync(p);
-    } catch {
-      return p;
-    }
-  };
-  return init && real(Deno.cwd()) === real(PROJECT_ROOT) ? init : Deno.cwd();
+  return Deno.cwd();
 }
 
 function fromCaller(path: string): string {
-  return path.startsWith("/") ? path : `${callerDir().replace(/\/$/, "")}/${path}`;
+  return resolvePath(path, callerDir());
 }
 
 /** The systems the flags name, or undefined when there is none. */

@@ -39,7 +39,13 @@ import { type Headline, headlinesOf } from "./headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
 import { exportFiles, summarySystems, type SystemsExport, systemsOf } from "./systems_export.ts";
 import { checkSpec, type UserSystemsSpec } from "./user_systems.ts";
-import { checkReplaceable, openWorkspace, REPORT_MARKER, type Workspace } from "./workspace.ts";
+import {
+  checkReplaceable,
+  openWorkspace,
+  REPORT_MARKER,
+  reportFolder,
+  type Workspace,
+} from "./workspace.ts";
 import { unitePdfs } from "./pdf.ts";
 import {
   addStaticImages,
@@ -205,8 +211,9 @@ async function prepareSystems(
 export async function buildReport(options: ReportOptions): Promise<ReportResult> {
   const log = options.log ?? ((s: string) => console.error(s));
   const srcDir = options.notebooksDir ?? `${PROJECT_ROOT}/notebooks`;
-  const outDir = (options.outDir ?? `${PROJECT_ROOT}/reports/${options.params.data}`)
-    .replace(/\/+$/, "");
+  const outDir = await reportFolder(
+    options.outDir ?? `${PROJECT_ROOT}/reports/${options.params.data}`,
+  );
   const names = listNotebooks(srcDir, options.only, options.params.systems !== undefined);
   await checkReplaceable(outDir, options.force ?? false);
   const ws = await openWorkspace(outDir, { log });

@@ -12,6 +12,7 @@ import { SPLITS } from "../data/splits.ts";
 import type { As2Dataset } from "../data/types.ts";
 import { SAMPLES_DIR } from "../data/paths.ts";
 import { expandGlob } from "../io/glob.ts";
+import { resolvePath } from "../io/path.ts";
 import { readRun } from "../metrics/trec_files.ts";
 import type { Run } from "../metrics/evaluate.ts";
 import { isQrcdSplit, loadQrcd, loadQrcdSplit } from "../qrcd/load.ts";
@@ -74,9 +75,9 @@ export function checkSystemName(raw: string): string {
   return name;
 }
 
-/** Resolves a user's path against the directory they ran the command from. */
+/** A user's path, absolute against the folder they ran the command from. */
 function resolveAgainst(path: string, cwd: string): string {
-  return path.startsWith("/") ? path : `${cwd.replace(/\/$/, "")}/${path}`;
+  return resolvePath(path, cwd);
 }
 
 /**

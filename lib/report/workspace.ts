@@ -10,37 +10,45 @@
  */
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
+import { onInterrupt } from "../io/interrupt.ts";
 import { dirname } from "../io/path.ts";
 import { isRunning, stopDescendants } from "./process_tree.ts";
 
 /** The file that marks a folder as a report the kit made (and may replace). */
 export const REPORT_MARKER = ".kit-report";
 
-/** The signals that end a build cleanly, with the exit status a shell reports for each. */
-const SIGNALS: readonly [Deno.Signal, number][] = [
-  ["SIGINT", 130],
-  ["SIGTERM", 143],
-  ["SIGHUP", 129],
-];
+/**
+ * The folder a report goes to: `outDir`, or where it leads when it is a symbolic link (the
+ * link stays a link; the folder it points to is what is replaced, as for every output).
+ */
+export async function reportFolder(outDir: string): Promise<string> {
+  const dir = outDir.replace(/\/+$/, "") || "/";
+  try {
+    if (!(await Deno.lstat(dir)).isSymlink) return dir;
+  } catch {
+    return dir; // not there yet
+  }
+  try {
+    return await Deno.realPath(dir);
+  } catch {
+    const target = await Deno.readLink(dir); // dangling: the folder is made where it points
+    return target.startsWith("/") ? target : `${dirname(dir)}/${target}`;
+  }
+}
 
 /**
  * Refuses to replace what the kit did not make: the report's folder is replaced, so
  * `--out ~/somewhere` must not wipe a user's files, and `--out /dev/null` must not replace a
  * device. A folder qualifies when it holds `.kit-report` or is empty, or with `force`.
+ * (Give it {@link reportFolder}'s answer: links are followed first.)
  */
 export async function checkReplaceable(dir: string, force: boolean): Promise<void> {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.lstat(dir);
+    info = await Deno.stat(dir);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return;
     throw e;
-  }
-  if (info.isSymlink) {
-    throw new KitError(
-      "the report folder is a symbolic link; give the folder it points to as --out",
-      { file: dir },
-    );
   }
   if (!info.isDirectory) {
     throw new KitError("the report folder exists and is not a folder; choose another --out", {
@@ -110,25 +118,13 @@ function suffix(): string {
 }
 
 /**
- * Runs `cleanup` and exits with the shell's status (130, 143, 129) when SIGINT, SIGTERM or
- * SIGHUP arrives; returns the function that removes the handlers. `cleanup` is synchronous, so
- * nothing else runs between the signal and the exit.
+ * Runs `cleanup` when SIGINT, SIGTERM or SIGHUP arrives (the shared registry of
+ * lib/io/interrupt.ts then exits with the shell's status: 130, 143, 129); returns the function
+ * that unregisters it. `cleanup` is synchronous, so nothing else runs between the signal and
+ * the exit.
  */
-function onSignals(cleanup: (signal: Deno.Signal) => void): () => void {
-  let fired = false;
-  const handlers = SIGNALS.map(([sig, status]) => {
-    const handler = () => {
-      if (fired) return; // a second Ctrl-C while cleaning up
-      fired = true;
-      cleanup(sig);
-      Deno.exit(status);
-    };
-    Deno.addSignalListener(sig, handler);
-    return [sig, handler] as const;
-  });
-  return () => {
-    for (const [sig, handler] of handlers) Deno.removeSignalListener(sig, handler);
-  };
+function onSignals(cleanup: () => void, note: string): () => void {
+  return onInterrupt(cleanup, note);
 }
 
 function removeSync(path: string): void {
@@ -155,13 +151,12 @@ export async function openWorkspace(
   await writeFileAtomic(`${dir}/${REPORT_MARKER}`, "made by deno task report\n");
   const also: string[] = [];
   const removeAll = () => [dir, ...also].forEach(removeSync);
-  const dispose = onSignals((sig) => {
-    log(`\n${sig}: stopping the notebook runner, its kernel and the browser; removing ${dir}`);
+  const dispose = onSignals(() => {
     // The runner is killed outright: asked to stop, nbclient would shut its kernel down and
     // the runner would start the notebook again in a new one.
     stopDescendants({ killFirst: (d) => d.argv.some((a) => a.endsWith("run_notebook.py")) });
     removeAll();
-  });
+  }, `stopped the notebook runner, its kernel and the browser; removed ${dir}`);
 
   return {
     dir,
