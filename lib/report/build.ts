@@ -33,7 +33,7 @@ import { scoreSplit } from "../scoring/pipeline.ts";
 import type { Backend } from "../scoring/model/session.ts";
 import { launchBrowser } from "./browser.ts";
 import { checkPage, checkPdf, type PageCheck, pageOk, type PdfCheck } from "./check.ts";
-import { executeNotebook, type NotebookParams } from "./execute.ts";
+import { executeNotebook, type ExecutionResult, type NotebookParams } from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
@@ -253,21 +253,6 @@ async function buildInto(
     await prepareSystems(options.params.systems, `${dir}/runs`, options.params.backend, log);
   const params = { ...options.params, ...(systems ? { systems } : {}) };
 
-  // One notebook at a time: two kernels started together sometimes got their messages
-  // crossed (jupyter_client "Invalid Signature"), and the time saved was ~20 s.
-  const executed = await mapLimit(names, 1, async (file) => {
-    const name = file.replace(/\.ipynb$/, "");
-    log(`executing ${file} ...`);
-    const result = await executeNotebook(
-      `${srcDir}/${file}`,
-      `${dir}/notebooks/${file}`,
-      params,
-      { runtimeDir },
-    );
-    log(`  ${file}: ${result.cells} cells in ${result.seconds.toFixed(1)} s`);
-    return { name, result };
-  });
-
   const pdfPart = (i: number) =>
     options.pdf === false ? undefined : `${partsDir}/${String(i).padStart(3, "0")}.pdf`;
   const session = await launchBrowser();
@@ -275,7 +260,8 @@ async function buildInto(
     const entries: NotebookEntry[] = [];
     let exported: SystemsExport | undefined;
     const renderer = await figureRenderer(session);
-    for (const { name, result } of executed) {
+    /** Static images, HTML export, browser check and PDF part of one executed notebook. */
+    const finish = async (name: string, result: ExecutionResult) => {
       const nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
       exported ??= systemsOf(nb);
       const figures = await addStaticImages(nb, renderer);
@@ -303,7 +289,36 @@ async function buildInto(
         bytes: { ipynb: (await Deno.stat(result.output)).size, html: (await Deno.stat(html)).size },
         check,
       });
+    };
+    // A pipeline: notebook i is exported and checked (Chromium, nbconvert) while notebook i + 1
+    // runs in its kernel, so the two cores work at once. Notebooks still run one at a time:
+    // two kernels started together sometimes got their messages crossed (jupyter_client
+    // "Invalid Signature").
+    let finishing: Promise<void> = Promise.resolve();
+    let failed: { error: unknown } | undefined;
+    for (const file of names) {
+      if (failed) break;
+      const name = file.replace(/\.ipynb$/, "");
+      log(`executing ${file} ...`);
+      let result: ExecutionResult;
+      try {
+        result = await executeNotebook(
+          `${srcDir}/${file}`,
+          `${dir}/notebooks/${file}`,
+          params,
+          { runtimeDir },
+        );
+      } catch (e) {
+        await finishing;
+        throw e;
+      }
+      log(`  ${file}: ${result.cells} cells in ${result.seconds.toFixed(1)} s`);
+      finishing = finishing.then(() => finish(name, result)).catch((error) => {
+        failed ??= { error };
+      });
     }
+    await finishing;
+    if (failed) throw failed.error;
     if (systems && names.includes(SYSTEMS_NOTEBOOK) && !exported) {
       throw new KitError(`${SYSTEMS_NOTEBOOK} showed no per-question export (its last cells)`);
     }
@@ -413,33 +428,6 @@ function indexSystems(data: SystemsExport): IndexSystem[] {
       numbers: { pRR: r.pRR, EM: r.exact_match, "F1@1": r.f1_at_1 },
     })),
   ];
-}
-
-/**
- * Maps `items` with at most `limit` calls in flight; results in input order. After a failure
- * nothing new starts, the calls in flight finish, and the first error is thrown.
- */
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const worker = async () => {
-    while (next < items.length && !failure) {
-      const i = next++;
-      try {
-        results[i] = await fn(items[i]);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failure) throw failure.error;
-  return results;
 }
 
 /** Whether every page of a report passed its checks. */
