@@ -11,7 +11,8 @@
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { onInterrupt } from "../io/interrupt.ts";
-import { dirname } from "../io/path.ts";
+import { basename, dirname } from "../io/path.ts";
+import { parseTempName, tempPathFor } from "../io/temp.ts";
 import { isRunning, stopDescendants } from "./process_tree.ts";
 
 /** The file that marks a folder as a report the kit made (and may replace). */
@@ -64,21 +65,13 @@ export async function checkReplaceable(dir: string, force: boolean): Promise<voi
   );
 }
 
-function base(path: string): string {
-  return path.replace(/\/+$/, "").replace(/^.*\//, "");
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
- * Removes build folders of `outDir` left by builds that are no longer running (their pid,
- * in the name, is gone). Returns the folders removed.
+ * Removes build folders of `outDir` (kit temporary names, `<out>.tmp-<pid>-<random>`: the new
+ * report being built, or the old one being swapped out) left by builds that are no longer
+ * running (the pid in the name is gone). Returns the folders removed.
  */
 export async function sweepStale(outDir: string): Promise<string[]> {
   const parent = dirname(outDir);
-  const pattern = new RegExp(`^${escapeRegExp(base(outDir))}\\.tmp-(\\d+)-`);
   const removed: string[] = [];
   let entries: Deno.DirEntry[];
   try {
@@ -87,8 +80,8 @@ export async function sweepStale(outDir: string): Promise<string[]> {
     return removed;
   }
   for (const e of entries) {
-    const m = pattern.exec(e.name);
-    if (!m || isRunning(Number(m[1]))) continue;
+    const t = parseTempName(e.name);
+    if (!e.isDirectory || !t || t.target !== basename(outDir) || isRunning(t.pid)) continue;
     await Deno.remove(`${parent}/${e.name}`, { recursive: true }).catch(() => {});
     removed.push(`${parent}/${e.name}`);
   }
@@ -110,11 +103,6 @@ export interface Workspace {
   swapIn(): void;
   /** Removes the workspace (after a failure) and the signal handlers; the old report stays. */
   discard(): void;
-}
-
-function suffix(): string {
-  const r = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
-  return `${Deno.pid}-${r}`;
 }
 
 /**
@@ -146,7 +134,7 @@ export async function openWorkspace(
   for (const stale of await sweepStale(outDir)) {
     log(`removed a partial report left behind: ${stale}`);
   }
-  const dir = `${outDir.replace(/\/+$/, "")}.tmp-${suffix()}`;
+  const dir = tempPathFor(outDir);
   await Deno.mkdir(dir, { recursive: true });
   await writeFileAtomic(`${dir}/${REPORT_MARKER}`, "made by deno task report\n");
   const also: string[] = [];
@@ -163,7 +151,7 @@ export async function openWorkspace(
     outDir,
     also,
     swapIn() {
-      const old = `${outDir.replace(/\/+$/, "")}.tmp-${suffix()}-old`;
+      const old = tempPathFor(outDir);
       let hadOld = true;
       try {
         Deno.renameSync(outDir, old);

@@ -137,7 +137,7 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
   try {
     const before = await snapshot();
     // A partial folder of a build that was killed outright (its pid no longer runs).
-    await Deno.mkdir(`${out}.tmp-999999999-x/notebooks`, { recursive: true });
+    await Deno.mkdir(`${out}.tmp-999999999-xy1/notebooks`, { recursive: true });
     const bad = await runCli([
       "report",
       "--run",
@@ -151,7 +151,7 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
       "--no-pdf",
     ]);
     assert.equal(bad.code, 2, bad.stderr);
-    assert.match(bad.stderr, /removed a partial report left behind: .*report\.tmp-999999999-x/);
+    assert.match(bad.stderr, /removed a partial report left behind: .*report\.tmp-999999999-xy1/);
     assert.match(bad.stderr, /nonexistent:model/);
     assert.equal(await snapshot(), before);
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);

@@ -12,7 +12,7 @@ Deno.test("sweepStale removes only partial folders of builds that are gone", asy
     const names = [
       "report.tmp-999999999-abc", // gone: removed
       `report.tmp-${Deno.pid}-abc`, // this process is running: kept
-      "report.tmp-999999999-abc-old", // an old report being swapped out by a gone build: removed
+      "report.tmp-999999999-def", // an old report being swapped out by a gone build: removed
       "report.tmp-draft", // the user's: kept
       "other.tmp-999999999-abc", // another report's: kept
       "report", // the report: kept
@@ -21,7 +21,7 @@ Deno.test("sweepStale removes only partial folders of builds that are gone", asy
     const removed = await sweepStale(`${dir}/report`);
     assert.deepEqual(removed.sort(), [
       `${dir}/report.tmp-999999999-abc`,
-      `${dir}/report.tmp-999999999-abc-old`,
+      `${dir}/report.tmp-999999999-def`,
     ]);
     const left = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
     assert.deepEqual(
