@@ -11,15 +11,9 @@
 import type { Command } from "./command.ts";
 import { list, oneOf, parseFlags, str } from "./args.ts";
 import { KitError } from "../errors.ts";
-import { FILTERS } from "../data/filters.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
-import {
-  checkSpec,
-  checkSystemName,
-  parseSystemArg,
-  type UserSystemsSpec,
-} from "../report/user_systems.ts";
+import { specFromArgs } from "../report/user_systems.ts";
 
 function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
@@ -32,79 +26,6 @@ function callerDir(): string {
 
 function fromCaller(path: string): string {
   return resolvePath(path, callerDir());
-}
-
-/** The systems the flags name, or undefined when there is none. */
-function systemsFromFlags(p: ReturnType<typeof parseFlags>): UserSystemsSpec | undefined {
-  const cwd = callerDir();
-  const runs = list(p, "run").map((v) => parseSystemArg(v, cwd, "--run"));
-  const models = list(p, "model").map((v) => {
-    const eq = v.indexOf("=");
-    if (eq < 0) {
-      throw new KitError(
-        `--model takes NAME=SPEC (e.g. --model mine=models/cross-encoder), got '${v}'`,
-      );
-    }
-    const spec = v.slice(eq + 1);
-    if (spec === "") throw new KitError(`--model ${v}: no model spec given`);
-    // A local model folder is relative to the caller, like every path.
-    const local = !/^(lexical:|ltr$)/.test(spec) && existsDir(fromCaller(spec));
-    return { name: checkSystemName(v.slice(0, eq)), model: local ? fromCaller(spec) : spec };
-  });
-  const qrcdRuns = list(p, "qrcd-run").map((v) => {
-    const { name, paths } = parseSystemArg(v, cwd, "--qrcd-run");
-    if (paths.length !== 1) throw new KitError(`--qrcd-run ${name}: give one run file`);
-    return { name, path: paths[0] };
-  });
-  const gold = str(p, "qrcd-gold");
-  if (gold !== undefined && qrcdRuns.length === 0) {
-    throw new KitError("--qrcd-gold is for --qrcd-run; give a QRCD run");
-  }
-  if (runs.length + models.length + qrcdRuns.length === 0) {
-    for (const flag of ["dataset", "split", "filter"]) {
-      if (str(p, flag) !== undefined) {
-        throw new KitError(`--${flag} is for the user's systems; give --run or --model`);
-      }
-    }
-    return undefined;
-  }
-  const dataset = oneOf(str(p, "dataset", "wikiqa")!, ["wikiqa", "trecqa"] as const, "dataset");
-  const spec: UserSystemsSpec = {
-    dataset,
-    split: str(p, "split", "test")!,
-    filter: oneOf(str(p, "filter", "clean")!, FILTERS, "filter"),
-    systems: [
-      ...runs.map((r) => ({ name: r.name, runs: r.paths })),
-      // Scored by the build, which fills in the runs.
-      ...models.map((m) => ({ name: m.name, runs: [], model: m.model })),
-    ],
-    ...(qrcdRuns.length ? { qrcd: { gold: qrcdGold(gold ?? "dev"), runs: qrcdRuns } } : {}),
-  };
-  return checkSpec(spec);
-}
-
-/** A QRCD split name (`dev`, `train`), unless a file by that name exists; else a file path. */
-function qrcdGold(gold: string): string {
-  const path = fromCaller(gold);
-  if (/^(dev|train)$/.test(gold) && !existsFile(path)) return gold;
-  if (!existsFile(path)) throw new KitError("--qrcd-gold: file not found", { file: gold });
-  return path;
-}
-
-function existsFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
-function existsDir(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 /** The `report` command. */
@@ -143,7 +64,15 @@ export const reportCommand: Command = {
     const plain = list(p, "model").filter((m) => !m.includes("="));
     if (plain.length > 1) throw new KitError("give one --model for notebook 03");
     p.values.model = list(p, "model").filter((m) => m.includes("="));
-    const systems = systemsFromFlags(p);
+    const systems = specFromArgs({
+      runs: list(p, "run"),
+      models: list(p, "model"),
+      qrcdRuns: list(p, "qrcd-run"),
+      qrcdGold: str(p, "qrcd-gold"),
+      dataset: str(p, "dataset"),
+      split: str(p, "split"),
+      filter: str(p, "filter"),
+    }, callerDir());
     const out = str(p, "out");
     const r = await buildReport({
       params: {

@@ -7,7 +7,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { SYSTEMS_ENV, type UserSystemsSpec } from "./user_systems.ts";
+import { ENV_NAMES, SYSTEMS_ENV, type UserSystemsSpec } from "./user_systems.ts";
 
 /** The Python that has nbclient/nbconvert (Debian packages); `$KIT_PYTHON` overrides it. */
 export function jupyterPython(): string {
@@ -61,7 +61,12 @@ export function paramsEnv(params: NotebookParams): Record<string, string> {
   const env: Record<string, string> = { KIT_DATA: params.data, NO_COLOR: "1" };
   if (params.model) env.KIT_MODEL = params.model;
   if (params.backend) env.KIT_BACKEND = params.backend;
-  if (params.systems) env[SYSTEMS_ENV] = JSON.stringify(params.systems);
+  if (params.systems) {
+    env[SYSTEMS_ENV] = JSON.stringify(params.systems);
+    // The systems are the flags' alone: `KIT_RUNS` etc. left in the user's shell (for running
+    // notebook 00 by itself) must not meet them in the kernel (empty counts as unset).
+    for (const name of Object.values(ENV_NAMES)) env[name] = "";
+  }
   // Debian's Python prints a debugger warning about frozen modules on every start.
   env.PYDEVD_DISABLE_FILE_VALIDATION = "1";
   return env;

@@ -24,6 +24,14 @@ export interface PlainRun {
   seconds: number;
 }
 
+/** Where and how {@link runPlainNbconvert} starts the command, as a user's shell would. */
+export interface PlainRunOptions {
+  /** The folder the command is typed in (default: this process's). */
+  cwd?: string;
+  /** More environment variables (e.g. `KIT_RUNS`; `""` unsets one for the notebook). */
+  env?: Record<string, string>;
+}
+
 /**
  * Runs `jupyter nbconvert --to <to> --execute <input>` into `outDir` with the notebook
  * parameters in the environment, as a user would type it. Throws on a non-zero exit.
@@ -40,9 +48,10 @@ export async function runPlainNbconvert(
   outDir: string,
   params: NotebookParams,
   to: "notebook" | "html",
+  options: PlainRunOptions = {},
 ): Promise<PlainRun> {
   const name = input.replace(/^.*\//, "").replace(/\.ipynb$/, "");
-  const env = paramsEnv(params);
+  const env = { ...paramsEnv(params), ...options.env };
   env.XDG_RUNTIME_DIR = Deno.env.get("XDG_RUNTIME_DIR") ?? await Deno.makeTempDir();
   const started = performance.now();
   let out: Deno.CommandOutput;
@@ -50,6 +59,7 @@ export async function runPlainNbconvert(
     out = await new Deno.Command("jupyter", {
       args: ["nbconvert", "--to", to, "--execute", input, "--output-dir", outDir, "--output", name],
       env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
       stdout: "piped",
       stderr: "piped",
     }).output();

@@ -118,7 +118,15 @@ export function parseSystemArg(
   const parts = isFile(rest) ? [rest] : rest.split(",").map((p) => p.trim()).filter((p) => p);
   const paths: string[] = [];
   for (const part of parts) {
-    for (const p of expandGlob(part, cwd)) {
+    let matches: string[];
+    try {
+      matches = expandGlob(part, cwd);
+    } catch (e) {
+      // Say which flag (or variable) and system the pattern came from.
+      if (e instanceof KitError) throw new KitError(`${flag} ${name}: ${e.message}`);
+      throw e;
+    }
+    for (const p of matches) {
       let st: Deno.FileInfo;
       try {
         st = Deno.statSync(resolveAgainst(p, cwd));
@@ -135,6 +143,147 @@ export function parseSystemArg(
     seen.add(p);
   }
   return { name, paths };
+}
+
+/**
+ * The arguments that name the user's systems, as written on the command line (`--run`,
+ * `--model`, `--qrcd-run`, `--qrcd-gold`, `--dataset`, `--split`, `--filter`) or in the
+ * notebook's environment (`KIT_RUNS`, ...): raw strings, read by {@link specFromArgs}.
+ */
+export interface SystemArgs {
+  /** `NAME=PATH[,PATH...]` (a file, a list or a glob) each. */
+  runs: readonly string[];
+  /** `NAME=SPEC` each (a spec of `score --model`), scored by the report before the notebook. */
+  models: readonly string[];
+  /** `NAME=RUN.json` each. */
+  qrcdRuns: readonly string[];
+  qrcdGold?: string;
+  dataset?: string;
+  split?: string;
+  filter?: string;
+}
+
+/** What each argument is called where the user wrote it, for the error messages. */
+export type ArgNames = Record<keyof SystemArgs, string>;
+
+/** The command line's names (`deno task report`). */
+export const FLAG_NAMES: ArgNames = {
+  runs: "--run",
+  models: "--model",
+  qrcdRuns: "--qrcd-run",
+  qrcdGold: "--qrcd-gold",
+  dataset: "--dataset",
+  split: "--split",
+  filter: "--filter",
+};
+
+/**
+ * The notebook's environment variables, for running `notebooks/00-your-systems` outside the
+ * report (plain `jupyter nbconvert --execute`, a live notebook): the flags of the command,
+ * several values separated by `;` or new lines. No `--model` here: the report scores a model
+ * before the notebook runs; outside it, score it first (`deno task score --out FILE`).
+ */
+export const ENV_NAMES: ArgNames = {
+  runs: "KIT_RUNS",
+  models: "KIT_MODELS",
+  qrcdRuns: "KIT_QRCD_RUNS",
+  qrcdGold: "KIT_QRCD_GOLD",
+  dataset: "KIT_DATASET",
+  split: "KIT_SPLIT",
+  filter: "KIT_FILTER",
+};
+
+function existsAs(path: string, kind: "file" | "dir"): boolean {
+  try {
+    const st = Deno.statSync(path);
+    return kind === "file" ? st.isFile : st.isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The systems the arguments name, paths made absolute against `cwd` (the caller's folder),
+ * checked; `undefined` when no system is named (then `dataset`, `split`, `filter` and
+ * `qrcdGold` are errors: they would be ignored).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { specFromArgs } from "./user_systems.ts";
+ * const dir = await Deno.makeTempDir();
+ * for (const s of [1, 2]) await Deno.writeTextFile(`${dir}/s${s}.run`, "");
+ * const spec = specFromArgs({ runs: ["mine=s*.run"], models: ["bm25=lexical:bm25"], qrcdRuns: [] }, dir)!;
+ * assert.deepEqual([spec.dataset, spec.split, spec.filter], ["wikiqa", "test", "clean"]);
+ * assert.deepEqual(spec.systems.map((s) => s.runs.length), [2, 0]);
+ * assert.equal(specFromArgs({ runs: [], models: [], qrcdRuns: [] }, dir), undefined);
+ * assert.throws(() => specFromArgs({ runs: [], models: [], qrcdRuns: [], split: "dev" }, dir),
+ *   /--split is for the user's systems/);
+ * ```
+ */
+export function specFromArgs(
+  args: SystemArgs,
+  cwd: string,
+  names: ArgNames = FLAG_NAMES,
+): UserSystemsSpec | undefined {
+  const runs = args.runs.map((v) => parseSystemArg(v, cwd, names.runs));
+  const models = args.models.map((v) => {
+    const eq = v.indexOf("=");
+    if (eq < 0) {
+      throw new KitError(
+        `${names.models} takes NAME=SPEC (e.g. mine=models/cross-encoder), got '${v}'`,
+      );
+    }
+    const model = v.slice(eq + 1).trim();
+    if (model === "") throw new KitError(`${names.models} ${v}: no model spec given`);
+    // A local model folder is relative to the caller, like every path.
+    const local = !/^(lexical:|ltr$)/.test(model) && existsAs(resolveAgainst(model, cwd), "dir");
+    return {
+      name: checkSystemName(v.slice(0, eq)),
+      model: local ? resolveAgainst(model, cwd) : model,
+    };
+  });
+  const qrcdRuns = args.qrcdRuns.map((v) => {
+    const { name, paths } = parseSystemArg(v, cwd, names.qrcdRuns);
+    if (paths.length !== 1) throw new KitError(`${names.qrcdRuns} ${name}: give one run file`);
+    return { name, path: paths[0] };
+  });
+  if (args.qrcdGold !== undefined && qrcdRuns.length === 0) {
+    throw new KitError(`${names.qrcdGold} is for ${names.qrcdRuns}; give a QRCD run`);
+  }
+  if (runs.length + models.length + qrcdRuns.length === 0) {
+    for (const key of ["dataset", "split", "filter"] as const) {
+      if (args[key] !== undefined) {
+        throw new KitError(
+          `${names[key]} is for the user's systems; give ${names.runs} or ${names.models}`,
+        );
+      }
+    }
+    return undefined;
+  }
+  return checkSpec({
+    dataset: (args.dataset ?? "wikiqa") as As2Dataset,
+    split: args.split ?? "test",
+    filter: (args.filter ?? "clean") as FilterName,
+    systems: [
+      ...runs.map((r) => ({ name: r.name, runs: r.paths })),
+      // Scored by the report before the notebook runs, which fills in the runs.
+      ...models.map((m) => ({ name: m.name, runs: [], model: m.model })),
+    ],
+    ...(qrcdRuns.length
+      ? { qrcd: { gold: qrcdGold(args.qrcdGold ?? "dev", cwd, names), runs: qrcdRuns } }
+      : {}),
+  });
+}
+
+/** A QRCD split name (`dev`, `train`), unless a file by that name exists; else a file path. */
+function qrcdGold(gold: string, cwd: string, names: ArgNames): string {
+  const path = resolveAgainst(gold, cwd);
+  if (/^(dev|train)$/.test(gold) && !existsAs(path, "file")) return gold;
+  if (!existsAs(path, "file")) {
+    throw new KitError(`${names.qrcdGold}: file not found`, { file: gold });
+  }
+  return path;
 }
 
 /** The kit's baselines beside the user's answer-selection systems (names the user cannot take). */
@@ -168,7 +317,7 @@ export const SAMPLE_SYSTEMS: UserSystemsSpec = {
  * ```
  */
 export function checkSpec(spec: UserSystemsSpec): UserSystemsSpec {
-  if (!(spec.dataset in SPLITS)) {
+  if (!Object.hasOwn(SPLITS, spec.dataset)) {
     throw new KitError(`unknown dataset '${spec.dataset}' (expected wikiqa or trecqa)`);
   }
   if (!SPLITS[spec.dataset].includes(spec.split)) {
@@ -200,8 +349,74 @@ export function checkSpec(spec: UserSystemsSpec): UserSystemsSpec {
 }
 
 /**
- * The systems the notebook reports on: `KIT_SYSTEMS` (JSON, set by `deno task report`),
- * else, on the bundled samples, the sample run as a demonstration.
+ * Splits one environment variable holding several values (`;` or new lines between them).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envList } from "./user_systems.ts";
+ * assert.deepEqual(envList(" a=x.run; b=y*.run\n\n"), ["a=x.run", "b=y*.run"]);
+ * assert.deepEqual(envList(undefined), []);
+ * ```
+ */
+export function envList(value: string | undefined): string[] {
+  return (value ?? "").split(/[;\n]/).map((v) => v.trim()).filter((v) => v !== "");
+}
+
+/**
+ * The systems named by the notebook's environment variables ({@link ENV_NAMES}: `KIT_RUNS`,
+ * `KIT_QRCD_RUNS`, `KIT_QRCD_GOLD`, `KIT_DATASET`, `KIT_SPLIT`, `KIT_FILTER`), relative paths
+ * against `cwd`; `undefined` when none is set.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { systemsFromEnv } from "./user_systems.ts";
+ * const spec = systemsFromEnv({ KIT_RUNS: "mine=runs/wikiqa-test.run", KIT_SPLIT: "test" }, "data/samples")!;
+ * assert.equal(spec.systems[0].runs[0], `${Deno.cwd()}/data/samples/runs/wikiqa-test.run`);
+ * assert.throws(() => systemsFromEnv({ KIT_MODELS: "x=ltr" }, "."), /score it first/);
+ * ```
+ */
+export function systemsFromEnv(
+  env: Record<string, string | undefined>,
+  cwd: string,
+): UserSystemsSpec | undefined {
+  const one = (name: string) => env[name]?.trim() || undefined;
+  if (envList(env[ENV_NAMES.models]).length) {
+    throw new KitError(
+      `${ENV_NAMES.models} is for 'deno task report --model', which scores the model before the ` +
+        `notebook runs; here, score it first ('deno task score --model SPEC --dataset D --split S ` +
+        `--out FILE') and name the run in ${ENV_NAMES.runs}`,
+    );
+  }
+  return specFromArgs(
+    {
+      runs: envList(env[ENV_NAMES.runs]),
+      models: [],
+      qrcdRuns: envList(env[ENV_NAMES.qrcdRuns]),
+      qrcdGold: one(ENV_NAMES.qrcdGold),
+      dataset: one(ENV_NAMES.dataset),
+      split: one(ENV_NAMES.split),
+      filter: one(ENV_NAMES.filter),
+    },
+    cwd,
+    ENV_NAMES,
+  );
+}
+
+/**
+ * The folder relative paths of the notebook's environment resolve against: the caller's
+ * (`INIT_CWD`, set by `deno task` and `./kit`), else the shell's at the start of Jupyter
+ * (`PWD`: the kernel itself runs in the notebook's folder), else the kernel's.
+ */
+export function callerFolder(env: Record<string, string | undefined>): string {
+  return env.INIT_CWD || env.PWD || Deno.cwd();
+}
+
+/**
+ * The systems the notebook reports on: `KIT_SYSTEMS` (JSON, set by `deno task report`), else
+ * the variables of {@link systemsFromEnv} (`KIT_RUNS`, ...), else, on the bundled samples,
+ * the sample run as a demonstration.
  *
  * @example
  * ```ts
@@ -210,17 +425,24 @@ export function checkSpec(spec: UserSystemsSpec): UserSystemsSpec {
  * assert.equal(userSystems({ KIT_DATA: "sample" }).systems[0].name, "sample run");
  * const spec = { dataset: "trecqa", split: "dev", filter: "clean", systems: [{ name: "x", runs: ["/r"] }] };
  * assert.equal(userSystems({ KIT_SYSTEMS: JSON.stringify(spec) }).split, "dev");
+ * assert.equal(userSystems({ KIT_RUNS: "mine=data/samples/runs/wikiqa-test.run" }).systems[0].name, "mine");
  * ```
  */
 export function userSystems(
   env: Record<string, string | undefined> = Deno.env.toObject(),
 ): UserSystemsSpec {
   const raw = env[SYSTEMS_ENV];
+  const named = Object.values(ENV_NAMES).filter((n) => env[n]?.trim());
+  if (raw && named.length) {
+    throw new KitError(`${SYSTEMS_ENV} and ${named.join(", ")} are both set; set one of them`);
+  }
   if (!raw) {
+    const fromEnv = systemsFromEnv(env, callerFolder(env));
+    if (fromEnv) return fromEnv;
     if ((env.KIT_DATA || "sample") === "sample") return SAMPLE_SYSTEMS;
     throw new KitError(
-      `${SYSTEMS_ENV} is not set: run 'deno task report --data real --run NAME=PATH' ` +
-        `(or set ${SYSTEMS_ENV} to the JSON of the systems before starting Jupyter)`,
+      `no system given: run 'deno task report --data real --run NAME=PATH', or set ` +
+        `${ENV_NAMES.runs}=NAME=PATH (several: separated by ';') before starting Jupyter`,
     );
   }
   let parsed: UserSystemsSpec;
@@ -229,7 +451,15 @@ export function userSystems(
   } catch (e) {
     throw new KitError(`${SYSTEMS_ENV} is not valid JSON: ${(e as Error).message}`);
   }
-  return checkSpec(parsed);
+  const spec = checkSpec(parsed);
+  const unscored = spec.systems.find((s) => s.runs.length === 0);
+  if (unscored) {
+    throw new KitError(
+      `${SYSTEMS_ENV}: system '${unscored.name}' has no run file (a model is scored by ` +
+        "'deno task report --model' before the notebook runs)",
+    );
+  }
+  return spec;
 }
 
 /** One run file of a system, read. */

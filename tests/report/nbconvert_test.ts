@@ -3,20 +3,51 @@
  * each code cell must get the outputs the kit's own runner gets (the Deno kernel can report a
  * cell done before its outputs, and plain nbconvert drops late ones silently), the exported
  * page must draw every figure offline in Chromium with plotly.js in it once, and the kit's
- * runner must see no output arrive after a cell ended. One run per notebook (sample data;
- * every notebook but 00, which needs the user's systems);
+ * runner must see no output arrive after a cell ended. One run per notebook (sample data);
+ * notebook 00 (the user's systems) is run the way docs/notebooks.md shows: from a folder
+ * outside the project, its systems in `KIT_RUNS` with paths relative to that folder.
  * `deno run -A tools/nbconvert_repeat.ts --runs 3` repeats it.
  */
 import assert from "node:assert/strict";
-import { PROJECT_ROOT } from "../../lib/data/paths.ts";
-import { launchBrowser } from "../../lib/report/browser.ts";
-import { listNotebooks } from "../../lib/report/build.ts";
-import { executeNotebook } from "../../lib/report/execute.ts";
+import { PROJECT_ROOT, SAMPLES_DIR } from "../../lib/data/paths.ts";
+import { type BrowserSession, launchBrowser } from "../../lib/report/browser.ts";
+import { listNotebooks, SYSTEMS_NOTEBOOK } from "../../lib/report/build.ts";
+import { executeNotebook, type NotebookParams } from "../../lib/report/execute.ts";
 import {
   checkHtmlExport,
   outputsPerCell,
+  type PlainRunOptions,
   runPlainNbconvert,
 } from "../../lib/report/plain_nbconvert.ts";
+
+/**
+ * Runs `name` with the kit's runner (`params`) and with plain nbconvert (`params`, then
+ * `plain`), and checks the plain page against the runner's notebook; returns the page's HTML.
+ */
+async function checkPlainAgainstRunner(
+  session: BrowserSession,
+  dir: string,
+  name: string,
+  params: NotebookParams,
+  plain: PlainRunOptions = {},
+): Promise<string> {
+  const input = `${PROJECT_ROOT}/notebooks/${name}`;
+  const reference = await executeNotebook(input, `${dir}/kit-${name}`, params);
+  assert.equal(reference.lateOutputs, 0, `${name}: outputs arrived after their cell ended`);
+  const executed = await Deno.readTextFile(reference.output);
+  const expected = outputsPerCell(executed);
+  const figures = executed.split('"application/vnd.plotly.v1+json"').length - 1;
+
+  const run = await runPlainNbconvert(input, dir, { data: params.data }, "html", plain);
+  const page = await checkHtmlExport(session, run.file);
+  assert.deepEqual(page.outputsPerCell, expected, `${name}: outputs per code cell`);
+  assert.equal(page.figures.length, figures, `${name}: figures on the page`);
+  for (const f of page.figures) assert.ok(f.svg && f.marks > 0, `${name}: ${f.id} not drawn`);
+  assert.equal(page.libraryCopies, figures > 0 ? 1 : 0, `${name}: plotly.js copies`);
+  assert.deepEqual(page.log.pageErrors, [], `${name}: script errors`);
+  assert.deepEqual(page.log.blockedRequests, [], `${name}: network requests`);
+  return await Deno.readTextFile(run.file);
+}
 
 Deno.test({
   name: "plain nbconvert --to html --execute keeps every output and draws every figure",
@@ -26,25 +57,62 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "kit-nbconvert-" });
     const session = await launchBrowser();
     try {
-      // Every notebook but 00, which runs only with the user's systems.
+      // Notebook 00 runs only with the user's systems: the next test.
       const names = listNotebooks(`${PROJECT_ROOT}/notebooks`).filter((n) => !n.startsWith("00"));
       for (const name of names) {
-        const input = `${PROJECT_ROOT}/notebooks/${name}`;
-        const reference = await executeNotebook(input, `${dir}/kit-${name}`, { data: "sample" });
-        assert.equal(reference.lateOutputs, 0, `${name}: outputs arrived after their cell ended`);
-        const expected = outputsPerCell(await Deno.readTextFile(reference.output));
-        const figures = (await Deno.readTextFile(reference.output))
-          .split('"application/vnd.plotly.v1+json"').length - 1;
-
-        const plain = await runPlainNbconvert(input, dir, { data: "sample" }, "html");
-        const page = await checkHtmlExport(session, plain.file);
-        assert.deepEqual(page.outputsPerCell, expected, `${name}: outputs per code cell`);
-        assert.equal(page.figures.length, figures, `${name}: figures on the page`);
-        for (const f of page.figures) assert.ok(f.svg && f.marks > 0, `${name}: ${f.id} not drawn`);
-        assert.equal(page.libraryCopies, figures > 0 ? 1 : 0, `${name}: plotly.js copies`);
-        assert.deepEqual(page.log.pageErrors, [], `${name}: script errors`);
-        assert.deepEqual(page.log.blockedRequests, [], `${name}: network requests`);
+        await checkPlainAgainstRunner(session, dir, name, { data: "sample" });
       }
+    } finally {
+      await session.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "notebook 00 under plain nbconvert from another folder: KIT_RUNS with relative paths",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "kit-nbconvert-00-" });
+    const outside = `${dir}/my runs`;
+    await Deno.mkdir(`${outside}/seeds`, { recursive: true });
+    const sample = await Deno.readTextFile(`${SAMPLES_DIR}/runs/wikiqa-test.run`);
+    await Deno.writeTextFile(`${outside}/mine.run`, sample);
+    // Two "seeds": the sample run, and the same with every score negated (another ranking).
+    await Deno.writeTextFile(`${outside}/seeds/seed1.run`, sample);
+    await Deno.writeTextFile(
+      `${outside}/seeds/seed2.run`,
+      sample.replace(/^([^#\s]\S* \S+ \S+ \S+ )(\S+)/gm, (_, head, score) => `${head}${-score}`),
+    );
+    const session = await launchBrowser();
+    try {
+      // The runner gets the spec the report would build, absolute paths.
+      const systems = {
+        dataset: "wikiqa" as const,
+        split: "test",
+        filter: "clean" as const,
+        systems: [
+          { name: "mine", runs: [`${outside}/mine.run`] },
+          { name: "my seeds", runs: [`${outside}/seeds/seed1.run`, `${outside}/seeds/seed2.run`] },
+        ],
+      };
+      const html = await checkPlainAgainstRunner(session, dir, SYSTEMS_NOTEBOOK, {
+        data: "sample",
+        systems,
+      }, {
+        // As typed in a shell in `outside`: PWD is that folder; no INIT_CWD (no deno task).
+        cwd: outside,
+        env: {
+          KIT_RUNS: "mine=mine.run; my seeds=seeds/seed*.run",
+          PWD: outside,
+          INIT_CWD: "",
+        },
+      });
+      assert.match(html, /<td[^>]*>my seeds</, "the systems of KIT_RUNS are on the page");
+      // Not the bundled sample run, which stands in when no system is given.
+      assert.doesNotMatch(html, /<td[^>]*>sample run</, "not the bundled sample run");
+      assert.match(html, /seed1\.run, seed2\.run/, "the glob, relative to the caller's folder");
     } finally {
       await session.close();
       await Deno.remove(dir, { recursive: true });
