@@ -77,16 +77,54 @@ export function paramsEnv(params: NotebookParams): Record<string, string> {
  * cell throws a `KitError` whose message holds the cell's source and error (the partly
  * executed notebook is still written, for inspection).
  */
-export async function executeNotebook(
+export function executeNotebook(
   input: string,
   output: string,
   params: NotebookParams,
   options: ExecuteOptions = {},
 ): Promise<ExecutionResult> {
+  return withRuntimeDir(
+    options.runtimeDir,
+    (runtimeDir) => executeIn(input, output, params, options, runtimeDir),
+  );
+}
+
+/**
+ * Runs `fn` with a runtime folder for the kernel (`XDG_RUNTIME_DIR`: Deno's WebGPU (Vulkan)
+ * warns on every adapter request without one): the environment's, else `given`, else a new
+ * `kit-runtime-*` temporary folder, removed when `fn` ends.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withRuntimeDir } from "./execute.ts";
+ * const made = await withRuntimeDir(undefined, (dir) => Promise.resolve(dir));
+ * assert.ok(Deno.env.get("XDG_RUNTIME_DIR") === made || !(await Deno.stat(made).catch(() => false)));
+ * ```
+ */
+export async function withRuntimeDir<T>(
+  given: string | undefined,
+  fn: (dir: string) => Promise<T>,
+): Promise<T> {
+  const existing = Deno.env.get("XDG_RUNTIME_DIR") ?? given;
+  if (existing) return await fn(existing);
+  const made = await Deno.makeTempDir({ prefix: "kit-runtime-" });
+  try {
+    return await fn(made);
+  } finally {
+    await Deno.remove(made, { recursive: true }).catch(() => {});
+  }
+}
+
+async function executeIn(
+  input: string,
+  output: string,
+  params: NotebookParams,
+  options: ExecuteOptions,
+  runtimeDir: string,
+): Promise<ExecutionResult> {
   const env = paramsEnv(params);
-  // Deno's WebGPU (Vulkan) warns on every adapter request without a runtime dir.
-  env.XDG_RUNTIME_DIR = Deno.env.get("XDG_RUNTIME_DIR") ?? options.runtimeDir ??
-    await Deno.makeTempDir();
+  env.XDG_RUNTIME_DIR = runtimeDir;
   const cmd = new Deno.Command(jupyterPython(), {
     args: [
       "-Xfrozen_modules=off",

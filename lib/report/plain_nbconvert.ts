@@ -14,7 +14,7 @@ import { KitError } from "../errors.ts";
 import { LIBRARY_MARK } from "../plot/mod.ts";
 import { type BrowserSession, offlinePage, type PageLog } from "./browser.ts";
 import { type FigureCheck, openAndDraw } from "./check.ts";
-import { type NotebookParams, paramsEnv } from "./execute.ts";
+import { type NotebookParams, paramsEnv, withRuntimeDir } from "./execute.ts";
 
 /** What one plain nbconvert execution gave. */
 export interface PlainRun {
@@ -43,16 +43,27 @@ export interface PlainRunOptions {
  * console.log(run.file, run.seconds);
  * ```
  */
-export async function runPlainNbconvert(
+export function runPlainNbconvert(
   input: string,
   outDir: string,
   params: NotebookParams,
   to: "notebook" | "html",
   options: PlainRunOptions = {},
 ): Promise<PlainRun> {
+  return withRuntimeDir(undefined, async (runtimeDir) => {
+    const env = { ...paramsEnv(params), ...options.env, XDG_RUNTIME_DIR: runtimeDir };
+    return await runIn(input, outDir, to, options, env);
+  });
+}
+
+async function runIn(
+  input: string,
+  outDir: string,
+  to: "notebook" | "html",
+  options: PlainRunOptions,
+  env: Record<string, string>,
+): Promise<PlainRun> {
   const name = input.replace(/^.*\//, "").replace(/\.ipynb$/, "");
-  const env = { ...paramsEnv(params), ...options.env };
-  env.XDG_RUNTIME_DIR = Deno.env.get("XDG_RUNTIME_DIR") ?? await Deno.makeTempDir();
   const started = performance.now();
   let out: Deno.CommandOutput;
   try {
