@@ -372,8 +372,9 @@ export function envList(value: string | undefined): string[] {
  * ```ts
  * import assert from "node:assert/strict";
  * import { systemsFromEnv } from "./user_systems.ts";
- * const spec = systemsFromEnv({ KIT_RUNS: "mine=runs/wikiqa-test.run", KIT_SPLIT: "test" }, "data/samples")!;
- * assert.equal(spec.systems[0].runs[0], `${Deno.cwd()}/data/samples/runs/wikiqa-test.run`);
+ * import { SAMPLES_DIR } from "../data/paths.ts";
+ * const spec = systemsFromEnv({ KIT_RUNS: "mine=runs/wikiqa-test.run", KIT_SPLIT: "test" }, SAMPLES_DIR)!;
+ * assert.equal(spec.systems[0].runs[0], `${SAMPLES_DIR}/runs/wikiqa-test.run`);
  * assert.throws(() => systemsFromEnv({ KIT_MODELS: "x=ltr" }, "."), /score it first/);
  * ```
  */
@@ -422,10 +423,12 @@ export function callerFolder(env: Record<string, string | undefined>): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { userSystems } from "./user_systems.ts";
+ * import { SAMPLES_DIR } from "../data/paths.ts";
  * assert.equal(userSystems({ KIT_DATA: "sample" }).systems[0].name, "sample run");
  * const spec = { dataset: "trecqa", split: "dev", filter: "clean", systems: [{ name: "x", runs: ["/r"] }] };
  * assert.equal(userSystems({ KIT_SYSTEMS: JSON.stringify(spec) }).split, "dev");
- * assert.equal(userSystems({ KIT_RUNS: "mine=data/samples/runs/wikiqa-test.run" }).systems[0].name, "mine");
+ * const fromEnv = userSystems({ KIT_RUNS: "mine=runs/wikiqa-test.run", INIT_CWD: SAMPLES_DIR });
+ * assert.equal(fromEnv.systems[0].name, "mine");
  * ```
  */
 export function userSystems(
