@@ -98,13 +98,24 @@ async function runIn(
  * ```ts
  * import assert from "node:assert/strict";
  * import { outputsPerCell } from "./plain_nbconvert.ts";
- * const nb = { cells: [{ cell_type: "markdown" }, { cell_type: "code", outputs: [{}, {}] }] };
- * assert.deepEqual(outputsPerCell(JSON.stringify(nb)), [2]);
+ * const stderr = { output_type: "stream", name: "stderr", text: "note\n" };
+ * const nb = { cells: [{ cell_type: "markdown" }, { cell_type: "code", outputs: [{}, {}] },
+ *   { cell_type: "code", outputs: [stderr, stderr, {}, stderr] }] };
+ * // Two stderr writes in a row show as one output.
+ * assert.deepEqual(outputsPerCell(JSON.stringify(nb)), [2, 3]);
  * ```
  */
 export function outputsPerCell(notebookJson: string): number[] {
-  const nb = JSON.parse(notebookJson) as { cells: { cell_type: string; outputs?: unknown[] }[] };
-  return nb.cells.filter((c) => c.cell_type === "code").map((c) => c.outputs?.length ?? 0);
+  type Output = { output_type?: string; name?: string };
+  const nb = JSON.parse(notebookJson) as { cells: { cell_type: string; outputs?: Output[] }[] };
+  // Consecutive writes to one stream are one output as Jupyter shows it: nbclient (and so plain
+  // nbconvert) appends them to the previous stream output, the kit's runner keeps each message.
+  const shown = (outputs: Output[]) =>
+    outputs.filter((o, i) =>
+      !(o.output_type === "stream" && outputs[i - 1]?.output_type === "stream" &&
+        outputs[i - 1].name === o.name)
+    ).length;
+  return nb.cells.filter((c) => c.cell_type === "code").map((c) => shown(c.outputs ?? []));
 }
 
 /** Page script: outputs per code cell of an nbconvert HTML export (JupyterLab classes). */
