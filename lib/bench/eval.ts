@@ -12,15 +12,7 @@ import { KitError } from "../errors.ts";
 import { parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
-import {
-  evaluateRunStream,
-  evaluateTrecFiles,
-  readQrels,
-  readRun,
-  type StageTimes,
-} from "../metrics/trec_files.ts";
-import { QrelsIndex } from "../metrics/trec_bytes.ts";
-import { QueryEvaluator } from "../metrics/evaluate.ts";
+import { evaluateTrecFiles, readQrels, readRun, type StageTimes } from "../metrics/trec_files.ts";
 import { REFERENCE_MEASURES, referenceEvaluate } from "../metrics/reference.ts";
 import { writeSynthetic } from "./synthetic.ts";
 
@@ -120,23 +112,20 @@ export async function checkAgainstReference(qrelsPath: string, runPath: string):
  * query), and the summary.
  */
 export async function profileEval(qrelsPath: string, runPath: string) {
-  let t0 = performance.now();
-  const qrels = await QrelsIndex.open(qrelsPath);
   const times: StageTimes = {
-    "parse the qrels": (performance.now() - t0) / 1000,
-    "parse and group the run": 0,
-    "duplicate check and judgments": 0,
-    "sort (trec_eval order)": 0,
+    "read the qrels": 0,
+    "read the run": 0,
+    judge: 0,
+    rank: 0,
     measures: 0,
+    summary: 0,
   };
-  const ev = new QueryEvaluator(["map", "recip_rank", "P.5", "ndcg_cut.10"], 1);
-  const stretch = await evaluateRunStream(qrels, runPath, ev, { times });
-  t0 = performance.now();
-  ev.result({ complete: false, runOnlyQueries: stretch.runOnly, missing: [], runId: "" });
-  return {
-    ...times,
-    "summary and per-query table": (performance.now() - t0) / 1000,
-  };
+  await evaluateTrecFiles(qrelsPath, runPath, ["map", "recip_rank", "P.5", "ndcg_cut.10"], {
+    times,
+    threads: 1,
+    warn: false,
+  });
+  return times;
 }
 
 function fmt(x: number, d = 2): string {

@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { type FilterName, FILTERS, protocolFilter } from "../data/filters.ts";
 import { KitError } from "../errors.ts";
 import { checkOutput } from "../io/output.ts";
+import { parseRelease, type TrecRelease } from "../metrics/trec_format.ts";
 
 /** The option table of a command, as `node:util` `parseArgs` takes it. */
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
@@ -32,7 +33,7 @@ export interface Parsed {
 export function parseFlags(args: string[], options: OptionSpec): Parsed {
   try {
     const { values, positionals } = parseArgs({
-      args,
+      args: joinNegativeValues(args, options),
       options,
       allowPositionals: true,
       strict: true,
@@ -41,6 +42,29 @@ export function parseFlags(args: string[], options: OptionSpec): Parsed {
   } catch (e) {
     throw new KitError(`${(e as Error).message.replace(/\. To specify.*$/s, "")}`);
   }
+}
+
+/**
+ * A string option followed by a negative number (`-l -1`, `--threshold -0.5`) takes it as
+ * its value: `parseArgs` would read `-1` as another option and refuse it.
+ */
+function joinNegativeValues(args: string[], options: OptionSpec): string[] {
+  const takesValue = new Set<string>();
+  for (const [name, o] of Object.entries(options)) {
+    if (o.type !== "string") continue;
+    takesValue.add(`--${name}`);
+    if (o.short) takesValue.add(`-${o.short}`);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (takesValue.has(args[i]) && /^-\d+(\.\d+)?$/.test(args[i + 1] ?? "")) {
+      const long = args[i].startsWith("--")
+        ? args[i]
+        : `--${Object.entries(options).find(([, o]) => `-${o.short}` === args[i])![0]}`;
+      out.push(`${long}=${args[++i]}`);
+    } else out.push(args[i]);
+  }
+  return out;
 }
 
 /** Reads a string flag, or `fallback`. */
@@ -74,7 +98,9 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], wh
 }
 
 /**
- * The `-l LEVEL` flag (trec_eval's relevance level): an integer, 1 when absent.
+ * The `-l LEVEL` flag (trec_eval's relevance level): an integer, 1 when absent. Zero and
+ * negative levels mean what they mean to trec_eval (see `isRelevant`); text trec_eval's
+ * `atol` would read another way (`1.5` as 1, `x` as 0) is refused.
  *
  * @example
  * ```ts
@@ -82,13 +108,38 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], wh
  * import { relevanceLevel } from "./args.ts";
  * assert.equal(relevanceLevel(undefined), 1);
  * assert.equal(relevanceLevel("2"), 2);
+ * assert.equal(relevanceLevel("-1"), -1);
  * assert.throws(() => relevanceLevel("x"), /-l takes an integer relevance level/);
  * ```
  */
 export function relevanceLevel(raw: string | undefined): number {
   if (raw === undefined) return 1;
-  if (!/^-?\d+$/.test(raw)) throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
-  return Number(raw);
+  if (!/^[+-]?\d+$/.test(raw) || Math.abs(Number(raw)) > 0x7fffffff) {
+    throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
+  }
+  return Number(raw) + 0; // (-0 is 0)
+}
+
+/** The `--trec-eval RELEASE` option, as commands that read runs declare it. */
+export const RELEASE_OPTION: OptionSpec = { "trec-eval": { type: "string" } };
+
+/** Its usage text. */
+export const RELEASE_USAGE = "[--trec-eval 9.0.8|10.0]";
+
+/**
+ * The `--trec-eval RELEASE` flag: which trec_eval release's reading and ranking to
+ * reproduce (default 9.0.8; see `lib/metrics/trec_format.ts`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseFlags, RELEASE_OPTION, trecRelease } from "./args.ts";
+ * assert.equal(trecRelease(parseFlags(["--trec-eval", "10.0"], RELEASE_OPTION)), "10.0");
+ * assert.equal(trecRelease(parseFlags([], RELEASE_OPTION)), "9.0.8");
+ * ```
+ */
+export function trecRelease(p: Parsed): TrecRelease {
+  return parseRelease(str(p, "trec-eval"));
 }
 
 /** An output file a command will write, checked before the work (see {@link outputFlag}). */

@@ -110,7 +110,8 @@ const qrelsCommand: Command = {
   summary: "write the qrels of a split (corpus ids; every candidate judged with its label)",
   usage:
     "<wikiqa|trecqa> --split S [--filter raw|no-all|clean] [--out FILE] [--force] [--dir DIR]\n" +
-    "  filter default: clean for dev/test, no-all for train (the protocol's)",
+    "  filter default: clean for dev/test, no-all for train (the protocol's)\n" +
+    "  FILE: TREC qrels, or ranx/pytrec_eval JSON when it ends in .json (.gz: compressed)",
   async run(args) {
     const p = parseFlags(args, {
       split: { type: "string" },

@@ -11,7 +11,16 @@ import { measureHelp } from "../metrics/measures/help.ts";
 import { evaluateTrecFiles } from "../metrics/trec_files.ts";
 import { formatCsv, formatJson, formatTrecEval } from "../metrics/format.ts";
 import type { Command } from "./command.ts";
-import { list, oneOf, parseFlags, relevanceLevel, str } from "./args.ts";
+import {
+  list,
+  oneOf,
+  parseFlags,
+  RELEASE_OPTION,
+  RELEASE_USAGE,
+  relevanceLevel,
+  str,
+  trecRelease,
+} from "./args.ts";
 import { writeStdout } from "./stdout.ts";
 
 function count(raw: string | undefined, flag: string, min: number): number | undefined {
@@ -31,7 +40,11 @@ export const trecCommand: Command = {
   summary: "trec_eval-compatible evaluation of a run file against a qrels file",
   get usage() {
     return "QRELS RUN [-m MEASURE]... [-q] [-c] [-l LEVEL] [-J] [-M N] [-N N]\n" +
-      "  [--format text|json|csv|csv-wide] [--threads N] [--skip-bad-lines]\n" +
+      `  [--format text|json|csv|csv-wide] ${RELEASE_USAGE} [--threads N] [--skip-bad-lines]\n` +
+      "  QRELS, RUN: TREC or ranx/pytrec_eval JSON files, gzip too; one may be - (stdin)\n" +
+      "  --trec-eval: the release reproduced: 9.0.8 (default; scores as 32-bit floats, no\n" +
+      "  comment lines) or 10.0 (doubles, '#' lines skipped, a qrels query missing from the\n" +
+      "  run is an error without -c);\n" +
       "  -q per-query values too; -c average over every qrels query (missing ones score 0);\n" +
       "  -l LEVEL judgments >= LEVEL are relevant (default 1); -J only judged documents count;\n" +
       "  -M N only the first N documents of each ranking count; -N N documents in the\n" +
@@ -51,6 +64,7 @@ export const trecCommand: Command = {
       format: { type: "string", default: "text" },
       threads: { type: "string" },
       "skip-bad-lines": { type: "boolean" },
+      ...RELEASE_OPTION,
     });
     const [qrelsPath, runPath, ...extra] = p.positionals;
     if (!qrelsPath || !runPath || extra.length) {
@@ -65,6 +79,7 @@ export const trecCommand: Command = {
       {
         complete: Boolean(p.values.complete),
         relevanceLevel: relevanceLevel(str(p, "level")),
+        release: trecRelease(p),
         judgedOnly: Boolean(p.values["judged-only"]),
         maxDocs: count(str(p, "max-docs"), "-M", 0),
         numDocs: count(str(p, "num-docs"), "-N", 0),

@@ -1,5 +1,5 @@
 /**
- * The kit's command line: `deno task <data|eval|score|report|bench> ...`.
+ * The kit's command line: `deno task <data|eval|convert|score|report|bench> ...`.
  * Each top-level command lives in its own module and registers its subcommands in
  * {@link COMMANDS}; this file only dispatches and turns `KitError`s into a one-line
  * message and exit status 2, and a closed standard output (`| head -1`, also through
@@ -31,6 +31,7 @@ export type CommandEntry = Record<string, Command> | Command;
 export const COMMANDS: Record<string, () => Promise<CommandEntry>> = {
   data: async () => (await import("./data.ts")).dataCommands,
   eval: async () => (await import("./eval.ts")).evalCommands,
+  convert: async () => (await import("./convert.ts")).convertCommands,
   score: async () => (await import("./score.ts")).scoreCommand,
   fuse: async () => (await import("./fuse.ts")).fuseCommand,
   bench: async () => (await import("./bench.ts")).benchCommands,

@@ -22,6 +22,7 @@ export const scoreCommand: Command = {
   summary: "score a split with a model and write a TREC run",
   usage: "--model <path|hub-id|lexical:wordcnt|lexical:wgtwordcnt|lexical:bm25|ltr> " +
     "--dataset wikiqa|trecqa|qrcd --split S [--filter raw|no-all|clean] --out RUN " +
+    "(RUN.json: ranx/pytrec_eval JSON; .gz: compressed) " +
     "[--top-k 5] [--max-answer-tokens 30] [--doc-stride 128] (qrcd: RUN.json, a QA model) " +
     "[--backend webgpu|cpu] [--batch-size N] [--seed N] [--run-id ID] [--dir CORPUS_DIR] " +
     "[--no-cache] [--force]\n" +

@@ -7,6 +7,7 @@
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { readQrels, readRun } from "../metrics/mod.ts";
+import { checkOneStdin } from "../metrics/trec_format.ts";
 import {
   analyzeTies,
   compareSystems,
@@ -28,9 +29,12 @@ import {
   type OutputFlag,
   outputFlag,
   parseFlags,
+  RELEASE_OPTION,
+  RELEASE_USAGE,
   relevanceLevel,
   required,
   str,
+  trecRelease,
 } from "./args.ts";
 import { writeStdout } from "./stdout.ts";
 
@@ -62,7 +66,7 @@ export const compareCommand: Command = {
   usage: "--qrels QRELS RUN1 RUN2 [RUN...] [-m MEASURE]... [--test randomization|ttest]\n" +
     "  [--format md|latex|csv|json] [--name NAME]... [--trials N] [--seed S] [--alpha A]\n" +
     "  [--correction holm|bonferroni|none] [--bootstrap SAMPLES] [-c] [--intersect] [-l LEVEL]\n" +
-    "  [--out FILE [--force]]\n" +
+    `  ${RELEASE_USAGE} [--out FILE [--force]]\n` +
     "  measures default to map and recip_rank; -c averages over every qrels query (missing: 0);\n" +
     "  the correction defaults to holm with more than two runs",
   async run(args) {
@@ -82,6 +86,7 @@ export const compareCommand: Command = {
       level: { type: "string", short: "l" },
       out: { type: "string" },
       force: { type: "boolean" },
+      ...RELEASE_OPTION,
     });
     const runs = p.positionals;
     if (runs.length < 2) throw new KitError("compare needs at least two run files");
@@ -106,16 +111,18 @@ export const compareCommand: Command = {
     }
     const measures = list(p, "measure").length ? list(p, "measure") : ["map", "recip_rank"];
     const out = await outputFlag(p);
-    const qrels = await readQrels(required(p, "qrels"));
+    const release = trecRelease(p);
+    const qrels = await readQrels(required(p, "qrels"), { release });
     const options = {
       complete: Boolean(p.values.complete),
       relevanceLevel: relevanceLevel(str(p, "level")),
+      release,
     };
     const perQuery = new Map<string, Map<string, Record<string, number>>>();
     let outputNames: string[] = [];
     for (let i = 0; i < runs.length; i++) {
       // The queries eval trec averages over with the same flags (-c: every qrels query).
-      const r = queryValues(qrels, await readRun(runs[i]), measures, options);
+      const r = queryValues(qrels, await readRun(runs[i], { release }), measures, options);
       outputNames = r.measures;
       perQuery.set(systemNames[i], r.perQuery);
     }
@@ -145,7 +152,7 @@ export const compareCommand: Command = {
 /** `eval ties`: how tied scores move AP/MAP and RR/MRR. */
 export const tiesCommand: Command = {
   summary: "tied scores: MAP/MRR range and expectation over tie orders vs trec_eval's",
-  usage: "QRELS RUN [-c] [-l LEVEL] [-q] [--json]\n" +
+  usage: `QRELS RUN [-c] [-l LEVEL] [-q] [--json] ${RELEASE_USAGE}\n` +
     "  -q lists the queries whose AP or RR depends on the order of ties",
   async run(args) {
     const p = parseFlags(args, {
@@ -153,15 +160,23 @@ export const tiesCommand: Command = {
       level: { type: "string", short: "l" },
       query: { type: "boolean", short: "q" },
       json: { type: "boolean" },
+      ...RELEASE_OPTION,
     });
     const [qrelsPath, runPath, ...extra] = p.positionals;
     if (!qrelsPath || !runPath || extra.length) {
       throw new KitError("usage: deno task eval ties QRELS RUN [-c] [-l LEVEL] [-q] [--json]");
     }
-    const analysis = analyzeTies(await readQrels(qrelsPath), await readRun(runPath), {
-      complete: Boolean(p.values.complete),
-      relevanceLevel: relevanceLevel(str(p, "level")),
-    });
+    checkOneStdin(qrelsPath, runPath);
+    const release = trecRelease(p);
+    const analysis = analyzeTies(
+      await readQrels(qrelsPath, { release }),
+      await readRun(runPath, { release }),
+      {
+        complete: Boolean(p.values.complete),
+        relevanceLevel: relevanceLevel(str(p, "level")),
+        release,
+      },
+    );
     if (p.values.json) {
       const { perQuery, ...summary } = analysis;
       const affected = perQuery.filter((q) => q.ap.min < q.ap.max || q.rr.min < q.rr.max);
@@ -196,7 +211,7 @@ export const stabilityCommand: Command = {
   summary: "stability over runs (seeds) of one system: mean, sample sd, min, max, flag",
   usage:
     "--qrels QRELS RUN1 RUN2 [RUN...] [-m MEASURE] [--threshold T] [--spread sd|range] [-c]\n" +
-    "  [-l LEVEL] [--json]   (measure default map; threshold default 0.01)",
+    `  [-l LEVEL] [--json] ${RELEASE_USAGE}   (measure default map; threshold default 0.01)`,
   async run(args) {
     const p = parseFlags(args, {
       qrels: { type: "string" },
@@ -206,6 +221,7 @@ export const stabilityCommand: Command = {
       complete: { type: "boolean", short: "c" },
       level: { type: "string", short: "l" },
       json: { type: "boolean" },
+      ...RELEASE_OPTION,
     });
     const runs = p.positionals;
     if (runs.length < 2) throw new KitError("stability needs at least two run files");
@@ -215,14 +231,16 @@ export const stabilityCommand: Command = {
       throw new KitError(`--threshold must be a non-negative number, got '${thresholdRaw}'`);
     }
     const spread = oneOf(str(p, "spread")!, ["sd", "range"] as const, "spread");
-    const qrels = await readQrels(required(p, "qrels"));
+    const release = trecRelease(p);
+    const qrels = await readQrels(required(p, "qrels"), { release });
     const measure = str(p, "measure", "map")!;
     const perRun: number[][] = [];
     let outputName = measure;
     for (const run of runs) {
-      const r = queryValues(qrels, await readRun(run), [measure], {
+      const r = queryValues(qrels, await readRun(run, { release }), [measure], {
         complete: Boolean(p.values.complete),
         relevanceLevel: relevanceLevel(str(p, "level")),
+        release,
       });
       if (r.measures.length !== 1) throw new KitError(`give one measure, got '${measure}'`);
       outputName = r.measures[0];

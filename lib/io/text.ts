@@ -1,12 +1,25 @@
 /**
- * Reading text files the way every reader of the kit needs it: streamed in
- * chunks that end on line boundaries, gzip detected by its magic bytes, a UTF-8
- * byte-order mark dropped, CRLF accepted, and invalid UTF-8 or a truncated gzip
- * reported as a `KitError` naming the file and line.
+ * Reading text files the way every reader of the kit needs it: streamed in chunks that end
+ * on line boundaries, through the kit's one opener (`source.ts`: files, standard input,
+ * bytes, gzip with every member), a UTF-8 byte-order mark dropped, CRLF accepted, and
+ * invalid UTF-8, a broken gzip stream or a line longer than {@link MAX_LINE_BYTES} reported
+ * as a `KitError` naming the file and line.
  *
  * @module
  */
 import { KitError } from "../errors.ts";
+import { CorruptGzip, corruptGzip, openSource, sourceName, type TextSource } from "./source.ts";
+
+export { type Input, openInput, sourceName, type TextSource } from "./source.ts";
+
+/**
+ * The longest line any reader accepts (16 MiB): no line of a real file comes near it, and a
+ * file without newlines (`/dev/zero`, a binary file) fails here instead of filling memory.
+ */
+export const MAX_LINE_BYTES = 1 << 24;
+
+/** The most text {@link readText} holds (a JavaScript string cannot be much longer). */
+export const MAX_TEXT_BYTES = 1 << 29;
 
 /** A chunk of whole lines and the 1-based number of its first line. */
 export interface TextChunk {
@@ -16,110 +29,8 @@ export interface TextChunk {
   firstLine: number;
 }
 
-/** Where text comes from: a path, `-` for standard input, or bytes already in memory. */
-export type TextSource = string | { name: string; bytes: Uint8Array };
-
+/** Bytes read at a time. */
 const CHUNK = 1 << 22;
-
-/** An opened input: a file, or standard input (whose `close` does nothing). */
-export interface Input {
-  read(into: Uint8Array): Promise<number | null>;
-  /** Files only: a synchronous read (no round trip through the async op machinery). */
-  readSync?(into: Uint8Array): number | null;
-  readable: ReadableStream<Uint8Array>;
-  close(): void;
-}
-
-/**
- * Opens a path for reading (`-`: standard input), turning the usual failures into a
- * `KitError` naming the file: not found, a folder, anything else the system says. Shared by
- * the text reader and the TREC byte reader.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { openInput } from "./text.ts";
- * await assert.rejects(openInput("/no/such/file"), /file not found/);
- * await assert.rejects(openInput("/tmp"), /is a folder, expected a file/);
- * ```
- */
-export async function openInput(source: string): Promise<Input> {
-  if (source === "-") {
-    return {
-      read: (into) => Deno.stdin.read(into),
-      readable: Deno.stdin.readable,
-      close: () => {},
-    };
-  }
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(source, { read: true });
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new KitError("file not found", { file: source });
-    if (e instanceof Deno.errors.IsADirectory) {
-      throw new KitError("is a folder, expected a file", { file: source });
-    }
-    throw new KitError(`cannot open: ${(e as Error).message}`, { file: source }, { cause: e });
-  }
-  // Opening a folder succeeds on Linux; reading it would fail with a less clear message.
-  if ((await file.stat()).isDirectory) {
-    file.close();
-    throw new KitError("is a folder, expected a file", { file: source });
-  }
-  return file;
-}
-
-async function* byteChunks(source: TextSource): AsyncGenerator<Uint8Array> {
-  if (typeof source !== "string") {
-    yield source.bytes;
-    return;
-  }
-  const input = await openInput(source);
-  for await (const chunk of input.readable) yield chunk;
-}
-
-/** The display name of a source. */
-export function sourceName(source: TextSource): string {
-  return typeof source === "string" ? (source === "-" ? "<stdin>" : source) : source.name;
-}
-
-/** A broken gzip stream; {@link textChunks} adds the line where the readable text ends. */
-class GzipError extends KitError {}
-
-async function* maybeGunzip(
-  chunks: AsyncGenerator<Uint8Array>,
-  name: string,
-): AsyncGenerator<Uint8Array> {
-  const first = await chunks.next();
-  if (first.done) return;
-  const head = first.value;
-  const rest = (async function* () {
-    yield head;
-    yield* chunks;
-  })();
-  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
-    const ds = new DecompressionStream("gzip");
-    const writer = ds.writable.getWriter();
-    const pump = (async () => {
-      for await (const c of rest) await writer.write(c as Uint8Array<ArrayBuffer>);
-      await writer.close();
-    })();
-    pump.catch(() => {});
-    try {
-      for await (const c of ds.readable) yield c;
-      await pump;
-    } catch (e) {
-      throw new GzipError(
-        `corrupt or truncated gzip data (${(e as Error).message}); expected a complete gzip ` +
-          "stream: download the file again",
-        { file: name },
-        { cause: e },
-      );
-    }
-  } else {
-    yield* rest;
-  }
-}
 
 /**
  * Counts the newline bytes in `bytes[start, end)`.
@@ -141,8 +52,27 @@ export function countNewlines(bytes: Uint8Array, start = 0, end = bytes.length):
   return n;
 }
 
+/**
+ * The error for a line longer than the cap (a file without newlines, `/dev/zero`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { lineTooLong } from "./text.ts";
+ * assert.match(lineTooLong("run.txt", 1, 1 << 24).message, /^run\.txt:1: line longer than 16 MiB/);
+ * ```
+ */
+export function lineTooLong(file: string, line: number, cap: number): KitError {
+  const size = cap % (1 << 20) === 0 ? `${cap / (1 << 20)} MiB` : `${cap} bytes`;
+  return new KitError(
+    `line longer than ${size} (the limit of every reader): not a text file of lines? ` +
+      "(a file without newlines, such as /dev/zero)",
+    { file, line },
+  );
+}
+
+/** Where strict decoding of `bytes` breaks (a slow path, used only to report errors). */
 function firstInvalidUtf8(bytes: Uint8Array): number {
-  // Returns the offset where strict decoding breaks (a slow path, used only to report errors).
   const d = new TextDecoder("utf-8", { fatal: true });
   let lo = 0, hi = bytes.length;
   while (hi - lo > 1) {
@@ -155,6 +85,66 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
     }
   }
   return lo;
+}
+
+/** Options of {@link textChunks}. */
+export interface TextChunkOptions {
+  /** The longest line accepted, in bytes (default {@link MAX_LINE_BYTES}). */
+  maxLineBytes?: number;
+}
+
+/**
+ * Decodes the bytes of a source piece by piece (strict UTF-8, BOM dropped), refusing a NUL
+ * byte (no text file has one; `/dev/zero` and binary files do) and more than `maxBytes`.
+ * `line(bytes, at)` gives the line number of byte `at` of a piece, for the messages.
+ */
+async function* decodedPieces(
+  source: TextSource,
+  maxBytes: number,
+  line: (bytes: Uint8Array, at: number) => number,
+): AsyncGenerator<{ text: string; bytes: Uint8Array }> {
+  const name = sourceName(source);
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+  const reader = await openSource(source);
+  const buf = new Uint8Array(CHUNK);
+  let seen = 0;
+  try {
+    for (;;) {
+      let n = 0;
+      try {
+        n = await reader.read(buf);
+      } catch (e) {
+        // Where the readable text ends: the line after the last whole one.
+        if (e instanceof CorruptGzip) throw corruptGzip(name, e, line(buf, 0));
+        throw e;
+      }
+      const bytes = buf.subarray(0, n);
+      if (seen + n > maxBytes) {
+        throw new KitError(`larger than ${maxBytes} bytes: too large to read as one text`, {
+          file: name,
+        });
+      }
+      const nul = bytes.indexOf(0);
+      if (nul >= 0) {
+        throw new KitError("a NUL byte: not a text file?", { file: name, line: line(bytes, nul) });
+      }
+      let text: string;
+      try {
+        text = decoder.decode(bytes, { stream: n > 0 });
+      } catch {
+        const bad = firstInvalidUtf8(bytes);
+        throw new KitError(`invalid UTF-8 at byte ${seen + bad}; expected UTF-8 text`, {
+          file: name,
+          line: line(bytes, bad),
+        });
+      }
+      seen += n;
+      yield { text, bytes };
+      if (n === 0) return;
+    }
+  } finally {
+    reader.close();
+  }
 }
 
 /**
@@ -170,78 +160,37 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
  * assert(all === "a\nb\n");
  * ```
  */
-export async function* textChunks(source: TextSource): AsyncGenerator<TextChunk> {
+export async function* textChunks(
+  source: TextSource,
+  options: TextChunkOptions = {},
+): AsyncGenerator<TextChunk> {
   const name = sourceName(source);
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-  let carry = "";
-  let line = 1;
-  let pending: Uint8Array[] = [];
-  let pendingLen = 0;
-  let seenBytes = 0;
-  const flushBytes = function* (final: boolean): Generator<TextChunk> {
-    if (pendingLen === 0 && !final) return;
-    const bytes = pending.length === 1 ? pending[0] : concat(pending, pendingLen);
-    pending = [];
-    pendingLen = 0;
-    let text: string;
-    try {
-      text = decoder.decode(bytes, { stream: !final });
-    } catch {
-      const bad = firstInvalidUtf8(bytes);
-      const lineNo = line + countNewlines(carryBytes(carry)) + countNewlines(bytes, 0, bad);
-      throw new KitError(`invalid UTF-8 at byte ${seenBytes + bad}; expected UTF-8 text`, {
-        file: name,
-        line: lineNo,
-      });
-    }
-    seenBytes += bytes.length;
-    text = carry + text;
+  const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
+  let carry = ""; // the text after the last newline so far
+  let line = 1; // the line `carry` starts on
+  let lineBytes = 0; // bytes of the line being read
+  const lineOf = (bytes: Uint8Array, at: number) =>
+    line + countLines(carry) + countNewlines(bytes, 0, at);
+  for await (const { text: piece, bytes } of decodedPieces(source, Infinity, lineOf)) {
+    const lastNewline = bytes.lastIndexOf(10);
+    lineBytes = lastNewline < 0 ? lineBytes + bytes.length : bytes.length - lastNewline - 1;
+    if (lineBytes > maxLine) throw lineTooLong(name, lineOf(bytes, bytes.length), maxLine);
+    let text = carry + piece;
     if (text.indexOf("\r") >= 0) text = text.replace(/\r\n/g, "\n");
-    const cut = final ? text.length : text.lastIndexOf("\n") + 1;
+    const cut = bytes.length === 0 ? text.length : text.lastIndexOf("\n") + 1;
     carry = text.slice(cut);
     if (cut > 0) {
       const out = text.slice(0, cut);
       yield { text: out, firstLine: line };
       line += countLines(out);
     }
-  };
-  try {
-    for await (const chunk of maybeGunzip(byteChunks(source), name)) {
-      pending.push(chunk);
-      pendingLen += chunk.length;
-      if (pendingLen >= CHUNK) yield* flushBytes(false);
-    }
-  } catch (e) {
-    // A gzip stream that breaks off: say on which line the readable text ends.
-    if (e instanceof GzipError) {
-      const lineNo = line + countNewlines(carryBytes(carry)) +
-        pending.reduce((n, p) => n + countNewlines(p), 0);
-      throw new KitError(e.problem, { file: name, line: lineNo }, { cause: e.cause });
-    }
-    throw e;
   }
-  yield* flushBytes(true);
-  if (carry.length > 0) yield { text: carry, firstLine: line };
-}
-
-function carryBytes(s: string): Uint8Array {
-  return new TextEncoder().encode(s);
 }
 
 function countLines(s: string): number {
   let n = 0, i = -1;
   while ((i = s.indexOf("\n", i + 1)) >= 0) n++;
   return n;
-}
-
-function concat(parts: Uint8Array[], len: number): Uint8Array {
-  const out = new Uint8Array(len);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }
 
 /** One line of a text source with its 1-based number (no line terminator). */
@@ -280,6 +229,8 @@ export async function* readLines(source: TextSource): AsyncGenerator<NumberedLin
 
 /**
  * Reads a whole text source into a string (BOM dropped, CRLF normalized, gzip detected).
+ * Lines may be of any length (JSON is often one line), the whole at most
+ * {@link MAX_TEXT_BYTES}.
  *
  * @example
  * ```ts
@@ -291,6 +242,12 @@ export async function* readLines(source: TextSource): AsyncGenerator<NumberedLin
  */
 export async function readText(source: TextSource): Promise<string> {
   const parts: string[] = [];
-  for await (const c of textChunks(source)) parts.push(c.text);
-  return parts.join("");
+  let line = 1;
+  const lineOf = (bytes: Uint8Array, at: number) => line + countNewlines(bytes, 0, at);
+  for await (const { text, bytes } of decodedPieces(source, MAX_TEXT_BYTES, lineOf)) {
+    parts.push(text);
+    line += countNewlines(bytes);
+  }
+  const text = parts.join("");
+  return text.indexOf("\r") >= 0 ? text.replace(/\r\n/g, "\n") : text;
 }

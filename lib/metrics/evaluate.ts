@@ -1,7 +1,7 @@
 /**
  * The evaluation engine: one per-query computation (`QueryEvaluator`) shared by the
  * in-memory entry point {@link evaluate} (ranx style: plain data in, plain data out)
- * and the streaming file evaluator in `trec_files.ts`.
+ * and the file evaluator in `trec_files.ts`.
  *
  * Which queries count follows trec_eval 9.0.8: only queries in both the run and the qrels;
  * run-only queries are skipped with a warning; with `complete` (`trec_eval -c`) the mean is
@@ -25,6 +25,7 @@ import {
   UNJUDGED,
 } from "./measures.ts";
 import { compareDocnos, rankOrder } from "./rank.ts";
+import { checkMissingQueries, DEFAULT_RELEASE, type TrecRelease } from "./trec_format.ts";
 
 /** Relevance judgments: query id to (docno to relevance). */
 export type Qrels = Map<string, Map<string, number>>;
@@ -45,6 +46,11 @@ export interface EvalOptions {
   numDocs?: number;
   /** Where warnings go (default: `console.warn`, i.e. stderr). `false` silences them. */
   warn?: ((message: string) => void) | false;
+  /**
+   * The trec_eval release reproduced (default 9.0.8: scores ranked as 32-bit floats; 10.0:
+   * as doubles, and a qrels query missing from the run is an error without `complete`).
+   */
+  release?: TrecRelease;
 }
 
 /** One output line of an evaluation, in output order (what each format prints). */
@@ -98,9 +104,9 @@ export interface EvalResult {
 /** Judgments of one query, pre-digested for the measures. */
 export interface QueryJudgments {
   get(docno: string): number | undefined;
-  /** Count of judgments >= level. */
+  /** Judgments that count as relevant (>= 0 and >= level, as trec_eval counts `num_rel`). */
   numRel: number;
-  /** Every judgment value, highest first. */
+  /** Every judgment value, highest first (see `RankedQuery.judged`). */
   judged: Float64Array;
 }
 
@@ -111,8 +117,8 @@ export interface QueryJudgments {
  * ```ts
  * import assert from "node:assert/strict";
  * import { digestJudgments } from "./evaluate.ts";
- * const j = digestJudgments(new Map([["d1", 2], ["d2", 0], ["d3", 1]]), 1);
- * assert(j.numRel === 2 && j.judged.join() === "2,1,0");
+ * const j = digestJudgments(new Map([["d1", 2], ["d2", 0], ["d3", 1], ["d4", -1]]), 1);
+ * assert(j.numRel === 2 && j.judged.join() === "2,1,0,-1");
  * ```
  */
 export function digestJudgments(
@@ -120,9 +126,8 @@ export function digestJudgments(
   level: number,
 ): QueryJudgments {
   let numRel = 0;
-  const judged = Float64Array.from(judgments.values());
-  for (const v of judged) if (v >= level) numRel++;
-  judged.sort().reverse();
+  for (const v of judgments.values()) if (v >= 0 && v >= level) numRel++;
+  const judged = Float64Array.from(judgments.values()).sort().reverse();
   return { get: (d) => judgments.get(d), numRel, judged };
 }
 
@@ -217,14 +222,15 @@ export class QueryEvaluator {
     ) => (this.completeIndexes.includes(m) ? [] : undefined));
   }
 
-  /** Ranks one query's documents and records its measure values. */
+  /** Ranks one query's documents (as `release` ranks them) and records its measure values. */
   addQuery(
     qid: string,
     docnos: readonly string[],
     scores: ArrayLike<number>,
     judgments: QueryJudgments,
+    release: TrecRelease = DEFAULT_RELEASE,
   ): void {
-    const order = rankOrder(docnos, scores);
+    const order = rankOrder(docnos, scores, release);
     const rels = new Float64Array(order.length);
     for (let i = 0; i < order.length; i++) {
       const r = judgments.get(docnos[order[i]]);
@@ -440,6 +446,7 @@ export function evaluate(
   options: EvalOptions = {},
 ): EvalResult {
   const ev = new QueryEvaluator(measures, options);
+  const release = options.release ?? DEFAULT_RELEASE;
   const runOnlyQueries: string[] = [];
   const digested = new Map<string, QueryJudgments>();
   const digest = (qid: string) => {
@@ -463,13 +470,14 @@ export function evaluate(
       }
       scores[i] = s;
     }
-    ev.addQuery(qid, docnos, scores, digest(qid));
+    ev.addQuery(qid, docnos, scores, digest(qid), release);
   }
   const missing: { qid: string; values: number[] }[] = [];
   for (const qid of qrels.keys()) {
     if (!run.has(qid)) missing.push({ qid, values: ev.valuesForMissing(digest(qid)) });
   }
   runOnlyQueries.sort(compareDocnos);
+  checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
   warnRunOnly(runOnlyQueries, options.warn);
   return ev.result({
     complete: options.complete ?? false,

@@ -20,3 +20,21 @@ export * from "./trec_files.ts";
 export * from "./format.ts";
 export * from "./convert.ts";
 export { bestRun, tiedRun, worstRun } from "./reference_runs.ts";
+export {
+  type FileFormat,
+  formatFor,
+  formatQrels,
+  formatRun,
+  type WriteOptions,
+  writeQrels,
+  writeRun,
+  type WriteRunOptions,
+} from "./trec_write.ts";
+export {
+  DEFAULT_RELEASE,
+  parseRelease,
+  RELEASES,
+  type TrecRelease,
+  trecScore,
+} from "./trec_format.ts";
+export { formatScoresJson, isJsonSource, readJsonQrels, readJsonRun } from "./trec_json.ts";

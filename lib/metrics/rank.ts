@@ -1,9 +1,12 @@
 /**
- * trec_eval's ordering of a query's documents: score descending, ties broken by
- * docno descending in byte (strcmp) order. The run's rank column is ignored.
+ * trec_eval's ordering of a query's documents, on strings: score descending (scores as the
+ * release stores them: 32-bit floats for 9.0.8, see `trecScore`), ties broken by docno
+ * descending in byte (strcmp) order. The run's rank column is ignored. The file engine
+ * ranks the same way on bytes (`judge.ts`).
  *
  * @module
  */
+import { DEFAULT_RELEASE, type TrecRelease, trecScore } from "./trec_format.ts";
 
 /**
  * Compares two docnos the way C `strcmp` compares their UTF-8 bytes (code point order).
@@ -36,9 +39,10 @@ export function compareDocnos(a: string, b: string): number {
 }
 
 /**
- * Returns the indexes of `docnos` in trec_eval order (score desc, then docno desc).
- * Runs are usually already sorted by score, so an in-order input is detected in one
- * pass and only groups of tied scores are sorted.
+ * Returns the indexes of `docnos` in trec_eval order (score desc, then docno desc), the
+ * scores compared as `release` stores them (default 9.0.8: 32-bit floats). Runs are usually
+ * already sorted by score, so an in-order input is detected in one pass and only groups of
+ * tied scores are sorted.
  *
  * @example
  * ```ts
@@ -46,10 +50,17 @@ export function compareDocnos(a: string, b: string): number {
  * import { rankOrder } from "./rank.ts";
  * const order = rankOrder(["a", "b", "c"], [0.5, 0.9, 0.5]);
  * assert(order.join() === "1,2,0"); // b, then the tie c > a by docno desc
+ * assert(rankOrder(["a", "b"], [0.30000001, 0.3]).join() === "1,0"); // a float tie in 9.0.8
+ * assert(rankOrder(["a", "b"], [0.30000001, 0.3], "10.0").join() === "0,1");
  * ```
  */
-export function rankOrder(docnos: readonly string[], scores: ArrayLike<number>): Int32Array {
+export function rankOrder(
+  docnos: readonly string[],
+  rawScores: ArrayLike<number>,
+  release: TrecRelease = DEFAULT_RELEASE,
+): Int32Array {
   const n = docnos.length;
+  const scores = Float64Array.from({ length: n }, (_, i) => trecScore(rawScores[i], release));
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   let sortedByScore = true;
@@ -92,8 +103,11 @@ export function rankOrder(docnos: readonly string[], scores: ArrayLike<number>):
  * assert(ranked.join() === "d3,d2,d1");
  * ```
  */
-export function rankDocuments(docScores: ReadonlyMap<string, number>): string[] {
+export function rankDocuments(
+  docScores: ReadonlyMap<string, number>,
+  release: TrecRelease = DEFAULT_RELEASE,
+): string[] {
   const docnos = [...docScores.keys()];
   const scores = docnos.map((d) => docScores.get(d)!);
-  return Array.from(rankOrder(docnos, scores), (i) => docnos[i]);
+  return Array.from(rankOrder(docnos, scores, release), (i) => docnos[i]);
 }

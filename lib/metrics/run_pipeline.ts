@@ -1,32 +1,33 @@
 /**
- * Two threads for large run files, as a pipeline: a worker reads and parses the run
- * (`run_worker.ts`) into a ring of shared buffers while this thread reads the qrels, judges,
- * sorts and computes the measures. Each side does what it would do alone, with no copy and
- * no merge, so the results are the single-thread path's (tested); the worker only moves
- * the run parsing (about a third of the work) off this thread.
+ * Two threads for large run files, as a pipeline: a worker reads, parses and ranks the run
+ * (`run_worker.ts`) into a ring of shared buffers while this thread judges and computes the
+ * measures. Each side does what one thread would do, with no copy and no merge, so the
+ * results are the one-thread path's (tested).
  *
  * @module
  */
 import { KitError } from "../errors.ts";
-import { type ByteRunBlock, chunkBlocks, type RunColumns } from "./trec_bytes.ts";
+import { chunkBlocks, type RunBlock, type RunColumns } from "./run_reader.ts";
+import type { TrecRelease } from "./trec_format.ts";
 
 /** What the evaluating thread sends the worker. */
 export type PipelineRequest =
-  | { type: "start"; path: string; chunkBytes?: number; slots: number }
+  | { type: "start"; path: string; chunkBytes?: number; slots: number; release: TrecRelease }
   | { type: "free"; slot: number };
 
 /** What the worker sends back. */
 export type PipelineMessage =
   | { type: "chunk"; slot: number; buf: Uint8Array; columns: RunColumns; qids: string[] }
-  | { type: "end"; runId: string; lines: number }
+  | { type: "end"; runId: string }
   | { type: "error"; kit: boolean; problem: string; file?: string; line?: number };
 
 /** Buffers in the ring: one being read here, one being parsed there, one spare. */
 const SLOTS = 3;
 
 /**
- * The blocks of a run file chunk by chunk, parsed on a worker thread (same blocks, same
- * errors as `scanRunChunks`). A chunk stays valid until the next one is requested.
+ * The blocks of a run file chunk by chunk, parsed and ranked on a worker thread (the blocks
+ * and errors of `runBlockChunks`, with `order` filled). A chunk stays valid until the next
+ * one is asked for.
  *
  * @example
  * ```ts
@@ -41,10 +42,8 @@ const SLOTS = 3;
  */
 export async function* workerRunChunks(
   path: string,
-  onRunId?: (runId: string) => void,
-  chunkBytes?: number,
-  onLines?: (lines: number) => void,
-): AsyncGenerator<ByteRunBlock[]> {
+  options: { release?: TrecRelease; chunkBytes?: number; onRunId?: (runId: string) => void } = {},
+): AsyncGenerator<RunBlock[]> {
   const worker = new Worker(new URL("./run_worker.ts", import.meta.url).href, {
     type: "module",
   });
@@ -68,9 +67,15 @@ export async function* workerRunChunks(
     }
     return inbox.shift()!;
   };
-  const pools: ByteRunBlock[][] = Array.from({ length: SLOTS }, () => []);
+  const pools: RunBlock[][] = Array.from({ length: SLOTS }, () => []);
   try {
-    worker.postMessage({ type: "start", path, chunkBytes, slots: SLOTS } as PipelineRequest);
+    worker.postMessage({
+      type: "start",
+      path,
+      chunkBytes: options.chunkBytes,
+      slots: SLOTS,
+      release: options.release ?? "9.0.8",
+    } as PipelineRequest);
     for (;;) {
       const m = await next();
       if (m.type === "error") {
@@ -78,8 +83,7 @@ export async function* workerRunChunks(
         throw new KitError(m.problem, { file: m.file, line: m.line });
       }
       if (m.type === "end") {
-        onRunId?.(m.runId);
-        onLines?.(m.lines);
+        options.onRunId?.(m.runId);
         return;
       }
       const complete = m.columns.blockFirst.length - 1;

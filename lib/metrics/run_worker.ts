@@ -7,7 +7,8 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { type ByteRunBlock, chunkBlocks, rankInto, readRunChunks } from "./trec_bytes.ts";
+import { rankInto } from "./judge.ts";
+import { chunkBlocks, readRunChunks, type RunBlock } from "./run_reader.ts";
 import type { PipelineMessage, PipelineRequest } from "./run_pipeline.ts";
 
 const scope = self as unknown as {
@@ -33,16 +34,16 @@ function acquire(slot: number): Promise<void> {
 }
 
 async function run(request: Extract<PipelineRequest, { type: "start" }>): Promise<void> {
-  let runId = "", lines = 0;
+  let runId = "";
   const chunks = readRunChunks(request.path, {
     chunkBytes: request.chunkBytes,
     slots: request.slots,
     shared: true,
     acquire,
+    release: request.release,
     onRunId: (id) => runId = id,
-    onLines: (n) => lines = n,
   });
-  const pool: ByteRunBlock[] = [];
+  const pool: RunBlock[] = [];
   for await (const c of chunks) {
     const l = c.lines;
     // Ranking needs only the run: done here, it leaves the evaluating thread less to do.
@@ -61,13 +62,11 @@ async function run(request: Extract<PipelineRequest, { type: "start" }>): Promis
         line: l.line,
         order: l.order,
         blockFirst: l.blockFirst.slice(0, c.complete + 1),
-        blockByte: l.blockByte.slice(0, c.complete + 1),
-        offset: l.offset,
       },
       qids: l.blockQid.slice(0, c.complete),
     });
   }
-  scope.postMessage({ type: "end", runId, lines });
+  scope.postMessage({ type: "end", runId });
 }
 
 scope.onmessage = (e) => {

@@ -13,6 +13,7 @@
  * @module
  */
 import { evaluate, type Qrels, type Run } from "../metrics/evaluate.ts";
+import type { TrecRelease } from "../metrics/trec_format.ts";
 import type { PerQueryValues } from "./compare.ts";
 
 /** Options of {@link queryValues}. */
@@ -21,6 +22,8 @@ export interface QueryValuesOptions {
   complete?: boolean;
   /** A judgment counts as relevant when >= this (`-l`, default 1). */
   relevanceLevel?: number;
+  /** The trec_eval release reproduced (`--trec-eval`; default 9.0.8: scores as 32-bit floats). */
+  release?: TrecRelease;
   /** Where the run-only warning goes (default stderr); `false` silences it. */
   warn?: ((message: string) => void) | false;
 }
@@ -74,6 +77,7 @@ export function queryValues(
   const r = evaluate(qrels, evaluated, measures, {
     complete: options.complete,
     relevanceLevel: options.relevanceLevel,
+    release: options.release,
     warn: options.warn,
   });
   return {

@@ -20,7 +20,9 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { trecRel } from "../metrics/measures/query.ts";
 import { compareDocnos } from "../metrics/rank.ts";
+import { type TrecRelease, trecScore } from "../metrics/trec_format.ts";
 
 /** Query id to (document id to relevance): lib/metrics' `Qrels`. */
 export type QrelsLike = Map<string, Map<string, number>>;
@@ -66,6 +68,8 @@ export interface QueryTies {
 export interface TieOptions {
   /** A judgment counts as relevant when its value >= this (default 1, trec_eval `-l`). */
   relevanceLevel?: number;
+  /** Scores compared as this trec_eval release stores them (default 9.0.8: 32-bit floats). */
+  release?: TrecRelease;
   /**
    * Count qrels queries missing from the run, scoring 0 (trec_eval `-c`). Default false:
    * only queries in both the run and the qrels, like trec_eval.
@@ -80,8 +84,9 @@ interface Group {
 }
 
 /** trec_eval order: score descending, then docno descending (strcmp order, as lib/metrics). */
-function trecEvalOrder(scores: Map<string, number>): [string, number][] {
-  return [...scores].sort((x, y) => y[1] - x[1] || compareDocnos(y[0], x[0]));
+function trecEvalOrder(scores: Map<string, number>, release?: TrecRelease): [string, number][] {
+  const stored = [...scores].map(([d, s]) => [d, trecScore(s, release)] as [string, number]);
+  return stored.sort((x, y) => y[1] - x[1] || compareDocnos(y[0], x[0]));
 }
 
 function apFromFlags(flags: boolean[], numRelevant: number): number {
@@ -173,14 +178,16 @@ export function queryTies(
   options: TieOptions = {},
 ): QueryTies {
   const level = options.relevanceLevel ?? 1;
-  const isRelevant = (doc: string) => (judgments?.get(doc) ?? 0) >= level;
+  // As trec_eval counts (zero and negative levels included): a document not in the qrels
+  // reads -1, a negative judgment -2 (`trecRel`).
+  const relevant = (doc: string) => trecRel(judgments?.get(doc) ?? -Infinity) >= level;
   let numRelevant = 0;
-  for (const rel of judgments?.values() ?? []) if (rel >= level) numRelevant++;
-  const ordered = trecEvalOrder(scores);
+  for (const rel of judgments?.values() ?? []) if (rel >= 0 && rel >= level) numRelevant++;
+  const ordered = trecEvalOrder(scores, options.release);
   for (const [doc, score] of ordered) {
     if (Number.isNaN(score)) throw new KitError(`query ${query}: document ${doc} has score NaN`);
   }
-  const flags = ordered.map(([doc]) => isRelevant(doc));
+  const flags = ordered.map(([doc]) => relevant(doc));
   const groups: Group[] = [];
   let tiedGroups = 0, tiedDocs = 0, mixedGroups = 0;
   for (let i = 0; i < ordered.length;) {

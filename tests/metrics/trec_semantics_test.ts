@@ -124,16 +124,17 @@ Deno.test("malformed lines name file, line and what was expected", async () => {
   );
   await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1\n")), /r\.txt:1: expected 6 fields/);
   await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 abc x\n")), /r\.txt:1: score 'abc'/);
-  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 NaN x\n")), /not a finite number/);
-  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 inf x\n")), /not a finite number/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 NaN x\n")), /not a finite decimal/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 inf x\n")), /not a finite decimal/);
   await assertRejects(() => readRun(mem("r.txt", "")), /no result lines/);
-  await assertRejects(() => readQrels(mem("q.txt", "\n\n")), /no judgments/);
+  await assertRejects(() => readQrels(mem("q.txt", "")), /q\.txt: qrels file has no judgments/);
+  await assertRejects(() => readQrels(mem("q.txt", "\n\n")), /q\.txt:1: empty line/);
 });
 
-Deno.test("run input: comments and blank lines skipped, extra fields ignored, runid from the last line", async () => {
+Deno.test("run input: blank lines skipped, extra fields ignored, runid from the last line", async () => {
   const r = await evaluateTrecFiles(
     mem("q", "q 0 a 1\n"),
-    mem("r", "# comment\n\nq Q0 a 1 0.5 first extra fields\r\nq Q0 b 2 0.25 last\n"),
+    mem("r", "\n  \t\nq Q0 a 1 0.5 first extra fields\r\n\r\nq Q0 b 2 0.25 last\n"),
     ["map"],
   );
   assertEquals(r.runId, "last"); // the 6th field of the last line

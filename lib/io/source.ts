@@ -1,0 +1,303 @@
+/**
+ * The one opener of the kit: every reader (TREC files, JSON runs, corpora, JSON lines) gets
+ * its bytes here. A source is a path, `-` for standard input, or bytes in memory; gzip is
+ * detected by its magic bytes and decompressed on the fly, every member of a multi-member
+ * file (what `cat a.gz b.gz` or appending with Python's `gzip.open(..., "at")` makes) in
+ * turn, through `node:zlib` (built into Deno; the web `DecompressionStream` stops after the
+ * first member). A broken gzip stream gives one message, {@link corruptGzip}.
+ *
+ * @module
+ */
+import { createGunzip } from "node:zlib";
+import { KitError } from "../errors.ts";
+
+/** Where input comes from: a path, `-` for standard input, or bytes already in memory. */
+export type TextSource = string | { name: string; bytes: Uint8Array };
+
+/**
+ * The display name of a source: the path, `<stdin>`, or the in-memory source's name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sourceName } from "./source.ts";
+ * assert.equal(sourceName("-"), "<stdin>");
+ * assert.equal(sourceName({ name: "mem", bytes: new Uint8Array() }), "mem");
+ * ```
+ */
+export function sourceName(source: TextSource): string {
+  return typeof source === "string" ? (source === "-" ? "<stdin>" : source) : source.name;
+}
+
+/** An opened path: a file, or standard input (whose `close` does nothing). */
+export interface Input {
+  read(into: Uint8Array): Promise<number | null>;
+  /** Files only: a synchronous read (no round trip through the runtime's thread pool). */
+  readSync?(into: Uint8Array): number | null;
+  close(): void;
+}
+
+/**
+ * Opens a path for reading (`-`: standard input), turning the usual failures into a
+ * `KitError` naming the file: not found, a folder, anything else the system says.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openInput } from "./source.ts";
+ * await assert.rejects(openInput("/no/such/file"), /file not found/);
+ * await assert.rejects(openInput("/tmp"), /is a folder, expected a file/);
+ * ```
+ */
+export async function openInput(path: string): Promise<Input> {
+  if (path === "-") return { read: (into) => Deno.stdin.read(into), close: () => {} };
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) throw new KitError("file not found", { file: path });
+    if (e instanceof Deno.errors.IsADirectory) {
+      throw new KitError("is a folder, expected a file", { file: path });
+    }
+    throw new KitError(`cannot open: ${(e as Error).message}`, { file: path }, { cause: e });
+  }
+  // Opening a folder succeeds on Linux; reading it would fail with a less clear message.
+  if ((await file.stat()).isDirectory) {
+    file.close();
+    throw new KitError("is a folder, expected a file", { file: path });
+  }
+  return file;
+}
+
+/** An open source: decompressed bytes pulled into the caller's buffers. */
+export interface ByteReader {
+  /** The source's display name (see {@link sourceName}). */
+  readonly name: string;
+  /** Whether the bytes are decompressed gzip. */
+  readonly gzip: boolean;
+  /** Reads into `into` from its start; returns how many bytes (0 at the end). */
+  read(into: Uint8Array): Promise<number>;
+  /** Releases the file (idempotent; reading to the end also does it). */
+  close(): void;
+}
+
+/**
+ * The one message for a gzip stream that cannot be read to its end, with where the readable
+ * text ended when the reader knows (`line`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { corruptGzip } from "./source.ts";
+ * assert.match(corruptGzip("a.gz", new Error("unexpected end of file")).message,
+ *   /^a\.gz: corrupt or truncated gzip data \(unexpected end of file\)/);
+ * ```
+ */
+export function corruptGzip(file: string, cause: unknown, line?: number): KitError {
+  const detail = cause instanceof KitError ? cause.problem : (cause as Error)?.message ?? cause;
+  const problem = cause instanceof CorruptGzip
+    ? cause.problem
+    : `corrupt or truncated gzip data (${detail}); expected a complete gzip stream: ` +
+      "download or write the file again";
+  return new CorruptGzip(problem, { file, line }, { cause });
+}
+
+/** The error of {@link corruptGzip}: readers catch it to add the line they reached. */
+export class CorruptGzip extends KitError {}
+
+/**
+ * Opens a source for reading bytes, gzip (by its magic bytes) decompressed member by member.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gzipSync } from "node:zlib";
+ * import { openSource } from "./source.ts";
+ * const two = new Uint8Array([...gzipSync("a\n"), ...gzipSync("b\n")]); // two members
+ * const r = await openSource({ name: "x.gz", bytes: two });
+ * const buf = new Uint8Array(16);
+ * let n = 0, got = 0;
+ * while ((got = await r.read(buf.subarray(n))) > 0) n += got;
+ * assert.equal(new TextDecoder().decode(buf.subarray(0, n)), "a\nb\n");
+ * assert.equal(r.gzip, true);
+ * ```
+ */
+export async function openSource(source: TextSource): Promise<ByteReader> {
+  const name = sourceName(source);
+  const raw = await openRaw(source);
+  // Sniff the magic bytes, then hand them back in front of the rest.
+  const head = new Uint8Array(2);
+  let got = 0;
+  for (let n = 1; got < 2 && n > 0; got += n) n = await raw.read(head.subarray(got));
+  let pending = head.subarray(0, got);
+  const read = async (into: Uint8Array) => {
+    if (pending.length === 0) return await raw.read(into);
+    const n = Math.min(pending.length, into.length);
+    into.set(pending.subarray(0, n));
+    pending = pending.subarray(n);
+    return n;
+  };
+  if (!(got === 2 && head[0] === 0x1f && head[1] === 0x8b)) {
+    return { name, gzip: false, read, close: raw.close };
+  }
+  return { name, gzip: true, read: gunzip(read, name), close: raw.close };
+}
+
+/** A plain reader of a path, standard input or bytes (no gzip). */
+async function openRaw(
+  source: TextSource,
+): Promise<{ read: (into: Uint8Array) => Promise<number>; close: () => void }> {
+  if (typeof source !== "string") {
+    const bytes = source.bytes;
+    let off = 0;
+    return {
+      read: (into) => {
+        const n = Math.min(into.length, bytes.length - off);
+        into.set(bytes.subarray(off, off + n));
+        off += n;
+        return Promise.resolve(n);
+      },
+      close: () => {},
+    };
+  }
+  const file = await openInput(source);
+  let open = true;
+  const close = () => {
+    if (open) file.close();
+    open = false;
+  };
+  // Files are read synchronously: the data is usually in the page cache, and an async read
+  // costs a trip through the runtime's thread pool (0.09 s against 0.05 s for 319 MB in
+  // 4 MiB reads). Standard input may wait for a writer: it stays async.
+  const readSync = file.readSync?.bind(file);
+  return {
+    read: async (into) => {
+      if (!open) return 0;
+      let n: number | null;
+      try {
+        n = readSync ? readSync(into) : await file.read(into);
+      } catch (e) {
+        close();
+        throw new KitError(`cannot read: ${(e as Error).message}`, { file: sourceName(source) }, {
+          cause: e,
+        });
+      }
+      if (n === null) close();
+      return n ?? 0;
+    },
+    close,
+  };
+}
+
+/**
+ * Decompresses gzip pulled from `read`, every member, feeding the inflater one compressed
+ * read at a time and only when its output is used up (so memory stays at a few buffers).
+ * Errors become {@link corruptGzip}; a read error of the file itself keeps its own message.
+ */
+function gunzip(read: (into: Uint8Array) => Promise<number>, name: string) {
+  const zlib = createGunzip({ chunkSize: 1 << 20 });
+  const out: Uint8Array[] = [];
+  let ended = false, inputDone = false;
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  zlib.on("data", (c: Uint8Array) => {
+    out.push(c);
+    wake?.();
+  });
+  zlib.on("end", () => {
+    ended = true;
+    wake?.();
+  });
+  zlib.on("error", (e: unknown) => {
+    failure ??= e;
+    wake?.();
+  });
+  /** Waits until the inflater has output, ended or failed, feeding it as needed. */
+  const more = async () => {
+    while (out.length === 0 && !ended && failure === undefined) {
+      if (inputDone) {
+        await new Promise<void>((resolve) => wake = resolve);
+        wake = undefined;
+        continue;
+      }
+      const buf = new Uint8Array(1 << 20);
+      const n = await read(buf);
+      if (n === 0) {
+        inputDone = true;
+        zlib.end();
+      } else await new Promise<void>((resolve) => zlib.write(buf.subarray(0, n), () => resolve()));
+    }
+    if (failure !== undefined && out.length === 0) {
+      zlib.destroy();
+      throw failure instanceof KitError ? failure : corruptGzip(name, failure);
+    }
+  };
+  let rest: Uint8Array = new Uint8Array(0);
+  return async (into: Uint8Array): Promise<number> => {
+    let n = 0;
+    while (n < into.length) {
+      if (rest.length === 0) {
+        try {
+          await more();
+        } catch (e) {
+          inputDone = true;
+          throw e;
+        }
+        if (out.length === 0) break; // the end of the last member
+        rest = out.shift()!;
+      }
+      const take = Math.min(rest.length, into.length - n);
+      into.set(rest.subarray(0, take), n);
+      rest = rest.subarray(take);
+      n += take;
+    }
+    return n;
+  };
+}
+
+/**
+ * Reads a whole source into memory (decompressed), refusing more than `maxBytes`. Standard
+ * input is read this way where a reader may need the data twice. `checkHead` sees the first
+ * bytes read (up to 64 KiB) before the rest is read, to refuse a file of the wrong kind at
+ * once (a JSON reader given `/dev/zero`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readAllBytes } from "./source.ts";
+ * const b = await readAllBytes({ name: "m", bytes: new TextEncoder().encode("abc") });
+ * assert.equal(b.length, 3);
+ * ```
+ */
+export async function readAllBytes(
+  source: TextSource,
+  maxBytes = 2 ** 31,
+  checkHead?: (head: Uint8Array, name: string) => void,
+): Promise<Uint8Array> {
+  const r = await openSource(source);
+  let buf = new Uint8Array(1 << 16);
+  let len = 0;
+  try {
+    for (;;) {
+      if (len === buf.length) {
+        checkHead?.(buf.subarray(0, len), r.name); // the first 64 KiB, before reading on
+        checkHead = undefined;
+        if (len >= maxBytes) {
+          throw new KitError(`more than ${maxBytes} bytes; too large to hold in memory`, {
+            file: r.name,
+          });
+        }
+        const bigger = new Uint8Array(Math.min(2 * buf.length, maxBytes + 1));
+        bigger.set(buf);
+        buf = bigger;
+      }
+      const n = await r.read(buf.subarray(len));
+      if (n === 0) break;
+      len += n;
+    }
+    checkHead?.(buf.subarray(0, len), r.name);
+  } finally {
+    r.close();
+  }
+  return buf.subarray(0, len);
+}

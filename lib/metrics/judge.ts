@@ -1,0 +1,304 @@
+/**
+ * Judging and ranking one query block of a run, on bytes: {@link BlockJudge} looks every
+ * retrieved docno up in the query's judgments (one hash table per query), and
+ * {@link rankInto} puts the block in trec_eval's order (score descending, then docno
+ * descending by bytes). What they give is what a measure reads (`RankedQuery`).
+ *
+ * @module
+ */
+import { type RankedQuery, UNJUDGED } from "./measures.ts";
+import type { QrelsIndex } from "./qrels_index.ts";
+import type { RunBlock } from "./run_reader.ts";
+import { duplicateDocument } from "./trec_format.ts";
+import { compareBytes, decodeField, equalBytes } from "./trec_scan.ts";
+
+/** A block retrieving nothing (to digest a query's judgments alone). */
+export function emptyBlock(qid: string): RunBlock {
+  const none = new Int32Array(0);
+  return {
+    buf: new Uint8Array(0),
+    qid,
+    first: 0,
+    count: 0,
+    docStart: none,
+    docEnd: none,
+    hash: none,
+    score: new Float64Array(0),
+    line: none,
+  };
+}
+
+/**
+ * Judges one query block against the qrels in one hash table: the block's docnos go in first
+ * (a docno twice in the block is an error, as in trec_eval), then the query's judgment
+ * records are walked once, each either giving its relevance to the retrieved document with
+ * the same docno or entering the table as judged-only (a docno judged twice is an error, as in
+ * trec_eval). The scratch arrays are reused from query to query: allocation churn is what
+ * costs at this scale. `QrelsIndex.digest` runs it on an empty block to read a query's
+ * judgments alone.
+ */
+export class BlockJudge {
+  /** >0: retrieved document i + 1; <0: judged-only document -(j + 1). */
+  private slots = new Int32Array(256);
+  private jChunk = new Int32Array(256);
+  private jStart = new Int32Array(256);
+  private jEnd = new Int32Array(256);
+  private jRel = new Float64Array(256);
+  private only = 0;
+  private all = new Float64Array(256);
+  /** Views `all[0, n)` by n, made once: a view per query is garbage at this scale. */
+  private allViews: Float64Array[] = [];
+  private histogram = new Int32Array(256);
+  /** Relevance of each document of the block, in block order (`UNJUDGED`: no judgment). */
+  rels = new Float64Array(256);
+  /** Judgments that count as relevant at the level (trec_eval's `num_rel`). */
+  numRel = 0;
+  /** Every judgment value of the query, highest first. */
+  judged: Float64Array = new Float64Array(0);
+  /** The judged query's list in the qrels index (see `QrelsIndex.rangesFor`). */
+  ranges: number[] | undefined;
+
+  /**
+   * The judgments of the last judged query that no retrieved document matched, as a Map
+   * (docno to relevance): every judgment when the block was empty (`QrelsIndex.digest`).
+   */
+  judgedOnly(qrels: QrelsIndex): Map<string, number> {
+    const chunks = qrels.records();
+    const m = new Map<string, number>();
+    for (let j = 0; j < this.only; j++) {
+      const c = chunks[this.jChunk[j]];
+      const where = { file: qrels.file, line: 0 };
+      m.set(decodeField(c, this.jStart[j], this.jEnd[j], where), this.jRel[j]);
+    }
+    return m;
+  }
+
+  /** Judges block `b`; returns false when the qrels have no judgment for its query. */
+  judge(b: RunBlock, qrels: QrelsIndex, level: number, file: string): boolean {
+    const ranges = this.ranges = qrels.rangesOf(b.qid);
+    const judged = ranges ? ranges[0] : 0;
+    const n = b.count;
+    let cap = 8;
+    while (cap < 2 * (n + judged)) cap <<= 1;
+    // The table keeps the largest size seen; a query uses (and clears) its first `cap` slots.
+    if (this.slots.length < cap) this.slots = new Int32Array(cap);
+    else this.slots.fill(0, 0, cap);
+    if (this.rels.length < n) this.rels = new Float64Array(Math.max(n, 2 * this.rels.length));
+    if (this.jStart.length < judged) {
+      const m = Math.max(judged, 2 * this.jStart.length);
+      this.jChunk = new Int32Array(m);
+      this.jStart = new Int32Array(m);
+      this.jEnd = new Int32Array(m);
+      this.jRel = new Float64Array(m);
+      this.all = new Float64Array(m);
+      this.allViews = [];
+    }
+    const slots = this.slots, rels = this.rels, mask = cap - 1;
+    const o = b.first, buf = b.buf, ds = b.docStart, de = b.docEnd, hash = b.hash;
+    for (let i = 0; i < n; i++) {
+      let h = hash[o + i] & mask;
+      for (;;) {
+        const slot = slots[h];
+        if (slot === 0) {
+          slots[h] = i + 1;
+          break;
+        }
+        const k = o + slot - 1;
+        if (equalBytes(buf, ds[k], de[k], buf, ds[o + i], de[o + i])) {
+          const where = { file, line: b.line[o + i] };
+          throw duplicateDocument(b.qid, decodeField(buf, ds[o + i], de[o + i], where), where);
+        }
+        h = (h + 1) & mask;
+      }
+      rels[i] = UNJUDGED;
+    }
+    if (!ranges) return false;
+    const chunks = qrels.records();
+    const jChunk = this.jChunk, jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
+    const all = this.all;
+    let numRel = 0, only = 0, count = 0, low = 0, high = 0;
+    for (let t = 1; t < ranges.length; t += 3) {
+      const ci = ranges[t];
+      const c = chunks[ci];
+      let p = ranges[t + 1];
+      const e = ranges[t + 2];
+      while (p < e) {
+        // A record: [len][hash][docno][rel] (see qrels_index.ts).
+        let len = c[p++];
+        if (len === 255) {
+          len = (c[p] << 8) | c[p + 1];
+          p += 2;
+        }
+        const hash = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
+        p += 4;
+        const s0 = p, e0 = p + len;
+        p = e0;
+        let rel = c[p++];
+        if (rel === 0x80) {
+          rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
+          p += 4;
+        } else if (rel > 127) rel -= 256;
+        let h = hash & mask;
+        for (;;) {
+          const slot = slots[h];
+          if (slot === 0) {
+            slots[h] = -(only + 1);
+            jChunk[only] = ci;
+            jStart[only] = s0;
+            jEnd[only] = e0;
+            jRel[only] = rel;
+            only++;
+            break;
+          }
+          if (slot > 0) {
+            const i = slot - 1;
+            if (equalBytes(buf, ds[o + i], de[o + i], c, s0, e0)) {
+              if (rels[i] !== UNJUDGED) {
+                qrels.duplicate(b.qid, decodeField(c, s0, e0, { file, line: 0 }));
+              }
+              rels[i] = rel;
+              break;
+            }
+          } else {
+            const j = -slot - 1;
+            if (equalBytes(chunks[jChunk[j]], jStart[j], jEnd[j], c, s0, e0)) {
+              qrels.duplicate(b.qid, decodeField(c, s0, e0, { file, line: 0 }));
+            }
+          }
+          h = (h + 1) & mask;
+        }
+        // trec_eval counts judgments >= 0 only (a negative one is "in the pool, unjudged").
+        if (rel >= 0 && rel >= level) numRel++;
+        if (count === 0 || rel < low) low = rel;
+        if (count === 0 || rel > high) high = rel;
+        all[count++] = rel;
+      }
+    }
+    this.numRel = numRel;
+    this.only = only;
+    this.judged = this.allViews[count] ??= all.subarray(0, count);
+    this.sortDescending(count, low, high);
+    return true;
+  }
+
+  /**
+   * Sorts the judgment values `all[0, n)` highest first: by counting when they span fewer
+   * than 256 values (graded relevance always does), else by the engine's numeric sort.
+   */
+  private sortDescending(n: number, low: number, high: number): void {
+    const all = this.all;
+    if (high - low < 256) {
+      const hist = this.histogram;
+      hist.fill(0, 0, high - low + 1);
+      for (let i = 0; i < n; i++) hist[all[i] - low]++;
+      let k = 0;
+      for (let v = high - low; v >= 0; v--) {
+        for (let c = hist[v]; c > 0; c--) all[k++] = v + low;
+      }
+      return;
+    }
+    all.subarray(0, n).sort().reverse();
+  }
+}
+
+/**
+ * Ranks a block's documents in trec_eval order (score descending, then docno descending by
+ * bytes) into `out[at, at + count)` (the block's positions, 0-based): runs are usually
+ * already in score order, which one pass detects, and then only tie groups are sorted.
+ * Scores are compared as stored (`trecScore`: 32-bit floats for 9.0.8).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rankInto } from "./judge.ts";
+ * const buf = new TextEncoder().encode("d1d2d3");
+ * const block = { buf, qid: "q", first: 0, count: 3, docStart: Int32Array.of(0, 2, 4),
+ *   docEnd: Int32Array.of(2, 4, 6), hash: new Int32Array(3), score: Float64Array.of(1, 2, 1),
+ *   line: new Int32Array(3) };
+ * const order = new Int32Array(3);
+ * rankInto(block, order, 0);
+ * assert.deepEqual([...order], [1, 2, 0]); // d2 (score 2), then the tie d3 > d1
+ * ```
+ */
+export function rankInto(b: RunBlock, out: Int32Array, at: number): void {
+  const n = b.count;
+  for (let i = 0; i < n; i++) out[at + i] = i;
+  // Entries of the block: o + i (`out[at + r]` holds i).
+  const o = b.first, s = b.score, buf = b.buf, ds = b.docStart, de = b.docEnd;
+  const byDocDesc = (x: number, y: number) =>
+    compareBytes(buf, ds[o + y], de[o + y], buf, ds[o + x], de[o + x]);
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = s[o + i] <= s[o + i - 1];
+  if (!sorted) {
+    out.subarray(at, at + n).sort((x, y) => (s[o + y] - s[o + x]) || byDocDesc(x, y));
+    return;
+  }
+  let start = 0;
+  while (start < n) {
+    let end = start + 1;
+    while (end < n && s[o + end] === s[o + start]) end++;
+    if (end - start > 16) out.subarray(at + start, at + end).sort(byDocDesc);
+    else {
+      // Small tie groups (the usual case): insertion sort by docno descending, in place.
+      for (let i = start + 1; i < end; i++) {
+        const x = out[at + i];
+        const xs = ds[o + x], xe = de[o + x];
+        let j = i - 1;
+        while (
+          j >= start &&
+          compareBytes(buf, xs, xe, buf, ds[o + out[at + j]], de[o + out[at + j]]) > 0
+        ) {
+          out[at + j + 1] = out[at + j];
+          j--;
+        }
+        out[at + j + 1] = x;
+      }
+    }
+    start = end;
+  }
+}
+
+/**
+ * Builds what the measures read from a judged block: its judgments in trec_eval order
+ * (ranked ahead by the run-parsing worker, or here). One `RankedQuery` object and its arrays
+ * are reused from query to query (per-query garbage is what the young-generation GC pays for
+ * at this scale): a measure must not keep it.
+ */
+export class QueryRanker {
+  private order = new Int32Array(256);
+  private orderViews: Int32Array[] = [];
+  private rels = new Float64Array(256);
+  private relViews: Float64Array[] = [];
+  private readonly query: RankedQuery;
+
+  constructor(level: number) {
+    this.query = { rels: this.rels, numRel: 0, judged: this.rels, level };
+  }
+
+  /** The block `judge` has just judged, ranked (see the class comment). */
+  rank(b: RunBlock, judge: BlockJudge): RankedQuery {
+    const n = b.count;
+    let order = b.order, at = b.first;
+    if (!order) {
+      if (this.order.length < n) {
+        this.order = new Int32Array(Math.max(n, 2 * this.order.length));
+        this.orderViews = [];
+      }
+      order = this.orderViews[n] ??= this.order.subarray(0, n);
+      rankInto(b, order, 0);
+      at = 0;
+    }
+    if (this.rels.length < n) {
+      this.rels = new Float64Array(Math.max(n, 2 * this.rels.length));
+      this.relViews = [];
+    }
+    const ranked = this.relViews[n] ??= this.rels.subarray(0, n);
+    const rels = judge.rels;
+    for (let r = 0; r < n; r++) ranked[r] = rels[order[at + r]];
+    const q = this.query;
+    q.rels = ranked;
+    q.numRel = judge.numRel;
+    q.judged = judge.judged;
+    return q;
+  }
+}

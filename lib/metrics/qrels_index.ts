@@ -1,0 +1,416 @@
+/**
+ * The qrels, read whole into a packed index: each judgment one record
+ * `[len][hash][docno bytes][rel]` in 1 MiB chunks, and per query the ranges of its records.
+ * Fresh memory is what costs on a small VM (each new page faults in), so the index keeps no
+ * copy of the file and no columns: 6 bytes plus the docno per judgment, written once. The
+ * docno's hash is computed while its bytes are copied, so judging (`judge.ts`) never reads a
+ * docno twice. Reading validates every line as trec_eval does (exactly 4 fields, an integer
+ * relevance) and checks UTF-8; a query's judgments may be spread over the file.
+ *
+ * @module
+ */
+import { fail } from "../errors.ts";
+import { readAllBytes, sourceName, type TextSource } from "../io/source.ts";
+import { gunzipSync } from "node:zlib";
+import { BlockJudge, emptyBlock } from "./judge.ts";
+import { isJsonSource, readJsonQrels } from "./trec_json.ts";
+import {
+  commentByte,
+  DEFAULT_RELEASE,
+  duplicateJudgment,
+  QRELS_LAYOUT,
+  type TrecRelease,
+} from "./trec_format.ts";
+import {
+  asciiFieldEnd,
+  blankEnd,
+  decodeField,
+  fnv,
+  FNV_START,
+  isBlank,
+  lineChunks,
+  type LineFields,
+  lineFields,
+  lineProblem,
+  parseRelevanceBytes,
+  rejectLine,
+  scanLine,
+  type SkippedLines,
+} from "./trec_scan.ts";
+
+/** Judgment records live in chunks of this size (never copied on growth). */
+const PACK_CHUNK = 1 << 20;
+/** Lines per call of the parser's hot loop (see `parseQrelsLines`). */
+const BATCH_LINES = 4096;
+
+/** Options of {@link QrelsIndex.read}. */
+export interface QrelsReadOptions {
+  /** Read buffer size in bytes (default 4 MiB; tests use tiny ones to cross chunk edges). */
+  chunkBytes?: number;
+  /** Tolerant mode: skip malformed lines, counting them here. */
+  skip?: SkippedLines;
+  /** The trec_eval release whose reading rules apply (comment lines; default 9.0.8). */
+  release?: TrecRelease;
+}
+
+/**
+ * Qrels held compactly, with per query the ranges of its records. Read with
+ * {@link QrelsIndex.read} (TREC or JSON qrels) or built from a Map
+ * ({@link QrelsIndex.fromQrels}).
+ */
+export class QrelsIndex {
+  readonly file: string;
+  /** The records' chunks; `chunk` is the one being written, at `pos`. */
+  private chunks: Uint8Array[] = [];
+  private chunk = new Uint8Array(0);
+  private pos = 0;
+  private count = 0;
+  /** qid -> [judgments, chunk, start, end, chunk, start, end, ...]. */
+  private segments = new Map<string, number[]>();
+  private constructor(private source: TextSource | undefined, name: string) {
+    this.file = name;
+  }
+
+  /**
+   * Reads and validates a qrels file (path, `-`, or bytes; TREC or ranx/pytrec_eval JSON).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { QrelsIndex } from "./qrels_index.ts";
+   * const bytes = new TextEncoder().encode("q1 0 d1 1\nq1 0 d2 0\n");
+   * const idx = await QrelsIndex.read({ name: "q.txt", bytes });
+   * assert.equal(idx.judgments("q1")!.get("d1"), 1);
+   * ```
+   */
+  static async read(source: TextSource, options: QrelsReadOptions = {}): Promise<QrelsIndex> {
+    // Standard input is held, so that a duplicate judgment can be located in it.
+    if (source === "-") source = { name: sourceName("-"), bytes: await readAllBytes("-") };
+    if (await isJsonSource(source)) {
+      const idx = QrelsIndex.fromQrels(await readJsonQrels(source), sourceName(source));
+      idx.source = source;
+      return idx;
+    }
+    const idx = new QrelsIndex(source, sourceName(source));
+    const st: QrelsState = {
+      index: idx,
+      file: idx.file,
+      line: 0,
+      cur: [],
+      curQid: new Uint8Array(64),
+      curQidLen: -1,
+      fields: lineFields(),
+      skip: options.skip,
+      comment: commentByte(options.release ?? DEFAULT_RELEASE),
+    };
+    for await (const c of lineChunks(source, { chunkBytes: options.chunkBytes })) {
+      for (let i = c.start; i < c.end;) i = parseQrelsLines(c.buf, i, c.end, st);
+      c.keepLine = st.line + 1;
+    }
+    if (idx.count === 0) fail("qrels file has no judgments (empty file?)", { file: idx.file });
+    return idx;
+  }
+
+  /**
+   * Packs judgments held in memory (JSON qrels, `evaluate`'s input).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { QrelsIndex } from "./qrels_index.ts";
+   * const idx = QrelsIndex.fromQrels(new Map([["q", new Map([["a", 2]])]]));
+   * assert.equal(idx.judgments("q")!.get("a"), 2);
+   * ```
+   */
+  static fromQrels(qrels: ReadonlyMap<string, ReadonlyMap<string, number>>, name = "<memory>") {
+    const idx = new QrelsIndex(undefined, name);
+    const enc = new TextEncoder();
+    for (const [qid, docs] of qrels) {
+      for (const [docno, rel] of docs) idx.add(qid, enc.encode(docno), rel);
+    }
+    return idx;
+  }
+
+  /** Appends one judgment record (the slow path of {@link fromQrels}). */
+  private add(qid: string, docno: Uint8Array, rel: number): void {
+    if (docno.length > 65535) fail("docno longer than 65,535 bytes", { file: this.file });
+    const need = docno.length + 12;
+    if (this.pos + need > this.chunk.length) this.newChunk(need);
+    const ranges = this.rangesFor(qid);
+    const c = this.chunk, at = this.chunks.length - 1;
+    // A new range unless the query's last one ends where this record starts.
+    const n = ranges.length;
+    if (n < 4 || ranges[n - 3] !== at || ranges[n - 1] !== this.pos) {
+      ranges.push(at, this.pos, this.pos);
+    }
+    let pos = writeLength(c, this.pos, docno.length);
+    let h = FNV_START;
+    for (const b of docno) h = fnv(h, b);
+    pos = writeInt32(c, pos, h);
+    c.set(docno, pos);
+    pos = writeRelevance(c, pos + docno.length, rel);
+    this.pos = ranges[ranges.length - 1] = pos;
+    ranges[0]++;
+    this.count++;
+  }
+
+  /** Starts a new chunk of records big enough for `need` bytes. */
+  newChunk(need: number): void {
+    this.chunk = new Uint8Array(Math.max(PACK_CHUNK, need));
+    this.chunks.push(this.chunk);
+    this.pos = 0;
+  }
+
+  /** A query's list `[judgments, chunk, start, end, ...]`, made when new. */
+  rangesFor(qid: string): number[] {
+    let r = this.segments.get(qid);
+    if (!r) this.segments.set(qid, r = [0]);
+    return r;
+  }
+
+  /** A query's list (see {@link rangesFor}), or undefined when the qrels do not judge it. */
+  rangesOf(qid: string): number[] | undefined {
+    return this.segments.get(qid);
+  }
+
+  /** The packed records (for the judge). */
+  records(): Uint8Array[] {
+    return this.chunks;
+  }
+
+  /** Reports a duplicate judgment, locating its line in the file when it can. */
+  duplicate(qid: string, docno: string): never {
+    throw duplicateJudgment(qid, docno, {
+      file: this.file,
+      line: this.source ? lineOfJudgment(this.source, qid, docno) : undefined,
+    });
+  }
+
+  /** Query ids in first-appearance order. */
+  queries(): IterableIterator<string> {
+    return this.segments.keys();
+  }
+
+  /** Whether the qrels judge this query. */
+  has(qid: string): boolean {
+    return this.segments.has(qid);
+  }
+
+  /** Number of queries. */
+  get size(): number {
+    return this.segments.size;
+  }
+
+  /** Number of judgments. */
+  get judgmentCount(): number {
+    return this.count;
+  }
+
+  /**
+   * A query's judgments judged against no retrieved document (duplicates checked), for a
+   * relevance level; undefined when the qrels do not judge the query. Valid until `judge`
+   * judges again.
+   */
+  digest(qid: string, level: number, judge = new BlockJudge()): BlockJudge | undefined {
+    return judge.judge(emptyBlock(qid), this, level, this.file) ? judge : undefined;
+  }
+
+  /** The judgments of one query (docno to relevance), or undefined. */
+  judgments(qid: string): Map<string, number> | undefined {
+    const judge = this.digest(qid, 1);
+    return judge?.judgedOnly(this);
+  }
+
+  /** Every query's judgments as Maps. */
+  toQrels(): Map<string, Map<string, number>> {
+    const q = new Map<string, Map<string, number>>();
+    const judge = new BlockJudge();
+    for (const qid of this.segments.keys()) {
+      q.set(qid, this.digest(qid, 1, judge)!.judgedOnly(this));
+    }
+    return q;
+  }
+
+  /** For the parser: records written since the open query's counts were stored. */
+  commit(cur: number[], pos: number, added: number): void {
+    cur[cur.length - 1] = pos;
+    cur[0] += added;
+    this.count += added;
+    this.pos = pos;
+  }
+
+  /** For the parser: the chunk being written and where. */
+  get writing(): { chunk: Uint8Array; pos: number; index: number } {
+    return { chunk: this.chunk, pos: this.pos, index: this.chunks.length - 1 };
+  }
+}
+
+function writeLength(c: Uint8Array, pos: number, len: number): number {
+  if (len < 255) c[pos++] = len;
+  else {
+    c[pos++] = 255;
+    c[pos++] = len >> 8;
+    c[pos++] = len & 255;
+  }
+  return pos;
+}
+
+function writeInt32(c: Uint8Array, pos: number, v: number): number {
+  c[pos] = v & 255;
+  c[pos + 1] = (v >> 8) & 255;
+  c[pos + 2] = (v >> 16) & 255;
+  c[pos + 3] = (v >>> 24) & 255;
+  return pos + 4;
+}
+
+/** A relevance in one byte when within -127..127, else `[0x80][4 bytes]`. */
+function writeRelevance(c: Uint8Array, pos: number, rel: number): number {
+  if (rel > -128 && rel < 128) {
+    c[pos] = rel & 255;
+    return pos + 1;
+  }
+  c[pos] = 0x80;
+  return writeInt32(c, pos + 1, rel);
+}
+
+/** What the qrels parser carries from batch to batch. */
+interface QrelsState {
+  index: QrelsIndex;
+  file: string;
+  line: number;
+  /** The open query's list (see `QrelsIndex.rangesFor`). */
+  cur: number[];
+  curQid: Uint8Array;
+  curQidLen: number;
+  fields: LineFields;
+  /** Tolerant mode: malformed lines are counted here instead of failing. */
+  skip?: SkippedLines;
+  /** The comment byte (`#` in 10.0), or -1. */
+  comment: number;
+}
+
+/**
+ * The hot loop of qrels reading: one pass over up to `BATCH_LINES` whole lines from `buf[i]`
+ * (`buf[end]` is a newline); returns where it stopped. Batches keep V8 from compiling the
+ * loop on-stack (OSR), whose code for this loop deoptimized on every inner-loop exit (14,000
+ * times on the 100k benchmark); a function called many times gets regular optimized code.
+ */
+function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState): number {
+  const file = st.file, index = st.index, comment = st.comment;
+  let line = st.line;
+  let { chunk, pos, index: chunkIndex } = index.writing;
+  const lf = st.fields;
+  const f = lf.fields;
+  // The open query stays in locals; `added` records since its counts were last stored.
+  let cur = st.cur, curQid = st.curQid, curQidLen = st.curQidLen, added = 0;
+  const stop = line + BATCH_LINES;
+  while (i < end && line < stop) {
+    line++;
+    const lineStart = i;
+    // Fast path, the usual line: four fields of printable ASCII separated by spaces or tabs,
+    // then the newline, with a relevance of 1-9 digits; any other line is scanned again by
+    // the general path, which decides.
+    let qs = i;
+    let k = asciiFieldEnd(buf, qs);
+    let qe = k;
+    let ok = qe > qs && buf[qs] !== comment && isBlank(buf[k]);
+    let ds = blankEnd(buf, asciiFieldEnd(buf, blankEnd(buf, k))); // iter, then the docno
+    k = asciiFieldEnd(buf, ds);
+    let de = k;
+    ok = ok && de > ds && isBlank(buf[k]) && isBlank(buf[ds - 1]);
+    k = blankEnd(buf, k);
+    let c = buf[k];
+    const neg = c === 45;
+    if (neg) k++;
+    const digitsStart = k;
+    let rel = 0;
+    while ((c = buf[k] - 48) >= 0 && c <= 9) {
+      rel = rel * 10 + c;
+      k++;
+    }
+    ok = ok && k > digitsStart && k - digitsStart <= 9;
+    k = blankEnd(buf, k);
+    if (ok && buf[k] === 10) {
+      i = k + 1;
+      if (neg) rel = -rel;
+    } else {
+      const eol = scanLine(buf, i, lf);
+      i = eol + 1;
+      if (lf.n > 0 && buf[f[0]] === comment) continue;
+      const problem = lineProblem(buf, lineStart, eol, lf, 4, true, QRELS_LAYOUT);
+      if (problem && rejectLine(st.skip, problem, file, line)) continue;
+      qs = f[0];
+      qe = f[1];
+      ds = f[4];
+      de = f[5];
+      try {
+        rel = parseRelevanceBytes(buf, f[6], f[7], { file, line }, QRELS_LAYOUT);
+      } catch (e) {
+        if (st.skip && rejectLine(st.skip, (e as { problem: string }).problem, file, line)) {
+          continue;
+        }
+        throw e;
+      }
+    }
+    const len = de - ds;
+    if (len > 65535) fail("docno longer than 65,535 bytes", { file, line });
+    // The record, in the current chunk (a new one when it does not fit).
+    let newRange = false;
+    if (pos + len + 12 > chunk.length) {
+      if (added > 0) index.commit(cur, pos, added);
+      added = 0;
+      index.newChunk(len + 12);
+      ({ chunk, pos, index: chunkIndex } = index.writing);
+      newRange = true;
+    }
+    let same = qe - qs === curQidLen;
+    for (let q = 0; same && q < curQidLen; q++) same = curQid[q] === buf[qs + q];
+    if (!same) {
+      if (added > 0) index.commit(cur, pos, added);
+      added = 0;
+      cur = index.rangesFor(decodeField(buf, qs, qe, { file, line }));
+      if (qe - qs > curQid.length) curQid = new Uint8Array(2 * (qe - qs));
+      for (let q = qs; q < qe; q++) curQid[q - qs] = buf[q];
+      curQidLen = qe - qs;
+      newRange = true; // a new query, or one whose judgments resume here
+    }
+    if (newRange) cur.push(chunkIndex, pos, pos);
+    pos = writeLength(chunk, pos, len);
+    // The docno's hash goes before it, computed as its bytes are copied.
+    const hashAt = pos;
+    pos += 4;
+    let h = FNV_START;
+    for (let b = ds; b < de; b++) {
+      const x = buf[b];
+      chunk[pos++] = x;
+      h = fnv(h, x);
+    }
+    writeInt32(chunk, hashAt, h);
+    pos = writeRelevance(chunk, pos, rel);
+    added++;
+  }
+  if (added > 0) index.commit(cur, pos, added);
+  st.cur = cur;
+  st.curQid = curQid;
+  st.curQidLen = curQidLen;
+  st.line = line;
+  return i;
+}
+
+/** The line of the second judgment of a query and docno, for the duplicate's message. */
+function lineOfJudgment(source: TextSource, qid: string, docno: string): number | undefined {
+  let bytes: Uint8Array;
+  try {
+    bytes = typeof source === "string" ? Deno.readFileSync(source) : source.bytes;
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+  } catch {
+    return undefined;
+  }
+  const lines = new TextDecoder().decode(bytes).split("\n");
+  let seen = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const f = lines[i].trim().split(/\s+/);
+    if (f.length === 4 && f[0] === qid && f[2] === docno && ++seen === 2) return i + 1;
+  }
+  return undefined;
+}

@@ -1,0 +1,175 @@
+/**
+ * Writing runs and qrels: as TREC files or as ranx/pytrec_eval JSON (chosen by the output's
+ * name, `.json`, or the `format` option), gzip-compressed when the name ends in `.gz`, always
+ * through `writeFileAtomic` (a temporary file renamed into place; an existing file is only
+ * replaced with `force`). A run's documents are written in trec_eval order with ranks 1..n
+ * and scores in their shortest exact form, so reading a written file gives the same values.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
+import type { Qrels, Run } from "./evaluate.ts";
+import { rankOrder } from "./rank.ts";
+import { formatScoresJson } from "./trec_json.ts";
+import type { TrecRelease } from "./trec_format.ts";
+
+/** The file formats runs and qrels are written in. */
+export type FileFormat = "trec" | "json";
+
+/** Options of {@link writeRun} and {@link writeQrels}. */
+export interface WriteOptions {
+  /** Replace an existing file. */
+  force?: boolean;
+  /** `trec` or `json` (default: `json` for a `.json`/`.json.gz` name, else `trec`). */
+  format?: FileFormat;
+}
+
+/** Options of {@link writeRun}. */
+export interface WriteRunOptions extends WriteOptions {
+  /** The runid column of a TREC run (default `kit`). */
+  runId?: string;
+  /** Whose tie order the documents are written in (default 9.0.8, see `trecScore`). */
+  release?: TrecRelease;
+}
+
+/**
+ * The format a file is written in: `format` when given, else by its name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatFor } from "./trec_write.ts";
+ * assert.equal(formatFor("run.json.gz"), "json");
+ * assert.equal(formatFor("run.txt"), "trec");
+ * ```
+ */
+export function formatFor(path: string, format?: FileFormat): FileFormat {
+  return format ?? (/\.json(\.gz)?$/i.test(path) ? "json" : "trec");
+}
+
+function checkId(id: string, what: string): void {
+  if (id.length === 0 || /\s/.test(id)) {
+    throw new KitError(
+      `${what} '${id}' is empty or contains whitespace; TREC files cannot hold it`,
+    );
+  }
+}
+
+/** A query's docnos in trec_eval order (their scores checked finite). */
+function ranked(qid: string, docs: ReadonlyMap<string, number>, release?: TrecRelease) {
+  const docnos = [...docs.keys()];
+  const scores = docnos.map((d) => docs.get(d)!);
+  scores.forEach((s, i) => {
+    if (!Number.isFinite(s)) throw new KitError(`query ${qid}, document ${docnos[i]}: score ${s}`);
+  });
+  return Array.from(rankOrder(docnos, scores, release), (i) => docnos[i]);
+}
+
+/**
+ * Formats a run as TREC run lines, each query's documents in trec_eval order with ranks
+ * 1..n. Scores are written with full precision (shortest round-trip form).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatRun } from "./trec_write.ts";
+ * const text = [...formatRun(new Map([["q", new Map([["a", 0.1], ["b", 0.7]])]]), "bm25")].join("");
+ * assert(text === "q Q0 b 1 0.7 bm25\nq Q0 a 2 0.1 bm25\n");
+ * ```
+ */
+export function* formatRun(run: Run, runId = "kit", release?: TrecRelease): Generator<string> {
+  checkId(runId, "run id");
+  for (const [qid, docs] of run) {
+    checkId(qid, "query id");
+    const lines: string[] = [];
+    ranked(qid, docs, release).forEach((d, r) => {
+      checkId(d, "document id");
+      lines.push(`${qid} Q0 ${d} ${r + 1} ${docs.get(d)} ${runId}\n`);
+    });
+    yield lines.join("");
+  }
+}
+
+/**
+ * Formats qrels as TREC qrels lines (`qid 0 docno relevance`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatQrels } from "./trec_write.ts";
+ * const t = [...formatQrels(new Map([["q", new Map([["a", 1]])]]))].join("");
+ * assert(t === "q 0 a 1\n");
+ * ```
+ */
+export function* formatQrels(qrels: Qrels): Generator<string> {
+  for (const [qid, docs] of qrels) {
+    checkId(qid, "query id");
+    const lines: string[] = [];
+    for (const [d, rel] of docs) {
+      checkId(d, "document id");
+      if (!Number.isSafeInteger(rel)) throw new KitError(`relevance ${rel} is not an integer`);
+      lines.push(`${qid} 0 ${d} ${rel}\n`);
+    }
+    yield lines.join("");
+  }
+}
+
+/**
+ * Writes a run atomically, as TREC or JSON (see {@link formatFor}), gzip for a `.gz` name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { writeRun } from "./trec_write.ts";
+ * import { readRun } from "./trec_files.ts";
+ * const dir = await Deno.makeTempDir();
+ * await writeRun(`${dir}/run.txt`, new Map([["q", new Map([["a", 1]])]]), { runId: "x" });
+ * assert((await readRun(`${dir}/run.txt`)).get("q")!.get("a") === 1);
+ * await writeRun(`${dir}/run.json.gz`, new Map([["q", new Map([["a", 1]])]]));
+ * assert((await readRun(`${dir}/run.json.gz`)).get("q")!.get("a") === 1);
+ * ```
+ */
+export async function writeRun(path: string, run: Run, options: WriteRunOptions = {}) {
+  const text = formatFor(path, options.format) === "json"
+    ? formatScoresJson(run, (qid, docs) => ranked(qid, docs, options.release))
+    : formatRun(run, options.runId ?? "kit", options.release);
+  await writeText(path, text, options.force);
+}
+
+/**
+ * Writes qrels atomically, as TREC or JSON (see {@link formatFor}), gzip for a `.gz` name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { writeQrels } from "./trec_write.ts";
+ * import { readQrels } from "./trec_files.ts";
+ * const path = (await Deno.makeTempDir()) + "/qrels.json";
+ * await writeQrels(path, new Map([["q", new Map([["a", 1]])]]));
+ * assert.equal(await Deno.readTextFile(path), '{\n"q": {"a": 1}\n}\n');
+ * assert((await readQrels(path)).get("q")!.get("a") === 1);
+ * ```
+ */
+export async function writeQrels(path: string, qrels: Qrels, options: WriteOptions = {}) {
+  if (formatFor(path, options.format) === "json") {
+    for (const docs of qrels.values()) {
+      for (const rel of docs.values()) {
+        if (!Number.isSafeInteger(rel)) throw new KitError(`relevance ${rel} is not an integer`);
+      }
+    }
+  }
+  const text = formatFor(path, options.format) === "json"
+    ? formatScoresJson(qrels)
+    : formatQrels(qrels);
+  await writeText(path, text, options.force);
+}
+
+/** Writes text pieces atomically, gzip-compressed for a `.gz` name. */
+async function writeText(path: string, text: Iterable<string>, force?: boolean): Promise<void> {
+  const pieces = ReadableStream.from(text).pipeThrough(new TextEncoderStream());
+  const data = /\.gz$/i.test(path)
+    ? pieces.pipeThrough(new CompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>)
+    : pieces;
+  await writeFileAtomic(path, data, { force });
+}

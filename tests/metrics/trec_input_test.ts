@@ -1,0 +1,354 @@
+/**
+ * How the TREC readers read what users give them, class by class (issue 14), each with its
+ * neighbours: `#` lines, blank lines, scores and relevances as C's atof/atol read them, score
+ * precision per trec_eval release, zero and negative relevance levels, multi-member gzip,
+ * lines without end, both files on standard input. Expected values come from trec_eval 9.0.8
+ * and 10.0 runs on the same files (recorded here); when the 9.0.8 binary is built (see
+ * `lib/bench/trec_eval.ts`) the outputs are also compared with it live.
+ */
+import { gzipSync } from "node:zlib";
+import { assert, assertEquals, assertRejects } from "../assert.ts";
+import {
+  evaluate,
+  evaluateTrecFiles,
+  formatTrecEval,
+  rankOrder,
+  readQrels,
+  readRun,
+  type TrecRelease,
+} from "../../lib/metrics/mod.ts";
+import { readLines, readText } from "../../lib/io/text.ts";
+import { runTrecEval } from "../../lib/bench/trec_eval.ts";
+import { mem, runCli } from "../helpers.ts";
+
+const enc = new TextEncoder();
+
+async function evalText(
+  qrels: string,
+  run: string,
+  measures: string[],
+  options: { release?: TrecRelease; relevanceLevel?: number; complete?: boolean } = {},
+) {
+  return await evaluateTrecFiles(mem("qrels", qrels), mem("run", run), measures, {
+    warn: false,
+    ...options,
+  });
+}
+
+/** The kit's `eval trec` output and trec_eval's (when built) on the same files. */
+async function bothOutputs(qrels: string, run: string, args: string[]) {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/qrels`, qrels);
+  await Deno.writeTextFile(`${dir}/run`, run);
+  const kit = await runCli(["eval", "trec", ...args, `${dir}/qrels`, `${dir}/run`]);
+  const te = await runTrecEval([...args, `${dir}/qrels`, `${dir}/run`]);
+  await Deno.remove(dir, { recursive: true });
+  return { kit: kit.stdout, stderr: kit.stderr, trecEval: te };
+}
+
+Deno.test("'#' starts no comment in 9.0.8: a query id '#q' is data, in both files", async () => {
+  const qrels = "#q 0 a 0\n#q 0 b 1\nq1 0 a 1\n";
+  const run = "#q Q0 a 1 1.0 r\n#q Q0 b 2 0.5 r\nq1 Q0 a 1 1 r\n";
+  // trec_eval 9.0.8: num_q 2, map 0.7500 (#q has AP 0.5).
+  const r = await evalText(qrels, run, ["map"]);
+  assertEquals(r.numQ, 2);
+  assertEquals(r.summary.map, 0.75);
+  // trec_eval 10.0 skips the '#' lines of both files: num_q 1, map 1.0000.
+  const r10 = await evalText(qrels, run, ["map"], { release: "10.0" });
+  assertEquals(r10.numQ, 1);
+  assertEquals(r10.summary.map, 1);
+  const both = await bothOutputs(qrels, run, ["-m", "num_q", "-m", "map"]);
+  assertEquals(both.kit, "num_q                 \tall\t2\nmap                   \tall\t0.7500\n");
+  if (both.trecEval !== undefined) assertEquals(both.kit, both.trecEval);
+  // Neighbours: '#' inside an id is data in both releases; an indented '#' line is a comment
+  // in a 10.0 run; a '#' line that is not a judgment is an error in 9.0.8, with its line.
+  const inside = await evalText("q#1 0 a 1\n", "q#1 Q0 a 1 1 r\n", ["map"], { release: "10.0" });
+  assertEquals(inside.numQ, 1);
+  const indented = await evalText("q 0 a 1\n", "  # a comment\nq Q0 a 1 1 r\n", ["map"], {
+    release: "10.0",
+  });
+  assertEquals(indented.numQ, 1);
+  await assertRejects(
+    () => evalText("# judgments of the test set\nq 0 a 1\n", "q Q0 a 1 1 r\n", ["map"]),
+    /^qrels:1: expected 4 fields \(qid iter docno relevance\), found 6/,
+  );
+  await assertRejects(
+    () => readRun(mem("run", "q Q0 a 1 1 r\n# end\n")),
+    /^run:2: expected 6 fields \(qid Q0 docno rank score runid\), found 2/,
+  );
+  assertEquals((await readRun(mem("run", "# c\nq Q0 a 1 1 r\n"), { release: "10.0" })).size, 1);
+  assertEquals((await readQrels(mem("q", "# c\nq 0 a 1\n"), { release: "10.0" })).size, 1);
+});
+
+Deno.test("blank lines: skipped in runs, refused in qrels with the line (as trec_eval)", async () => {
+  const r = await evalText("q 0 a 1\n", "\nq Q0 a 1 1 r\n  \t \n\r\nq Q0 b 2 0.5 r\n\n", [
+    "num_ret",
+  ]);
+  assertEquals(r.summary.num_ret, 2);
+  // trec_eval 9.0.8: "trec_eval.get_qrels: Malformed line 2", for each of these.
+  for (
+    const [qrels, line] of [
+      ["q 0 a 1\n\nq 0 b 0\n", 2],
+      ["q 0 a 1\n   \nq 0 b 0\n", 2],
+      ["q 0 a 1\r\n\r\nq 0 b 0\r\n", 2],
+      ["q 0 a 1\nq 0 b 0\n\n", 3], // a trailing blank line too
+    ] as const
+  ) {
+    await assertRejects(
+      () => readQrels(mem("q.txt", qrels)),
+      new RegExp(`^q\\.txt:${line}: empty line; expected qid iter docno relevance`),
+    );
+  }
+  // Tolerant mode counts it as a bad line.
+  const skip = { count: 0, examples: [] };
+  assertEquals((await readQrels(mem("q", "q 0 a 1\n\n"), { skip })).size, 1);
+  assertEquals(skip.count, 1);
+});
+
+Deno.test("scores: what atof reads whole is read with atof's value; anything else refused with the line", async () => {
+  const read = async (s: string) =>
+    (await readRun(mem("r.txt", `q Q0 a 1 ${s} r\n`))).get("q")!.get("a");
+  for (
+    const [text, value] of [
+      [".5", 0.5],
+      ["5.", 5],
+      ["+1", 1],
+      ["-0", -0],
+      ["1E3", 1000],
+      ["1e+2", 100],
+      ["007", 7],
+      ["1e-400", 0], // underflows to 0, as strtod does
+      ["0.30000001", 0.30000001], // as written (ranking rounds it for 9.0.8, not readRun)
+      ["123456789012345678901234567890", 1.2345678901234568e29],
+    ] as const
+  ) assertEquals(await read(text), value, text);
+  // atof would read these as 16, 0, 0, 1.5, 1, inf, nan, 1, 1, 0, 0: refused instead.
+  for (
+    const text of [
+      "0x10",
+      "0b101",
+      "0o17",
+      "1.5abc",
+      "1e",
+      "inf",
+      "nan",
+      "1_000",
+      "1,5",
+      "--1",
+      ".",
+    ]
+  ) {
+    await assertRejects(
+      () => read(text),
+      new RegExp(`^r\\.txt:1: score '${text.replace(/[.+]/g, "\\$&")}' is not a finite decimal`),
+    );
+  }
+  await assertRejects(() => read("1e999"), /is not a finite decimal number/); // inf
+});
+
+Deno.test("relevance: an integer as atol reads it whole; anything else refused with the line", async () => {
+  const read = async (s: string) =>
+    (await readQrels(mem("q.txt", `q 0 a ${s}\n`))).get("q")!.get("a");
+  for (
+    const [text, value] of [["+2", 2], ["-1", -1], ["007", 7], ["2147483647", 2147483647]] as const
+  ) {
+    assertEquals(await read(text), value, text);
+  }
+  for (const text of ["1.5", "0x1", "1e2", "2abc", "", "+"].filter(Boolean)) {
+    await assertRejects(() => read(text), /^q\.txt:1: relevance '.*' is not an integer/);
+  }
+  await assertRejects(
+    () => read("99999999999"),
+    /^q\.txt:1: relevance '99999999999' is out of range/,
+  );
+});
+
+Deno.test("score precision: 32-bit floats tie in 9.0.8 (the default), doubles do not in 10.0", async () => {
+  // a scores 0.30000001 (not relevant), b 0.3 (relevant). 9.0.8: one float, tie, docno
+  // descending puts b first: RR 1. 10.0: a ranks first: RR 0.5. (Both binaries, recorded.)
+  const qrels = "q1 0 a 0\nq1 0 b 1\n", run = "q1 Q0 a 1 0.30000001 r\nq1 Q0 b 2 0.3 r\n";
+  assertEquals((await evalText(qrels, run, ["recip_rank"])).summary.recip_rank, 1);
+  assertEquals(
+    (await evalText(qrels, run, ["recip_rank"], { release: "10.0" })).summary.recip_rank,
+    0.5,
+  );
+  // The same through every place a run is ranked: the worker, `evaluate`, `rankOrder`.
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/q`, qrels);
+  await Deno.writeTextFile(`${dir}/r`, run);
+  for (const release of ["9.0.8", "10.0"] as const) {
+    const want = release === "9.0.8" ? 1 : 0.5;
+    const worker = await evaluateTrecFiles(`${dir}/q`, `${dir}/r`, ["recip_rank"], {
+      threads: 2,
+      parallelMinBytes: 0,
+      release,
+    });
+    assertEquals(worker.summary.recip_rank, want);
+    const m = (o: Record<string, Record<string, number>>) =>
+      new Map(Object.entries(o).map(([k, v]) => [k, new Map(Object.entries(v))]));
+    const mem = evaluate(m({ q1: { a: 0, b: 1 } }), m({ q1: { a: 0.30000001, b: 0.3 } }), [
+      "recip_rank",
+    ], { release });
+    assertEquals(mem.summary.recip_rank, want);
+    assertEquals(
+      [...rankOrder(["a", "b"], [0.30000001, 0.3], release)],
+      release === "9.0.8" ? [1, 0] : [0, 1],
+    );
+  }
+  const cli = await runCli([
+    "eval",
+    "trec",
+    "--trec-eval",
+    "10.0",
+    "-m",
+    "recip_rank",
+    `${dir}/q`,
+    `${dir}/r`,
+  ]);
+  assertEquals(cli.stdout, "recip_rank            \tall\t0.5000\n");
+  const te = await runTrecEval(["-m", "recip_rank", `${dir}/q`, `${dir}/r`]);
+  if (te !== undefined) assertEquals(te, "recip_rank            \tall\t1.0000\n");
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("relevance levels: zero and negative levels count as trec_eval counts them", async () => {
+  // Judgments 1, 0, -1, -2, 2; retrieved a(1) b(0) c(-1) x(not judged) d(-2). trec_eval
+  // reads a negative judgment as -2 and a document not in the qrels as -1 in its ranked list.
+  const qrels = "q1 0 a 1\nq1 0 b 0\nq1 0 c -1\nq1 0 d -2\nq1 0 e 2\n";
+  const run = "q1 Q0 a 1 5 r\nq1 Q0 b 2 4 r\nq1 Q0 c 3 3 r\nq1 Q0 x 4 2 r\nq1 Q0 d 5 1 r\n";
+  const measures = ["num_rel", "num_rel_ret", "map", "P.5", "ndcg_cut.10"];
+  // Recorded from trec_eval 9.0.8 (10.0 gives the same).
+  const want: Record<string, string> = {
+    "-3": "3 2 1.6667 1.0000 0.3801",
+    "-2": "3 2 1.6667 1.0000 0.3801",
+    "-1": "3 2 0.9167 0.6000 0.3801",
+    "0": "3 2 0.6667 0.4000 0.3801",
+    "1": "2 1 0.5000 0.2000 0.3801",
+    "2": "1 0 0.0000 0.0000 0.3801",
+    "3": "0 0 0.0000 0.0000 0.3801",
+  };
+  for (const [level, values] of Object.entries(want)) {
+    const r = await evalText(qrels, run, measures, { relevanceLevel: Number(level) });
+    const got = formatTrecEval(r, { perQuery: false })
+      .trim().split("\n").map((l) => l.split("\t")[2]).join(" ");
+    assertEquals(got, values, `-l ${level}`);
+    // The command line takes `-l -1`, `-l-1` and `--level=-1` alike.
+    for (const flag of [["-l", level], [`-l${level}`], [`--level=${level}`]]) {
+      const args = [...flag, ...measures.flatMap((m) => ["-m", m])];
+      const both = await bothOutputs(qrels, run, args);
+      assertEquals(both.stderr, "", flag.join(" "));
+      assertEquals(both.kit.split("\n").map((l) => l.split("\t")[2]).join(" ").trim(), values);
+      if (both.trecEval !== undefined) assertEquals(both.kit, both.trecEval, flag.join(" "));
+    }
+  }
+  const bad = await runCli(["eval", "trec", "-l", "1.5", "q", "r"]);
+  assert(/-l takes an integer relevance level, got '1.5'/.test(bad.stderr));
+});
+
+Deno.test("multi-member gzip is read whole everywhere gzip is read; broken gzip says so once", async () => {
+  const dir = await Deno.makeTempDir();
+  const twoMembers = (a: string, b: string) =>
+    new Uint8Array([...gzipSync(enc.encode(a)), ...gzipSync(enc.encode(b))]);
+  await Deno.writeFile(`${dir}/run.gz`, twoMembers("q Q0 a 1 1 r\n", "q Q0 b 2 0.5 r\n"));
+  await Deno.writeFile(`${dir}/qrels.gz`, twoMembers("q 0 a 1\n", "q 0 b 1\n"));
+  await Deno.writeFile(`${dir}/lines.gz`, twoMembers("x\n", "y\n"));
+  await Deno.writeFile(`${dir}/run.json.gz`, twoMembers('{"q": {"a": 1,', ' "b": 0.5}}'));
+  assertEquals([...(await readRun(`${dir}/run.gz`)).get("q")!.keys()], ["a", "b"]);
+  assertEquals((await readQrels(`${dir}/qrels.gz`)).get("q")!.size, 2);
+  assertEquals((await readRun(`${dir}/run.json.gz`)).get("q")!.get("b"), 0.5);
+  const lines: string[] = [];
+  for await (const l of readLines(`${dir}/lines.gz`)) lines.push(l.text);
+  assertEquals(lines, ["x", "y"]);
+  const r = await evaluateTrecFiles(`${dir}/qrels.gz`, `${dir}/run.gz`, ["num_ret", "map"], {
+    threads: 2,
+    parallelMinBytes: 0,
+  });
+  assertEquals(r.summary, { num_ret: 2, map: 1 });
+  // Neighbours: an empty member and zero padding are fine (gzip -t passes); trailing garbage,
+  // a truncated member and a broken header are errors with one message, in every reader.
+  await Deno.writeFile(
+    `${dir}/padded.gz`,
+    new Uint8Array([...twoMembers("x\n", ""), ...new Uint8Array(64)]),
+  );
+  assertEquals(await readText(`${dir}/padded.gz`), "x\n");
+  const gz = gzipSync(enc.encode("q Q0 a 1 1 r\nq Q0 b 2 1 r\n"));
+  for (
+    const bytes of [
+      new Uint8Array([...gz, ...enc.encode("garbage")]),
+      gz.subarray(0, gz.length - 10),
+      new Uint8Array([0x1f, 0x8b, 0x63, 0x00]),
+    ]
+  ) {
+    await Deno.writeFile(`${dir}/bad.gz`, bytes);
+    for (const read of [readRun, readQrels, readText, (p: string) => readLines(p).next()]) {
+      await assertRejects(
+        () => read(`${dir}/bad.gz`),
+        /bad\.gz(:\d+)?: corrupt or truncated gzip data \(.+\); expected a complete gzip stream/,
+      );
+    }
+  }
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a file without newlines (/dev/zero) stops at the line cap with a clear error, in every reader", async () => {
+  const cap = /:1: line longer than 16 MiB \(the limit of every reader\)/;
+  await assertRejects(() => readRun("/dev/zero"), cap);
+  await assertRejects(() => readQrels("/dev/zero"), cap);
+  // The text readers (corpora, JSON lines, JSON files) refuse its first byte: no text has NUL.
+  await assertRejects(() => readText("/dev/zero"), /^\/dev\/zero:1: a NUL byte: not a text file\?/);
+  await assertRejects(() => readLines("/dev/zero").next(), /\/dev\/zero:1: a NUL byte/);
+  await assertRejects(() => evaluateTrecFiles(mem("q", "q 0 a 1\n"), "/dev/zero", ["map"]), cap);
+  await assertRejects(
+    () => evaluateTrecFiles("/dev/zero", mem("r", "q Q0 a 1 1 r\n"), ["map"]),
+    cap,
+  );
+  // A JSON reader refuses it at its first byte.
+  const dir = await Deno.makeTempDir();
+  await Deno.symlink("/dev/zero", `${dir}/run.json`);
+  await assertRejects(
+    () => readRun(`${dir}/run.json`),
+    /run\.json:1: invalid JSON at column 1: expected '\{'/,
+  );
+  // Neighbour: a long line after ordinary ones is reported on its own line number.
+  const long = new Uint8Array(17 << 20).fill(0x61);
+  await Deno.writeFile(
+    `${dir}/run`,
+    new Uint8Array([...enc.encode("q Q0 a 1 1 r\nq Q0 b 2 1 r\n"), ...long]),
+  );
+  await assertRejects(() => readRun(`${dir}/run`), /run:3: line longer than 16 MiB/);
+  await assertRejects(async () => {
+    for await (const _ of readLines(`${dir}/run`)) { /* read on */ }
+  }, /run:3: line longer than 16 MiB/);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("the qrels and the run cannot both be standard input", async () => {
+  await assertRejects(
+    () => evaluateTrecFiles("-", "-", ["map"]),
+    /the qrels and the run cannot both be standard input/,
+  );
+  const cli = await runCli(["eval", "trec", "-", "-"], { stdin: "q Q0 a 1 1 r\n" });
+  assertEquals(cli.code, 2);
+  assert(/cannot both be standard input/.test(cli.stderr), cli.stderr);
+  // One of them on standard input is fine, either way round.
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/q`, "q 0 a 1\n");
+  await Deno.writeTextFile(`${dir}/r`, "q Q0 a 1 1 r\n");
+  const a = await runCli(["eval", "trec", "-m", "map", `${dir}/q`, "-"], {
+    stdin: "q Q0 a 1 1 r\n",
+  });
+  const b = await runCli(["eval", "trec", "-m", "map", "-", `${dir}/r`], { stdin: "q 0 a 1\n" });
+  assertEquals([a.stdout, b.stdout], Array(2).fill("map                   \tall\t1.0000\n"));
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("10.0 stops when a qrels query has no results without -c; 9.0.8 skips it", async () => {
+  const qrels = "q1 0 a 1\nq2 0 b 1\n", run = "q1 Q0 a 1 1 r\n";
+  assertEquals((await evalText(qrels, run, ["map"])).numQ, 1);
+  await assertRejects(
+    () => evalText(qrels, run, ["map"], { release: "10.0" }),
+    /query q2 of the qrels has no results in the run: trec_eval 10.0 stops here/,
+  );
+  const c = await evalText(qrels, run, ["map"], { release: "10.0", complete: true });
+  assertEquals([c.numQ, c.summary.map], [2, 0.5]);
+});
