@@ -233,7 +233,11 @@ function gunzip(read: (into: Uint8Array) => Promise<number>, name: string) {
     }
   };
   let rest: Uint8Array = new Uint8Array(0);
+  // An error after some bytes were read is held back until they are used, so that readers
+  // can say where the readable text ends.
+  let pending: unknown;
   return async (into: Uint8Array): Promise<number> => {
+    if (pending !== undefined) throw pending;
     let n = 0;
     while (n < into.length) {
       if (rest.length === 0) {
@@ -241,7 +245,9 @@ function gunzip(read: (into: Uint8Array) => Promise<number>, name: string) {
           await more();
         } catch (e) {
           inputDone = true;
-          throw e;
+          if (n === 0) throw e;
+          pending = e;
+          break;
         }
         if (out.length === 0) break; // the end of the last member
         rest = out.shift()!;
@@ -291,7 +297,14 @@ export async function readAllBytes(
         bigger.set(buf);
         buf = bigger;
       }
-      const n = await r.read(buf.subarray(len));
+      let n = 0;
+      try {
+        n = await r.read(buf.subarray(len));
+      } catch (e) {
+        // Where the readable text ends.
+        if (e instanceof CorruptGzip) throw corruptGzip(r.name, e, countLines(buf, len) + 1);
+        throw e;
+      }
       if (n === 0) break;
       len += n;
     }
@@ -300,4 +313,10 @@ export async function readAllBytes(
     r.close();
   }
   return buf.subarray(0, len);
+}
+
+function countLines(buf: Uint8Array, end: number): number {
+  let n = 0;
+  for (let i = buf.indexOf(10); i >= 0 && i < end; i = buf.indexOf(10, i + 1)) n++;
+  return n;
 }

@@ -107,7 +107,10 @@ export async function* lineChunks(
           len += n;
         }
       } catch (e) {
-        if (e instanceof CorruptGzip) throw corruptGzip(reader.name, e, line);
+        // Where the readable text ends: after the whole lines read.
+        if (e instanceof CorruptGzip) {
+          throw corruptGzip(reader.name, e, line + countNewlines(buf, start, len));
+        }
         throw e;
       }
       if (first && len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;

@@ -6,9 +6,10 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
+import { fail, KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
-import { readText } from "../io/text.ts";
+import { countNewlines, MAX_TEXT_BYTES, readText } from "../io/text.ts";
+import { readAllBytes } from "../io/source.ts";
 import { type JsonNode, parseJsonWithLines } from "../io/json_scan.ts";
 import { MAX_PREDICTIONS } from "./metrics.ts";
 import type { PassageQuestion, SpanPrediction, SpanRun } from "./types.ts";
@@ -226,13 +227,14 @@ function checkEntry(
  * ```
  */
 export async function readSpanRun(path: string): Promise<CheckedRun> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new KitError("file not found", { file: path });
-    throw new KitError(`cannot read: ${(e as Error).message}`, { file: path }, { cause: e });
-  }
+  // Through the kit's one opener (gzip, errors naming the file), whole, at most the size of a
+  // text; a file with a NUL byte in its first 64 KiB (`/dev/zero`) is refused at once.
+  const bytes = await readAllBytes(path, MAX_TEXT_BYTES, (head, file) => {
+    const nul = head.indexOf(0);
+    if (nul >= 0) {
+      fail("a NUL byte: not a text file?", { file, line: countNewlines(head, 0, nul) + 1 });
+    }
+  });
   const hasBom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const text = await readText({ name: path, bytes });
   const checked = parseSpanRun(text, path);

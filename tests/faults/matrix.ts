@@ -33,6 +33,11 @@ export const FAULTS = [
   { id: "broken-json", label: "broken JSON line" },
   { id: "duplicate-id", label: "duplicate ids" },
   { id: "cut-off", label: "file cut off in its last line" },
+  { id: "hash-line", label: "a line starting with '#' (a comment elsewhere)" },
+  { id: "blank-inside", label: "a blank line between lines" },
+  { id: "non-decimal", label: "number in hexadecimal or binary (0x10, 0b1)" },
+  { id: "gzip-members", label: "gzip in two members (cat a.gz b.gz)" },
+  { id: "endless", label: "no newline ever (/dev/zero)" },
 ] as const;
 
 /** A fault id. */
@@ -178,7 +183,7 @@ export const READERS: ReaderSpec[] = [
       }),
       "gzip-truncated": {
         line: 2,
-        says: /corrupt or truncated gzip data.*download the file again/,
+        says: /corrupt or truncated gzip data.*download or write the file again/,
       },
       "invalid-utf8": { line: 3, says: /invalid UTF-8( at byte \d+)?; expected UTF-8 text/ },
       "broken-json": na("not JSON"),
@@ -188,6 +193,19 @@ export const READERS: ReaderSpec[] = [
         says: /duplicate SentenceID D1-1 in question Q1/,
       },
       "cut-off": { line: 4, says: /expected 7 tab-separated fields, found 5/ },
+      "hash-line": {
+        mutate: { append: "# comment" },
+        line: 5,
+        says: /expected 7 tab-separated fields, found 1/,
+      },
+      "blank-inside": okCase,
+      "non-decimal": {
+        mutate: { replace: 2, with: wikiRow("Q1", "D1", 1, "Jane Doe wrote it .", "0x1") },
+        line: 3,
+        says: /label '0x1' is not 0 or 1/,
+      },
+      "gzip-members": okCase,
+      endless: { line: 1, says: /a NUL byte: not a text file\?/ },
     },
   },
   {
@@ -215,10 +233,10 @@ export const READERS: ReaderSpec[] = [
       },
       inf: { mutate: { replace: 1, with: "1 0 1 inf" }, line: 2, says: /relevance 'inf' is not/ },
       ...textCases(undefined, /qrels file has no judgments \(empty file\?\)/, {
-        line: undefined,
-        says: /qrels file has no judgments/,
+        line: 1,
+        says: /empty line; expected qid iter docno relevance \(trec_eval rejects it too\)/,
       }),
-      "gzip-truncated": { line: undefined, says: /corrupt or truncated gzip data/ },
+      "gzip-truncated": { line: 2, says: /corrupt or truncated gzip data/ },
       "invalid-utf8": { line: 2, says: /invalid UTF-8( at byte \d+)?; expected UTF-8 text/ },
       "broken-json": na("not JSON"),
       "duplicate-id": {
@@ -227,6 +245,19 @@ export const READERS: ReaderSpec[] = [
         says: /duplicate judgment for query 1, document 1/,
       },
       "cut-off": { line: 3, says: /expected 4 fields \(qid iter docno relevance\), found 2/ },
+      "hash-line": {
+        mutate: { append: "# comment" },
+        line: 4,
+        says: /expected 4 fields \(qid iter docno relevance\), found 2/,
+      },
+      "blank-inside": { line: 3, says: /empty line; expected qid iter docno relevance/ },
+      "non-decimal": {
+        mutate: { replace: 1, with: "1 0 1 0x1" },
+        line: 2,
+        says: /relevance '0x1' is not an integer/,
+      },
+      "gzip-members": okCase,
+      endless: { line: 1, says: /line longer than 16 MiB \(the limit of every reader\)/ },
     },
   },
   {
@@ -272,10 +303,10 @@ export const READERS: ReaderSpec[] = [
         says: /relevance '1e999' is not an integer/,
       },
       ...textCases(undefined, /qrels file has no judgments \(empty file\?\)/, {
-        line: undefined,
-        says: /qrels file has no judgments/,
+        line: 1,
+        says: /empty line; expected qid iter docno relevance \(trec_eval rejects it too\)/,
       }),
-      "gzip-truncated": { line: undefined, says: /corrupt or truncated gzip data/ },
+      "gzip-truncated": { line: 2, says: /corrupt or truncated gzip data/ },
       "invalid-utf8": { line: 2, says: /invalid UTF-8( at byte \d+)?; expected UTF-8 text/ },
       "broken-json": na("not JSON"),
       "duplicate-id": {
@@ -284,6 +315,19 @@ export const READERS: ReaderSpec[] = [
         says: /duplicate judgment for query q1, document d1/,
       },
       "cut-off": { line: 3, says: /expected 4 fields \(qid iter docno relevance\), found 2/ },
+      "hash-line": {
+        mutate: { append: "# comment" },
+        line: 4,
+        says: /expected 4 fields \(qid iter docno relevance\), found 2/,
+      },
+      "blank-inside": { line: 3, says: /empty line; expected qid iter docno relevance/ },
+      "non-decimal": {
+        mutate: { replace: 1, with: "q1 0 d2 0x1" },
+        line: 2,
+        says: /relevance '0x1' is not an integer/,
+      },
+      "gzip-members": okCase,
+      endless: { line: 1, says: /line longer than 16 MiB \(the limit of every reader\)/ },
     },
   },
   {
@@ -336,6 +380,18 @@ export const READERS: ReaderSpec[] = [
         says: /duplicate QApairs id '1.1'/,
       },
       "cut-off": { line: 39, says: /unexpected line '<\/QApa' \(expected a jacana tag\)/ },
+      "hash-line": {
+        mutate: { append: "# comment" },
+        line: 40,
+        says: /unexpected line '# comment' \(expected a jacana tag\)/,
+      },
+      "blank-inside": {
+        line: 4,
+        says: /expected 1 tab-separated fields \(one per token, as on the tokens line\), found 4/,
+      },
+      "non-decimal": na("no numeric field is read"),
+      "gzip-members": okCase,
+      endless: { line: 1, says: /a NUL byte: not a text file\?/ },
     },
   },
   {
@@ -388,6 +444,15 @@ export const READERS: ReaderSpec[] = [
       },
       "duplicate-id": na("ids are derived from line numbers, so they cannot repeat"),
       "cut-off": { line: 2, says: /broken JSON line/ },
+      "hash-line": { mutate: { append: "# comment" }, line: 3, says: /broken JSON line/ },
+      "blank-inside": okCase,
+      "non-decimal": {
+        mutate: { replace: 1, with: jsonlWithLabel("0x1") },
+        line: 2,
+        says: /broken JSON line/,
+      },
+      "gzip-members": okCase,
+      endless: { line: 1, says: /a NUL byte: not a text file\?/ },
     },
   },
   {
@@ -435,6 +500,15 @@ export const READERS: ReaderSpec[] = [
         says: /pq_id 108:1-3_7 repeats the record on line 1/,
       },
       "cut-off": { line: 2, says: /not valid JSON/ },
+      "hash-line": { mutate: { append: "# comment" }, line: 3, says: /not valid JSON/ },
+      "blank-inside": okCase,
+      "non-decimal": {
+        mutate: { replace: 1, with: QRCD_LINE_B.replace(/"start_char":\d+/, '"start_char":0x1') },
+        line: 2,
+        says: /not valid JSON/,
+      },
+      "gzip-members": okCase,
+      endless: { line: 1, says: /a NUL byte: not a text file\?/ },
     },
   },
   {
@@ -494,6 +568,19 @@ export const READERS: ReaderSpec[] = [
         says: /108:1-3_7: duplicate pq_id \(first on line 2\)/,
       },
       "cut-off": { line: 9, says: /invalid JSON: expected ',' or '}', found end of file/ },
+      "hash-line": {
+        mutate: { append: "# comment" },
+        line: 10,
+        says: /invalid JSON: unexpected data after the JSON value, found "#"/,
+      },
+      "blank-inside": okCase,
+      "non-decimal": {
+        mutate: { replace: 3, with: '    {"answer": "وانحر", "rank": 2, "score": 0x10}' },
+        line: 4,
+        says: /invalid JSON: expected ',' or '}', found "x"/,
+      },
+      "gzip-members": okCase,
+      endless: { line: 1, says: /a NUL byte: not a text file\?/ },
     },
   },
 ];
@@ -522,23 +609,24 @@ function runCases(): ReaderSpec["cases"] {
     "non-numeric": {
       mutate: { replace: 1, with: "q1 Q0 d2 2 high sys" },
       line: 2,
-      says: /score 'high' is not a finite number \(expected: qid Q0 docno rank score runid\)/,
+      says:
+        /score 'high' is not a finite decimal number \(expected: qid Q0 docno rank score runid\)/,
     },
     nan: {
       mutate: { replace: 1, with: "q1 Q0 d2 2 NaN sys" },
       line: 2,
-      says: /score 'NaN' is not a finite number/,
+      says: /score 'NaN' is not a finite decimal number/,
     },
     inf: {
       mutate: { replace: 1, with: "q1 Q0 d2 2 1e999 sys" },
       line: 2,
-      says: /score '1e999' is not a finite number/,
+      says: /score '1e999' is not a finite decimal number/,
     },
     ...textCases(undefined, /run file has no result lines \(empty file\?\)/, {
       line: undefined,
       says: /run file has no result lines/,
     }),
-    "gzip-truncated": { line: undefined, says: /corrupt or truncated gzip data/ },
+    "gzip-truncated": { line: 2, says: /corrupt or truncated gzip data/ },
     "invalid-utf8": { line: 2, says: /invalid UTF-8( at byte \d+)?; expected UTF-8 text/ },
     "broken-json": na("not JSON"),
     "duplicate-id": {
@@ -547,6 +635,19 @@ function runCases(): ReaderSpec["cases"] {
       says: /duplicate document d1 for query q1/,
     },
     "cut-off": { line: 3, says: /expected 6 fields \(qid Q0 docno rank score runid\), found 4/ },
+    "hash-line": {
+      mutate: { append: "# comment" },
+      line: 4,
+      says: /expected 6 fields \(qid Q0 docno rank score runid\), found 2/,
+    },
+    "blank-inside": okCase,
+    "non-decimal": {
+      mutate: { replace: 1, with: "q1 Q0 d2 2 0x10 sys" },
+      line: 2,
+      says: /score '0x10' is not a finite decimal number/,
+    },
+    "gzip-members": okCase,
+    endless: { line: 1, says: /line longer than 16 MiB \(the limit of every reader\)/ },
   };
 }
 
@@ -585,6 +686,15 @@ export function caseBytes(spec: ReaderSpec, fault: FaultId): Uint8Array {
       return enc.encode(text.slice(0, -1));
     case "gzip":
       return gzip(enc.encode(text));
+    case "gzip-members": {
+      const half = text.indexOf("\n", text.length >> 1) + 1;
+      return new Uint8Array([
+        ...gzip(enc.encode(text.slice(0, half))),
+        ...gzip(enc.encode(text.slice(half))),
+      ]);
+    }
+    case "blank-inside":
+      return enc.encode([...lines.slice(0, 2), "", ...lines.slice(2)].join("\n") + "\n");
     case "gzip-truncated": {
       const gz = gzip(enc.encode(text));
       return gz.subarray(0, Math.floor(gz.length * 0.6));
@@ -684,7 +794,9 @@ export async function runMatrix(): Promise<{ cells: Cell[]; clean: Map<ReaderSpe
           continue;
         }
         await Deno.mkdir(`${dir}/${r}-${id}`);
-        await Deno.writeFile(path, caseBytes(reader, id));
+        // An endless file without newlines: the device itself.
+        if (id === "endless") await Deno.symlink("/dev/zero", path);
+        else await Deno.writeFile(path, caseBytes(reader, id));
         cells.push({ reader, fault: id, path, outcome: await attempt(reader, path, dir) });
       }
     }

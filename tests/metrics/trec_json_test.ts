@@ -1,0 +1,177 @@
+/**
+ * Runs and qrels as ranx / pytrec_eval JSON (issue 16): read wherever a TREC file is read,
+ * written by `writeRun`/`writeQrels` (so `score --out x.json`, `data qrels --out x.json`) and
+ * `deno task convert`; round trips byte for byte; bad JSON named by line and column.
+ */
+import { gunzipSync, gzipSync } from "node:zlib";
+import { assert, assertEquals, assertRejects } from "../assert.ts";
+import {
+  evaluateTrecFiles,
+  formatRun,
+  readJsonRun,
+  readQrels,
+  readRun,
+  writeQrels,
+  writeRun,
+} from "../../lib/metrics/mod.ts";
+import { mem, runCli } from "../helpers.ts";
+
+// Canonical (as the kit writes runs): trec_eval 9.0.8 order, where 0.30000001 and 0.3 tie.
+const RUN = "q1 Q0 d3 1 2.5 bm25\nq1 Q0 d2 2 0.3 bm25\nq1 Q0 d1 3 0.30000001 bm25\n" +
+  "q10 Q0 x 1 -1e-7 bm25\nq2 Q0 é\u{1F600} 1 12 bm25\n";
+const QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d9 2\nq10 0 x -1\nq2 0 é\u{1F600} 1\n";
+
+Deno.test("convert: TREC -> JSON -> TREC and JSON -> TREC -> JSON are byte for byte, gzip or not", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/run.txt`, RUN);
+  await Deno.writeTextFile(`${dir}/qrels.txt`, QRELS);
+  for (const gz of ["", ".gz"]) {
+    const steps: [string, string, string, string[]][] = [
+      ["run", "run.txt", `run.json${gz}`, []],
+      ["run", `run.json${gz}`, `back${gz}.txt`, ["--run-id", "bm25"]],
+      ["run", `back${gz}.txt`, `again${gz}.json`, []],
+      ["qrels", "qrels.txt", `qrels.json${gz}`, []],
+      ["qrels", `qrels.json${gz}`, `qback${gz}.txt`, []],
+      ["qrels", `qback${gz}.txt`, `qagain${gz}.json`, []],
+    ];
+    for (const [kind, from, to, extra] of steps) {
+      const r = await runCli(["convert", kind, `${dir}/${from}`, `${dir}/${to}`, ...extra]);
+      assertEquals(r.code, 0, r.stderr);
+    }
+    const text = async (name: string) => {
+      const bytes = await Deno.readFile(`${dir}/${name}`);
+      return new TextDecoder().decode(name.endsWith(".gz") ? gunzipSync(bytes) : bytes);
+    };
+    assertEquals(await text(`back${gz}.txt`), RUN);
+    assertEquals(await text(`qback${gz}.txt`), QRELS);
+    assertEquals(await text(`again${gz}.json`), await text(`run.json${gz}`));
+    assertEquals(await text(`qagain${gz}.json`), await text(`qrels.json${gz}`));
+    // What ranx and pytrec_eval read: plain JSON with the same values.
+    assertEquals(JSON.parse(await text(`run.json${gz}`)), {
+      q1: { d3: 2.5, d2: 0.3, d1: 0.30000001 },
+      q10: { x: -1e-7 },
+      q2: { "é\u{1F600}": 12 },
+    });
+    assertEquals(JSON.parse(await text(`qrels.json${gz}`)).q10, { x: -1 });
+  }
+  // The runid comes from the TREC input; JSON has none (kit, or --run-id).
+  await runCli(["convert", "run", `${dir}/run.json`, `${dir}/plain.txt`]);
+  assert((await Deno.readTextFile(`${dir}/plain.txt`)).endsWith(" 12 kit\n"));
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("convert refuses to overwrite without --force, and writes atomically", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/run.txt`, RUN);
+  await Deno.writeTextFile(`${dir}/out.json`, "precious");
+  const r = await runCli(["convert", "run", `${dir}/run.txt`, `${dir}/out.json`]);
+  assertEquals(r.code, 2);
+  assert(/refusing to overwrite an existing file \(pass --force/.test(r.stderr), r.stderr);
+  assertEquals(await Deno.readTextFile(`${dir}/out.json`), "precious");
+  const f = await runCli(["convert", "run", `${dir}/run.txt`, `${dir}/out.json`, "--force"]);
+  assertEquals(f.code, 0, f.stderr);
+  assertEquals((await readRun(`${dir}/out.json`)).get("q1")!.get("d1"), 0.30000001);
+  // A bad input leaves nothing behind, not even a temporary file.
+  await Deno.writeTextFile(`${dir}/bad.txt`, "q1 Q0 d1 1 x r\n");
+  const b = await runCli(["convert", "run", `${dir}/bad.txt`, `${dir}/new.json`]);
+  assertEquals(b.code, 2);
+  assert(/bad\.txt:1: score 'x' is not a finite decimal number/.test(b.stderr), b.stderr);
+  assertEquals([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+    "bad.txt",
+    "out.json",
+    "run.txt",
+  ]);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("JSON is read wherever a TREC file is: by name or by content, gzip too, same numbers", async () => {
+  const dir = await Deno.makeTempDir();
+  await writeRun(`${dir}/run.json`, await readRun(mem("run", RUN)));
+  await writeQrels(`${dir}/qrels.json.gz`, await readQrels(mem("qrels", QRELS)));
+  // Content detection: a JSON run under a name without .json.
+  await Deno.copyFile(`${dir}/run.json`, `${dir}/run.data`);
+  const want = await evaluateTrecFiles(mem("q", QRELS), mem("r", RUN), ["map", "P.1"], {
+    complete: true,
+  });
+  for (
+    const [q, r] of [
+      [`${dir}/qrels.json.gz`, `${dir}/run.json`],
+      [`${dir}/qrels.json.gz`, `${dir}/run.data`],
+      [mem("q", QRELS), `${dir}/run.json`],
+    ] as const
+  ) {
+    const got = await evaluateTrecFiles(q, r, ["map", "P.1"], { complete: true });
+    assertEquals(got.summary, want.summary);
+    assertEquals([...got.perQuery], [...want.perQuery]);
+  }
+  // On the command line, with standard input too.
+  const cli = await runCli(["eval", "trec", "-m", "map", `${dir}/qrels.json.gz`, "-"], {
+    stdin: await Deno.readTextFile(`${dir}/run.json`),
+  });
+  assertEquals(cli.stdout, `map                   \tall\t${want.summary.map.toFixed(4)}\n`);
+  // A BOM, blanks and an empty query are fine (the empty query is dropped: TREC cannot say it).
+  const odd = await readJsonRun(mem("r.json", '\uFEFF {\n "q1" : { "a" : 1 } ,\n "q2": {} }\n'));
+  assertEquals([...odd.keys()], ["q1"]);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("bad JSON is named by file, line and column", async () => {
+  const cases: [string, RegExp][] = [
+    ['{"q1": {"d1": 1.5,\n "d2" 2}}', /^r\.json:2: invalid JSON at column 7: expected ':', found '2'/],
+    ['{"q1": {"d1": 1,}}', /^r\.json:1: invalid JSON at column 17: expected a document id \(a string\), found '\}'/],
+    ['{"q1": {"d1": NaN}}', /^r\.json:1: invalid JSON at column 15: expected a score \(a number\), found 'N'/],
+    ['{"q1": {"d1": "0.5"}}', /^r\.json:1: invalid JSON at column 15: expected a score \(a number\), found '"'/],
+    ['{"q1": {"d1": 1e999}}', /^r\.json:1: invalid JSON at column 15: score 1e999 is not a finite number/],
+    ['{"q1": {"d1": 01}}', /^r\.json:1: invalid JSON at column 15: '01' is not a JSON number/],
+    ['{"q1": {"d1": 1}}\n{"q2": {}}', /^r\.json:2: invalid JSON at column 1: expected the end of the file/],
+    ['{"q1": {"d1": 1}', /^r\.json:1: invalid JSON at column 17: expected ',' or '\}' after a query, found end of file/],
+    ['{"q1": {"d1": 1},\n"q1": {"d2": 1}}', /^r\.json:2: invalid JSON at column 5: query q1 appears twice \(first on line 1\)/],
+    ['{"q1": {"d1": 1,\n "d1": 2}}', /^r\.json:2: duplicate document d1 for query q1/],
+    ['{"q1": {"d1\n": 1}}', /^r\.json:1: invalid JSON at column 12: control character in a string/],
+    ['{"q1": {"d1": 1}', /found end of file/],
+    ["[1, 2]", /^r\.json:1: invalid JSON at column 1: expected '\{' \(an object of queries\), found '\['/],
+    ["", /^r\.json:1: invalid JSON at column 1: expected '\{' \(an object of queries\), found end of file/],
+  ];
+  for (const [text, says] of cases) {
+    await assertRejects(() => readRun(mem("r.json", text)), says);
+  }
+  // Qrels: relevances are integers; a judgment twice is the qrels' duplicate message.
+  await assertRejects(
+    () => readQrels(mem("q.json", '{"q1": {"d1": 1.0}}')),
+    /^q\.json:1: invalid JSON at column 15: relevance 1\.0 is not an integer/,
+  );
+  await assertRejects(
+    () => readQrels(mem("q.json", '{"q1": {"d1": 1, "d1": 0}}')),
+    /^q\.json:1: duplicate judgment for query q1, document d1/,
+  );
+  // Escapes and invalid UTF-8 inside strings.
+  assertEquals([...(await readRun(mem("r.json", '{"q\\u0031": {"d\\"1": 1}}'))).get("q1")!.keys()], [
+    'd"1',
+  ]);
+  await assertRejects(
+    () => readRun(mem("r.json", new Uint8Array([...new TextEncoder().encode('{"q": {"'), 0xff, 34, 58, 49, 125, 125]))),
+    /invalid UTF-8 in a string/,
+  );
+});
+
+Deno.test("writeRun: TREC or JSON by the name, gzip for .gz; formatRun is trec_eval's order", async () => {
+  const dir = await Deno.makeTempDir();
+  const run = new Map([["q", new Map([["a", 0.1], ["b", 0.7], ["c", 0.7]])]]);
+  await writeRun(`${dir}/r.txt.gz`, run, { runId: "x" });
+  const gz = await Deno.readFile(`${dir}/r.txt.gz`);
+  assertEquals([gz[0], gz[1]], [0x1f, 0x8b]);
+  assertEquals(new TextDecoder().decode(gunzipSync(gz)), [...formatRun(run, "x")].join(""));
+  assertEquals(
+    [...formatRun(run, "x")].join(""),
+    "q Q0 c 1 0.7 x\nq Q0 b 2 0.7 x\nq Q0 a 3 0.1 x\n",
+  );
+  await writeRun(`${dir}/r.json`, run);
+  assertEquals(await Deno.readTextFile(`${dir}/r.json`), '{\n"q": {"c": 0.7, "b": 0.7, "a": 0.1}\n}\n');
+  await writeRun(`${dir}/r.out`, run, { format: "json" });
+  assertEquals(await Deno.readTextFile(`${dir}/r.out`), await Deno.readTextFile(`${dir}/r.json`));
+  await assertRejects(() => writeRun(`${dir}/r.json`, run), /refusing to overwrite/);
+  // gzip as written here, read back by the kit.
+  assertEquals(await readRun(`${dir}/r.txt.gz`), run);
+  assertEquals(gunzipSync(gzipSync(new Uint8Array([1]))).length, 1);
+  await Deno.remove(dir, { recursive: true });
+});
