@@ -117,20 +117,50 @@ Deno.test("JSON is read wherever a TREC file is: by name or by content, gzip too
 
 Deno.test("bad JSON is named by file, line and column", async () => {
   const cases: [string, RegExp][] = [
-    ['{"q1": {"d1": 1.5,\n "d2" 2}}', /^r\.json:2: invalid JSON at column 7: expected ':', found '2'/],
-    ['{"q1": {"d1": 1,}}', /^r\.json:1: invalid JSON at column 17: expected a document id \(a string\), found '\}'/],
-    ['{"q1": {"d1": NaN}}', /^r\.json:1: invalid JSON at column 15: expected a score \(a number\), found 'N'/],
-    ['{"q1": {"d1": "0.5"}}', /^r\.json:1: invalid JSON at column 15: expected a score \(a number\), found '"'/],
-    ['{"q1": {"d1": 1e999}}', /^r\.json:1: invalid JSON at column 15: score 1e999 is not a finite number/],
+    [
+      '{"q1": {"d1": 1.5,\n "d2" 2}}',
+      /^r\.json:2: invalid JSON at column 7: expected ':', found '2'/,
+    ],
+    [
+      '{"q1": {"d1": 1,}}',
+      /^r\.json:1: invalid JSON at column 17: expected a document id \(a string\), found '\}'/,
+    ],
+    [
+      '{"q1": {"d1": NaN}}',
+      /^r\.json:1: invalid JSON at column 15: expected a score \(a number\), found 'N'/,
+    ],
+    [
+      '{"q1": {"d1": "0.5"}}',
+      /^r\.json:1: invalid JSON at column 15: expected a score \(a number\), found '"'/,
+    ],
+    [
+      '{"q1": {"d1": 1e999}}',
+      /^r\.json:1: invalid JSON at column 15: score 1e999 is not a finite number/,
+    ],
     ['{"q1": {"d1": 01}}', /^r\.json:1: invalid JSON at column 15: '01' is not a JSON number/],
-    ['{"q1": {"d1": 1}}\n{"q2": {}}', /^r\.json:2: invalid JSON at column 1: expected the end of the file/],
-    ['{"q1": {"d1": 1}', /^r\.json:1: invalid JSON at column 17: expected ',' or '\}' after a query, found end of file/],
-    ['{"q1": {"d1": 1},\n"q1": {"d2": 1}}', /^r\.json:2: invalid JSON at column 5: query q1 appears twice \(first on line 1\)/],
+    [
+      '{"q1": {"d1": 1}}\n{"q2": {}}',
+      /^r\.json:2: invalid JSON at column 1: expected the end of the file/,
+    ],
+    [
+      '{"q1": {"d1": 1}',
+      /^r\.json:1: invalid JSON at column 17: expected ',' or '\}' after a query, found end of file/,
+    ],
+    [
+      '{"q1": {"d1": 1},\n"q1": {"d2": 1}}',
+      /^r\.json:2: invalid JSON at column 5: query q1 appears twice \(first on line 1\)/,
+    ],
     ['{"q1": {"d1": 1,\n "d1": 2}}', /^r\.json:2: duplicate document d1 for query q1/],
     ['{"q1": {"d1\n": 1}}', /^r\.json:1: invalid JSON at column 12: control character in a string/],
     ['{"q1": {"d1": 1}', /found end of file/],
-    ["[1, 2]", /^r\.json:1: invalid JSON at column 1: expected '\{' \(an object of queries\), found '\['/],
-    ["", /^r\.json:1: invalid JSON at column 1: expected '\{' \(an object of queries\), found end of file/],
+    [
+      "[1, 2]",
+      /^r\.json:1: invalid JSON at column 1: expected '\{' \(an object of queries\), found '\['/,
+    ],
+    [
+      "",
+      /^r\.json:1: invalid JSON at column 1: expected '\{' \(an object of queries\), found end of file/,
+    ],
   ];
   for (const [text, says] of cases) {
     await assertRejects(() => readRun(mem("r.json", text)), says);
@@ -145,11 +175,20 @@ Deno.test("bad JSON is named by file, line and column", async () => {
     /^q\.json:1: duplicate judgment for query q1, document d1/,
   );
   // Escapes and invalid UTF-8 inside strings.
-  assertEquals([...(await readRun(mem("r.json", '{"q\\u0031": {"d\\"1": 1}}'))).get("q1")!.keys()], [
-    'd"1',
-  ]);
+  assertEquals(
+    [...(await readRun(mem("r.json", '{"q\\u0031": {"d\\"1": 1}}'))).get("q1")!.keys()],
+    [
+      'd"1',
+    ],
+  );
   await assertRejects(
-    () => readRun(mem("r.json", new Uint8Array([...new TextEncoder().encode('{"q": {"'), 0xff, 34, 58, 49, 125, 125]))),
+    () =>
+      readRun(
+        mem(
+          "r.json",
+          new Uint8Array([...new TextEncoder().encode('{"q": {"'), 0xff, 34, 58, 49, 125, 125]),
+        ),
+      ),
     /invalid UTF-8 in a string/,
   );
 });
@@ -166,7 +205,10 @@ Deno.test("writeRun: TREC or JSON by the name, gzip for .gz; formatRun is trec_e
     "q Q0 c 1 0.7 x\nq Q0 b 2 0.7 x\nq Q0 a 3 0.1 x\n",
   );
   await writeRun(`${dir}/r.json`, run);
-  assertEquals(await Deno.readTextFile(`${dir}/r.json`), '{\n"q": {"c": 0.7, "b": 0.7, "a": 0.1}\n}\n');
+  assertEquals(
+    await Deno.readTextFile(`${dir}/r.json`),
+    '{\n"q": {"c": 0.7, "b": 0.7, "a": 0.1}\n}\n',
+  );
   await writeRun(`${dir}/r.out`, run, { format: "json" });
   assertEquals(await Deno.readTextFile(`${dir}/r.out`), await Deno.readTextFile(`${dir}/r.json`));
   await assertRejects(() => writeRun(`${dir}/r.json`, run), /refusing to overwrite/);
