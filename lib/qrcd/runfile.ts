@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { fail, KitError } from "../errors.ts";
+import { fail } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { countNewlines, MAX_TEXT_BYTES, readText } from "../io/text.ts";
 import { readAllBytes } from "../io/source.ts";
