@@ -1,10 +1,13 @@
 /**
  * `deno task bench eval`: the evaluation engine on seeded synthetic runs of 1k, 10k and 100k
- * queries x 100 candidates. For each size it checks the kit against the brute-force reference
- * (small size), then times the kit's `eval trec` (a subprocess, as users run it) with
- * map, recip_rank, P.5 and ndcg_cut.10 together, and any `trec_eval` binary on PATH on the
- * same files, printing wall time (median of 3 runs), lines/s, MB/s, peak RSS and the ratios.
- * `--profile` also splits the kit's time into parsing, grouping, tables, sorting and metrics.
+ * queries x 100 candidates, side by side in one run with the previous engine (a revision of
+ * this repository, extracted with `git archive` into a temporary folder) and trec_eval 9.0.8
+ * (when built; it matches queries by linear scan, so it is timed up to `--trec-eval-max`
+ * queries). Each tool runs as users run it (a subprocess, `eval trec` with map, recip_rank,
+ * P.5 and ndcg_cut.10), the tools alternating, `--repeats` times; the median wall time, lines
+ * and MB per second, peak RSS and the ratios are printed, and every output must be
+ * byte-identical. The smallest size is first checked against the brute-force reference;
+ * `--profile` splits the kit's time into the stages of its route.
  *
  * @module
  */
@@ -15,18 +18,34 @@ import { PROJECT_ROOT } from "../data/paths.ts";
 import { evaluateTrecFiles, readQrels, readRun, type StageTimes } from "../metrics/trec_files.ts";
 import { REFERENCE_MEASURES, referenceEvaluate } from "../metrics/reference.ts";
 import { writeSynthetic } from "./synthetic.ts";
+import { trecEvalBinary } from "./trec_eval.ts";
 
 const MEASURES = ["-m", "map", "-m", "recip_rank", "-m", "P.5", "-m", "ndcg_cut.10"];
 
-/** One timed tool on one size. */
+/** The engine this one replaced (issue 15): the last revision of the streaming-qrels engine. */
+export const PREVIOUS_ENGINE = "bbe5333";
+
+/** One timed tool on one size (the median of its runs). */
 export interface EvalBenchRow {
   queries: number;
   tool: string;
   seconds: number;
+  /** Every run's wall time, in the order run. */
+  runs: number[];
   runLines: number;
   inputMB: number;
   peakRssMB: number;
   output: string;
+}
+
+/** A command to time. */
+interface Tool {
+  name: string;
+  cmd: string;
+  args: (qrels: string, run: string) => string[];
+  cwd?: string;
+  /** The kit this row is compared with (its time is the 1.00 of the ratio column). */
+  kit?: boolean;
 }
 
 function procPeakKb(pid: number): number {
@@ -38,27 +57,16 @@ function procPeakKb(pid: number): number {
   }
 }
 
-/**
- * Runs a command `REPEATS` times and keeps the median run (by wall time): timings on small
- * VMs vary by 10-30% from run to run. Outputs must agree.
- */
-async function timed(cmd: string, args: string[], env: Record<string, string> = {}) {
-  const runs: Awaited<ReturnType<typeof timedOnce>>[] = [];
-  for (let i = 0; i < REPEATS; i++) runs.push(await timedOnce(cmd, args, env));
-  if (runs.some((r) => r.stdout !== runs[0].stdout)) {
-    throw new KitError(`${cmd} gave different outputs on the same files`);
-  }
-  runs.sort((a, b) => a.seconds - b.seconds);
-  return runs[Math.floor(runs.length / 2)];
-}
-
-/** Timed runs per tool and size (the median is reported). */
-const REPEATS = 3;
-
-/** Runs a command, sampling its peak RSS from /proc while it runs (the child may also report it). */
-async function timedOnce(cmd: string, args: string[], env: Record<string, string> = {}) {
+/** Runs a command once, sampling its peak RSS (the kit also reports its own at exit). */
+async function timedOnce(tool: Tool, qrels: string, run: string) {
   const t0 = performance.now();
-  const child = new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped", env }).spawn();
+  const child = new Deno.Command(tool.cmd, {
+    args: tool.args(qrels, run),
+    cwd: tool.cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { QA_KIT_PEAK_RSS: "1", NO_COLOR: "1" },
+  }).spawn();
   let peak = 0;
   const poll = setInterval(() => peak = Math.max(peak, procPeakKb(child.pid)), 20);
   const out = await child.output();
@@ -67,26 +75,19 @@ async function timedOnce(cmd: string, args: string[], env: Record<string, string
   const stderr = new TextDecoder().decode(out.stderr);
   const reported = /peak-rss-kb: (\d+)/.exec(stderr);
   if (reported) peak = Math.max(peak, Number(reported[1]));
-  if (!out.success) throw new KitError(`${cmd} failed: ${stderr.slice(0, 400)}`);
+  if (!out.success) throw new KitError(`${tool.name} failed: ${stderr.slice(0, 400)}`);
   return { seconds, peakKb: peak, stdout: new TextDecoder().decode(out.stdout) };
 }
 
-function onPath(name: string): string | undefined {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
-    } catch { /* not here */ }
-  }
-  return undefined;
-}
-
-/** Compares the kit's in-memory and streaming results with the brute-force reference. */
+/** Compares the kit's file evaluation with the brute-force reference; the values compared. */
 export async function checkAgainstReference(qrelsPath: string, runPath: string): Promise<number> {
-  const qrels = await readQrels(qrelsPath);
-  const run = await readRun(runPath);
   const obj = (m: Map<string, Map<string, number>>) =>
     Object.fromEntries([...m].map(([q, d]) => [q, Object.fromEntries(d)]));
-  const want = referenceEvaluate(obj(qrels), obj(run), REFERENCE_MEASURES);
+  const want = referenceEvaluate(
+    obj(await readQrels(qrelsPath)),
+    obj(await readRun(runPath)),
+    REFERENCE_MEASURES,
+  );
   const got = await evaluateTrecFiles(qrelsPath, runPath, REFERENCE_MEASURES, { warn: false });
   let compared = 0;
   for (const [m, v] of Object.entries(want.summary)) {
@@ -107,11 +108,10 @@ export async function checkAgainstReference(qrelsPath: string, runPath: string):
 }
 
 /**
- * Where the kit's time goes, in seconds: one single-thread evaluation (qrels streamed, the run
- * parsed and ranked on this thread too) with a clock read between its stages (a few per
- * query), and the summary.
+ * Where the kit's time goes, in seconds: one evaluation on this thread with a clock read
+ * between the stages of the route (a few per query).
  */
-export async function profileEval(qrelsPath: string, runPath: string) {
+export async function profileEval(qrelsPath: string, runPath: string): Promise<StageTimes> {
   const times: StageTimes = {
     "read the qrels": 0,
     "read the run": 0,
@@ -128,103 +128,171 @@ export async function profileEval(qrelsPath: string, runPath: string) {
   return times;
 }
 
+/**
+ * Extracts a revision of this repository into a temporary folder (`git archive`), so that
+ * its engine can be timed beside this one; undefined (and why) when it cannot.
+ */
+export async function extractRevision(rev: string): Promise<{ dir?: string; why?: string }> {
+  const dir = await Deno.makeTempDir({ prefix: `kit-${rev.replace(/\W/g, "")}-` });
+  try {
+    const archive = await new Deno.Command("git", {
+      args: ["-C", PROJECT_ROOT, "archive", "--format=tar", rev, "deno.json", "lib"],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!archive.success) throw new Error(new TextDecoder().decode(archive.stderr).trim());
+    const tar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
+    const w = tar.stdin.getWriter();
+    await w.write(archive.stdout);
+    await w.close();
+    if (!(await tar.status).success) throw new Error("tar failed");
+    return { dir };
+  } catch (e) {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    return { why: (e as Error).message.split("\n")[0] };
+  }
+}
+
 function fmt(x: number, d = 2): string {
   return x.toFixed(d);
 }
 
-/** Runs the benchmark and prints its tables; returns the rows. */
-export async function benchEval(options: {
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Options of {@link benchEval}. */
+export interface EvalBenchOptions {
   sizes: number[];
   candidates: number;
   seed: number;
   dir: string;
   profile: boolean;
+  /** Timed runs per tool and size (the median is reported; default 3). */
+  repeats?: number;
+  /** The previous engine's revision (default {@link PREVIOUS_ENGINE}; `false`: none). */
+  previous?: string | false;
+  /** trec_eval is timed up to this many queries (default 10,000). */
+  trecEvalMax?: number;
   log?: (s: string) => void;
-}): Promise<EvalBenchRow[]> {
+}
+
+/** Runs the benchmark and prints its tables; returns the rows. */
+export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow[]> {
   const log = options.log ?? ((s: string) => console.log(s));
-  const trecEval = onPath("trec_eval");
-  const rows: EvalBenchRow[] = [];
-  await Deno.mkdir(options.dir, { recursive: true });
-  for (const queries of options.sizes) {
-    console.error(`generating ${queries} x ${options.candidates} (seed ${options.seed}) ...`);
-    const f = await writeSynthetic(options.dir, {
-      queries,
-      candidates: options.candidates,
-      seed: options.seed,
-    });
-    if (queries === Math.min(...options.sizes)) {
-      const n = await checkAgainstReference(f.qrels, f.run);
-      log(`check: ${queries} queries, ${n} values equal to the brute-force reference (1e-12)`);
-    }
-    const inputMB = (f.qrelsBytes + f.runBytes) / 1e6;
-    // As `deno task eval` runs it (same V8 flag), once per thread setting.
-    const kitRun = (threads: number | undefined) =>
-      timed(Deno.execPath(), [
-        "run",
-        "--allow-all",
-        "--v8-flags=--max-semi-space-size=8",
-        `${PROJECT_ROOT}/lib/cli/main.ts`,
-        "eval",
-        "trec",
-        ...MEASURES,
-        ...(threads === undefined ? [] : ["--threads", String(threads)]),
-        f.qrels,
-        f.run,
-      ], { QA_KIT_PEAK_RSS: "1", NO_COLOR: "1" });
-    // The default (a worker parses large runs on machines with two or more CPUs), then one
-    // thread; both outputs must be byte-identical.
-    const kit = await kitRun(undefined);
-    rows.push({
-      queries,
-      tool: "kit eval trec",
-      seconds: kit.seconds,
-      runLines: f.runLines,
-      inputMB,
-      peakRssMB: kit.peakKb / 1024,
-      output: kit.stdout,
-    });
-    const kit1 = await kitRun(1);
-    if (kit1.stdout !== kit.stdout) throw new KitError("--threads 1 output differs from default");
-    rows.push({
-      queries,
-      tool: "kit eval trec --threads 1",
-      seconds: kit1.seconds,
-      runLines: f.runLines,
-      inputMB,
-      peakRssMB: kit1.peakKb / 1024,
-      output: kit1.stdout,
-    });
-    if (trecEval) {
-      const te = await timed(trecEval, [...MEASURES, f.qrels, f.run]);
-      rows.push({
-        queries,
-        tool: "trec_eval",
-        seconds: te.seconds,
-        runLines: f.runLines,
-        inputMB,
-        peakRssMB: te.peakKb / 1024,
-        output: te.stdout,
-      });
-      const same = te.stdout.trim() === kit.stdout.trim();
-      log(`${queries}: trec_eval output ${same ? "identical" : "DIFFERS"} (kit vs trec_eval)`);
+  const repeats = options.repeats ?? 3;
+  const trecEvalMax = options.trecEvalMax ?? 10_000;
+  const kit = (dir: string, name: string, threads?: number): Tool => ({
+    name,
+    cmd: Deno.execPath(),
+    cwd: dir,
+    // As `deno task eval` runs it (same V8 flag).
+    args: (q, r) => [
+      "run",
+      "--allow-all",
+      "--v8-flags=--max-semi-space-size=8",
+      `${dir}/lib/cli/main.ts`,
+      "eval",
+      "trec",
+      ...MEASURES,
+      ...(threads === undefined ? [] : ["--threads", String(threads)]),
+      q,
+      r,
+    ],
+  });
+  const tools: Tool[] = [
+    { ...kit(PROJECT_ROOT, "kit eval trec"), kit: true },
+    kit(PROJECT_ROOT, "kit eval trec --threads 1", 1),
+  ];
+  const rev = options.previous === undefined ? PREVIOUS_ENGINE : options.previous;
+  let previousDir: string | undefined;
+  let previousNote = "previous engine: not timed";
+  if (rev) {
+    const got = await extractRevision(rev);
+    previousDir = got.dir;
+    previousNote = got.dir
+      ? `previous engine: revision ${rev} (git archive into a temporary folder)`
+      : `previous engine ${rev}: not available (${got.why})`;
+    if (previousDir) {
+      tools.push(kit(previousDir, `previous engine (${rev})`));
+      tools.push(kit(previousDir, `previous engine (${rev}) --threads 1`, 1));
     }
   }
+  const trecEval = trecEvalBinary();
+  const load = () => Deno.loadavg().map((x) => x.toFixed(1)).join(" ");
+  log(
+    `machine: ${navigator.hardwareConcurrency} CPUs, load average ${load()} at the start ` +
+      "(shared with other work: compare the ratios within this run)",
+  );
+  log(previousNote);
+  log(
+    trecEval
+      ? `trec_eval: ${trecEval} (timed up to ${trecEvalMax} queries: it matches queries by linear scan)`
+      : "trec_eval: not built (set TREC_EVAL or build .tools/trec_eval-9.0.8/trec_eval)",
+  );
+  const rows: EvalBenchRow[] = [];
+  await Deno.mkdir(options.dir, { recursive: true });
+  try {
+    for (const queries of options.sizes) {
+      console.error(`generating ${queries} x ${options.candidates} (seed ${options.seed}) ...`);
+      const f = await writeSynthetic(options.dir, {
+        queries,
+        candidates: options.candidates,
+        seed: options.seed,
+      });
+      if (queries === Math.min(...options.sizes)) {
+        const n = await checkAgainstReference(f.qrels, f.run);
+        log(`check: ${queries} queries, ${n} values equal to the brute-force reference (1e-12)`);
+      }
+      const inputMB = (f.qrelsBytes + f.runBytes) / 1e6;
+      const here = [...tools];
+      if (trecEval && queries <= trecEvalMax) {
+        here.push({ name: "trec_eval 9.0.8", cmd: trecEval, args: (q, r) => [...MEASURES, q, r] });
+      }
+      // The tools alternate, so that a change in the machine's load hits all of them alike.
+      const runs = here.map(() => [] as Awaited<ReturnType<typeof timedOnce>>[]);
+      for (let i = 0; i < repeats; i++) {
+        for (const [t, tool] of here.entries()) runs[t].push(await timedOnce(tool, f.qrels, f.run));
+      }
+      for (const [t, tool] of here.entries()) {
+        const out = runs[t][0].stdout;
+        if (runs[t].some((r) => r.stdout !== out) || out !== runs[0][0].stdout) {
+          throw new KitError(`${tool.name}: output differs from the kit's on ${queries} queries`);
+        }
+        const seconds = median(runs[t].map((r) => r.seconds));
+        rows.push({
+          queries,
+          tool: tool.name,
+          seconds,
+          runs: runs[t].map((r) => r.seconds),
+          runLines: f.runLines,
+          inputMB,
+          peakRssMB: Math.max(...runs[t].map((r) => r.peakKb)) / 1024,
+          output: out,
+        });
+      }
+      log(`${queries}: outputs byte-identical (${here.map((t) => t.name).join(", ")})`);
+    }
+  } finally {
+    if (previousDir) await Deno.remove(previousDir, { recursive: true }).catch(() => {});
+  }
+  log(`load average ${load()} at the end`);
   log("");
   log(
-    "| queries | tool | wall s | run lines/s | MB/s | peak RSS MB | RSS / input | time vs kit |",
+    "| queries | tool | wall s (median) | runs | run lines/s | MB/s | peak RSS MB | RSS / input | time vs kit |",
   );
-  log("|---:|---|---:|---:|---:|---:|---:|---:|");
+  log("|---:|---|---:|---|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     const kitRow = rows.find((x) => x.queries === r.queries && x.tool === "kit eval trec")!;
     log(
-      `| ${r.queries} | ${r.tool} | ${fmt(r.seconds)} | ${Math.round(r.runLines / r.seconds)} | ${
-        fmt(r.inputMB / r.seconds, 1)
-      } | ${fmt(r.peakRssMB, 0)} | ${fmt(r.peakRssMB / r.inputMB)} | ${
-        r === kitRow ? "1.00" : fmt(r.seconds / kitRow.seconds) + "x the time"
-      } |`,
+      `| ${r.queries} | ${r.tool} | ${fmt(r.seconds)} | ${r.runs.map((s) => fmt(s)).join(" ")} | ${
+        Math.round(r.runLines / r.seconds)
+      } | ${fmt(r.inputMB / r.seconds, 1)} | ${fmt(r.peakRssMB, 0)} | ${
+        fmt(r.peakRssMB / r.inputMB)
+      } | ${r === kitRow ? "1.00" : fmt(r.seconds / kitRow.seconds) + "x"} |`,
     );
   }
-  if (!trecEval) log("\n(no trec_eval on PATH: only the kit was timed)");
   if (options.profile) {
     const biggest = Math.max(...options.sizes);
     const f = await writeSynthetic(options.dir, {
@@ -234,7 +302,7 @@ export async function benchEval(options: {
     });
     const p = await profileEval(f.qrels, f.run);
     const total = Object.values(p).reduce((a, b) => a + b, 0);
-    log(`\nprofile, ${biggest} queries (in-process, seconds):`);
+    log(`\nprofile, ${biggest} queries (one thread, in-process, seconds):`);
     for (const [k, v] of Object.entries(p)) {
       log(`  ${k.padEnd(36)} ${fmt(v)}  ${fmt(100 * v / total, 0)}%`);
     }
@@ -244,8 +312,10 @@ export async function benchEval(options: {
 
 /** The `bench eval` command. */
 export const benchEvalCommand: Command = {
-  summary: "evaluation engine throughput and memory on synthetic runs (vs trec_eval if on PATH)",
-  usage: "[--sizes 1000,10000,100000] [--candidates 100] [--seed 42] [--dir DIR] [--profile]",
+  summary: "evaluation engine throughput and memory on synthetic runs, beside the previous " +
+    "engine and trec_eval",
+  usage: "[--sizes 1000,10000,100000] [--candidates 100] [--seed 42] [--dir DIR] [--profile]\n" +
+    `  [--repeats 3] [--previous REV|none (default ${PREVIOUS_ENGINE})] [--trec-eval-max 10000]`,
   async run(args) {
     const p = parseFlags(args, {
       sizes: { type: "string", default: "1000,10000,100000" },
@@ -253,17 +323,27 @@ export const benchEvalCommand: Command = {
       seed: { type: "string", default: "42" },
       dir: { type: "string" },
       profile: { type: "boolean" },
+      repeats: { type: "string", default: "3" },
+      previous: { type: "string" },
+      "trec-eval-max": { type: "string", default: "10000" },
     });
-    const sizes = str(p, "sizes")!.split(",").map(Number);
-    if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
-      throw new KitError("--sizes takes positive integers, e.g. 1000,10000");
-    }
+    const ints = (flag: string) => {
+      const xs = str(p, flag)!.split(",").map(Number);
+      if (xs.some((n) => !Number.isInteger(n) || n < 1)) {
+        throw new KitError(`--${flag} takes positive integers, e.g. 1000,10000`);
+      }
+      return xs;
+    };
+    const previous = str(p, "previous");
     await benchEval({
-      sizes,
-      candidates: Number(str(p, "candidates")),
+      sizes: ints("sizes"),
+      candidates: ints("candidates")[0],
       seed: Number(str(p, "seed")),
       dir: str(p, "dir") ?? `${PROJECT_ROOT}/data/cache/bench`,
       profile: Boolean(p.values.profile),
+      repeats: ints("repeats")[0],
+      previous: previous === "none" ? false : previous,
+      trecEvalMax: ints("trec-eval-max")[0],
     });
   },
 };
