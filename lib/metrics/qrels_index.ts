@@ -51,6 +51,19 @@ export interface QrelsReadOptions {
   skip?: SkippedLines;
   /** The trec_eval release whose reading rules apply (comment lines; default 9.0.8). */
   release?: TrecRelease;
+  /** Read only a part of a plain TREC file (see `ChunkOptions.part`): two threads at once. */
+  part?: { from?: number; until?: number };
+  /** Keep the records in SharedArrayBuffers (read on one thread, judged on another). */
+  shared?: boolean;
+}
+
+/** Judgments read on another thread (a part of the file), to {@link QrelsIndex.append}. */
+export interface QrelsPart {
+  chunks: Uint8Array[];
+  segments: Map<string, number[]>;
+  count: number;
+  /** Lines read. */
+  lines: number;
 }
 
 /**
@@ -62,11 +75,15 @@ export class QrelsIndex {
   readonly file: string;
   /** The records' chunks; `chunk` is the one being written, at `pos`. */
   private chunks: Uint8Array[] = [];
-  private chunk = new Uint8Array(0);
+  private chunk: Uint8Array = new Uint8Array(0);
   private pos = 0;
   private count = 0;
   /** qid -> [judgments, chunk, start, end, chunk, start, end, ...]. */
   private segments = new Map<string, number[]>();
+  /** Records in SharedArrayBuffers (see `QrelsReadOptions.shared`). */
+  private shared = false;
+  /** Lines read. */
+  lines = 0;
   private constructor(private source: TextSource | undefined, name: string) {
     this.file = name;
   }
@@ -86,12 +103,13 @@ export class QrelsIndex {
   static async read(source: TextSource, options: QrelsReadOptions = {}): Promise<QrelsIndex> {
     // Standard input is held, so that a duplicate judgment can be located in it.
     if (source === "-") source = { name: sourceName("-"), bytes: await readAllBytes("-") };
-    if (await isJsonSource(source)) {
+    if (!options.part && await isJsonSource(source)) {
       const idx = QrelsIndex.fromQrels(await readJsonQrels(source), sourceName(source));
       idx.source = source;
       return idx;
     }
     const idx = new QrelsIndex(source, sourceName(source));
+    idx.shared = options.shared ?? false;
     const st: QrelsState = {
       index: idx,
       file: idx.file,
@@ -103,12 +121,43 @@ export class QrelsIndex {
       skip: options.skip,
       comment: commentByte(options.release ?? DEFAULT_RELEASE),
     };
-    for await (const c of lineChunks(source, { chunkBytes: options.chunkBytes })) {
+    const chunks = lineChunks(source, { chunkBytes: options.chunkBytes, part: options.part });
+    for await (const c of chunks) {
       for (let i = c.start; i < c.end;) i = parseQrelsLines(c.buf, i, c.end, st);
       c.keepLine = st.line + 1;
     }
-    if (idx.count === 0) fail("qrels file has no judgments (empty file?)", { file: idx.file });
+    idx.lines = st.line;
+    if (idx.count === 0 && !options.part) {
+      fail("qrels file has no judgments (empty file?)", { file: idx.file });
+    }
     return idx;
+  }
+
+  /** This index as a part for another thread's index (see {@link append}). */
+  toPart(): QrelsPart {
+    return { chunks: this.chunks, segments: this.segments, count: this.count, lines: this.lines };
+  }
+
+  /**
+   * Adds the judgments of the rest of the file, read meanwhile on another thread: its records
+   * as they are (shared memory), its queries after these (a query on both sides keeps both
+   * ranges).
+   */
+  append(part: QrelsPart): void {
+    const shift = this.chunks.length;
+    this.chunks.push(...part.chunks);
+    for (const [qid, ranges] of part.segments) {
+      for (let t = 1; t < ranges.length; t += 3) ranges[t] += shift;
+      const mine = this.segments.get(qid);
+      if (!mine) this.segments.set(qid, ranges);
+      else {
+        mine[0] += ranges[0];
+        for (let t = 1; t < ranges.length; t++) mine.push(ranges[t]);
+      }
+    }
+    this.count += part.count;
+    this.lines += part.lines;
+    if (this.count === 0) fail("qrels file has no judgments (empty file?)", { file: this.file });
   }
 
   /**
@@ -156,7 +205,8 @@ export class QrelsIndex {
 
   /** Starts a new chunk of records big enough for `need` bytes. */
   newChunk(need: number): void {
-    this.chunk = new Uint8Array(Math.max(PACK_CHUNK, need));
+    const size = Math.max(PACK_CHUNK, need);
+    this.chunk = this.shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size);
     this.chunks.push(this.chunk);
     this.pos = 0;
   }

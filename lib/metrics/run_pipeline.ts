@@ -1,96 +1,147 @@
 /**
- * Two threads for large run files, as a pipeline: a worker reads, parses and ranks the run
- * (`run_worker.ts`) into a ring of shared buffers while this thread judges and computes the
- * measures. Each side does what one thread would do, with no copy and no merge, so the
- * results are the one-thread path's (tested).
+ * Two threads for large files, as a pipeline: a worker (`run_worker.ts`) reads the second
+ * half of a large qrels file while this thread reads the first, then reads, parses and ranks
+ * the run into a ring of shared buffers while this thread judges and computes the measures.
+ * Each side does what one thread would do, with no copy (the records and the ring are shared
+ * memory) and no merge beyond appending the qrels' second half, so the results are the
+ * one-thread path's (tested).
  *
  * @module
  */
 import { KitError } from "../errors.ts";
+import type { QrelsPart } from "./qrels_index.ts";
 import { chunkBlocks, type RunBlock, type RunColumns } from "./run_reader.ts";
 import type { TrecRelease } from "./trec_format.ts";
 
 /** What the evaluating thread sends the worker. */
 export type PipelineRequest =
-  | { type: "start"; path: string; chunkBytes?: number; slots: number; release: TrecRelease }
+  | {
+    type: "start";
+    run: string;
+    chunkBytes?: number;
+    slots: number;
+    release: TrecRelease;
+    /** Read this part of the qrels first (from the line after byte `from - 1` to the end). */
+    qrels?: { path: string; from: number };
+  }
   | { type: "free"; slot: number };
 
 /** What the worker sends back. */
 export type PipelineMessage =
+  | { type: "qrels"; part: QrelsPart }
   | { type: "chunk"; slot: number; buf: Uint8Array; columns: RunColumns; qids: string[] }
   | { type: "end"; runId: string }
   | { type: "error"; kit: boolean; problem: string; file?: string; line?: number };
 
 /** Buffers in the ring: one being read here, one being parsed there, one spare. */
 const SLOTS = 3;
+/** The ring's buffer size (the worker's reads): smaller than one thread's, three of them. */
+const RING_CHUNK_BYTES = 2 << 20;
 
-/**
- * The blocks of a run file chunk by chunk, parsed and ranked on a worker thread (the blocks
- * and errors of `runBlockChunks`, with `order` filled). A chunk stays valid until the next
- * one is asked for.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { workerRunChunks } from "./run_pipeline.ts";
- * const path = await Deno.makeTempFile();
- * await Deno.writeTextFile(path, "q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 0.4 r\nq2 Q0 d1 1 1 r\n");
- * const qids: string[] = [];
- * for await (const blocks of workerRunChunks(path)) qids.push(...blocks.map((b) => b.qid));
- * assert.deepEqual(qids, ["q1", "q2"]);
- * ```
- */
-export async function* workerRunChunks(
-  path: string,
-  options: { release?: TrecRelease; chunkBytes?: number; onRunId?: (runId: string) => void } = {},
-): AsyncGenerator<RunBlock[]> {
-  const worker = new Worker(new URL("./run_worker.ts", import.meta.url).href, {
-    type: "module",
-  });
-  const inbox: PipelineMessage[] = [];
-  let wake: (() => void) | undefined;
-  let failure: Error | undefined;
-  worker.onmessage = (e: MessageEvent<PipelineMessage>) => {
-    inbox.push(e.data);
-    wake?.();
-  };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    failure = new Error(`run parsing worker failed: ${e.message}`);
-    wake?.();
-  };
-  const next = async (): Promise<PipelineMessage> => {
-    while (inbox.length === 0) {
-      if (failure) throw failure;
-      await new Promise<void>((resolve) => wake = resolve);
-      wake = undefined;
-    }
-    return inbox.shift()!;
-  };
-  const pools: RunBlock[][] = Array.from({ length: SLOTS }, () => []);
-  try {
-    worker.postMessage({
+/** A worker reading (part of the qrels, then) the run; see the module comment. */
+export class RunPipeline {
+  private worker: Worker;
+  private inbox: PipelineMessage[] = [];
+  private wake?: () => void;
+  private failure?: Error;
+
+  /**
+   * Starts the worker on a run file (and, with `qrels`, the second part of a qrels file).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { RunPipeline } from "./run_pipeline.ts";
+   * const path = await Deno.makeTempFile();
+   * await Deno.writeTextFile(path, "q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 0.4 r\nq2 Q0 d1 1 1 r\n");
+   * const pipeline = RunPipeline.start(path);
+   * const qids: string[] = [];
+   * for await (const blocks of pipeline.blocks()) qids.push(...blocks.map((b) => b.qid));
+   * assert.deepEqual(qids, ["q1", "q2"]);
+   * ```
+   */
+  static start(
+    run: string,
+    options: {
+      release?: TrecRelease;
+      chunkBytes?: number;
+      qrels?: { path: string; from: number };
+    } = {},
+  ): RunPipeline {
+    return new RunPipeline({
       type: "start",
-      path,
-      chunkBytes: options.chunkBytes,
+      run,
+      chunkBytes: options.chunkBytes ?? RING_CHUNK_BYTES,
       slots: SLOTS,
       release: options.release ?? "9.0.8",
-    } as PipelineRequest);
-    for (;;) {
-      const m = await next();
-      if (m.type === "error") {
-        if (!m.kit) throw new Error(m.problem);
-        throw new KitError(m.problem, { file: m.file, line: m.line });
-      }
-      if (m.type === "end") {
-        options.onRunId?.(m.runId);
-        return;
-      }
-      const complete = m.columns.blockFirst.length - 1;
-      yield chunkBlocks(m.buf, m.columns, m.qids, complete, pools[m.slot]);
-      worker.postMessage({ type: "free", slot: m.slot } as PipelineRequest);
+      qrels: options.qrels,
+    });
+  }
+
+  private constructor(request: PipelineRequest) {
+    this.worker = new Worker(new URL("./run_worker.ts", import.meta.url).href, { type: "module" });
+    this.worker.onmessage = (e: MessageEvent<PipelineMessage>) => {
+      this.inbox.push(e.data);
+      this.wake?.();
+    };
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.failure = new Error(`run parsing worker failed: ${e.message}`);
+      this.wake?.();
+    };
+    this.worker.postMessage(request);
+  }
+
+  private async next(linesBefore = 0): Promise<PipelineMessage> {
+    while (this.inbox.length === 0) {
+      if (this.failure) throw this.failure;
+      await new Promise<void>((resolve) => this.wake = resolve);
+      this.wake = undefined;
     }
-  } finally {
-    worker.terminate();
+    const m = this.inbox.shift()!;
+    if (m.type === "error") {
+      if (!m.kit) throw new Error(m.problem);
+      const line = m.line === undefined ? undefined : m.line + linesBefore;
+      throw new KitError(m.problem, { file: m.file, line });
+    }
+    return m;
+  }
+
+  /**
+   * The worker's part of the qrels; its errors are located in the whole file, after the
+   * `linesBefore` lines read here.
+   */
+  async qrelsPart(linesBefore: number): Promise<QrelsPart> {
+    const m = await this.next(linesBefore);
+    if (m.type !== "qrels") throw new Error(`pipeline: expected the qrels, got ${m.type}`);
+    return m.part;
+  }
+
+  /**
+   * The run's blocks chunk by chunk, ranked (`order`); a chunk stays valid until the next
+   * one is asked for. Leaving the loop early stops the worker.
+   */
+  async *blocks(onRunId?: (runId: string) => void): AsyncGenerator<RunBlock[]> {
+    const pools: RunBlock[][] = Array.from({ length: SLOTS }, () => []);
+    try {
+      for (;;) {
+        const m = await this.next();
+        if (m.type === "end") {
+          onRunId?.(m.runId);
+          return;
+        }
+        if (m.type !== "chunk") throw new Error(`pipeline: expected a chunk, got ${m.type}`);
+        const complete = m.columns.blockFirst.length - 1;
+        yield chunkBlocks(m.buf, m.columns, m.qids, complete, pools[m.slot]);
+        this.worker.postMessage({ type: "free", slot: m.slot } as PipelineRequest);
+      }
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Stops the worker (idempotent). */
+  close(): void {
+    this.worker.terminate();
   }
 }

@@ -294,7 +294,7 @@ export async function* readRunChunks(
   let any = false;
   let line = 1; // the line of the chunk's first byte
   for await (const c of lineChunks(source, options)) {
-    const capacity = (c.buf.length >> 3) + 1; // a result line is at least 12 bytes
+    const capacity = Math.floor(c.buf.length / 12) + 2; // a result line has 12 bytes or more
     let lines = lineSets[c.slot];
     if (!lines || lines.capacity < capacity) {
       lines = lineSets[c.slot] = new RunLines(capacity, options.shared);

@@ -39,8 +39,8 @@ import {
 import { BlockJudge, QueryRanker } from "./judge.ts";
 import { QrelsIndex } from "./qrels_index.ts";
 import { compareDocnos } from "./rank.ts";
-import { workerRunChunks } from "./run_pipeline.ts";
-import { runBlockChunks } from "./run_reader.ts";
+import { RunPipeline } from "./run_pipeline.ts";
+import { type RunBlock, runBlockChunks } from "./run_reader.ts";
 import {
   checkMissingQueries,
   checkOneStdin,
@@ -199,7 +199,8 @@ export async function evaluateTrecFiles(
     if (times) times[stage] += (now - t) / 1000;
     t = now;
   };
-  // 1. The sources: standard input is held in memory, as the run may be read twice.
+  // 1. The sources: standard input is held in memory, as the run may be read twice. A worker
+  //    reads a large run (step 3) and, meanwhile, the second half of a large qrels file.
   checkOneStdin(qrelsSource, runSource);
   const run: TextSource = runSource === "-"
     ? { name: sourceName("-"), bytes: await readAllBytes("-") }
@@ -207,53 +208,77 @@ export async function evaluateTrecFiles(
   const skipped = options.skipBadLines
     ? { qrels: { count: 0, examples: [] }, run: { count: 0, examples: [] } }
     : undefined;
-  // 2. The qrels, whole.
-  const qrels = qrelsSource instanceof QrelsIndex ? qrelsSource : await QrelsIndex.read(
-    qrelsSource,
-    { chunkBytes: options.chunkBytes, skip: skipped?.qrels, release },
-  );
-  lap("read the qrels");
-  // 3. The run, query block by query block.
-  const ev = new QueryEvaluator(measures, options);
+  const json = await isJsonSource(run);
   const threads = skipped ? 1 : options.threads ?? (navigator.hardwareConcurrency >= 2 ? 2 : 1);
-  const worker = threads > 1 && await worthAWorker(run, options.parallelMinBytes ?? 32e6);
-  const pass = await isJsonSource(run) ? undefined : await evaluateGroupedRun(qrels, run, ev, {
-    release,
-    worker,
-    chunkBytes: options.chunkBytes,
-    skip: skipped?.run,
-    lap: times ? lap : undefined,
-  });
-  if (!pass) {
-    // Not grouped by query (or JSON): in memory, through `evaluate`.
-    if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
-    const read = await readRunWithId(run, { release, skip: skipped?.run });
-    const result = evaluate(qrels.toQrels(), read.run, measures, options);
-    result.runId = read.runId;
-    if (skipped) result.skipped = skipped;
+  const worker = threads > 1 && !json && await worthAWorker(run, options.parallelMinBytes ?? 32e6);
+  const half = worker ? await qrelsHalf(qrelsSource, options.parallelMinBytes ?? 4e6) : undefined;
+  const pipeline = worker
+    ? RunPipeline.start(run as string, {
+      release,
+      chunkBytes: options.chunkBytes,
+      qrels: half === undefined ? undefined : { path: qrelsSource as string, from: half },
+    })
+    : undefined;
+  try {
+    // 2. The qrels, whole (the first half here while the worker reads the second).
+    let qrels: QrelsIndex;
+    if (qrelsSource instanceof QrelsIndex) qrels = qrelsSource;
+    else {
+      qrels = await QrelsIndex.read(qrelsSource, {
+        chunkBytes: options.chunkBytes,
+        skip: skipped?.qrels,
+        release,
+        part: half === undefined ? undefined : { until: half },
+      });
+      if (half !== undefined) qrels.append(await pipeline!.qrelsPart(qrels.lines));
+    }
+    lap("read the qrels");
+    // 3. The run, query block by query block: judged, ranked and measured.
+    const ev = new QueryEvaluator(measures, options);
+    let runId = "";
+    const onRunId = (id: string) => runId = id;
+    const blocks = pipeline ? pipeline.blocks(onRunId) : runBlockChunks(run, {
+      release,
+      chunkBytes: options.chunkBytes,
+      skip: skipped?.run,
+      onRunId,
+    });
+    const pass = json ? undefined : await evaluateGroupedRun(qrels, blocks, run, ev, lap);
+    if (!pass) {
+      // Not grouped by query (or JSON): in memory, through `evaluate`.
+      if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
+      const read = await readRunWithId(run, { release, skip: skipped?.run });
+      const result = evaluate(qrels.toQrels(), read.run, measures, options);
+      result.runId = read.runId;
+      if (skipped) result.skipped = skipped;
+      return result;
+    }
+    // 4. The summary.
+    const missing: { qid: string; values: number[] }[] = [];
+    const judge = new BlockJudge();
+    for (const qid of qrels.queries()) {
+      if (pass.seen.has(qid)) continue;
+      // As in trec_eval, a qrels-only query's judgments are looked at only with -c.
+      const values = options.complete
+        ? ev.valuesForMissing(qrels.digest(qid, ev.level, judge)!)
+        : [];
+      missing.push({ qid, values });
+    }
+    checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
+    const runOnly = pass.runOnly.sort(compareDocnos);
+    warnRunOnly(runOnly, options.warn);
+    const result = ev.result({
+      complete: options.complete ?? false,
+      runOnlyQueries: runOnly,
+      missing,
+      runId,
+    });
+    if (skipped) result.skipped = skipped; // (a spread would build the lazy perQuery)
+    lap("summary");
     return result;
+  } finally {
+    pipeline?.close();
   }
-  // 4. The summary.
-  const missing: { qid: string; values: number[] }[] = [];
-  const judge = new BlockJudge();
-  for (const qid of qrels.queries()) {
-    if (pass.seen.has(qid)) continue;
-    // As in trec_eval, a qrels-only query's judgments are looked at only with -c.
-    const values = options.complete ? ev.valuesForMissing(qrels.digest(qid, ev.level, judge)!) : [];
-    missing.push({ qid, values });
-  }
-  checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
-  const runOnly = pass.runOnly.sort(compareDocnos);
-  warnRunOnly(runOnly, options.warn);
-  const result = ev.result({
-    complete: options.complete ?? false,
-    runOnlyQueries: runOnly,
-    missing,
-    runId: pass.runId,
-  });
-  if (skipped) result.skipped = skipped; // (a spread would build the lazy perQuery)
-  lap("summary");
-  return result;
 }
 
 /** A worker pays for its start-up (about 0.1 s) from a few tens of MB of run on. */
@@ -267,59 +292,66 @@ async function worthAWorker(run: TextSource, minBytes: number): Promise<boolean>
   }
 }
 
+/**
+ * Where a qrels file is cut in two for two threads to read (its middle), when it is a plain
+ * TREC file (not gzip, not JSON, not standard input) of `minBytes` or more.
+ */
+async function qrelsHalf(qrels: TextSource | QrelsIndex, minBytes: number) {
+  if (typeof qrels !== "string" || qrels === "-") return undefined;
+  try {
+    const st = await Deno.stat(qrels);
+    if (!st.isFile || st.size < minBytes || await isJsonSource(qrels)) return undefined;
+    const file = await Deno.open(qrels);
+    const head = new Uint8Array(2);
+    const n = await file.read(head);
+    file.close();
+    return n === 2 && head[0] === 0x1f && head[1] === 0x8b ? undefined : Math.floor(st.size / 2);
+  } catch {
+    return undefined; // the one-thread path reports it
+  }
+}
+
 /** What evaluating a grouped run gives. */
 interface RunPass {
   /** The run's query ids. */
   seen: Set<string>;
   runOnly: string[];
-  runId: string;
 }
 
 /**
- * Step 3 of the route: reads the run block by block (a worker parses and ranks it ahead when
- * `worker`), judges, ranks and measures each query into `ev`. Undefined when the run turns
- * out not to be grouped by query (a query comes back after another).
+ * Step 3 of the route: judges, ranks (unless the worker ranked ahead) and measures each query
+ * block into `ev`. Undefined when the run turns out not to be grouped by query (a query comes
+ * back after another).
  */
 async function evaluateGroupedRun(
   qrels: QrelsIndex,
+  chunks: AsyncIterable<RunBlock[]>,
   run: TextSource,
   ev: QueryEvaluator,
-  o: {
-    release: TrecRelease;
-    worker: boolean;
-    chunkBytes?: number;
-    skip?: SkippedLines;
-    lap?: (stage: keyof StageTimes) => void;
-  },
+  lap: (stage: keyof StageTimes) => void,
 ): Promise<RunPass | undefined> {
   const file = sourceName(run);
   const seen = new Set<string>();
   const runOnly: string[] = [];
-  let runId = "";
-  const onRunId = (id: string) => runId = id;
   const judge = new BlockJudge();
   const ranker = new QueryRanker(ev.level);
-  const lap = o.lap;
-  const chunks = o.worker && typeof run === "string"
-    ? workerRunChunks(run, { release: o.release, chunkBytes: o.chunkBytes, onRunId })
-    : runBlockChunks(run, { release: o.release, chunkBytes: o.chunkBytes, skip: o.skip, onRunId });
   for await (const blocks of chunks) {
-    lap?.("read the run");
+    lap("read the run");
     for (const b of blocks) {
       const known = seen.size;
       if (seen.add(b.qid).size === known) return undefined; // the query came back
       const judged = judge.judge(b, qrels, ev.level, file);
-      lap?.("judge");
+      lap("judge");
       if (!judged) {
         runOnly.push(b.qid);
         continue;
       }
       const query = ranker.rank(b, judge);
-      lap?.("rank");
+      lap("rank");
       ev.addRanked(b.qid, query);
-      lap?.("measures");
+      lap("measures");
     }
   }
-  lap?.("read the run");
-  return { seen, runOnly, runId };
+  lap("read the run");
+  return { seen, runOnly };
 }

@@ -280,7 +280,10 @@ Deno.test("multi-member gzip is read whole everywhere gzip is read; broken gzip 
     ]
   ) {
     await Deno.writeFile(`${dir}/bad.gz`, bytes);
-    for (const read of [readRun, readQrels, readText, (p: string) => readLines(p).next()]) {
+    const allLines = async (p: string) => {
+      for await (const _ of readLines(p)) { /* read on */ }
+    };
+    for (const read of [readRun, readQrels, readText, allLines]) {
       await assertRejects(
         () => read(`${dir}/bad.gz`),
         /bad\.gz(:\d+)?: corrupt or truncated gzip data \(.+\); expected a complete gzip stream/,
