@@ -10,7 +10,7 @@ import { type RankedQuery, UNJUDGED } from "./measures.ts";
 import type { QrelsIndex } from "./qrels_index.ts";
 import type { RunBlock } from "./run_reader.ts";
 import { duplicateDocument } from "./trec_format.ts";
-import { compareBytes, decodeField, equalBytes } from "./trec_scan.ts";
+import { compareBytes, decodeField, equalBytes, hashBytes } from "./trec_scan.ts";
 
 /** A block retrieving nothing (to digest a query's judgments alone). */
 export function emptyBlock(qid: string): RunBlock {
@@ -123,15 +123,14 @@ export class BlockJudge {
       let p = ranges[t + 1];
       const e = ranges[t + 2];
       while (p < e) {
-        // A record: [len][hash][docno][rel] (see qrels_index.ts).
+        // A record: [len][docno][rel] (see qrels_index.ts).
         let len = c[p++];
         if (len === 255) {
           len = (c[p] << 8) | c[p + 1];
           p += 2;
         }
-        const hash = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
-        p += 4;
         const s0 = p, e0 = p + len;
+        const hash = hashBytes(c, s0, e0);
         p = e0;
         let rel = c[p++];
         if (rel === 0x80) {

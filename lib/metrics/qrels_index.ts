@@ -1,11 +1,11 @@
 /**
- * The qrels, read whole into a packed index: each judgment one record
- * `[len][hash][docno bytes][rel]` in 1 MiB chunks, and per query the ranges of its records.
- * Fresh memory is what costs on a small VM (each new page faults in), so the index keeps no
- * copy of the file and no columns: 6 bytes plus the docno per judgment, written once. The
- * docno's hash is computed while its bytes are copied, so judging (`judge.ts`) never reads a
- * docno twice. Reading validates every line as trec_eval does (exactly 4 fields, an integer
- * relevance) and checks UTF-8; a query's judgments may be spread over the file.
+ * The qrels, read whole into a packed index: each judgment one record `[len][docno bytes][rel]`
+ * in 1 MiB chunks, and per query the ranges of its records. Fresh memory is what costs on a
+ * small VM (each new page faults in), so the index keeps no copy of the file, no columns and
+ * no hashes: 2 bytes plus the docno per judgment, written once. Reading validates every line
+ * as trec_eval does (exactly 4 fields, an integer relevance) and checks UTF-8; a query's
+ * judgments may be spread over the file. A large file is read in two parts at once
+ * (`part`, `append`; see `run_pipeline.ts`).
  *
  * @module
  */
@@ -25,8 +25,6 @@ import {
   asciiFieldEnd,
   blankEnd,
   decodeField,
-  fnv,
-  FNV_START,
   isBlank,
   lineChunks,
   type LineFields,
@@ -183,19 +181,14 @@ export class QrelsIndex {
   /** Appends one judgment record (the slow path of {@link fromQrels}). */
   private add(qid: string, docno: Uint8Array, rel: number): void {
     if (docno.length > 65535) fail("docno longer than 65,535 bytes", { file: this.file });
-    const need = docno.length + 12;
+    const need = docno.length + 8;
     if (this.pos + need > this.chunk.length) this.newChunk(need);
-    const ranges = this.rangesFor(qid);
     const c = this.chunk, at = this.chunks.length - 1;
     // A new range unless the query's last one ends where this record starts.
-    const n = ranges.length;
-    if (n < 4 || ranges[n - 3] !== at || ranges[n - 1] !== this.pos) {
-      ranges.push(at, this.pos, this.pos);
-    }
+    let ranges = this.segments.get(qid);
+    const n = ranges?.length ?? 0;
+    if (!ranges || ranges[n - 3] !== at || ranges[n - 1] !== this.pos) ranges = this.openRange(qid);
     let pos = writeLength(c, this.pos, docno.length);
-    let h = FNV_START;
-    for (const b of docno) h = fnv(h, b);
-    pos = writeInt32(c, pos, h);
     c.set(docno, pos);
     pos = writeRelevance(c, pos + docno.length, rel);
     this.pos = ranges[ranges.length - 1] = pos;
@@ -211,14 +204,19 @@ export class QrelsIndex {
     this.pos = 0;
   }
 
-  /** A query's list `[judgments, chunk, start, end, ...]`, made when new. */
-  rangesFor(qid: string): number[] {
-    let r = this.segments.get(qid);
-    if (!r) this.segments.set(qid, r = [0]);
-    return r;
+  /**
+   * A query's list `[judgments, chunk, start, end, ...]`, with a new range starting at the
+   * current position (a query whose judgments resume later gets one range per stretch).
+   */
+  openRange(qid: string): number[] {
+    const at = this.chunks.length - 1, pos = this.pos;
+    const r = this.segments.get(qid);
+    if (!r) this.segments.set(qid, [0, at, pos, pos]); // made whole: no regrowth
+    else r.push(at, pos, pos);
+    return r ?? this.segments.get(qid)!;
   }
 
-  /** A query's list (see {@link rangesFor}), or undefined when the qrels do not judge it. */
+  /** A query's list (see {@link openRange}), or undefined when the qrels do not judge it. */
   rangesOf(qid: string): number[] | undefined {
     return this.segments.get(qid);
   }
@@ -328,7 +326,7 @@ interface QrelsState {
   index: QrelsIndex;
   file: string;
   line: number;
-  /** The open query's list (see `QrelsIndex.rangesFor`). */
+  /** The open query's list (see `QrelsIndex.openRange`). */
   cur: number[];
   curQid: Uint8Array;
   curQidLen: number;
@@ -405,38 +403,31 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     const len = de - ds;
     if (len > 65535) fail("docno longer than 65,535 bytes", { file, line });
     // The record, in the current chunk (a new one when it does not fit).
-    let newRange = false;
-    if (pos + len + 12 > chunk.length) {
+    let newChunk = false;
+    if (pos + len + 8 > chunk.length) {
       if (added > 0) index.commit(cur, pos, added);
       added = 0;
-      index.newChunk(len + 12);
+      index.newChunk(len + 8);
       ({ chunk, pos, index: chunkIndex } = index.writing);
-      newRange = true;
+      newChunk = true;
     }
     let same = qe - qs === curQidLen;
     for (let q = 0; same && q < curQidLen; q++) same = curQid[q] === buf[qs + q];
     if (!same) {
+      // A new query, or one whose judgments resume here: a new range of records.
       if (added > 0) index.commit(cur, pos, added);
       added = 0;
-      cur = index.rangesFor(decodeField(buf, qs, qe, { file, line }));
+      cur = index.openRange(decodeField(buf, qs, qe, { file, line }));
       if (qe - qs > curQid.length) curQid = new Uint8Array(2 * (qe - qs));
       for (let q = qs; q < qe; q++) curQid[q - qs] = buf[q];
       curQidLen = qe - qs;
-      newRange = true; // a new query, or one whose judgments resume here
-    }
-    if (newRange) cur.push(chunkIndex, pos, pos);
-    pos = writeLength(chunk, pos, len);
-    // The docno's hash goes before it, computed as its bytes are copied.
-    const hashAt = pos;
-    pos += 4;
-    let h = FNV_START;
-    for (let b = ds; b < de; b++) {
-      const x = buf[b];
-      chunk[pos++] = x;
-      h = fnv(h, x);
-    }
-    writeInt32(chunk, hashAt, h);
-    pos = writeRelevance(chunk, pos, rel);
+    } else if (newChunk) cur.push(chunkIndex, pos, pos);
+    // The record; its usual short forms written here (a call per record costs at this scale).
+    if (len < 255) chunk[pos++] = len;
+    else pos = writeLength(chunk, pos, len);
+    for (let b = ds; b < de; b++) chunk[pos++] = buf[b];
+    if (rel > -128 && rel < 128) chunk[pos++] = rel & 255;
+    else pos = writeRelevance(chunk, pos, rel);
     added++;
   }
   if (added > 0) index.commit(cur, pos, added);

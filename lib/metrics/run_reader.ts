@@ -16,8 +16,6 @@ import {
   type ChunkOptions,
   decodeField,
   equalBytes,
-  fnv,
-  FNV_START,
   hashBytes,
   isBlank,
   lineChunks,
@@ -150,14 +148,9 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
     let ok = f0e > f0s && buf[f0s] !== comment && isBlank(buf[k]);
     let f2s = blankEnd(buf, asciiFieldEnd(buf, blankEnd(buf, k))); // Q0, then the docno
     ok = ok && isBlank(buf[f2s - 1]);
-    let c = 0;
-    let h = FNV_START; // the docno's hash, while its bytes pass by
-    k = f2s;
-    while ((c = buf[k]) > 32 && c < 128) {
-      h = fnv(h, c);
-      k++;
-    }
+    k = asciiFieldEnd(buf, f2s);
     let f2e = k;
+    let c = buf[k];
     ok = ok && k > f2s && isBlank(c);
     const rankStart = blankEnd(buf, k);
     k = blankEnd(buf, asciiFieldEnd(buf, rankStart));
@@ -203,7 +196,6 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
       f0e = f[1];
       f2s = f[4];
       f2e = f[5];
-      h = hashBytes(buf, f2s, f2e);
       f5s = f[10];
       f5e = f[11];
       score[n] = parseScoreBytes(buf, f[8], f[9]);
@@ -225,7 +217,7 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
     }
     docS[n] = f2s;
     docE[n] = f2e;
-    hash[n] = h;
+    hash[n] = hashBytes(buf, f2s, f2e);
     lines[n] = line;
     n++;
     runIdS = f5s;

@@ -406,21 +406,13 @@ export function equalBytes(
   return true;
 }
 
-/** The FNV-1a hash's start value (see {@link fnv}). */
-export const FNV_START = 0x811c9dc5;
-
 /**
- * One step of FNV-1a, the docno hash of every table (a run's docnos and the qrels' records
- * are hashed while their bytes pass by, so judging never reads a docno twice).
+ * FNV-1a over bytes: the docno hash of the judge's table, for a run's docnos (computed while
+ * parsing, on the worker for large runs) and the qrels' records (while judging).
  */
-export function fnv(h: number, byte: number): number {
-  return Math.imul(h ^ byte, 0x01000193);
-}
-
-/** FNV-1a over bytes (as {@link fnv} steps give it). */
 export function hashBytes(buf: Uint8Array, start: number, end: number): number {
-  let h = FNV_START;
-  for (let i = start; i < end; i++) h = fnv(h, buf[i]);
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
   return h;
 }
 
