@@ -5,7 +5,7 @@
  * @module
  */
 import { defineMeasure } from "./measure.ts";
-import { relevantInTop } from "./query.ts";
+import { relevantRetrieved } from "./query.ts";
 import { hits, numRelevant } from "./brute.ts";
 
 /** runid, num_q, num_ret, num_rel, num_rel_ret. */
@@ -61,7 +61,7 @@ export const COUNTS = [
     params: "none",
     integer: true,
     aggregate: "sum",
-    compute: (q) => relevantInTop(q, Infinity),
+    compute: relevantRetrieved,
     reference: (q) => hits(q),
   }),
 ];

@@ -8,7 +8,7 @@
  * @module
  */
 import { defineMeasure, UNJUDGED } from "./measure.ts";
-import { relevantInTop } from "./query.ts";
+import { relevantInTop, trecRel } from "./query.ts";
 import { hits, isRelevant, judgment, rankOf, sumOver, top } from "./brute.ts";
 
 /** judged, recip_rank_cut, ndcg_exp, hits. */
@@ -46,7 +46,7 @@ export const EXTRA = [
     origin: "ir_measures msmarco provider",
     compute: (q, k) => {
       const n = Math.min(k, q.rels.length);
-      for (let i = 0; i < n; i++) if (q.rels[i] >= q.level) return 1 / (i + 1);
+      for (let i = 0; i < n; i++) if (trecRel(q.rels[i]) >= q.level) return 1 / (i + 1);
       return 0;
     },
     reference: (q, k) => {

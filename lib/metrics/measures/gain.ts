@@ -6,7 +6,7 @@
  * @module
  */
 import { defineMeasure, type GainPair, type RankedQuery, type ReferenceQuery } from "./measure.ts";
-import { gainLevels, gainOf, idealWalk } from "./query.ts";
+import { gainLevels, gainOf, idealWalk, trecRel } from "./query.ts";
 import { isRelevant, judgment, numRelevant, sumOver, top } from "./brute.ts";
 import { TREC_CUTOFFS } from "./precision.ts";
 
@@ -141,7 +141,7 @@ export const GAIN = [
       const rels = q.rels, level = q.level;
       let found = 0, sum = 0;
       for (let i = 0; i < rels.length; i++) {
-        if (rels[i] >= level) {
+        if (trecRel(rels[i]) >= level) {
           found++;
           sum += 1 / Math.log2(3 + i - found);
         }

@@ -6,7 +6,7 @@
  * @module
  */
 import { defineMeasure, type RankedQuery, type ReferenceQuery } from "./measure.ts";
-import { recallCut, recallWalk, relevantInTop } from "./query.ts";
+import { recallCut, recallWalk, relevantInTop, trecRel } from "./query.ts";
 import {
   averagePrecision,
   hits,
@@ -40,7 +40,7 @@ export function averagePrecisionAt(q: RankedQuery, k: number): number {
   const n = k < rels.length ? k : rels.length;
   let found = 0, sum = 0;
   for (let i = 0; i < n; i++) {
-    if (rels[i] >= level) {
+    if (trecRel(rels[i]) >= level) {
       found++;
       sum += found / (i + 1);
     }
@@ -183,7 +183,7 @@ export const PRECISION = [
     params: "none",
     aggregate: "mean",
     compute: (q) => {
-      for (let i = 0; i < q.rels.length; i++) if (q.rels[i] >= q.level) return 1 / (i + 1);
+      for (let i = 0; i < q.rels.length; i++) if (trecRel(q.rels[i]) >= q.level) return 1 / (i + 1);
       return 0;
     },
     reference: (q) => {

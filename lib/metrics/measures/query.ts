@@ -38,7 +38,27 @@ export function relevantInTop(q: RankedQuery, k: number): number {
   const rels = q.rels, level = q.level;
   const n = k < rels.length ? k : rels.length;
   let c = 0;
-  for (let i = 0; i < n; i++) if (rels[i] >= level) c++;
+  for (let i = 0; i < n; i++) if (trecRel(rels[i]) >= level) c++;
+  return c;
+}
+
+/**
+ * trec_eval's `num_rel_ret`: retrieved documents judged (>= 0) at or above the level. It is
+ * {@link relevantInTop} of the whole ranking at levels >= 0; below 0, `relevantInTop` also
+ * counts documents the qrels do not judge (trec_eval's codes -1 and -2), this does not.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { relevantInTop, relevantRetrieved } from "./query.ts";
+ * const q = { rels: Float64Array.of(1, -Infinity, 0), numRel: 2, judged: Float64Array.of(1, 0), level: -1 };
+ * assert(relevantRetrieved(q) === 2 && relevantInTop(q, Infinity) === 3);
+ * ```
+ */
+export function relevantRetrieved(q: RankedQuery): number {
+  const rels = q.rels, level = q.level;
+  let c = 0;
+  for (let i = 0; i < rels.length; i++) if (rels[i] >= 0 && rels[i] >= level) c++;
   return c;
 }
 
@@ -203,7 +223,7 @@ export function recallWalk(
   visit: (index: number, value: number) => void,
 ): void {
   const rels = q.rels, level = q.level, n = rels.length;
-  const relRet = relevantInTop(q, n);
+  const relRet = relevantRetrieved(q); // trec_eval starts from num_rel_ret
   let next = cuts.length - 1;
   while (next >= 0 && cuts[next] > relRet) next--;
   let best = relRet / n;
@@ -211,7 +231,7 @@ export function recallWalk(
   for (let i = n; i > 0 && found > 0; i--) {
     const precision = found / i;
     if (best < precision) best = precision;
-    if (rels[i - 1] >= level) {
+    if (trecRel(rels[i - 1]) >= level) {
       while (next >= 0 && found === cuts[next]) visit(next--, best);
       found--;
     }

@@ -6,7 +6,7 @@
  * @module
  */
 import { defineMeasure, type RankedQuery, UNJUDGED } from "./measure.ts";
-import { recallCut, recallWalk, relevantInTop } from "./query.ts";
+import { recallCut, recallWalk, relevantInTop, relevantRetrieved } from "./query.ts";
 import { bpref, bprefReference, iprecReference, RECALL_POINTS, TREC_CUTOFFS } from "./precision.ts";
 import { hits, isNonRelevant, isRelevant, judgment, numRelevant, precisionAt } from "./brute.ts";
 
@@ -132,7 +132,12 @@ export const RECALL = [
     aggregate: "mean",
     compute: (q, m) => {
       const c = recallCut(m, q.numRel);
-      return c <= 0 ? 0 : relevantInTop(q, c) / c;
+      if (c <= 0) return 0;
+      // trec_eval walks back from num_rel_ret; at levels >= 0 that leaves the relevant in the
+      // top c (below 0 the two counts differ, see relevantRetrieved).
+      const n = q.rels.length, relRet = relevantRetrieved(q);
+      const left = c > n ? relRet : relRet - relevantInTop(q, n) + relevantInTop(q, c);
+      return left > 0 ? left / c : 0;
     },
     reference: (q, m) => {
       const c = Math.trunc(m * numRelevant(q) + 0.9);
@@ -151,7 +156,7 @@ export const RECALL = [
     paramCount: 4,
     aggregate: "mean",
     compute: (q, p, o) => {
-      const n = q.rels.length, hit = relevantInTop(q, n), R = q.numRel;
+      const n = q.rels.length, hit = relevantRetrieved(q), R = q.numRel;
       return p[0] * hit + p[1] * (n - hit) + p[2] * (R - hit) + p[3] * (o.numDocs + hit - n - R);
     },
     reference: (q, p, o) => {

@@ -5,12 +5,12 @@
  * @module
  */
 import { defineMeasure, type RankedQuery } from "./measure.ts";
-import { relevantInTop } from "./query.ts";
+import { relevantRetrieved } from "./query.ts";
 import { hits, isNonRelevant, numRelevant } from "./brute.ts";
 
 /** Retrieved, relevant retrieved and relevant counts of a query. */
 function counts(q: RankedQuery): { n: number; hit: number; R: number } {
-  return { n: q.rels.length, hit: relevantInTop(q, Infinity), R: q.numRel };
+  return { n: q.rels.length, hit: relevantRetrieved(q), R: q.numRel };
 }
 
 /** The same counts from the reference's side. */
