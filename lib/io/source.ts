@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { createGunzip } from "node:zlib";
 import { KitError } from "../errors.ts";
 
 /** Where input comes from: a path, `-` for standard input, or bytes already in memory. */
@@ -143,6 +142,8 @@ export async function openSource(source: TextSource, from = 0): Promise<ByteRead
   if (!(got === 2 && head[0] === 0x1f && head[1] === 0x8b)) {
     return { name, gzip: false, read, close: raw.close };
   }
+  // node:zlib is loaded when a gzip file is met (it costs every command some start-up).
+  zlib ??= await import("node:zlib");
   return { name, gzip: true, read: gunzip(read, name), close: raw.close };
 }
 
@@ -194,26 +195,46 @@ async function openRaw(
   };
 }
 
+/** `node:zlib`, once a gzip file has been opened. */
+let zlib: typeof import("node:zlib") | undefined;
+
+/**
+ * Decompresses gzip bytes held in memory (every member) when a gzip file has been opened
+ * before, so that `node:zlib` is loaded; undefined otherwise. For synchronous error paths.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gunzipLoaded, openSource } from "./source.ts";
+ * import { gzipSync } from "node:zlib";
+ * await openSource({ name: "x.gz", bytes: gzipSync("a\n") });
+ * assert.equal(new TextDecoder().decode(gunzipLoaded(gzipSync("b\n"))), "b\n");
+ * ```
+ */
+export function gunzipLoaded(bytes: Uint8Array): Uint8Array | undefined {
+  return zlib?.gunzipSync(bytes);
+}
+
 /**
  * Decompresses gzip pulled from `read`, every member, feeding the inflater one compressed
  * read at a time and only when its output is used up (so memory stays at a few buffers).
  * Errors become {@link corruptGzip}; a read error of the file itself keeps its own message.
  */
 function gunzip(read: (into: Uint8Array) => Promise<number>, name: string) {
-  const zlib = createGunzip({ chunkSize: 1 << 20 });
+  const inflater = zlib!.createGunzip({ chunkSize: 1 << 20 });
   const out: Uint8Array[] = [];
   let ended = false, inputDone = false;
   let failure: unknown;
   let wake: (() => void) | undefined;
-  zlib.on("data", (c: Uint8Array) => {
+  inflater.on("data", (c: Uint8Array) => {
     out.push(c);
     wake?.();
   });
-  zlib.on("end", () => {
+  inflater.on("end", () => {
     ended = true;
     wake?.();
   });
-  zlib.on("error", (e: unknown) => {
+  inflater.on("error", (e: unknown) => {
     failure ??= e;
     wake?.();
   });
@@ -229,11 +250,13 @@ function gunzip(read: (into: Uint8Array) => Promise<number>, name: string) {
       const n = await read(buf);
       if (n === 0) {
         inputDone = true;
-        zlib.end();
-      } else await new Promise<void>((resolve) => zlib.write(buf.subarray(0, n), () => resolve()));
+        inflater.end();
+      } else {await new Promise<void>((resolve) =>
+          inflater.write(buf.subarray(0, n), () => resolve())
+        );}
     }
     if (failure !== undefined && out.length === 0) {
-      zlib.destroy();
+      inflater.destroy();
       throw failure instanceof KitError ? failure : corruptGzip(name, failure);
     }
   };

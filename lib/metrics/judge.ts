@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type RankedQuery, UNJUDGED } from "./measures.ts";
+import { type RankedQuery, UNJUDGED } from "./measures/measure.ts";
 import type { QrelsIndex } from "./qrels_index.ts";
 import type { RunBlock } from "./run_reader.ts";
 import { duplicateDocument } from "./trec_format.ts";
@@ -22,7 +22,6 @@ export function emptyBlock(qid: string): RunBlock {
     count: 0,
     docStart: none,
     docEnd: none,
-    hash: none,
     score: new Float64Array(0),
     line: none,
   };
@@ -94,9 +93,9 @@ export class BlockJudge {
       this.allViews = [];
     }
     const slots = this.slots, rels = this.rels, mask = cap - 1;
-    const o = b.first, buf = b.buf, ds = b.docStart, de = b.docEnd, hash = b.hash;
+    const o = b.first, buf = b.buf, ds = b.docStart, de = b.docEnd;
     for (let i = 0; i < n; i++) {
-      let h = hash[o + i] & mask;
+      let h = hashBytes(buf, ds[o + i], de[o + i]) & mask;
       for (;;) {
         const slot = slots[h];
         if (slot === 0) {
@@ -212,7 +211,7 @@ export class BlockJudge {
  * import { rankInto } from "./judge.ts";
  * const buf = new TextEncoder().encode("d1d2d3");
  * const block = { buf, qid: "q", first: 0, count: 3, docStart: Int32Array.of(0, 2, 4),
- *   docEnd: Int32Array.of(2, 4, 6), hash: new Int32Array(3), score: Float64Array.of(1, 2, 1),
+ *   docEnd: Int32Array.of(2, 4, 6), score: Float64Array.of(1, 2, 1),
  *   line: new Int32Array(3) };
  * const order = new Int32Array(3);
  * rankInto(block, order, 0);

@@ -10,8 +10,7 @@
  * @module
  */
 import { fail } from "../errors.ts";
-import { readAllBytes, sourceName, type TextSource } from "../io/source.ts";
-import { gunzipSync } from "node:zlib";
+import { gunzipLoaded, readAllBytes, sourceName, type TextSource } from "../io/source.ts";
 import { BlockJudge, emptyBlock } from "./judge.ts";
 import { isJsonSource, readJsonQrels } from "./trec_json.ts";
 import {
@@ -443,7 +442,8 @@ function lineOfJudgment(source: TextSource, qid: string, docno: string): number 
   let bytes: Uint8Array;
   try {
     bytes = typeof source === "string" ? Deno.readFileSync(source) : source.bytes;
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+    // A gzip qrels file was read through node:zlib, so it is loaded.
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipLoaded(bytes) ?? new Uint8Array();
   } catch {
     return undefined;
   }

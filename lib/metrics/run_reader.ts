@@ -1,6 +1,6 @@
 /**
  * Reading a TREC run as bytes, chunk by chunk: each read (`lineChunks`) is parsed in one pass
- * into columns (docno bounds, docno hash, score, line), and cut into query blocks (runs of
+ * into columns (docno bounds, score, line), and cut into query blocks (runs of
  * consecutive lines with the same query id). The block still open at the end of a read is
  * carried to the next one. A run line has at least 6 fields (`qid Q0 docno rank score
  * runid`; the rank is ignored, extra fields too); the runid is the last line's.
@@ -16,7 +16,6 @@ import {
   type ChunkOptions,
   decodeField,
   equalBytes,
-  hashBytes,
   isBlank,
   lineChunks,
   type LineFields,
@@ -43,8 +42,6 @@ export interface RunBlock {
   count: number;
   docStart: Int32Array;
   docEnd: Int32Array;
-  /** FNV-1a hash of each docno (computed while parsing). */
-  hash: Int32Array;
   /** Scores as the release stores them (`trecScore`). */
   score: Float64Array;
   line: Int32Array;
@@ -59,7 +56,6 @@ export interface RunBlock {
 export interface RunColumns {
   docS: Int32Array;
   docE: Int32Array;
-  hash: Int32Array;
   score: Float64Array;
   line: Int32Array;
   /** Index of each block's first line, and one more: where the last one ends. */
@@ -73,7 +69,6 @@ export class RunLines implements RunColumns {
   n = 0;
   docS: Int32Array;
   docE: Int32Array;
-  hash: Int32Array;
   score: Float64Array;
   line: Int32Array;
   /** Ranked ahead (shared columns only, filled by the run-parsing worker). */
@@ -97,7 +92,6 @@ export class RunLines implements RunColumns {
     const cap = capacity;
     this.docS = new Int32Array(mem(4 * cap));
     this.docE = new Int32Array(mem(4 * cap));
-    this.hash = new Int32Array(mem(4 * cap));
     this.score = new Float64Array(mem(8 * cap));
     this.line = new Int32Array(mem(4 * cap));
     if (shared) this.order = new Int32Array(mem(4 * cap));
@@ -130,7 +124,7 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
   let n = out.n, blocks = out.blocks;
   let runIdS = out.runIdS, runIdE = out.runIdE, runIdLine = out.runIdLine;
   const blockFirst = out.blockFirst, blockByte = out.blockByte, blockLine = out.blockLine;
-  const docS = out.docS, docE = out.docE, hash = out.hash, score = out.score;
+  const docS = out.docS, docE = out.docE, score = out.score;
   const lines = out.line;
   const lf = out.fields;
   const f = lf.fields;
@@ -217,7 +211,6 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
     }
     docS[n] = f2s;
     docE[n] = f2e;
-    hash[n] = hashBytes(buf, f2s, f2e);
     lines[n] = line;
     n++;
     runIdS = f5s;
@@ -337,7 +330,6 @@ export function chunkBlocks(
       count: 0,
       docStart: lines.docS,
       docEnd: lines.docE,
-      hash: lines.hash,
       score: lines.score,
       line: lines.line,
     };
@@ -347,7 +339,6 @@ export function chunkBlocks(
     block.count = lines.blockFirst[b + 1] - block.first;
     block.docStart = lines.docS;
     block.docEnd = lines.docE;
-    block.hash = lines.hash;
     block.score = lines.score;
     block.line = lines.line;
     block.order = lines.order;

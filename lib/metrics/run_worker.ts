@@ -66,7 +66,6 @@ async function start(request: Extract<PipelineRequest, { type: "start" }>): Prom
       columns: {
         docS: l.docS,
         docE: l.docE,
-        hash: l.hash,
         score: l.score,
         line: l.line,
         order: l.order,

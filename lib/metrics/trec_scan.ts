@@ -406,10 +406,7 @@ export function equalBytes(
   return true;
 }
 
-/**
- * FNV-1a over bytes: the docno hash of the judge's table, for a run's docnos (computed while
- * parsing, on the worker for large runs) and the qrels' records (while judging).
- */
+/** FNV-1a over bytes: the docno hash of the judge's table (a run's docnos, the qrels' records). */
 export function hashBytes(buf: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
