@@ -54,15 +54,21 @@ export interface QrelsReadOptions {
   shared?: boolean;
 }
 
-/** Judgments read on another thread (a part of the file), to {@link QrelsIndex.append}. */
+/**
+ * Judgments read on another thread (a part of the file), to {@link QrelsIndex.append}: the
+ * record chunks (shared memory) and the query lists packed for a cheap transfer (a Map of
+ * 50,000 arrays took a second to clone).
+ */
 export interface QrelsPart {
   chunks: Uint8Array[];
-  segments: Map<string, number[]>;
+  /** The query ids in first-appearance order, each followed by a newline. */
+  qids: string;
+  /** Per query: its list's length, then the list (`[judgments, chunk, start, end, ...]`). */
+  lists: Int32Array;
   count: number;
   /** Lines read. */
   lines: number;
 }
-
 /**
  * Qrels held compactly, with per query the ranges of its records. Read with
  * {@link QrelsIndex.read} (TREC or JSON qrels) or built from a Map
@@ -132,7 +138,19 @@ export class QrelsIndex {
 
   /** This index as a part for another thread's index (see {@link append}). */
   toPart(): QrelsPart {
-    return { chunks: this.chunks, segments: this.segments, count: this.count, lines: this.lines };
+    let qids = "", size = 0;
+    for (const [qid, list] of this.segments) {
+      qids += qid + "\n";
+      size += 1 + list.length;
+    }
+    const lists = new Int32Array(size);
+    let at = 0;
+    for (const list of this.segments.values()) {
+      lists[at++] = list.length;
+      lists.set(list, at);
+      at += list.length;
+    }
+    return { chunks: this.chunks, qids, lists, count: this.count, lines: this.lines };
   }
 
   /**
@@ -143,14 +161,20 @@ export class QrelsIndex {
   append(part: QrelsPart): void {
     const shift = this.chunks.length;
     this.chunks.push(...part.chunks);
-    for (const [qid, ranges] of part.segments) {
-      for (let t = 1; t < ranges.length; t += 3) ranges[t] += shift;
+    const lists = part.lists;
+    let at = 0, from = 0;
+    for (let nl = part.qids.indexOf("\n"); nl >= 0; nl = part.qids.indexOf("\n", from)) {
+      const qid = part.qids.slice(from, nl);
+      from = nl + 1;
+      const n = lists[at++];
       const mine = this.segments.get(qid);
-      if (!mine) this.segments.set(qid, ranges);
-      else {
-        mine[0] += ranges[0];
-        for (let t = 1; t < ranges.length; t++) mine.push(ranges[t]);
+      const list = mine ?? [0];
+      list[0] += lists[at];
+      for (let t = at + 1; t < at + n; t += 3) {
+        list.push(lists[t] + shift, lists[t + 1], lists[t + 2]);
       }
+      if (!mine) this.segments.set(qid, list);
+      at += n;
     }
     this.count += part.count;
     this.lines += part.lines;
