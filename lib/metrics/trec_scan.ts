@@ -401,9 +401,7 @@ export function equalBytes(
   bs: number,
   be: number,
 ): boolean {
-  if (ae - as !== be - bs) return false;
-  for (let i = 0; i < ae - as; i++) if (a[as + i] !== b[bs + i]) return false;
-  return true;
+  return ae - as === be - bs && compareBytes(a, as, ae, b, bs, be) === 0;
 }
 
 /** FNV-1a over bytes: the docno hash of the judge's table (a run's docnos, the qrels' records). */

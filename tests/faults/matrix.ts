@@ -245,19 +245,7 @@ export const READERS: ReaderSpec[] = [
         says: /duplicate judgment for query 1, document 1/,
       },
       "cut-off": { line: 3, says: /expected 4 fields \(qid iter docno relevance\), found 2/ },
-      "hash-line": {
-        mutate: { append: "# comment" },
-        line: 4,
-        says: /expected 4 fields \(qid iter docno relevance\), found 2/,
-      },
-      "blank-inside": { line: 3, says: /empty line; expected qid iter docno relevance/ },
-      "non-decimal": {
-        mutate: { replace: 1, with: "1 0 1 0x1" },
-        line: 2,
-        says: /relevance '0x1' is not an integer/,
-      },
-      "gzip-members": okCase,
-      endless: { line: 1, says: /line longer than 16 MiB \(the limit of every reader\)/ },
+      ...trecQrelsCases("1 0 1 0x1"),
     },
   },
   {
@@ -315,19 +303,7 @@ export const READERS: ReaderSpec[] = [
         says: /duplicate judgment for query q1, document d1/,
       },
       "cut-off": { line: 3, says: /expected 4 fields \(qid iter docno relevance\), found 2/ },
-      "hash-line": {
-        mutate: { append: "# comment" },
-        line: 4,
-        says: /expected 4 fields \(qid iter docno relevance\), found 2/,
-      },
-      "blank-inside": { line: 3, says: /empty line; expected qid iter docno relevance/ },
-      "non-decimal": {
-        mutate: { replace: 1, with: "q1 0 d2 0x1" },
-        line: 2,
-        says: /relevance '0x1' is not an integer/,
-      },
-      "gzip-members": okCase,
-      endless: { line: 1, says: /line longer than 16 MiB \(the limit of every reader\)/ },
+      ...trecQrelsCases("q1 0 d2 0x1"),
     },
   },
   {
@@ -597,6 +573,25 @@ function annotation(tokens: string[]): string[] {
 
 function jsonlWithLabel(label: string): string {
   return `{"question": "Where ?", "candidates": [{"sentence": "Paris .", "label": ${label}}]}`;
+}
+
+/** The TREC qrels readers' cases for '#' lines, blank lines, hexadecimal, gzip members, no newline. */
+function trecQrelsCases(hexLine: string) {
+  return {
+    "hash-line": {
+      mutate: { append: "# comment" },
+      line: 4,
+      says: /expected 4 fields \(qid iter docno relevance\), found 2/,
+    },
+    "blank-inside": { line: 3, says: /empty line; expected qid iter docno relevance/ },
+    "non-decimal": {
+      mutate: { replace: 1, with: hexLine },
+      line: 2,
+      says: /relevance '0x1' is not an integer/,
+    },
+    "gzip-members": okCase,
+    endless: { line: 1, says: /line longer than 16 MiB \(the limit of every reader\)/ },
+  } as const;
 }
 
 function runCases(): ReaderSpec["cases"] {
