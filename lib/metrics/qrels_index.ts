@@ -85,6 +85,8 @@ export class QrelsIndex {
   private segments = new Map<string, number[]>();
   /** Records in SharedArrayBuffers (see `QrelsReadOptions.shared`). */
   private shared = false;
+  /** A part read for another thread: its query stretches in order, instead of `segments`. */
+  private stretches?: [string, number[]][];
   /** Lines read. */
   lines = 0;
   private constructor(private source: TextSource | undefined, name: string) {
@@ -113,6 +115,7 @@ export class QrelsIndex {
     }
     const idx = new QrelsIndex(source, sourceName(source));
     idx.shared = options.shared ?? false;
+    if (options.part?.from) idx.stretches = [];
     const st: QrelsState = {
       index: idx,
       file: idx.file,
@@ -138,14 +141,15 @@ export class QrelsIndex {
 
   /** This index as a part for another thread's index (see {@link append}). */
   toPart(): QrelsPart {
+    const stretches = this.stretches ?? [...this.segments];
     let qids = "", size = 0;
-    for (const [qid, list] of this.segments) {
+    for (const [qid, list] of stretches) {
       qids += qid + "\n";
       size += 1 + list.length;
     }
     const lists = new Int32Array(size);
     let at = 0;
-    for (const list of this.segments.values()) {
+    for (const [, list] of stretches) {
       lists[at++] = list.length;
       lists.set(list, at);
       at += list.length;
@@ -233,6 +237,13 @@ export class QrelsIndex {
    */
   openRange(qid: string): number[] {
     const at = this.chunks.length - 1, pos = this.pos;
+    if (this.stretches) {
+      // A part for another thread: its stretches in order, merged by `append` there (a Map of
+      // 50,000 string keys costs the reading thread a good part of its time).
+      const list = [0, at, pos, pos];
+      this.stretches.push([qid, list]);
+      return list;
+    }
     const r = this.segments.get(qid);
     if (!r) this.segments.set(qid, [0, at, pos, pos]); // made whole: no regrowth
     else r.push(at, pos, pos);
