@@ -39,7 +39,10 @@ export function emptyBlock(qid: string): RunBlock {
 export class BlockJudge {
   /** >0: retrieved document i + 1; <0: judged-only document -(j + 1). */
   private slots = new Int32Array(256);
-  private jChunk = new Int32Array(256);
+  /** The docno of the record being read (records keep what they share with the previous). */
+  private doc = new Uint8Array(65536);
+  /** Judged-only docnos, `arena[jStart[j], jEnd[j])`. */
+  private arena = new Uint8Array(4096);
   private jStart = new Int32Array(256);
   private jEnd = new Int32Array(256);
   private jRel = new Float64Array(256);
@@ -62,12 +65,10 @@ export class BlockJudge {
    * (docno to relevance): every judgment when the block was empty (`QrelsIndex.digest`).
    */
   judgedOnly(qrels: QrelsIndex): Map<string, number> {
-    const chunks = qrels.records();
     const m = new Map<string, number>();
+    const where = { file: qrels.file, line: 0 };
     for (let j = 0; j < this.only; j++) {
-      const c = chunks[this.jChunk[j]];
-      const where = { file: qrels.file, line: 0 };
-      m.set(decodeField(c, this.jStart[j], this.jEnd[j], where), this.jRel[j]);
+      m.set(decodeField(this.arena, this.jStart[j], this.jEnd[j], where), this.jRel[j]);
     }
     return m;
   }
@@ -85,7 +86,6 @@ export class BlockJudge {
     if (this.rels.length < n) this.rels = new Float64Array(Math.max(n, 2 * this.rels.length));
     if (this.jStart.length < judged) {
       const m = Math.max(judged, 2 * this.jStart.length);
-      this.jChunk = new Int32Array(m);
       this.jStart = new Int32Array(m);
       this.jEnd = new Int32Array(m);
       this.jRel = new Float64Array(m);
@@ -113,24 +113,30 @@ export class BlockJudge {
     }
     if (!ranges) return false;
     const chunks = qrels.records();
-    const jChunk = this.jChunk, jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
-    const all = this.all;
+    const jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
+    const all = this.all, doc = this.doc;
+    let arena = this.arena, used = 0;
     let numRel = 0, only = 0, count = 0, low = 0, high = 0;
     for (let t = 1; t < ranges.length; t += 3) {
-      const ci = ranges[t];
-      const c = chunks[ci];
+      const c = chunks[ranges[t]];
       let p = ranges[t + 1];
       const e = ranges[t + 2];
       while (p < e) {
-        // A record: [len][docno][rel] (see qrels_index.ts).
+        // A record: [shared][len][the docno's last len bytes][rel] (see qrels_index.ts).
+        let shared = c[p++];
+        if (shared === 255) {
+          shared = (c[p] << 8) | c[p + 1];
+          p += 2;
+        }
         let len = c[p++];
         if (len === 255) {
           len = (c[p] << 8) | c[p + 1];
           p += 2;
         }
-        const s0 = p, e0 = p + len;
-        const hash = hashBytes(c, s0, e0);
-        p = e0;
+        for (let k = 0; k < len; k++) doc[shared + k] = c[p + k];
+        p += len;
+        const docLen = shared + len;
+        const hash = hashBytes(doc, 0, docLen);
         let rel = c[p++];
         if (rel === 0x80) {
           rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
@@ -140,27 +146,33 @@ export class BlockJudge {
         for (;;) {
           const slot = slots[h];
           if (slot === 0) {
+            // Judged, not retrieved: its docno kept for what follows (duplicates, judgedOnly).
             slots[h] = -(only + 1);
-            jChunk[only] = ci;
-            jStart[only] = s0;
-            jEnd[only] = e0;
+            if (used + docLen > arena.length) {
+              const bigger = new Uint8Array(2 * (used + docLen));
+              bigger.set(arena.subarray(0, used));
+              arena = this.arena = bigger;
+            }
+            for (let k = 0; k < docLen; k++) arena[used + k] = doc[k];
+            jStart[only] = used;
+            jEnd[only] = used += docLen;
             jRel[only] = rel;
             only++;
             break;
           }
           if (slot > 0) {
             const i = slot - 1;
-            if (equalBytes(buf, ds[o + i], de[o + i], c, s0, e0)) {
+            if (equalBytes(buf, ds[o + i], de[o + i], doc, 0, docLen)) {
               if (rels[i] !== UNJUDGED) {
-                qrels.duplicate(b.qid, decodeField(c, s0, e0, { file, line: 0 }));
+                qrels.duplicate(b.qid, decodeField(doc, 0, docLen, { file, line: 0 }));
               }
               rels[i] = rel;
               break;
             }
           } else {
             const j = -slot - 1;
-            if (equalBytes(chunks[jChunk[j]], jStart[j], jEnd[j], c, s0, e0)) {
-              qrels.duplicate(b.qid, decodeField(c, s0, e0, { file, line: 0 }));
+            if (equalBytes(arena, jStart[j], jEnd[j], doc, 0, docLen)) {
+              qrels.duplicate(b.qid, decodeField(doc, 0, docLen, { file, line: 0 }));
             }
           }
           h = (h + 1) & mask;

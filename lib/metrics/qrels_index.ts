@@ -1,8 +1,11 @@
 /**
- * The qrels, read whole into a packed index: each judgment one record `[len][docno bytes][rel]`
- * in 1 MiB chunks, and per query the ranges of its records. Fresh memory is what costs on a
- * small VM (each new page faults in), so the index keeps no copy of the file, no columns and
- * no hashes: 2 bytes plus the docno per judgment, written once. Reading validates every line
+ * The qrels, read whole into a packed index: each judgment one record in 1 MiB chunks, and per
+ * query the ranges of its records. Fresh memory is what costs on a small VM (each new page
+ * faults in), so the index keeps no copy of the file, no columns and no hashes, and a record
+ * keeps of its docno only what the previous record of its range does not share:
+ * `[shared][len][the docno's last len bytes][rel]`, `shared` its first bytes in common with
+ * the previous docno (0 at the start of a range; sorted docnos share most). 3 bytes plus the
+ * new part of the docno per judgment, written once (`judge.ts` reads them back in order). Reading validates every line
  * as trec_eval does (exactly 4 fields, an integer relevance) and checks UTF-8; a query's
  * judgments may be spread over the file. A large file is read in two parts at once
  * (`part`, `append`; see `run_pipeline.ts`).
@@ -126,6 +129,8 @@ export class QrelsIndex {
       fields: lineFields(),
       skip: options.skip,
       comment: commentByte(options.release ?? DEFAULT_RELEASE),
+      prev: new Uint8Array(65536),
+      prevLen: 0,
     };
     const chunks = lineChunks(source, { chunkBytes: options.chunkBytes, part: options.part });
     for await (const c of chunks) {
@@ -208,14 +213,14 @@ export class QrelsIndex {
   /** Appends one judgment record (the slow path of {@link fromQrels}). */
   private add(qid: string, docno: Uint8Array, rel: number): void {
     if (docno.length > 65535) fail("docno longer than 65,535 bytes", { file: this.file });
-    const need = docno.length + 8;
+    const need = docno.length + 11;
     if (this.pos + need > this.chunk.length) this.newChunk(need);
     const c = this.chunk, at = this.chunks.length - 1;
     // A new range unless the query's last one ends where this record starts.
     let ranges = this.segments.get(qid);
     const n = ranges?.length ?? 0;
     if (!ranges || ranges[n - 3] !== at || ranges[n - 1] !== this.pos) ranges = this.openRange(qid);
-    let pos = writeLength(c, this.pos, docno.length);
+    let pos = writeLength(c, writeLength(c, this.pos, 0), docno.length); // shares nothing
     c.set(docno, pos);
     pos = writeRelevance(c, pos + docno.length, rel);
     this.pos = ranges[ranges.length - 1] = pos;
@@ -369,6 +374,9 @@ interface QrelsState {
   skip?: SkippedLines;
   /** The comment byte (`#` in 10.0), or -1. */
   comment: number;
+  /** The docno of the last record (a record stores what it does not share with it). */
+  prev: Uint8Array;
+  prevLen: number;
 }
 
 /**
@@ -385,6 +393,9 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
   const f = lf.fields;
   // The open query stays in locals; `added` records since its counts were last stored.
   let cur = st.cur, curQid = st.curQid, curQidLen = st.curQidLen, added = 0;
+  // The previous record's docno (what the next one may share).
+  const prev = st.prev;
+  let prevLen = st.prevLen;
   const stop = line + BATCH_LINES;
   while (i < end && line < stop) {
     line++;
@@ -438,10 +449,10 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     if (len > 65535) fail("docno longer than 65,535 bytes", { file, line });
     // The record, in the current chunk (a new one when it does not fit).
     let newChunk = false;
-    if (pos + len + 8 > chunk.length) {
+    if (pos + len + 11 > chunk.length) {
       if (added > 0) index.commit(cur, pos, added);
       added = 0;
-      index.newChunk(len + 8);
+      index.newChunk(len + 11);
       ({ chunk, pos, index: chunkIndex } = index.writing);
       newChunk = true;
     }
@@ -455,11 +466,21 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
       if (qe - qs > curQid.length) curQid = new Uint8Array(2 * (qe - qs));
       for (let q = qs; q < qe; q++) curQid[q - qs] = buf[q];
       curQidLen = qe - qs;
-    } else if (newChunk) cur.push(chunkIndex, pos, pos);
+      prevLen = 0; // a range starts with a whole docno
+    } else if (newChunk) {
+      cur.push(chunkIndex, pos, pos);
+      prevLen = 0;
+    }
     // The record; its usual short forms written here (a call per record costs at this scale).
-    if (len < 255) chunk[pos++] = len;
-    else pos = writeLength(chunk, pos, len);
-    for (let b = ds; b < de; b++) chunk[pos++] = buf[b];
+    let shared = 0;
+    const most = len < prevLen ? len : prevLen;
+    while (shared < most && prev[shared] === buf[ds + shared]) shared++;
+    if (shared < 255 && len - shared < 255) {
+      chunk[pos++] = shared;
+      chunk[pos++] = len - shared;
+    } else pos = writeLength(chunk, writeLength(chunk, pos, shared), len - shared);
+    for (let b = ds + shared; b < de; b++) chunk[pos++] = prev[b - ds] = buf[b];
+    prevLen = len;
     if (rel > -128 && rel < 128) chunk[pos++] = rel & 255;
     else pos = writeRelevance(chunk, pos, rel);
     added++;
@@ -468,6 +489,7 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
   st.cur = cur;
   st.curQid = curQid;
   st.curQidLen = curQidLen;
+  st.prevLen = prevLen;
   st.line = line;
   return i;
 }
