@@ -57,8 +57,6 @@ export class BlockJudge {
   numRel = 0;
   /** Every judgment value of the query, highest first. */
   judged: Float64Array = new Float64Array(0);
-  /** The judged query's list in the qrels index (see `QrelsIndex.rangesFor`). */
-  ranges: number[] | undefined;
 
   /**
    * The judgments of the last judged query that no retrieved document matched, as a Map
@@ -75,8 +73,9 @@ export class BlockJudge {
 
   /** Judges block `b`; returns false when the qrels have no judgment for its query. */
   judge(b: RunBlock, qrels: QrelsIndex, level: number, file: string): boolean {
-    const ranges = this.ranges = qrels.rangesOf(b.qid);
-    const judged = ranges ? ranges[0] : 0;
+    const table = qrels.queryTable();
+    const query = qrels.lookup(b.qid);
+    const judged = query < 0 ? 0 : table.judgments(query);
     const n = b.count;
     let cap = 8;
     while (cap < 2 * (n + judged)) cap <<= 1;
@@ -111,16 +110,17 @@ export class BlockJudge {
       }
       rels[i] = UNJUDGED;
     }
-    if (!ranges) return false;
+    if (query < 0) return false;
     const chunks = qrels.records();
     const jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
     const all = this.all, doc = this.doc;
     let arena = this.arena, used = 0;
     let numRel = 0, only = 0, count = 0, low = 0, high = 0;
-    for (let t = 1; t < ranges.length; t += 3) {
-      const c = chunks[ranges[t]];
-      let p = ranges[t + 1];
-      const e = ranges[t + 2];
+    const ranges = table.ranges;
+    for (let r = table.first(query); r >= 0; r = table.next(r)) {
+      const c = chunks[ranges[4 * r]];
+      let p = ranges[4 * r + 1];
+      const e = ranges[4 * r + 2];
       while (p < e) {
         // A record: [shared][len][the docno's last len bytes][rel] (see qrels_index.ts).
         let shared = c[p++];

@@ -16,6 +16,7 @@ import { fail } from "../errors.ts";
 import { gunzipLoaded, readAllBytes, sourceName, type TextSource } from "../io/source.ts";
 import { BlockJudge, emptyBlock } from "./judge.ts";
 import { isJsonSource, readJsonQrels } from "./trec_json.ts";
+import { QueryTable, type QueryTableArrays } from "./query_table.ts";
 import {
   commentByte,
   DEFAULT_RELEASE,
@@ -26,7 +27,6 @@ import {
 import {
   asciiFieldEnd,
   blankEnd,
-  decodeField,
   isBlank,
   lineChunks,
   type LineFields,
@@ -59,15 +59,11 @@ export interface QrelsReadOptions {
 
 /**
  * Judgments read on another thread (a part of the file), to {@link QrelsIndex.append}: the
- * record chunks (shared memory) and the query lists packed for a cheap transfer (a Map of
- * 50,000 arrays took a second to clone).
+ * record chunks and the query table, in shared memory, handed over as they are.
  */
 export interface QrelsPart {
   chunks: Uint8Array[];
-  /** The query ids in first-appearance order, each followed by a newline. */
-  qids: string;
-  /** Per query: its list's length, then the list (`[judgments, chunk, start, end, ...]`). */
-  lists: Int32Array;
+  table: QueryTableArrays;
   count: number;
   /** Lines read. */
   lines: number;
@@ -84,12 +80,10 @@ export class QrelsIndex {
   private chunk: Uint8Array = new Uint8Array(0);
   private pos = 0;
   private count = 0;
-  /** qid -> [judgments, chunk, start, end, chunk, start, end, ...]. */
-  private segments = new Map<string, number[]>();
+  /** The queries and the ranges of their records. */
+  private table = new QueryTable();
   /** Records in SharedArrayBuffers (see `QrelsReadOptions.shared`). */
   private shared = false;
-  /** A part read for another thread: its query stretches in order, instead of `segments`. */
-  private stretches?: [string, number[]][];
   /** Lines read. */
   lines = 0;
   private constructor(private source: TextSource | undefined, name: string) {
@@ -118,12 +112,13 @@ export class QrelsIndex {
     }
     const idx = new QrelsIndex(source, sourceName(source));
     idx.shared = options.shared ?? false;
-    if (options.part?.from) idx.stretches = [];
+    idx.table = new QueryTable(idx.shared);
     const st: QrelsState = {
       index: idx,
       file: idx.file,
       line: 0,
-      cur: [],
+      q: -1,
+      r: -1,
       curQid: new Uint8Array(64),
       curQidLen: -1,
       fields: lineFields(),
@@ -146,20 +141,12 @@ export class QrelsIndex {
 
   /** This index as a part for another thread's index (see {@link append}). */
   toPart(): QrelsPart {
-    const stretches = this.stretches ?? [...this.segments];
-    let qids = "", size = 0;
-    for (const [qid, list] of stretches) {
-      qids += qid + "\n";
-      size += 1 + list.length;
-    }
-    const lists = new Int32Array(size);
-    let at = 0;
-    for (const [, list] of stretches) {
-      lists[at++] = list.length;
-      lists.set(list, at);
-      at += list.length;
-    }
-    return { chunks: this.chunks, qids, lists, count: this.count, lines: this.lines };
+    return {
+      chunks: this.chunks,
+      table: this.table.arrays(),
+      count: this.count,
+      lines: this.lines,
+    };
   }
 
   /**
@@ -170,21 +157,7 @@ export class QrelsIndex {
   append(part: QrelsPart): void {
     const shift = this.chunks.length;
     this.chunks.push(...part.chunks);
-    const lists = part.lists;
-    let at = 0, from = 0;
-    for (let nl = part.qids.indexOf("\n"); nl >= 0; nl = part.qids.indexOf("\n", from)) {
-      const qid = part.qids.slice(from, nl);
-      from = nl + 1;
-      const n = lists[at++];
-      const mine = this.segments.get(qid);
-      const list = mine ?? [0];
-      list[0] += lists[at];
-      for (let t = at + 1; t < at + n; t += 3) {
-        list.push(lists[t] + shift, lists[t + 1], lists[t + 2]);
-      }
-      if (!mine) this.segments.set(qid, list);
-      at += n;
-    }
+    this.table.append(new QueryTable(false, part.table), shift);
     this.count += part.count;
     this.lines += part.lines;
     if (this.count === 0) fail("qrels file has no judgments (empty file?)", { file: this.file });
@@ -215,17 +188,18 @@ export class QrelsIndex {
     if (docno.length > 65535) fail("docno longer than 65,535 bytes", { file: this.file });
     const need = docno.length + 11;
     if (this.pos + need > this.chunk.length) this.newChunk(need);
-    const c = this.chunk, at = this.chunks.length - 1;
+    const c = this.chunk, t = this.table;
+    const name = new TextEncoder().encode(qid);
+    const q = t.find(name, 0, name.length), r = q < 0 ? -1 : t.queries[5 * q + 4];
     // A new range unless the query's last one ends where this record starts.
-    let ranges = this.segments.get(qid);
-    const n = ranges?.length ?? 0;
-    if (!ranges || ranges[n - 3] !== at || ranges[n - 1] !== this.pos) ranges = this.openRange(qid);
+    const [chunk, , end] = r < 0 ? [-1, 0, -1] : t.range(r);
+    const open = chunk === this.chunks.length - 1 && end === this.pos
+      ? r
+      : this.openRange(name, 0, name.length)[1];
     let pos = writeLength(c, writeLength(c, this.pos, 0), docno.length); // shares nothing
     c.set(docno, pos);
     pos = writeRelevance(c, pos + docno.length, rel);
-    this.pos = ranges[ranges.length - 1] = pos;
-    ranges[0]++;
-    this.count++;
+    this.commit(q < 0 ? t.size - 1 : q, open, pos, 1);
   }
 
   /** Starts a new chunk of records big enough for `need` bytes. */
@@ -240,24 +214,26 @@ export class QrelsIndex {
    * A query's list `[judgments, chunk, start, end, ...]`, with a new range starting at the
    * current position (a query whose judgments resume later gets one range per stretch).
    */
-  openRange(qid: string): number[] {
-    const at = this.chunks.length - 1, pos = this.pos;
-    if (this.stretches) {
-      // A part for another thread: its stretches in order, merged by `append` there (a Map of
-      // 50,000 string keys costs the reading thread a good part of its time).
-      const list = [0, at, pos, pos];
-      this.stretches.push([qid, list]);
-      return list;
-    }
-    const r = this.segments.get(qid);
-    if (!r) this.segments.set(qid, [0, at, pos, pos]); // made whole: no regrowth
-    else r.push(at, pos, pos);
-    return r ?? this.segments.get(qid)!;
+  /**
+   * Opens a range of records at the current position for the query whose id is `buf[s, e)`
+   * (a query whose judgments resume later in the file gets one range per stretch); returns
+   * the query and the range.
+   */
+  openRange(buf: Uint8Array, s: number, e: number): [number, number] {
+    const t = this.table;
+    let q = t.find(buf, s, e);
+    if (q < 0) q = t.add(buf, s, e);
+    return [q, t.addRange(q, this.chunks.length - 1, this.pos)];
   }
 
-  /** A query's list (see {@link openRange}), or undefined when the qrels do not judge it. */
-  rangesOf(qid: string): number[] | undefined {
-    return this.segments.get(qid);
+  /** The queries and their ranges (for the judge). */
+  queryTable(): QueryTable {
+    return this.table;
+  }
+
+  /** The query with this id in {@link queryTable}, or -1 when the qrels do not judge it. */
+  lookup(qid: string): number {
+    return this.table.findId(qid);
   }
 
   /** The packed records (for the judge). */
@@ -274,18 +250,18 @@ export class QrelsIndex {
   }
 
   /** Query ids in first-appearance order. */
-  queries(): IterableIterator<string> {
-    return this.segments.keys();
+  *queries(): Generator<string> {
+    for (let q = 0; q < this.table.size; q++) yield this.table.id(q);
   }
 
   /** Whether the qrels judge this query. */
   has(qid: string): boolean {
-    return this.segments.has(qid);
+    return this.lookup(qid) >= 0;
   }
 
   /** Number of queries. */
   get size(): number {
-    return this.segments.size;
+    return this.table.size;
   }
 
   /** Number of judgments. */
@@ -312,16 +288,15 @@ export class QrelsIndex {
   toQrels(): Map<string, Map<string, number>> {
     const q = new Map<string, Map<string, number>>();
     const judge = new BlockJudge();
-    for (const qid of this.segments.keys()) {
+    for (const qid of this.queries()) {
       q.set(qid, this.digest(qid, 1, judge)!.judgedOnly(this));
     }
     return q;
   }
 
-  /** For the parser: records written since the open query's counts were stored. */
-  commit(cur: number[], pos: number, added: number): void {
-    cur[cur.length - 1] = pos;
-    cur[0] += added;
+  /** For the parser: `added` records written to range `r` of query `q`, up to `pos`. */
+  commit(q: number, r: number, pos: number, added: number): void {
+    this.table.close(q, r, pos, added);
     this.count += added;
     this.pos = pos;
   }
@@ -365,8 +340,9 @@ interface QrelsState {
   index: QrelsIndex;
   file: string;
   line: number;
-  /** The open query's list (see `QrelsIndex.openRange`). */
-  cur: number[];
+  /** The open query and range (see `QrelsIndex.openRange`). */
+  q: number;
+  r: number;
   curQid: Uint8Array;
   curQidLen: number;
   fields: LineFields;
@@ -392,7 +368,7 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
   const lf = st.fields;
   const f = lf.fields;
   // The open query stays in locals; `added` records since its counts were last stored.
-  let cur = st.cur, curQid = st.curQid, curQidLen = st.curQidLen, added = 0;
+  let q = st.q, r = st.r, curQid = st.curQid, curQidLen = st.curQidLen, added = 0;
   // The previous record's docno (what the next one may share).
   const prev = st.prev;
   let prevLen = st.prevLen;
@@ -450,7 +426,7 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     // The record, in the current chunk (a new one when it does not fit).
     let newChunk = false;
     if (pos + len + 11 > chunk.length) {
-      if (added > 0) index.commit(cur, pos, added);
+      if (added > 0) index.commit(q, r, pos, added);
       added = 0;
       index.newChunk(len + 11);
       ({ chunk, pos, index: chunkIndex } = index.writing);
@@ -460,15 +436,15 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     for (let q = 0; same && q < curQidLen; q++) same = curQid[q] === buf[qs + q];
     if (!same) {
       // A new query, or one whose judgments resume here: a new range of records.
-      if (added > 0) index.commit(cur, pos, added);
+      if (added > 0) index.commit(q, r, pos, added);
       added = 0;
-      cur = index.openRange(decodeField(buf, qs, qe, { file, line }));
+      [q, r] = index.openRange(buf, qs, qe); // (a line with bytes >= 0x80 was checked)
       if (qe - qs > curQid.length) curQid = new Uint8Array(2 * (qe - qs));
       for (let q = qs; q < qe; q++) curQid[q - qs] = buf[q];
       curQidLen = qe - qs;
       prevLen = 0; // a range starts with a whole docno
     } else if (newChunk) {
-      cur.push(chunkIndex, pos, pos);
+      r = index.queryTable().addRange(q, chunkIndex, pos);
       prevLen = 0;
     }
     // The record; its usual short forms written here (a call per record costs at this scale).
@@ -485,8 +461,9 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     else pos = writeRelevance(chunk, pos, rel);
     added++;
   }
-  if (added > 0) index.commit(cur, pos, added);
-  st.cur = cur;
+  if (added > 0) index.commit(q, r, pos, added);
+  st.q = q;
+  st.r = r;
   st.curQid = curQid;
   st.curQidLen = curQidLen;
   st.prevLen = prevLen;

@@ -1,0 +1,202 @@
+/**
+ * The qrels index's query ids and the ranges of their judgment records, in typed arrays: one
+ * open-addressing table keyed by the id's bytes. A `Map` of 100,000 string keys cost the reading
+ * thread a few tenths of a second to fill; typed arrays fill in milliseconds, and in shared
+ * memory the table a worker fills for half the qrels is handed over as it is (see
+ * `run_pipeline.ts`).
+ *
+ * @module
+ */
+import { hashBytes } from "./trec_scan.ts";
+
+/** The arrays of a table, as they travel between threads (shared memory when shared). */
+export interface QueryTableArrays {
+  names: Uint8Array;
+  /** Per query: `[nameStart, nameEnd, judgments, firstRange, lastRange]`. */
+  queries: Int32Array;
+  /** Per range: `[chunk, start, end, nextRange]` (-1: the query's last). */
+  ranges: Int32Array;
+  size: number;
+  rangeCount: number;
+  namesUsed: number;
+}
+
+const Q = 5; // ints per query
+const R = 4; // ints per range
+
+/** Query ids to the ranges of their records (see the module comment). */
+export class QueryTable {
+  names: Uint8Array;
+  /** Per query `q`: `queries[Q q ...]` (see {@link QueryTableArrays}). */
+  queries: Int32Array;
+  ranges: Int32Array;
+  size = 0;
+  rangeCount = 0;
+  private namesUsed = 0;
+  /** Query index + 1 per slot, 0 when empty. */
+  private slots = new Int32Array(1024);
+  private encoded = new Uint8Array(256);
+
+  constructor(private shared = false, arrays?: QueryTableArrays) {
+    this.names = arrays?.names ?? this.alloc8(4096);
+    this.queries = arrays?.queries ?? this.alloc32(Q * 256);
+    this.ranges = arrays?.ranges ?? this.alloc32(R * 256);
+    if (arrays) {
+      this.size = arrays.size;
+      this.rangeCount = arrays.rangeCount;
+      this.namesUsed = arrays.namesUsed;
+      this.rehash(this.slotsFor(this.size));
+    }
+  }
+
+  /** The arrays (to hand the table to another thread). */
+  arrays(): QueryTableArrays {
+    const { names, queries, ranges, size, rangeCount, namesUsed } = this;
+    return { names, queries, ranges, size, rangeCount, namesUsed };
+  }
+
+  private alloc8(n: number): Uint8Array {
+    return this.shared ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n);
+  }
+
+  private alloc32(n: number): Int32Array {
+    return this.shared ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n);
+  }
+
+  private slotsFor(size: number): number {
+    let cap = 1024;
+    while (cap < 2 * size + 2) cap <<= 1;
+    return cap;
+  }
+
+  private rehash(cap: number): void {
+    this.slots = new Int32Array(cap);
+    for (let q = 0; q < this.size; q++) {
+      const s = this.queries[Q * q], e = this.queries[Q * q + 1];
+      let h = hashBytes(this.names, s, e) & (cap - 1);
+      while (this.slots[h] !== 0) h = (h + 1) & (cap - 1);
+      this.slots[h] = q + 1;
+    }
+  }
+
+  /** The query whose id is `buf[s, e)`, or -1. */
+  find(buf: Uint8Array, s: number, e: number): number {
+    const slots = this.slots, mask = slots.length - 1, names = this.names, qs = this.queries;
+    for (let h = hashBytes(buf, s, e) & mask;; h = (h + 1) & mask) {
+      const slot = slots[h];
+      if (slot === 0) return -1;
+      const ns = qs[Q * (slot - 1)], ne = qs[Q * (slot - 1) + 1];
+      if (ne - ns === e - s) {
+        let k = 0;
+        while (k < e - s && names[ns + k] === buf[s + k]) k++;
+        if (k === e - s) return slot - 1;
+      }
+    }
+  }
+
+  /** The query with this id, or -1. */
+  findId(qid: string): number {
+    if (this.encoded.length < 3 * qid.length) this.encoded = new Uint8Array(3 * qid.length);
+    const { written } = new TextEncoder().encodeInto(qid, this.encoded);
+    return this.find(this.encoded, 0, written);
+  }
+
+  /** Adds a query whose id is `buf[s, e)` (not in the table yet); its index. */
+  add(buf: Uint8Array, s: number, e: number): number {
+    const q = this.size++;
+    if (2 * this.size + 2 > this.slots.length) this.rehash(2 * this.slots.length);
+    if (Q * this.size > this.queries.length) this.queries = this.grow32(this.queries);
+    while (this.namesUsed + e - s > this.names.length) {
+      const bigger = this.alloc8(2 * this.names.length);
+      bigger.set(this.names);
+      this.names = bigger;
+    }
+    this.names.set(buf.subarray(s, e), this.namesUsed);
+    const qs = this.queries, at = Q * q;
+    qs[at] = this.namesUsed;
+    qs[at + 1] = this.namesUsed + e - s;
+    qs[at + 2] = 0;
+    qs[at + 3] = qs[at + 4] = -1;
+    this.namesUsed += e - s;
+    const mask = this.slots.length - 1;
+    let h = hashBytes(buf, s, e) & mask;
+    while (this.slots[h] !== 0) h = (h + 1) & mask;
+    this.slots[h] = q + 1;
+    return q;
+  }
+
+  private grow32(a: Int32Array): Int32Array {
+    const bigger = this.alloc32(2 * a.length);
+    bigger.set(a);
+    return bigger;
+  }
+
+  /** Starts a range of records for query `q` at `start` of `chunk`; its index. */
+  addRange(q: number, chunk: number, start: number): number {
+    const r = this.rangeCount++;
+    if (R * this.rangeCount > this.ranges.length) this.ranges = this.grow32(this.ranges);
+    const rs = this.ranges, at = R * r;
+    rs[at] = chunk;
+    rs[at + 1] = rs[at + 2] = start;
+    rs[at + 3] = -1;
+    const last = this.queries[Q * q + 4];
+    if (last < 0) this.queries[Q * q + 3] = r;
+    else this.ranges[R * last + 3] = r;
+    this.queries[Q * q + 4] = r;
+    return r;
+  }
+
+  /** Ends range `r` at `end`, with `added` more judgments for query `q`. */
+  close(q: number, r: number, end: number, added: number): void {
+    this.ranges[R * r + 2] = end;
+    this.queries[Q * q + 2] += added;
+  }
+
+  /** The number of judgments of query `q`. */
+  judgments(q: number): number {
+    return this.queries[Q * q + 2];
+  }
+
+  /** The first range of query `q` (then `next`), -1 when none. */
+  first(q: number): number {
+    return this.queries[Q * q + 3];
+  }
+
+  /** The range after `r` of its query, or -1. */
+  next(r: number): number {
+    return this.ranges[R * r + 3];
+  }
+
+  /** Range `r`: `[chunk, start, end]`. */
+  range(r: number): [number, number, number] {
+    return [this.ranges[R * r], this.ranges[R * r + 1], this.ranges[R * r + 2]];
+  }
+
+  /** Where query `q`'s id is in `names`. */
+  name(q: number): [number, number] {
+    return [this.queries[Q * q], this.queries[Q * q + 1]];
+  }
+
+  /** The id of query `q`. */
+  id(q: number): string {
+    const [s, e] = this.name(q);
+    return new TextDecoder().decode(this.names.subarray(s, e));
+  }
+
+  /**
+   * Adds another table's queries and ranges (their records' chunks shifted by `chunkShift`):
+   * its queries after these, a query in both keeping both's ranges.
+   */
+  append(other: QueryTable, chunkShift: number): void {
+    for (let p = 0; p < other.size; p++) {
+      const [s, e] = other.name(p);
+      let q = this.find(other.names, s, e);
+      if (q < 0) q = this.add(other.names, s, e);
+      for (let r = other.first(p); r >= 0; r = other.next(r)) {
+        const [chunk, start, end] = other.range(r);
+        this.close(q, this.addRange(q, chunk + chunkShift, start), end, 0);
+      }
+      this.queries[Q * q + 2] += other.judgments(p);
+    }
+  }
+}
