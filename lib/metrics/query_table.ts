@@ -42,10 +42,11 @@ export class QueryTable {
     this.queries = arrays?.queries ?? this.alloc32(Q * 256);
     this.ranges = arrays?.ranges ?? this.alloc32(R * 256);
     if (arrays) {
+      // Another thread's table, to be appended: looked up only if asked (slots made then).
       this.size = arrays.size;
       this.rangeCount = arrays.rangeCount;
       this.namesUsed = arrays.namesUsed;
-      this.rehash(this.slotsFor(this.size));
+      this.slots = new Int32Array(0);
     }
   }
 
@@ -81,6 +82,7 @@ export class QueryTable {
 
   /** The query whose id is `buf[s, e)`, or -1. */
   find(buf: Uint8Array, s: number, e: number): number {
+    if (this.slots.length === 0) this.rehash(this.slotsFor(this.size));
     const slots = this.slots, mask = slots.length - 1, names = this.names, qs = this.queries;
     for (let h = hashBytes(buf, s, e) & mask;; h = (h + 1) & mask) {
       const slot = slots[h];
@@ -103,8 +105,8 @@ export class QueryTable {
 
   /** Adds a query whose id is `buf[s, e)` (not in the table yet); its index. */
   add(buf: Uint8Array, s: number, e: number): number {
+    if (2 * this.size + 4 > this.slots.length) this.rehash(this.slotsFor(this.size + 1));
     const q = this.size++;
-    if (2 * this.size + 2 > this.slots.length) this.rehash(2 * this.slots.length);
     if (Q * this.size > this.queries.length) this.queries = this.grow32(this.queries);
     while (this.namesUsed + e - s > this.names.length) {
       const bigger = this.alloc8(2 * this.names.length);
@@ -188,15 +190,15 @@ export class QueryTable {
    * its queries after these, a query in both keeping both's ranges.
    */
   append(other: QueryTable, chunkShift: number): void {
+    const oq = other.queries, or = other.ranges;
     for (let p = 0; p < other.size; p++) {
-      const [s, e] = other.name(p);
+      const s = oq[Q * p], e = oq[Q * p + 1];
       let q = this.find(other.names, s, e);
       if (q < 0) q = this.add(other.names, s, e);
-      for (let r = other.first(p); r >= 0; r = other.next(r)) {
-        const [chunk, start, end] = other.range(r);
-        this.close(q, this.addRange(q, chunk + chunkShift, start), end, 0);
+      for (let r = oq[Q * p + 3]; r >= 0; r = or[R * r + 3]) {
+        this.close(q, this.addRange(q, or[R * r] + chunkShift, or[R * r + 1]), or[R * r + 2], 0);
       }
-      this.queries[Q * q + 2] += other.judgments(p);
+      this.queries[Q * q + 2] += oq[Q * p + 2];
     }
   }
 }
