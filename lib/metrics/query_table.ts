@@ -24,7 +24,22 @@ export interface QueryTableArrays {
 const Q = 5; // ints per query
 const R = 4; // ints per range
 
-/** Query ids to the ranges of their records (see the module comment). */
+/**
+ * Query ids to the ranges of their records (see the module comment).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { QueryTable } from "./query_table.ts";
+ * const t = new QueryTable();
+ * const id = new TextEncoder().encode("q1");
+ * const q = t.add(id, 0, id.length);
+ * t.close(q, t.addRange(q, 0, 100), 160, 5); // 5 judgments in chunk 0, bytes 100-160
+ * assert.equal(t.findId("q1"), q);
+ * assert.deepEqual(t.range(t.first(q)), [0, 100, 160]);
+ * assert.equal(t.judgments(q), 5);
+ * ```
+ */
 export class QueryTable {
   names: Uint8Array;
   /** Per query `q`: `queries[Q q ...]` (see {@link QueryTableArrays}). */
