@@ -55,6 +55,8 @@ export class BlockJudge {
   rels = new Float64Array(256);
   /** Judgments that count as relevant at the level (trec_eval's `num_rel`). */
   numRel = 0;
+  /** The judged query in the qrels' query table (-1: the qrels do not judge it). */
+  query = -1;
   /** Every judgment value of the query, highest first. */
   judged: Float64Array = new Float64Array(0);
 
@@ -74,7 +76,7 @@ export class BlockJudge {
   /** Judges block `b`; returns false when the qrels have no judgment for its query. */
   judge(b: RunBlock, qrels: QrelsIndex, level: number, file: string): boolean {
     const table = qrels.queryTable();
-    const query = qrels.lookup(b.qid);
+    const query = this.query = qrels.lookup(b.qid);
     const judged = query < 0 ? 0 : table.judgments(query);
     const n = b.count;
     let cap = 8;

@@ -256,8 +256,10 @@ export async function evaluateTrecFiles(
     // 4. The summary.
     const missing: { qid: string; values: number[] }[] = [];
     const judge = new BlockJudge();
-    for (const qid of qrels.queries()) {
-      if (pass.seen.has(qid)) continue;
+    const table = qrels.queryTable();
+    for (let q = 0; q < table.size; q++) {
+      if (pass.judged[q]) continue;
+      const qid = table.id(q);
       // As in trec_eval, a qrels-only query's judgments are looked at only with -c.
       const values = options.complete
         ? ev.valuesForMissing(qrels.digest(qid, ev.level, judge)!)
@@ -313,8 +315,8 @@ async function qrelsHalf(qrels: TextSource | QrelsIndex, minBytes: number) {
 
 /** What evaluating a grouped run gives. */
 interface RunPass {
-  /** The run's query ids. */
-  seen: Set<string>;
+  /** Per qrels query (its index in the query table): 1 when the run has it. */
+  judged: Uint8Array;
   runOnly: string[];
 }
 
@@ -331,21 +333,26 @@ async function evaluateGroupedRun(
   lap: (stage: keyof StageTimes) => void,
 ): Promise<RunPass | undefined> {
   const file = sourceName(run);
-  const seen = new Set<string>();
+  // Which queries the run has: a flag per qrels query, a set of the others (a Set of 100,000
+  // ids costs more), to see a query come back.
+  const judgedQueries = new Uint8Array(qrels.size);
+  const runOnlySeen = new Set<string>();
   const runOnly: string[] = [];
   const judge = new BlockJudge();
   const ranker = new QueryRanker(ev.level);
   for await (const blocks of chunks) {
     lap("read the run");
     for (const b of blocks) {
-      const known = seen.size;
-      if (seen.add(b.qid).size === known) return undefined; // the query came back
       const judged = judge.judge(b, qrels, ev.level, file);
       lap("judge");
       if (!judged) {
+        if (runOnlySeen.has(b.qid)) return undefined; // the query came back
+        runOnlySeen.add(b.qid);
         runOnly.push(b.qid);
         continue;
       }
+      if (judgedQueries[judge.query]) return undefined; // the query came back
+      judgedQueries[judge.query] = 1;
       const query = ranker.rank(b, judge);
       lap("rank");
       ev.addRanked(b.qid, query);
@@ -353,5 +360,5 @@ async function evaluateGroupedRun(
     }
   }
   lap("read the run");
-  return { seen, runOnly };
+  return { judged: judgedQueries, runOnly };
 }
