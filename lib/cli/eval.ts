@@ -13,7 +13,16 @@ import {
 } from "../data/mod.ts";
 import { evaluate, qrelsFromQuestions, readRun, trecLine } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
-import { filterFlag, oneOf, parseFlags, required, str } from "./args.ts";
+import {
+  filterFlag,
+  oneOf,
+  parseFlags,
+  RELEASE_OPTION,
+  RELEASE_USAGE,
+  required,
+  str,
+  trecRelease,
+} from "./args.ts";
 import { qrcdCommands } from "./qrcd.ts";
 import { trecCommand } from "./eval_trec.ts";
 import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
@@ -24,7 +33,9 @@ export const AS2_MEASURES = ["map", "recip_rank", "P.1,5", "ndcg_cut.10"];
 const as2Command: Command = {
   summary: "evaluate a run on an answer-selection split (MAP and MRR first)",
   usage: "--dataset wikiqa|trecqa --split S [--filter raw|no-all|clean] RUN [-q] [--json]\n" +
-    "  filter default: clean for dev/test, no-all for train (the protocol's)",
+    `  ${RELEASE_USAGE}\n` +
+    "  filter default: clean for dev/test, no-all for train (the protocol's); --trec-eval: the\n" +
+    "  release whose reading and score precision apply, as in eval trec",
   async run(args) {
     const p = parseFlags(args, {
       dataset: { type: "string" },
@@ -33,7 +44,9 @@ const as2Command: Command = {
       dir: { type: "string" },
       query: { type: "boolean", short: "q" },
       json: { type: "boolean" },
+      ...RELEASE_OPTION,
     });
+    const release = trecRelease(p);
     const dataset = oneOf(required(p, "dataset"), ["wikiqa", "trecqa"] as const, "dataset");
     const runPath = p.positionals[0];
     if (!runPath) throw new KitError("which run file?");
@@ -44,7 +57,7 @@ const as2Command: Command = {
     console.error(`${dataset} ${raw.split}: ${describeFilter(report)}`);
     if (raw.isSample) console.error("note: reading the bundled samples, not the real corpus");
     const qrels = qrelsFromQuestions(questions);
-    const run = await readRun(runPath);
+    const run = await readRun(runPath, { release });
     const kept = new Set(questions.map((q) => q.id));
     const check = checkRunAgainstSplit(run, questions, {
       filter,
@@ -60,7 +73,11 @@ const as2Command: Command = {
     }
     // The protocol averages over every question of the split (trec_eval -c).
     // Run-only questions are reported above, with the filter's own told apart.
-    const result = evaluate(qrels, run, AS2_MEASURES, { complete: true, warn: false });
+    const result = evaluate(qrels, run, AS2_MEASURES, {
+      complete: true,
+      release,
+      warn: false,
+    });
     if (p.values.json) {
       // The summary values at the top level (as before); with -q each question's values too.
       console.log(JSON.stringify({
