@@ -106,7 +106,6 @@ export class CorruptGzip extends KitError {}
 
 /**
  * Opens a source for reading bytes, gzip (by its magic bytes) decompressed member by member.
- * `from` starts at that byte of a plain file or bytes (to read a file in parts).
  *
  * @example
  * ```ts
@@ -122,11 +121,9 @@ export class CorruptGzip extends KitError {}
  * assert.equal(r.gzip, true);
  * ```
  */
-export async function openSource(source: TextSource, from = 0): Promise<ByteReader> {
+export async function openSource(source: TextSource): Promise<ByteReader> {
   const name = sourceName(source);
-  const raw = await openRaw(source, from);
-  // Inside a file (`from`, a plain file read in parts): no magic bytes to look for.
-  if (from > 0) return { name, gzip: false, read: raw.read, close: raw.close };
+  const raw = await openRaw(source);
   // Sniff the magic bytes, then hand them back in front of the rest.
   const head = new Uint8Array(2);
   let got = 0;
@@ -150,11 +147,10 @@ export async function openSource(source: TextSource, from = 0): Promise<ByteRead
 /** A plain reader of a path, standard input or bytes (no gzip). */
 async function openRaw(
   source: TextSource,
-  from: number,
 ): Promise<{ read: (into: Uint8Array) => Promise<number>; close: () => void }> {
   if (typeof source !== "string") {
     const bytes = source.bytes;
-    let off = from;
+    let off = 0;
     return {
       read: (into) => {
         const n = Math.min(into.length, bytes.length - off);
@@ -166,7 +162,6 @@ async function openRaw(
     };
   }
   const file = await openInput(source);
-  if (from > 0) (file as Deno.FsFile).seekSync(from, Deno.SeekMode.Start);
   let open = true;
   const close = () => {
     if (open) file.close();

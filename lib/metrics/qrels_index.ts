@@ -5,10 +5,10 @@
  * keeps of its docno only what the previous record of its range does not share:
  * `[shared][len][the docno's last len bytes][rel]`, `shared` its first bytes in common with
  * the previous docno (0 at the start of a range; sorted docnos share most). 3 bytes plus the
- * new part of the docno per judgment, written once (`judge.ts` reads them back in order). Reading validates every line
- * as trec_eval does (exactly 4 fields, an integer relevance) and checks UTF-8; a query's
- * judgments may be spread over the file. A large file is read in two parts at once
- * (`part`, `append`; see `run_pipeline.ts`).
+ * new part of the docno per judgment, written once (`judge.ts` reads them back in order).
+ * Reading validates every line as trec_eval does (exactly 4 fields, an integer relevance) and
+ * checks UTF-8; a query's judgments may be spread over the file. The file is read whole, on
+ * the evaluating thread (a worker, when there is one, reads the run only).
  *
  * @module
  */
@@ -16,7 +16,7 @@ import { fail } from "../errors.ts";
 import { gunzipLoaded, readAllBytes, sourceName, type TextSource } from "../io/source.ts";
 import { BlockJudge, emptyBlock } from "./judge.ts";
 import { isJsonSource, readJsonQrels } from "./trec_json.ts";
-import { QueryTable, type QueryTableArrays } from "./query_table.ts";
+import { QueryTable } from "./query_table.ts";
 import {
   commentByte,
   DEFAULT_RELEASE,
@@ -51,23 +51,8 @@ export interface QrelsReadOptions {
   skip?: SkippedLines;
   /** The trec_eval release whose reading rules apply (comment lines; default 9.0.8). */
   release?: TrecRelease;
-  /** Read only a part of a plain TREC file (see `ChunkOptions.part`): two threads at once. */
-  part?: { from?: number; until?: number };
-  /** Keep the records in SharedArrayBuffers (read on one thread, judged on another). */
-  shared?: boolean;
 }
 
-/**
- * Judgments read on another thread (a part of the file), to {@link QrelsIndex.append}: the
- * record chunks and the query table, in shared memory, handed over as they are.
- */
-export interface QrelsPart {
-  chunks: Uint8Array[];
-  table: QueryTableArrays;
-  count: number;
-  /** Lines read. */
-  lines: number;
-}
 /**
  * Qrels held compactly, with per query the ranges of its records. Read with
  * {@link QrelsIndex.read} (TREC or JSON qrels) or built from a Map
@@ -82,10 +67,6 @@ export class QrelsIndex {
   private count = 0;
   /** The queries and the ranges of their records. */
   private table = new QueryTable();
-  /** Records in SharedArrayBuffers (see `QrelsReadOptions.shared`). */
-  private shared = false;
-  /** Lines read. */
-  lines = 0;
   private constructor(private source: TextSource | undefined, name: string) {
     this.file = name;
   }
@@ -105,14 +86,12 @@ export class QrelsIndex {
   static async read(source: TextSource, options: QrelsReadOptions = {}): Promise<QrelsIndex> {
     // Standard input is held, so that a duplicate judgment can be located in it.
     if (source === "-") source = { name: sourceName("-"), bytes: await readAllBytes("-") };
-    if (!options.part && await isJsonSource(source)) {
+    if (await isJsonSource(source)) {
       const idx = QrelsIndex.fromQrels(await readJsonQrels(source), sourceName(source));
       idx.source = source;
       return idx;
     }
     const idx = new QrelsIndex(source, sourceName(source));
-    idx.shared = options.shared ?? false;
-    idx.table = new QueryTable(idx.shared);
     const st: QrelsState = {
       index: idx,
       file: idx.file,
@@ -127,40 +106,15 @@ export class QrelsIndex {
       prev: new Uint8Array(65536),
       prevLen: 0,
     };
-    const chunks = lineChunks(source, { chunkBytes: options.chunkBytes, part: options.part });
+    const chunks = lineChunks(source, { chunkBytes: options.chunkBytes });
     for await (const c of chunks) {
       for (let i = c.start; i < c.end;) i = parseQrelsLines(c.buf, i, c.end, st);
       c.keepLine = st.line + 1;
     }
-    idx.lines = st.line;
-    if (idx.count === 0 && !options.part) {
+    if (idx.count === 0) {
       fail("qrels file has no judgments (empty file?)", { file: idx.file });
     }
     return idx;
-  }
-
-  /** This index as a part for another thread's index (see {@link append}). */
-  toPart(): QrelsPart {
-    return {
-      chunks: this.chunks,
-      table: this.table.arrays(),
-      count: this.count,
-      lines: this.lines,
-    };
-  }
-
-  /**
-   * Adds the judgments of the rest of the file, read meanwhile on another thread: its records
-   * as they are (shared memory), its queries after these (a query on both sides keeps both
-   * ranges).
-   */
-  append(part: QrelsPart): void {
-    const shift = this.chunks.length;
-    this.chunks.push(...part.chunks);
-    this.table.append(new QueryTable(false, part.table), shift);
-    this.count += part.count;
-    this.lines += part.lines;
-    if (this.count === 0) fail("qrels file has no judgments (empty file?)", { file: this.file });
   }
 
   /**
@@ -205,15 +159,11 @@ export class QrelsIndex {
   /** Starts a new chunk of records big enough for `need` bytes. */
   newChunk(need: number): void {
     const size = Math.max(PACK_CHUNK, need);
-    this.chunk = this.shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size);
+    this.chunk = new Uint8Array(size);
     this.chunks.push(this.chunk);
     this.pos = 0;
   }
 
-  /**
-   * A query's list `[judgments, chunk, start, end, ...]`, with a new range starting at the
-   * current position (a query whose judgments resume later gets one range per stretch).
-   */
   /**
    * Opens a range of records at the current position for the query whose id is `buf[s, e)`
    * (a query whose judgments resume later in the file gets one range per stretch); returns

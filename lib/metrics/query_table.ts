@@ -1,25 +1,12 @@
 /**
  * The qrels index's query ids and the ranges of their judgment records, in typed arrays: one
  * open-addressing table keyed by the id's bytes. A `Map` of 100,000 string keys cost the reading
- * thread a few tenths of a second to fill; typed arrays fill in milliseconds, and in shared
- * memory the table a worker fills for half the qrels is handed over as it is (see
- * `run_pipeline.ts`).
+ * thread a few tenths of a second to fill; typed arrays fill in milliseconds, and no id is
+ * decoded while reading.
  *
  * @module
  */
 import { hashBytes } from "./trec_scan.ts";
-
-/** The arrays of a table, as they travel between threads (shared memory when shared). */
-export interface QueryTableArrays {
-  names: Uint8Array;
-  /** Per query: `[nameStart, nameEnd, judgments, firstRange, lastRange]`. */
-  queries: Int32Array;
-  /** Per range: `[chunk, start, end, nextRange]` (-1: the query's last). */
-  ranges: Int32Array;
-  size: number;
-  rangeCount: number;
-  namesUsed: number;
-}
 
 const Q = 5; // ints per query
 const R = 4; // ints per range
@@ -41,43 +28,18 @@ const R = 4; // ints per range
  * ```
  */
 export class QueryTable {
-  names: Uint8Array;
-  /** Per query `q`: `queries[Q q ...]` (see {@link QueryTableArrays}). */
-  queries: Int32Array;
-  ranges: Int32Array;
+  /** The ids' bytes, one after another. */
+  names = new Uint8Array(4096);
+  /** Per query: `[nameStart, nameEnd, judgments, firstRange, lastRange]`. */
+  queries = new Int32Array(Q * 256);
+  /** Per range: `[chunk, start, end, nextRange]` (-1: the query's last). */
+  ranges = new Int32Array(R * 256);
   size = 0;
   rangeCount = 0;
   private namesUsed = 0;
   /** Query index + 1 per slot, 0 when empty. */
   private slots = new Int32Array(1024);
   private encoded = new Uint8Array(256);
-
-  constructor(private shared = false, arrays?: QueryTableArrays) {
-    this.names = arrays?.names ?? this.alloc8(4096);
-    this.queries = arrays?.queries ?? this.alloc32(Q * 256);
-    this.ranges = arrays?.ranges ?? this.alloc32(R * 256);
-    if (arrays) {
-      // Another thread's table, to be appended: looked up only if asked (slots made then).
-      this.size = arrays.size;
-      this.rangeCount = arrays.rangeCount;
-      this.namesUsed = arrays.namesUsed;
-      this.slots = new Int32Array(0);
-    }
-  }
-
-  /** The arrays (to hand the table to another thread). */
-  arrays(): QueryTableArrays {
-    const { names, queries, ranges, size, rangeCount, namesUsed } = this;
-    return { names, queries, ranges, size, rangeCount, namesUsed };
-  }
-
-  private alloc8(n: number): Uint8Array {
-    return this.shared ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n);
-  }
-
-  private alloc32(n: number): Int32Array {
-    return this.shared ? new Int32Array(new SharedArrayBuffer(4 * n)) : new Int32Array(n);
-  }
 
   private slotsFor(size: number): number {
     let cap = 1024;
@@ -97,7 +59,6 @@ export class QueryTable {
 
   /** The query whose id is `buf[s, e)`, or -1. */
   find(buf: Uint8Array, s: number, e: number): number {
-    if (this.slots.length === 0) this.rehash(this.slotsFor(this.size));
     const slots = this.slots, mask = slots.length - 1, names = this.names, qs = this.queries;
     for (let h = hashBytes(buf, s, e) & mask;; h = (h + 1) & mask) {
       const slot = slots[h];
@@ -124,7 +85,7 @@ export class QueryTable {
     const q = this.size++;
     if (Q * this.size > this.queries.length) this.queries = this.grow32(this.queries);
     while (this.namesUsed + e - s > this.names.length) {
-      const bigger = this.alloc8(2 * this.names.length);
+      const bigger = new Uint8Array(2 * this.names.length);
       bigger.set(this.names);
       this.names = bigger;
     }
@@ -142,8 +103,8 @@ export class QueryTable {
     return q;
   }
 
-  private grow32(a: Int32Array): Int32Array {
-    const bigger = this.alloc32(2 * a.length);
+  private grow32(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+    const bigger = new Int32Array(2 * a.length);
     bigger.set(a);
     return bigger;
   }
@@ -198,22 +159,5 @@ export class QueryTable {
   id(q: number): string {
     const [s, e] = this.name(q);
     return new TextDecoder().decode(this.names.subarray(s, e));
-  }
-
-  /**
-   * Adds another table's queries and ranges (their records' chunks shifted by `chunkShift`):
-   * its queries after these, a query in both keeping both's ranges.
-   */
-  append(other: QueryTable, chunkShift: number): void {
-    const oq = other.queries, or = other.ranges;
-    for (let p = 0; p < other.size; p++) {
-      const s = oq[Q * p], e = oq[Q * p + 1];
-      let q = this.find(other.names, s, e);
-      if (q < 0) q = this.add(other.names, s, e);
-      for (let r = oq[Q * p + 3]; r >= 0; r = or[R * r + 3]) {
-        this.close(q, this.addRange(q, or[R * r] + chunkShift, or[R * r + 1]), or[R * r + 2], 0);
-      }
-      this.queries[Q * q + 2] += oq[Q * p + 2];
-    }
   }
 }

@@ -1,6 +1,5 @@
 /**
- * The worker of `run_pipeline.ts`: reads the second part of the qrels when asked (into shared
- * memory, posted as it is), then reads and parses the run into a ring of shared buffers and
+ * The worker of `run_pipeline.ts`: reads and parses the run into a ring of shared buffers and
  * columns, ranks each query block (trec_eval order), and posts each chunk's block table to the
  * evaluating thread, waiting for a slot to be released before it writes into it again.
  *
@@ -8,7 +7,6 @@
  */
 import { KitError } from "../errors.ts";
 import { rankInto } from "./judge.ts";
-import { QrelsIndex } from "./qrels_index.ts";
 import { chunkBlocks, readRunChunks, type RunBlock } from "./run_reader.ts";
 import type { PipelineMessage, PipelineRequest } from "./run_pipeline.ts";
 
@@ -35,14 +33,6 @@ function acquire(slot: number): Promise<void> {
 }
 
 async function start(request: Extract<PipelineRequest, { type: "start" }>): Promise<void> {
-  if (request.qrels) {
-    const part = await QrelsIndex.read(request.qrels.path, {
-      part: { from: request.qrels.from },
-      shared: true,
-      release: request.release,
-    });
-    scope.postMessage({ type: "qrels", part: part.toPart() });
-  }
   let runId = "";
   const chunks = readRunChunks(request.run, {
     chunkBytes: request.chunkBytes,

@@ -200,7 +200,7 @@ export async function evaluateTrecFiles(
     t = now;
   };
   // 1. The sources: standard input is held in memory, as the run may be read twice. A worker
-  //    reads a large run (step 3) and, meanwhile, the second half of a large qrels file.
+  //    starts reading a large run (step 3) while this thread reads the qrels.
   checkOneStdin(qrelsSource, runSource);
   const run: TextSource = runSource === "-"
     ? { name: sourceName("-"), bytes: await readAllBytes("-") }
@@ -211,27 +211,15 @@ export async function evaluateTrecFiles(
   const json = await isJsonSource(run);
   const threads = skipped ? 1 : options.threads ?? (navigator.hardwareConcurrency >= 2 ? 2 : 1);
   const worker = threads > 1 && !json && await worthAWorker(run, options.parallelMinBytes ?? 32e6);
-  const half = worker ? await qrelsHalf(qrelsSource, options.parallelMinBytes ?? 4e6) : undefined;
   const pipeline = worker
-    ? RunPipeline.start(run as string, {
-      release,
-      chunkBytes: options.chunkBytes,
-      qrels: half === undefined ? undefined : { path: qrelsSource as string, from: half },
-    })
+    ? RunPipeline.start(run as string, { release, chunkBytes: options.chunkBytes })
     : undefined;
   try {
-    // 2. The qrels, whole (the first half here while the worker reads the second).
-    let qrels: QrelsIndex;
-    if (qrelsSource instanceof QrelsIndex) qrels = qrelsSource;
-    else {
-      qrels = await QrelsIndex.read(qrelsSource, {
-        chunkBytes: options.chunkBytes,
-        skip: skipped?.qrels,
-        release,
-        part: half === undefined ? undefined : { until: half },
-      });
-      if (half !== undefined) qrels.append(await pipeline!.qrelsPart(qrels.lines));
-    }
+    // 2. The qrels, whole, on this thread.
+    const qrels = qrelsSource instanceof QrelsIndex ? qrelsSource : await QrelsIndex.read(
+      qrelsSource,
+      { chunkBytes: options.chunkBytes, skip: skipped?.qrels, release },
+    );
     lap("read the qrels");
     // 3. The run, query block by query block: judged, ranked and measured.
     const ev = new QueryEvaluator(measures, options);
@@ -291,25 +279,6 @@ async function worthAWorker(run: TextSource, minBytes: number): Promise<boolean>
     return st.isFile && st.size >= minBytes;
   } catch {
     return false; // the one-thread path reports it
-  }
-}
-
-/**
- * Where a qrels file is cut in two for two threads to read (its middle), when it is a plain
- * TREC file (not gzip, not JSON, not standard input) of `minBytes` or more.
- */
-async function qrelsHalf(qrels: TextSource | QrelsIndex, minBytes: number) {
-  if (typeof qrels !== "string" || qrels === "-") return undefined;
-  try {
-    const st = await Deno.stat(qrels);
-    if (!st.isFile || st.size < minBytes || await isJsonSource(qrels)) return undefined;
-    const file = await Deno.open(qrels);
-    const head = new Uint8Array(2);
-    const n = await file.read(head);
-    file.close();
-    return n === 2 && head[0] === 0x1f && head[1] === 0x8b ? undefined : Math.floor(st.size / 2);
-  } catch {
-    return undefined; // the one-thread path reports it
   }
 }
 

@@ -55,12 +55,6 @@ export interface ChunkOptions {
   shared?: boolean;
   /** Resolves when the slot may be written again (ring mode). */
   acquire?: (slot: number) => Promise<void>;
-  /**
-   * A part of a plain file (one file read by two threads at once): from the line after the
-   * one holding byte `from - 1`, up to the end of the line holding byte `until - 1`. Reading
-   * `[0, until)` and `[until, end)` so reads every line once.
-   */
-  part?: { from?: number; until?: number };
 }
 
 /**
@@ -89,10 +83,7 @@ export async function* lineChunks(
   const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
   const alloc = (n: number): Uint8Array =>
     options.shared ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n);
-  const from = options.part?.from ?? 0, until = options.part?.until ?? Infinity;
-  const reader = await openSource(source, Math.max(0, from - 1));
-  let skipping = from > 0; // the line holding byte from - 1 is the other part's
-  let base = Math.max(0, from - 1); // where buf[0] is in the file
+  const reader = await openSource(source);
   const bufs: Uint8Array[] = [];
   let slot = 0;
   await acquire?.(slot);
@@ -122,31 +113,8 @@ export async function* lineChunks(
         }
         throw e;
       }
-      if (
-        first && base === 0 && len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf
-      ) {
-        start = 3;
-      }
+      if (first && len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
       first = false;
-      if (skipping) {
-        const nl = buf.indexOf(10);
-        if (nl < 0 || nl >= len) {
-          if (eof) return;
-          base += len;
-          len = 0;
-          continue;
-        }
-        start = nl + 1;
-        skipping = false;
-      }
-      if (base + len >= until) {
-        // The part ends with the line holding byte until - 1.
-        const nl = buf.indexOf(10, Math.max(start, until - 1 - base));
-        if (nl >= 0 && nl < len) {
-          len = nl + 1;
-          eof = true;
-        }
-      }
       const lastNewline = buf.lastIndexOf(10, len - 1);
       // The line being read (the last one at the end): too long to be a line of a text file?
       const open = lastNewline < start ? start : lastNewline + 1;
@@ -178,7 +146,6 @@ export async function* lineChunks(
         grow(2 * buf.length); // the reader keeps the whole buffer (one long query block)
         continue;
       }
-      base += keep;
       if (slots === 1) buf.copyWithin(0, keep, len);
       else {
         // Ring: the carried bytes go to the start of the next slot's buffer.

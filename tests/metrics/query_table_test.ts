@@ -1,4 +1,4 @@
-/** The qrels index's query table: ids by their bytes, ranges in order, growth, append. */
+/** The qrels index's query table: ids by their bytes, ranges in order, growth. */
 import { assertEquals } from "../assert.ts";
 import { QueryTable } from "../../lib/metrics/query_table.ts";
 
@@ -16,46 +16,22 @@ function contents(t: QueryTable): [string, number, number[][]][] {
 }
 
 Deno.test("query table: 20,000 ids (UTF-8, empty, alike), several ranges each, through growth", () => {
-  for (const shared of [false, true]) {
-    const t = new QueryTable(shared);
-    const ids = ["", "é", "q\u{1F600}", ...Array.from({ length: 20000 }, (_, i) => `q${i}`)];
-    for (const [i, id] of ids.entries()) {
-      const b = enc.encode(id);
-      assertEquals(t.find(b, 0, b.length), -1);
-      const q = t.add(b, 0, b.length);
-      assertEquals(q, i);
-      t.close(q, t.addRange(q, 0, 10 * i), 10 * i + 5, 2);
-    }
-    // A second stretch for every third query, as qrels not grouped by query have.
-    for (let i = 0; i < ids.length; i += 3) t.close(i, t.addRange(i, 1, i), i + 1, 1);
-    const all = contents(t);
-    for (const [i, id] of ids.entries()) {
-      assertEquals(t.findId(id), i);
-      const want = [[0, 10 * i, 10 * i + 5], ...(i % 3 === 0 ? [[1, i, i + 1]] : [])];
-      assertEquals(all[i], [id, i % 3 === 0 ? 3 : 2, want]);
-    }
-    assertEquals(t.findId("q20000"), -1);
+  const t = new QueryTable();
+  const ids = ["", "é", "q\u{1F600}", ...Array.from({ length: 20000 }, (_, i) => `q${i}`)];
+  for (const [i, id] of ids.entries()) {
+    const b = enc.encode(id);
+    assertEquals(t.find(b, 0, b.length), -1);
+    const q = t.add(b, 0, b.length);
+    assertEquals(q, i);
+    t.close(q, t.addRange(q, 0, 10 * i), 10 * i + 5, 2);
   }
-});
-
-Deno.test("query table: append keeps this table's order, adds the other's after, merges a query in both", () => {
-  const make = (ids: string[], chunk: number) => {
-    const t = new QueryTable(true);
-    for (const id of ids) {
-      const b = enc.encode(id);
-      const q = t.add(b, 0, b.length);
-      t.close(q, t.addRange(q, chunk, q * 10), q * 10 + 4, 4);
-    }
-    return t;
-  };
-  const first = make(["a", "b", "c"], 0);
-  const second = make(["c", "d"], 0); // its chunk 0 is the receiver's chunk 2
-  first.append(new QueryTable(false, second.arrays()), 2);
-  assertEquals(contents(first), [
-    ["a", 4, [[0, 0, 4]]],
-    ["b", 4, [[0, 10, 14]]],
-    ["c", 8, [[0, 20, 24], [2, 0, 4]]],
-    ["d", 4, [[2, 10, 14]]],
-  ]);
-  assertEquals(first.findId("d"), 3);
+  // A second stretch for every third query, as qrels not grouped by query have.
+  for (let i = 0; i < ids.length; i += 3) t.close(i, t.addRange(i, 1, i), i + 1, 1);
+  const all = contents(t);
+  for (const [i, id] of ids.entries()) {
+    assertEquals(t.findId(id), i);
+    const want = [[0, 10 * i, 10 * i + 5], ...(i % 3 === 0 ? [[1, i, i + 1]] : [])];
+    assertEquals(all[i], [id, i % 3 === 0 ? 3 : 2, want]);
+  }
+  assertEquals(t.findId("q20000"), -1);
 });
