@@ -67,7 +67,8 @@ async function timedOnce(tool: Tool, qrels: string, run: string) {
     stderr: "piped",
     env: { QA_KIT_PEAK_RSS: "1", NO_COLOR: "1" },
   }).spawn();
-  let peak = 0;
+  // Sampled at once too: a tool that does not report its own (trec_eval) may end within 20 ms.
+  let peak = procPeakKb(child.pid);
   const poll = setInterval(() => peak = Math.max(peak, procPeakKb(child.pid)), 20);
   const out = await child.output();
   clearInterval(poll);
