@@ -1,5 +1,7 @@
 /**
- * The kit's public API: every folder's `mod.ts`, re-exported.
+ * The kit's public API, by name: the calls a notebook or a script starts from. Each folder's
+ * `mod.ts` adds the rest of its area (types, options, less common calls); what neither
+ * exports is internal (the file engine, model plumbing, the report's builder).
  *
  * @example
  * ```ts
@@ -13,12 +15,25 @@
  *
  * @module
  */
-export * from "./errors.ts";
-export * from "./data/mod.ts";
-export * from "./metrics/mod.ts";
-export * from "./qrcd/mod.ts";
-export * from "./scoring/mod.ts";
-export * from "./stats/mod.ts";
-// Both scoring and stats name a type QuestionScorer: scoring's (a model over question lists)
-// is the kit-wide one; stats' (a function scoring one question) stays in lib/stats/mod.ts.
-export type { QuestionScorer } from "./scoring/mod.ts";
+// Errors: bad input throws a KitError naming the file, line and problem.
+export { KitError } from "./errors.ts";
+// Corpora (WikiQA, TREC-QA): named splits under a filter setting, fetched with checksums.
+export { applyFilter, fetchDataset, loadSplit, splitStats } from "./data/mod.ts";
+export type { Candidate, FilterName, Question } from "./data/mod.ts";
+// Metrics with trec_eval 9.0.8's semantics: in memory, on TREC or JSON files, its output.
+export { evaluate, evaluateTrecFiles, formatTrecEval, MEASURES } from "./metrics/mod.ts";
+export { qrelsFromQuestions, readQrels, readRun, runFromScores } from "./metrics/mod.ts";
+export { writeQrels, writeRun } from "./metrics/mod.ts";
+export type { EvalResult, Qrels, Run } from "./metrics/mod.ts";
+// Statistics over per-query values: paired tests, intervals, tables, ties, seeds, held-out.
+export { bootstrapCI, compareSystems, pairedRandomizationTest, pairedTTest } from "./stats/mod.ts";
+export { analyzeTies, heldOutExperiment, splitByQuery, stability } from "./stats/mod.ts";
+export { compareOverRuns, runStability, seedsNeeded } from "./stats/mod.ts";
+// Scoring: lexical baselines, the learned ranker, transformer models (WebGPU or CPU).
+export { lexicalScorer, makeScorer, scoreSplit, trainLtr } from "./scoring/mod.ts";
+// Rank fusion (ranx's methods and normalizations).
+export { fuse } from "./fusion/mod.ts";
+// QRCD (Qur'an QA 2022): the corpus, run files and the official scorer.
+export { evaluateQrcd, loadQrcdSplit, readSpanRun, writeSpanRun } from "./qrcd/mod.ts";
+// Notebook output: figures and tables, each shown with `await display(x)`.
+export { bar, display, histogram, line, markdown, scatter, table } from "./plot/mod.ts";

@@ -1,6 +1,7 @@
 /**
  * Corpora: readers (WikiQA TSV, TREC-QA jacana XML and JSONL), the filter settings,
- * named splits, statistics, and fetching with checksums.
+ * named splits, statistics, and fetching with checksums. The fetcher's helpers (checksums,
+ * install markers, the manifest) stay in their modules.
  *
  * @example
  * ```ts
@@ -12,22 +13,17 @@
  *
  * @module
  */
-export * from "./types.ts";
-export * from "./wikiqa.ts";
-export * from "./trecqa.ts";
-export * from "./filters.ts";
-export * from "./splits.ts";
-export * from "./stats.ts";
-export * from "./paths.ts";
-export * from "./manifest.ts";
-export * from "./fetch.ts";
-export {
-  fileSha256,
-  fileStamp,
-  type InstalledFile,
-  type InstallMarkerData,
-  readInstallMarker,
-  verifyInstalled,
-} from "./installed.ts";
+export type { As2Dataset, Candidate, DatasetName, Question } from "./types.ts";
+export { readWikiQaTsv } from "./wikiqa.ts";
+export { readJacanaXml, readTrecQaJsonl } from "./trecqa.ts";
+export { applyFilter, describeFilter, FILTERS, protocolFilter, questionKind } from "./filters.ts";
+export type { FilterName, FilterReport } from "./filters.ts";
+export { loadSplit, readSplit, SPLITS } from "./splits.ts";
+export type { LoadedSplit, LoadOptions } from "./splits.ts";
+export { splitStats } from "./stats.ts";
+export type { SplitStats } from "./stats.ts";
+export { datasetDir, defaultCacheDir, isInstalled, SAMPLES_DIR } from "./paths.ts";
+export { DATASETS, fetchDataset } from "./fetch.ts";
+export type { FetchOptions, FetchReport } from "./fetch.ts";
 export { checkRunAgainstSplit, runWarnings } from "./run_checks.ts";
 export type { QuestionCandidate, RunCheck, RunCheckOptions } from "./run_checks.ts";

@@ -1,6 +1,7 @@
 /**
  * Ranking metrics with trec_eval's semantics: the measure table, the evaluator,
- * TREC file readers and writers, and trec_eval's output format.
+ * TREC file readers and writers, and trec_eval's output format. The engine behind
+ * `evaluateTrecFiles` (qrels index, query tables, run reader, judge) stays internal.
  *
  * @example
  * ```ts
@@ -13,28 +14,23 @@
  *
  * @module
  */
-export * from "./measures.ts";
-export * from "./rank.ts";
-export * from "./evaluate.ts";
-export * from "./trec_files.ts";
-export * from "./format.ts";
-export * from "./convert.ts";
+export { evaluate } from "./evaluate.ts";
+export type { EvalOptions, EvalResult, OutputLine, Qrels, Run } from "./evaluate.ts";
+export { evaluateTrecFiles, readQrels, readRun, readRunWithId } from "./trec_files.ts";
+export type { FileEvalOptions, ReadOptions } from "./trec_files.ts";
+export { readJsonQrels, readJsonRun } from "./trec_json.ts";
+export { formatQrels, formatRun, writeQrels, writeRun } from "./trec_write.ts";
+export type { FileFormat, WriteOptions, WriteRunOptions } from "./trec_write.ts";
+export { formatCsv, formatJson, formatTrecEval, trecLine } from "./format.ts";
+export { DEFAULT_RELEASE, RELEASES, type TrecRelease, trecScore } from "./trec_format.ts";
+export { qrelsFromQuestions, runFromScores } from "./convert.ts";
+export { rankDocuments } from "./rank.ts";
 export { bestRun, tiedRun, worstRun } from "./reference_runs.ts";
 export {
-  type FileFormat,
-  formatFor,
-  formatQrels,
-  formatRun,
-  type WriteOptions,
-  writeQrels,
-  writeRun,
-  type WriteRunOptions,
-} from "./trec_write.ts";
-export {
-  DEFAULT_RELEASE,
-  parseRelease,
-  RELEASES,
-  type TrecRelease,
-  trecScore,
-} from "./trec_format.ts";
-export { formatScoresJson, isJsonSource, readJsonQrels, readJsonRun } from "./trec_json.ts";
+  DEFAULT_MEASURES,
+  defineMeasure,
+  findMeasure,
+  MEASURES,
+  selectMeasures,
+} from "./measures.ts";
+export type { Measure, MeasureOptions, RankedQuery } from "./measures.ts";

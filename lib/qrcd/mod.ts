@@ -19,21 +19,16 @@ export {
   isQrcdSplit,
   loadQrcd,
   loadQrcdSplit,
-  parseQrcdLine,
   QRCD_FILES,
   qrcdSplitPath,
   qrcdStats,
 } from "./load.ts";
 export type { QrcdSplit, QrcdStats } from "./load.ts";
 export {
-  ARABIC_PUNCTUATION,
-  ASCII_PUNCTUATION,
-  DELETED_PUNCTUATION,
   LIGHT_SEGMENTATION,
   lightSegmentToken,
   NO_SEGMENTATION,
   normalizeText,
-  pySplit,
   removePrefixes,
   removePunctuation,
   SEGMENTERS,
@@ -61,9 +56,7 @@ export {
   writeSpanRun,
 } from "./runfile.ts";
 export type { CheckedRun, RunIssue } from "./runfile.ts";
-export { parseJsonWithLines, toPlain } from "../io/json_scan.ts";
-export type { JsonEntry, JsonNode } from "../io/json_scan.ts";
-export { overlapBaseline, QUESTION_WORDS, questionKeys, rankSpans } from "./baseline.ts";
+export { overlapBaseline, questionKeys, rankSpans } from "./baseline.ts";
 export type { BaselineOptions } from "./baseline.ts";
 export { scoresByQuestion } from "./by_question.ts";
 export type { QuestionScores } from "./by_question.ts";

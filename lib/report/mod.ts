@@ -1,32 +1,25 @@
 /**
- * Reports from the notebooks: headless execution that keeps every output, notebook
- * parameters, headline numbers, HTML export, the index page, the PDF, and the browser
- * checks of the result.
+ * What a notebook of the report uses: its parameters (`KIT_DATA`, `KIT_MODEL`,
+ * `KIT_BACKEND`), the corpus folder they name, and headline numbers (shown in the notebook
+ * and collected onto the report's index page).
+ *
+ * Building the report (headless execution that keeps every output, HTML export, the index
+ * page, the PDF and the browser checks) is the `report` command (`lib/cli/report.ts` calls
+ * `build.ts`); its parts stay internal to this folder.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { corpusDir, headline, notebookParams } from "./mod.ts";
+ * const params = notebookParams({ KIT_DATA: "sample" });
+ * assert(corpusDir(params, "wikiqa").endsWith("data/samples"));
+ * const shown = headline("WikiQA test", { MAP: 0.6 })[Symbol.for("Jupyter.display")]();
+ * assert(String(shown["text/html"]).includes("0.6000"));
+ * ```
  *
  * @module
  */
-export { buildReport, listNotebooks, reportOk } from "./build.ts";
-export type { NotebookEntry, ReportOptions, ReportResult } from "./build.ts";
-export { executeNotebook, jupyterPython, paramsEnv, RUNNER } from "./execute.ts";
-export type { ExecuteOptions, ExecutionResult, NotebookParams } from "./execute.ts";
 export { corpusDir, DEFAULT_MODEL, notebookParams, scoringModel } from "./params.ts";
 export type { KitParams } from "./params.ts";
 export { headline, HEADLINE_MIME, headlineBundle, headlinesOf } from "./headline.ts";
 export type { Headline } from "./headline.ts";
-export { exportHtml, notebookTitle, TEMPLATES_DIR } from "./export.ts";
-export { indexHtml } from "./index_page.ts";
-export type { IndexEntry, IndexInfo, IndexSystem } from "./index_page.ts";
-export { addStaticImages, figureRenderer, plotlyOutputs } from "./static_images.ts";
-export type { FigureRenderer, NotebookJson } from "./static_images.ts";
-export { CHROMIUM_ARGS, chromiumPath, launchBrowser, offlinePage } from "./browser.ts";
-export type { BrowserSession, PageLog } from "./browser.ts";
-export {
-  arabicFontFamilies,
-  checkPage,
-  checkPdf,
-  checkStaticImages,
-  countTracePixels,
-  pageOk,
-} from "./check.ts";
-export type { FigureCheck, PageCheck, PdfCheck } from "./check.ts";
-export { PRINT_WIDTH_PX, printLoadedPage, printPage, unitePdfs } from "./pdf.ts";

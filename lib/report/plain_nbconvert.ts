@@ -11,7 +11,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { LIBRARY_MARK } from "../plot/mod.ts";
+import { LIBRARY_MARK } from "../plot/display.ts";
 import { type BrowserSession, offlinePage, type PageLog } from "./browser.ts";
 import { type FigureCheck, openAndDraw } from "./check.ts";
 import { type NotebookParams, paramsEnv, withRuntimeDir } from "./execute.ts";

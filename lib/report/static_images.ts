@@ -7,13 +7,9 @@
  *
  * @module
  */
-import {
-  describeFigure,
-  type Figure,
-  PLOTLY_MIME,
-  plotlyJsPath,
-  withStaticImage,
-} from "../plot/mod.ts";
+import type { Figure } from "../plot/figures.ts";
+import { describeFigure, PLOTLY_MIME, withStaticImage } from "../plot/display.ts";
+import { plotlyJsPath } from "../plot/plotlyjs.ts";
 import type { BrowserSession } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
 import { KitError } from "../errors.ts";

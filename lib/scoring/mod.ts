@@ -1,32 +1,64 @@
 /**
  * Scoring: from a model to scores, runs and answer spans. Lexical baselines (Word Cnt,
  * Wgt Word Cnt, BM25), the learned ranker (logistic regression, the default model) and
- * transformer models (ONNX via onnxruntime-web, WebGPU or wasm CPU backends).
+ * transformer models (ONNX via onnxruntime-web, WebGPU or wasm CPU backends). The model
+ * plumbing (sessions, tokenizer, padding, the score cache, the hub's file layout) stays in
+ * `model/`.
  *
  * @module
  */
-export * from "./types.ts";
-export * from "./text.ts";
-export * from "./lexical.ts";
-export * from "./ltr.ts";
-export * from "./questions.ts";
-export * from "./model/session.ts";
-export * from "./model/tokenizer.ts";
-export * from "./model/hub.ts";
-export * from "./model/model.ts";
-export * from "./model/cache.ts";
-export * from "./model/crossencoder.ts";
-export * from "./model/qa.ts";
-export * from "./pipeline.ts";
-export { addLabelNoise, noisyIndexes } from "./noise.ts";
+export type {
+  PairScorer,
+  PassageQuestionInput,
+  ProgressFn,
+  QuestionInput,
+  QuestionScorer,
+  ScoredCandidateInput,
+  ScoreOptions,
+  Span,
+  SpanOptions,
+  SpanReader,
+  TextPair,
+} from "./types.ts";
+export { questionScorer, scoreRun } from "./questions.ts";
+export { makeScorer, readQrcdSplit, scoreSplit } from "./pipeline.ts";
+export type {
+  LtrTrainingChoice,
+  MakeScorerOptions,
+  ReadQrcdOptions,
+  ReadyScorer,
+  ScoredSplit,
+  ScoreSplitOptions,
+} from "./pipeline.ts";
 export {
-  formatLtrModel,
-  LTR_MODEL_FORMAT,
-  LTR_MODEL_VERSION,
-  parseLtrModel,
-  readLtrModel,
-  writeLtrModel,
-} from "./ltr_file.ts";
+  bm25,
+  collectionStats,
+  LEXICAL_KINDS,
+  lexicalScorer,
+  weightedWordCount,
+  wordCount,
+} from "./lexical.ts";
+export type { CollectionStats, LexicalKind, LexicalOptions } from "./lexical.ts";
+export {
+  describeTraining,
+  fitLtr,
+  LTR_FEATURES,
+  ltrExamples,
+  ltrScorer,
+  questionFeatures,
+  trainLtr,
+} from "./ltr.ts";
+export type {
+  LabelledQuestionInput,
+  LabelNoise,
+  LtrExamples,
+  LtrFitOptions,
+  LtrModel,
+  LtrStage,
+  LtrTrainOptions,
+} from "./ltr.ts";
+export { formatLtrModel, parseLtrModel, readLtrModel, writeLtrModel } from "./ltr_file.ts";
+export { addLabelNoise } from "./noise.ts";
 export {
   evaluateRanker,
   loadLtrEvaluationSet,
@@ -46,12 +78,21 @@ export type {
 } from "./regimes.ts";
 export { ltrTrainer } from "./ltr_trainer.ts";
 export type { LtrQuestionScorer, LtrSetting } from "./ltr_trainer.ts";
+export { type Backend, BACKENDS, defaultBackend } from "./model/session.ts";
+export { downloadModel, type HubOptions, resolveModelDir } from "./model/hub.ts";
+export type { LoadModelOptions } from "./model/model.ts";
+export {
+  type CrossEncoder,
+  type CrossEncoderOptions,
+  loadCrossEncoder,
+} from "./model/crossencoder.ts";
+export { extractSpans, loadSpanReader } from "./model/qa.ts";
+export type { ExtractiveReader, SpanReaderOptions } from "./model/qa.ts";
 export {
   backendAgreement,
   batchPlan,
   measureThroughput,
   pairSegments,
   pairsOf,
-  pairTokens,
   webGpuAdapterInfo,
 } from "./model/inspect.ts";

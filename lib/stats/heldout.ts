@@ -24,13 +24,15 @@ import { qrelsFromQuestions, runFromScores } from "../metrics/convert.ts";
 import { bootstrapCI } from "./significance.ts";
 
 /** Scores the candidates of one question (same order as `question.candidates`). */
-export type QuestionScorer = (question: Question) => ArrayLike<number> | Promise<ArrayLike<number>>;
+export type CandidateScorer = (
+  question: Question,
+) => ArrayLike<number> | Promise<ArrayLike<number>>;
 
 /** Trains a scorer on questions, with a setting (a hyperparameter, a feature set, ...). */
 export type Trainer<C> = (
   questions: Question[],
   config: C,
-) => QuestionScorer | Promise<QuestionScorer>;
+) => CandidateScorer | Promise<CandidateScorer>;
 
 /** A measure on a set of questions: its mean and each question's value. */
 export interface SliceScore {
@@ -56,7 +58,7 @@ export interface SliceScore {
  */
 export async function scoreSlice(
   questions: readonly Question[],
-  scorer: QuestionScorer,
+  scorer: CandidateScorer,
   measure = "map",
 ): Promise<SliceScore> {
   if (questions.length === 0) throw new KitError("cannot evaluate an empty slice");
@@ -153,7 +155,7 @@ export interface HeldOutResult<C> {
   /** The overfitting warning ({@link overfittingWarning}). */
   warning?: string;
   /** The chosen setting's scorer (trained on the whole train slice), for a closer look. */
-  bestScorer: QuestionScorer;
+  bestScorer: CandidateScorer;
 }
 
 /**
@@ -186,7 +188,7 @@ export async function heldOutExperiment<C>(options: HeldOutOptions<C>): Promise<
   }
 
   const tuning: HeldOutResult<C>["tuning"] = [];
-  const scorers: QuestionScorer[] = [];
+  const scorers: CandidateScorer[] = [];
   const tests: SliceScore[] = [];
   let bestIndex = 0;
   for (const config of configs) {

@@ -1,43 +1,87 @@
 /**
  * Statistics over per-query values: significance tests, confidence intervals, comparison
  * tables, stability across runs, tie ranges, held-out splits and label agreement. Every
- * function is pure over plain arrays/maps, so it works on the output of any evaluator.
+ * function is pure over plain arrays/maps, so it works on the output of any evaluator. The
+ * generator behind every random draw (`random.ts`, mulberry32) and the special functions
+ * (`special.ts`) stay internal: a statistic takes a `seed`.
  *
  * @module
  */
-export * from "./random.ts";
-export * from "./special.ts";
-export * from "./significance.ts";
-export * from "./compare.ts";
-export * from "./stability.ts";
-export * from "./ties.ts";
-export * from "./split.ts";
-export * from "./labels.ts";
-export * from "./heldout.ts";
+export { DEFAULT_SEED, type Seed } from "./random.ts";
+export {
+  adjustPValues,
+  bonferroni,
+  bootstrapCI,
+  holm,
+  mean,
+  pairedRandomizationTest,
+  pairedTTest,
+  sampleSd,
+  tConfidenceInterval,
+} from "./significance.ts";
+export type {
+  BootstrapOptions,
+  ConfidenceInterval,
+  Correction,
+  PairedTestResult,
+  RandomizationOptions,
+  RandomizationResult,
+  TTestResult,
+} from "./significance.ts";
+export { compareSystems, toCsv, toLatex, toMarkdown } from "./compare.ts";
+export type {
+  CompareOptions,
+  ComparisonCell,
+  ComparisonTable,
+  ExportOptions,
+  PairResult,
+  PerQueryValues,
+  TestName,
+} from "./compare.ts";
+export { stability, stabilityFigure } from "./stability.ts";
+export type { PlotlyFigure, StabilityOptions, StabilityResult } from "./stability.ts";
+export { analyzeTies, formatTieAnalysis, queryTies } from "./ties.ts";
+export type { QueryTies, TieAnalysis, TieOptions, TieRange } from "./ties.ts";
+export { checkLeakage, checkQrcdLeakage, SLICES, splitByQuery } from "./split.ts";
+export type {
+  LeakageReport,
+  Overlap,
+  QrcdLeakageReport,
+  QrcdRecordLike,
+  SliceName,
+  SliceSizes,
+  Split,
+  SplitOptions,
+} from "./split.ts";
+export { formatAgreement, labelAgreement } from "./labels.ts";
+export type { Agreement, AgreementOptions, Disagreement } from "./labels.ts";
+export { heldOutExperiment, overfittingWarning, scoreSlice } from "./heldout.ts";
+export type {
+  CandidateScorer,
+  CurvePoint,
+  HeldOutOptions,
+  HeldOutResult,
+  SliceScore,
+  Trainer,
+} from "./heldout.ts";
 export {
   compareOverRuns,
   comparisonRows,
   meanOverRuns,
+  runStability,
+  singleRunComparisons,
+} from "./seeds.ts";
+export type { CompareOverRunsOptions, SingleRunComparison, SingleRunOptions } from "./seeds.ts";
+export { runningMeans, seedsNeeded, varianceRatioTest } from "./seeds_needed.ts";
+export type { RunningMean, VarianceRatioResult } from "./seeds_needed.ts";
+export {
   robustnessRows,
   runningMeanFigure,
-  runningMeans,
-  runStability,
-  seedsNeeded,
   seedSpreadFigure,
   seedStripFigure,
-  singleRunComparisons,
   spreadRows,
-  varianceRatioTest,
-} from "./seeds.ts";
-export type {
-  CompareOverRunsOptions,
-  RunningMean,
-  SettingRuns,
-  SingleRunComparison,
-  SingleRunOptions,
-  SpreadSeries,
-  VarianceRatioResult,
-} from "./seeds.ts";
+} from "./seed_views.ts";
+export type { SettingRuns, SpreadSeries } from "./seed_views.ts";
 export { judgmentSplitLeak } from "./judgment_split.ts";
 export type { JudgmentSplitLeak } from "./judgment_split.ts";
 export { measureValues, queryValues } from "./query_set.ts";

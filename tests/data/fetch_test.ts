@@ -6,7 +6,10 @@
  */
 import { zipSync } from "fflate";
 import { assert, assertEquals, assertRejects } from "../assert.ts";
-import { fetchDataset, MANIFEST, PROJECT_ROOT, sha256Hex } from "../../lib/data/mod.ts";
+import { fetchDataset } from "../../lib/data/mod.ts";
+import { MANIFEST } from "../../lib/data/manifest.ts";
+import { PROJECT_ROOT } from "../../lib/data/paths.ts";
+import { sha256Hex } from "../../lib/data/fetch.ts";
 import { exists } from "../../lib/io/atomic.ts";
 
 const MIRROR = Deno.env.get("QA_KIT_MIRROR") ?? `${PROJECT_ROOT}/../shared/datasets`;

@@ -5,7 +5,7 @@
  * marker of an older kit (sha256 only) is checked by hash without a note.
  */
 import { assert, assertEquals, assertThrows } from "../assert.ts";
-import { fileSha256, fileStamp, verifyInstalled } from "../../lib/data/mod.ts";
+import { fileSha256, fileStamp, verifyInstalled } from "../../lib/data/installed.ts";
 
 async function installed(files: Record<string, string>, stamps = true): Promise<string> {
   const dir = await Deno.makeTempDir();

@@ -5,9 +5,9 @@ import {
   loadSplit,
   readSplit,
   readWikiQaTsv,
-  refIdsToCorpusIds,
   splitStats,
 } from "../../lib/data/mod.ts";
+import { refIdsToCorpusIds } from "../../lib/data/wikiqa.ts";
 import { qrelsFromQuestions, readQrels } from "../../lib/metrics/mod.ts";
 import { realDataTest } from "../helpers.ts";
 

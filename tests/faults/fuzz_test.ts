@@ -17,7 +17,8 @@ import { readJacanaXml, readTrecQaJsonl, readWikiQaTsv } from "../../lib/data/mo
 import { KitError } from "../../lib/errors.ts";
 import { readText } from "../../lib/io/text.ts";
 import { evaluateTrecFiles, readQrels, readRun } from "../../lib/metrics/mod.ts";
-import { evaluateQrcd, loadQrcd, parseJsonWithLines, parseSpanRun } from "../../lib/qrcd/mod.ts";
+import { evaluateQrcd, loadQrcd, parseSpanRun } from "../../lib/qrcd/mod.ts";
+import { parseJsonWithLines } from "../../lib/io/json_scan.ts";
 import { mem } from "../helpers.ts";
 import { EVAL_QRELS, EVAL_RUN, READERS } from "./matrix.ts";
 import { FUZZ_PLAN, FUZZ_SEED, FUZZ_TOTAL } from "./fuzz_plan.ts";

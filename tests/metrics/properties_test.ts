@@ -8,6 +8,7 @@ import {
   type TrecRelease,
   trecScore,
 } from "../../lib/metrics/mod.ts";
+import { QrelsIndex } from "../../lib/metrics/qrels_index.ts";
 import { gzipSync } from "node:zlib";
 import { mem } from "../helpers.ts";
 import {

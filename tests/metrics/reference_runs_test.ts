@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import type { Question } from "../../lib/data/types.ts";
 import { bestRun, evaluate, qrelsFromQuestions, tiedRun, worstRun } from "../../lib/metrics/mod.ts";
-import { analyzeTies, mulberry32 } from "../../lib/stats/mod.ts";
+import { analyzeTies } from "../../lib/stats/mod.ts";
+import { mulberry32 } from "../../lib/stats/random.ts";
 
 function permutations<T>(xs: T[]): T[][] {
   if (xs.length <= 1) return [xs];

@@ -12,11 +12,11 @@ import {
   evaluate,
   evaluateTrecFiles,
   formatTrecEval,
-  rankOrder,
   readQrels,
   readRun,
   type TrecRelease,
 } from "../../lib/metrics/mod.ts";
+import { rankOrder } from "../../lib/metrics/rank.ts";
 import { readLines, readText } from "../../lib/io/text.ts";
 import { runTrecEval } from "../../lib/bench/trec_eval.ts";
 import { mem, runCli } from "../helpers.ts";

@@ -1,16 +1,16 @@
 /** Hand-worked cases of trec_eval's semantics (PROTOCOL.md section 1). */
 import { assertClose, assertEquals, assertRejects, assertThrows } from "../assert.ts";
 import {
-  compareDocnos,
   evaluate,
   evaluateTrecFiles,
-  formatFixedC,
   formatTrecEval,
   rankDocuments,
   readQrels,
   readRun,
   selectMeasures,
 } from "../../lib/metrics/mod.ts";
+import { compareDocnos } from "../../lib/metrics/rank.ts";
+import { formatFixedC } from "../../lib/metrics/format.ts";
 import { mem } from "../helpers.ts";
 
 const m = (o: Record<string, Record<string, number>>) =>

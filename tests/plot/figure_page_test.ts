@@ -5,7 +5,8 @@
  * viewer that runs no scripts shows the note.
  */
 import assert from "node:assert/strict";
-import { bar, figureBundle, NOTE_NO_LIBRARY, NOTE_NO_SCRIPTS } from "../../lib/plot/mod.ts";
+import { bar, figureBundle } from "../../lib/plot/mod.ts";
+import { NOTE_NO_LIBRARY, NOTE_NO_SCRIPTS } from "../../lib/plot/display.ts";
 import { launchBrowser, offlinePage } from "../../lib/report/browser.ts";
 import { FIGURE_MARKS, type FigureCheck } from "../../lib/report/check.ts";
 

@@ -5,7 +5,7 @@
  * Signature"); and plotly.js must be embedded where the rules of `lib/plot/show.ts` say.
  */
 import assert from "node:assert/strict";
-import { LIBRARY_MARK } from "../../lib/plot/mod.ts";
+import { LIBRARY_MARK } from "../../lib/plot/display.ts";
 
 Deno.test({
   name: "display on the Deno kernel: outputs before idle, right cell, plotly.js where needed",

@@ -5,16 +5,14 @@ import {
   display,
   figureBundle,
   histogram,
-  LIBRARY_MARK,
   line,
   markdown,
-  NOTE_NO_SCRIPTS,
   PLOTLY_MIME,
   scatter,
   table,
   tableBundle,
-  withStaticImage,
 } from "../../lib/plot/mod.ts";
+import { LIBRARY_MARK, NOTE_NO_SCRIPTS, withStaticImage } from "../../lib/plot/display.ts";
 
 Deno.test("histogram: NumPy's bins, the last one closed, shared by every series", () => {
   const fig = histogram({ a: [0, 0.25, 1], b: [0.5] }, { binSize: 0.25, start: 0 });

@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
 import {
-  ASCII_PUNCTUATION,
   LIGHT_SEGMENTATION,
   lightSegmentToken,
   NO_SEGMENTATION,
   normalizeText,
-  pySplit,
   removePrefixes,
   removePunctuation,
   STOPWORDS,
 } from "../../lib/qrcd/mod.ts";
+import { ASCII_PUNCTUATION, pySplit } from "../../lib/qrcd/normalize.ts";
 
 Deno.test("the deleted set is Python's string.punctuation plus ، ؛ ؟ and nothing else", () => {
   assert.equal(ASCII_PUNCTUATION.length, 32);

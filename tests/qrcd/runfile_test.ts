@@ -5,13 +5,12 @@ import {
   checkRunAgainstGold,
   checkRunFileName,
   formatSpanRun,
-  parseJsonWithLines,
   parseSpanRun,
   readSpanRun,
   type RunIssue,
-  toPlain,
   writeSpanRun,
 } from "../../lib/qrcd/mod.ts";
+import { parseJsonWithLines, toPlain } from "../../lib/io/json_scan.ts";
 import { IKHLAS, preds, QADR } from "./fixtures.ts";
 
 const entry = (answer: string, rank: string | number, score: string | number) =>

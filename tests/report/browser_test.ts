@@ -8,7 +8,8 @@
  * Set KIT_REPORT_DATA=real to build and check the report on the fetched corpora instead.
  */
 import assert from "node:assert/strict";
-import { PLOTLY_MIME, PLOTLY_VERSION } from "../../lib/plot/mod.ts";
+import { PLOTLY_MIME } from "../../lib/plot/mod.ts";
+import { PLOTLY_VERSION } from "../../lib/plot/plotlyjs.ts";
 import { buildReport } from "../../lib/report/build.ts";
 import { launchBrowser } from "../../lib/report/browser.ts";
 import { checkPage, checkStaticImages, countTracePixels, pageOk } from "../../lib/report/check.ts";

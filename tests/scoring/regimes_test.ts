@@ -16,12 +16,8 @@ import {
 } from "../../lib/scoring/regimes.ts";
 import { realDataTest } from "../helpers.ts";
 import type { PerQueryValues } from "../../lib/stats/compare.ts";
-import {
-  compareOverRuns,
-  runStability,
-  singleRunComparisons,
-  varianceRatioTest,
-} from "../../lib/stats/seeds.ts";
+import { compareOverRuns, runStability, singleRunComparisons } from "../../lib/stats/seeds.ts";
+import { varianceRatioTest } from "../../lib/stats/seeds_needed.ts";
 
 const sets = async (dir = "samples") => ({
   source: await loadLtrTrainingSet("trecqa", { dir }),

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import {
+  type CandidateScorer,
   heldOutExperiment,
   overfittingWarning,
-  type QuestionScorer,
   scoreSlice,
 } from "../../lib/stats/heldout.ts";
 import { evaluate, qrelsFromQuestions, runFromScores } from "../../lib/metrics/mod.ts";
@@ -67,7 +67,7 @@ Deno.test("held-out protocol: train sees train only, chosen on test, validation 
   };
   const seenByTrain: string[][] = [];
   const scored: string[] = [];
-  const train = (qs: Question[], offset: number): QuestionScorer => {
+  const train = (qs: Question[], offset: number): CandidateScorer => {
     seenByTrain.push(qs.map((q) => q.id));
     const counts = new Map<string, number>();
     for (const q of qs) {

@@ -7,11 +7,10 @@ import {
   analyzeTies,
   checkLeakage,
   checkQrcdLeakage,
-  mulberry32,
   type QrcdRecordLike,
-  shuffleInPlace,
   splitByQuery,
 } from "../../lib/stats/mod.ts";
+import { mulberry32, shuffleInPlace } from "../../lib/stats/random.ts";
 
 async function readJsonl(path: string): Promise<QrcdRecordLike[]> {
   const out: QrcdRecordLike[] = [];

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { runCli } from "../helpers.ts";
-import { seedsNeeded } from "../../lib/stats/seeds.ts";
+import { seedsNeeded } from "../../lib/stats/seeds_needed.ts";
 
 Deno.test("eval stability says how many runs a stable mean needs (text and JSON)", async () => {
   const dir = await Deno.makeTempDir();

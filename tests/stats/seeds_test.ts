@@ -4,17 +4,17 @@ import {
   compareOverRuns,
   comparisonRows,
   meanOverRuns,
+  runStability,
+  singleRunComparisons,
+} from "../../lib/stats/seeds.ts";
+import { runningMeans, seedsNeeded, varianceRatioTest } from "../../lib/stats/seeds_needed.ts";
+import {
   robustnessRows,
   runningMeanFigure,
-  runningMeans,
-  runStability,
-  seedsNeeded,
   seedSpreadFigure,
   seedStripFigure,
-  singleRunComparisons,
   spreadRows,
-  varianceRatioTest,
-} from "../../lib/stats/seeds.ts";
+} from "../../lib/stats/seed_views.ts";
 import { stability } from "../../lib/stats/stability.ts";
 import { KitError } from "../../lib/errors.ts";
 import { studentTQuantile } from "../../lib/stats/special.ts";
