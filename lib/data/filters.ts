@@ -48,7 +48,25 @@ export function protocolFilter(split: string): FilterName {
   return split === "train" || split === "train-all" ? "no-all" : "clean";
 }
 
-/** Why a question would be dropped, or undefined if every filter keeps it. */
+/**
+ * What kind of question `q` is for the filters: without candidates, with only incorrect ones,
+ * with only correct ones, or mixed (`no-all` drops the first two kinds, `clean` all but mixed).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { questionKind } from "./filters.ts";
+ * const q = (...labels: number[]) => ({
+ *   id: "q",
+ *   text: "",
+ *   candidates: labels.map((label, i) => ({ id: `s${i}`, text: "", label })),
+ * });
+ * assert.equal(questionKind(q()), "noCandidates");
+ * assert.equal(questionKind(q(0, 0)), "allNegative");
+ * assert.equal(questionKind(q(1, 1)), "allPositive");
+ * assert.equal(questionKind(q(0, 1)), "mixed");
+ * ```
+ */
 export function questionKind(
   q: Question,
 ): "noCandidates" | "allNegative" | "allPositive" | "mixed" {
@@ -67,7 +85,8 @@ export function questionKind(
  * ```ts
  * import assert from "node:assert/strict";
  * import { applyFilter } from "./filters.ts";
- * const c = (label: number) => ({ id: String(Math.random()), text: "", label });
+ * let n = 0;
+ * const c = (label: number) => ({ id: `s${n++}`, text: "", label });
  * const qs = [
  *   { id: "a", text: "", candidates: [c(0), c(1)] },
  *   { id: "b", text: "", candidates: [c(0)] },

@@ -158,10 +158,19 @@ function sizeOf(bundle: MimeBundle): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { bar, display, table } from "./mod.ts";
  * // Outside a kernel the plain-text form is printed.
- * await display(table([{ system: "BM25", MAP: 0.61 }]));
- * await display(bar(["MAP"], [{ name: "BM25", values: [0.61] }]));
+ * const printed: string[] = [];
+ * const log = console.log;
+ * console.log = (text: string) => printed.push(text);
+ * try {
+ *   await display(table([{ system: "BM25", MAP: 0.61 }]));
+ *   await display(bar(["MAP"], [{ name: "BM25", values: [0.61] }]));
+ * } finally {
+ *   console.log = log;
+ * }
+ * assert(printed.length === 2 && /BM25/.test(printed[0]) && /MAP/.test(printed[0]));
  * ```
  */
 export async function display(value: Showable, options: DisplayOptions = {}): Promise<void> {

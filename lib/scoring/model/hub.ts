@@ -88,9 +88,26 @@ async function fetchFile(
  * with `.complete` and reused offline) and returns its folder.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * // A hub on 127.0.0.1 serving the tiny test model (`endpoint` is where a mirror goes).
+ * import assert from "node:assert/strict";
  * import { downloadModel } from "./hub.ts";
- * const dir = await downloadModel("cross-encoder/ms-marco-MiniLM-L-6-v2");
+ * const fixture = "tests/fixtures/tiny-model/cross-encoder";
+ * const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+ *   const file = new URL(req.url).pathname.replace(/^\/org\/tiny\/resolve\/main\//, "");
+ *   try {
+ *     return new Response(await Deno.readFile(`${fixture}/${file}`));
+ *   } catch {
+ *     return new Response("not found", { status: 404 });
+ *   }
+ * });
+ * const cacheDir = await Deno.makeTempDir();
+ * const endpoint = `http://127.0.0.1:${server.addr.port}`;
+ * const dir = await downloadModel("org/tiny", { endpoint, cacheDir });
+ * assert(dir.startsWith(cacheDir));
+ * assert.deepEqual(await Deno.readFile(`${dir}/config.json`), await Deno.readFile(`${fixture}/config.json`));
+ * await server.shutdown();
+ * await Deno.remove(cacheDir, { recursive: true });
  * ```
  */
 export async function downloadModel(repoId: string, options: HubOptions = {}): Promise<string> {
