@@ -16,7 +16,7 @@ export type {
   PointSeries,
   Trace,
 } from "./figures.ts";
-export { display, markdown } from "./show.ts";
+export { display, embedLibraryAgain, markdown } from "./show.ts";
 export type { DisplayOptions, Showable } from "./show.ts";
 export { table, tableBundle } from "./table.ts";
 export type { Row, TableOptions } from "./table.ts";
