@@ -8,7 +8,6 @@ import {
   type TrecRelease,
   trecScore,
 } from "../../lib/metrics/mod.ts";
-import { QrelsIndex } from "../../lib/metrics/qrels_index.ts";
 import { gzipSync } from "node:zlib";
 import { mem } from "../helpers.ts";
 import {
