@@ -315,19 +315,37 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
 export const benchEvalCommand: Command = {
   summary: "evaluation engine throughput and memory on synthetic runs, beside the previous " +
     "engine and trec_eval",
-  usage: "[--sizes 1000,10000,100000] [--candidates 100] [--seed 42] [--dir DIR] [--profile]\n" +
-    `  [--repeats 3] [--previous REV|none (default ${PREVIOUS_ENGINE})] [--trec-eval-max 10000]`,
+  options: [
+    {
+      name: "sizes",
+      value: "N,N,...",
+      default: "1000,10000,100000",
+      help: "queries of each synthetic qrels and run",
+    },
+    { name: "candidates", value: "N", default: "100", help: "documents per query" },
+    { name: "seed", value: "N", default: "42", help: "seed of the synthetic files" },
+    {
+      name: "dir",
+      value: "DIR",
+      help: "folder of the synthetic files (default data/cache/bench/)",
+    },
+    { name: "profile", help: "also time the stages of one evaluation, in-process" },
+    { name: "repeats", value: "N", default: "3", help: "runs of each tool; the median is shown" },
+    {
+      name: "previous",
+      value: "REV|none",
+      default: PREVIOUS_ENGINE,
+      help: "the git revision whose engine runs beside this one; none to skip it",
+    },
+    {
+      name: "trec-eval-max",
+      value: "N",
+      default: "10000",
+      help: "largest size trec_eval itself is run on",
+    },
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      sizes: { type: "string", default: "1000,10000,100000" },
-      candidates: { type: "string", default: "100" },
-      seed: { type: "string", default: "42" },
-      dir: { type: "string" },
-      profile: { type: "boolean" },
-      repeats: { type: "string", default: "3" },
-      previous: { type: "string" },
-      "trec-eval-max": { type: "string", default: "10000" },
-    });
+    const p = parseFlags(args, benchEvalCommand);
     const ints = (flag: string) => {
       const xs = str(p, flag)!.split(",").map(Number);
       if (xs.some((n) => !Number.isInteger(n) || n < 1)) {

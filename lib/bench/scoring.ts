@@ -162,14 +162,23 @@ export function formatBenchTable(rows: BenchRow[]): string {
 /** The `bench scoring` subcommand (registered by the CLI's `bench` group). */
 export const benchScoringCommand: Command = {
   summary: "pairs/s and peak memory of the cross-encoders per backend and batch size",
-  usage: "[--pairs N] [--batch-sizes 1,8,32] [--backends cpu,webgpu] [--model PATH|HUB-ID]",
+  options: [
+    { name: "pairs", value: "N", help: "pairs per timed pass (default 256)" },
+    { name: "batch-sizes", value: "N,N,...", help: "batch sizes (default 1,8,32)" },
+    {
+      name: "backends",
+      value: "cpu,webgpu",
+      help: "backends (default: cpu, and webgpu when an adapter exists)",
+    },
+    {
+      name: "model",
+      value: "PATH|HUB-ID",
+      multiple: true,
+      help: "a cross-encoder to time beside the test fixture (default: the cached ones)",
+    },
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      pairs: { type: "string" },
-      "batch-sizes": { type: "string" },
-      backends: { type: "string" },
-      model: { type: "string", multiple: true },
-    });
+    const p = parseFlags(args, benchScoringCommand);
     const ints = (v: string | undefined) =>
       v?.split(",").map((x) => {
         if (!/^\d+$/.test(x) || Number(x) < 1) throw new KitError(`not a positive integer: '${x}'`);

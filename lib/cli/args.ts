@@ -1,6 +1,10 @@
 /**
  * Thin argument parsing for the kit's commands, on top of `node:util`'s `parseArgs`
- * (built into Deno, no dependency). Unknown flags are errors that name the flag.
+ * (built into Deno, no dependency), driven by each command's option table (`command.ts`):
+ * unknown flags are errors that name the flag. The flags several commands share are single
+ * table entries here ({@link RELEASE_OPTION}, {@link COMPLETE_OPTION}, {@link LEVEL_OPTION},
+ * {@link OUT_OPTION}, {@link FORCE_OPTION}, {@link FILTER_OPTION}, {@link DIR_OPTION}), each
+ * beside the function that reads it.
  *
  * @module
  */
@@ -8,10 +12,16 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { type FilterName, FILTERS, protocolFilter } from "../data/filters.ts";
 import { KitError } from "../errors.ts";
 import { checkOutput } from "../io/output.ts";
-import { parseRelease, type TrecRelease } from "../metrics/trec_format.ts";
+import {
+  DEFAULT_RELEASE,
+  parseRelease,
+  RELEASES,
+  type TrecRelease,
+} from "../metrics/trec_format.ts";
+import { type Arguments, type Option, type Positional, positionalsText } from "./command.ts";
 
 /** The option table of a command, as `node:util` `parseArgs` takes it. */
-export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
+type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
 /** Parsed flags and positionals. */
 export interface Parsed {
@@ -20,27 +30,81 @@ export interface Parsed {
 }
 
 /**
- * Parses `args` against `options`, turning parse failures into `KitError`s.
+ * A command line that does not fit the command's table: an unknown flag, a missing value or
+ * argument, an extra argument. `main` prints the command's usage line after the message.
+ */
+export class UsageError extends KitError {
+  constructor(problem: string) {
+    super(problem);
+    this.name = "UsageError";
+  }
+}
+
+/** `parseArgs`' option config of an option table. */
+function optionSpec(options: readonly Option[]): OptionSpec {
+  const spec: OptionSpec = {};
+  for (const o of options) {
+    spec[o.name] = {
+      type: o.value === undefined ? "boolean" : "string",
+      ...(o.short ? { short: o.short } : {}),
+      ...(o.multiple ? { multiple: true } : {}),
+      ...(o.default !== undefined ? { default: o.default } : {}),
+    };
+  }
+  return spec;
+}
+
+/**
+ * Parses `args` against a command's table (`options`, `positionals`): unknown flags, a
+ * missing required flag, too few or too many arguments are `UsageError`s naming the flag or
+ * argument.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseFlags } from "./args.ts";
- * const p = parseFlags(["-m", "map", "q.txt"], { m: { type: "string", multiple: true } });
- * assert(p.positionals[0] === "q.txt");
+ * const table = {
+ *   options: [{ name: "measure", short: "m", value: "M", multiple: true, help: "a measure" }],
+ *   positionals: [{ name: "QRELS", help: "qrels file" }],
+ * };
+ * const p = parseFlags(["-m", "map", "q.txt"], table);
+ * assert.deepEqual(p.values.measure, ["map"]);
+ * assert.equal(p.positionals[0], "q.txt");
+ * assert.throws(() => parseFlags(["--frob", "q.txt"], table), /Unknown option '--frob'/);
+ * assert.throws(() => parseFlags([], table), /expected QRELS, got 0/);
  * ```
  */
-export function parseFlags(args: string[], options: OptionSpec): Parsed {
+export function parseFlags(args: string[], table: Arguments): Parsed {
+  let parsed: Parsed;
   try {
     const { values, positionals } = parseArgs({
-      args: joinNegativeValues(args, options),
-      options,
+      args: joinNegativeValues(args, table.options),
+      options: optionSpec(table.options),
       allowPositionals: true,
       strict: true,
     });
-    return { values: values as Parsed["values"], positionals };
+    parsed = { values: values as Parsed["values"], positionals };
   } catch (e) {
-    throw new KitError(`${(e as Error).message.replace(/\. To specify.*$/s, "")}`);
+    throw new UsageError(`${(e as Error).message.replace(/\. To specify.*$/s, "")}`);
+  }
+  checkPositionals(parsed.positionals, table.positionals ?? []);
+  for (const o of table.options) {
+    if (o.required) required(parsed, o.name);
+  }
+  return parsed;
+}
+
+/** The number of arguments agrees with the table (see `Positional`). */
+function checkPositionals(given: string[], table: readonly Positional[]): void {
+  let min = 0;
+  for (const p of table) min += p.repeat ? p.repeat.min : p.optional ? 0 : 1;
+  const max = table.some((p) => p.repeat) ? Infinity : table.length;
+  if (given.length > max) throw new UsageError(`unexpected argument '${given[max]}'`);
+  if (given.length < min) {
+    const expected = max === Infinity
+      ? `at least ${min} arguments (${positionalsText(table)})`
+      : positionalsText(table);
+    throw new UsageError(`expected ${expected}, got ${given.length}`);
   }
 }
 
@@ -48,21 +112,18 @@ export function parseFlags(args: string[], options: OptionSpec): Parsed {
  * A string option followed by a negative number (`-l -1`, `--threshold -0.5`) takes it as
  * its value: `parseArgs` would read `-1` as another option and refuse it.
  */
-function joinNegativeValues(args: string[], options: OptionSpec): string[] {
-  const takesValue = new Set<string>();
-  for (const [name, o] of Object.entries(options)) {
-    if (o.type !== "string") continue;
-    takesValue.add(`--${name}`);
-    if (o.short) takesValue.add(`-${o.short}`);
+function joinNegativeValues(args: string[], options: readonly Option[]): string[] {
+  const longOf = new Map<string, string>();
+  for (const o of options) {
+    if (o.value === undefined) continue;
+    longOf.set(`--${o.name}`, `--${o.name}`);
+    if (o.short) longOf.set(`-${o.short}`, `--${o.name}`);
   }
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (takesValue.has(args[i]) && /^-\d+(\.\d+)?$/.test(args[i + 1] ?? "")) {
-      const long = args[i].startsWith("--")
-        ? args[i]
-        : `--${Object.entries(options).find(([, o]) => `-${o.short}` === args[i])![0]}`;
-      out.push(`${long}=${args[++i]}`);
-    } else out.push(args[i]);
+    const long = longOf.get(args[i]);
+    if (long && /^-\d+(\.\d+)?$/.test(args[i + 1] ?? "")) out.push(`${long}=${args[++i]}`);
+    else out.push(args[i]);
   }
   return out;
 }
@@ -78,7 +139,7 @@ export function str(p: Parsed, name: string, fallback?: string): string | undefi
 /** Reads a required string flag. */
 export function required(p: Parsed, name: string): string {
   const v = str(p, name);
-  if (v === undefined || v === "") throw new KitError(`missing required flag --${name}`);
+  if (v === undefined || v === "") throw new UsageError(`missing required flag --${name}`);
   return v;
 }
 
@@ -120,11 +181,68 @@ export function relevanceLevel(raw: string | undefined): number {
   return Number(raw) + 0; // (-0 is 0)
 }
 
-/** The `--trec-eval RELEASE` option, as commands that read runs declare it. */
-export const RELEASE_OPTION: OptionSpec = { "trec-eval": { type: "string" } };
+/** `--trec-eval RELEASE`, as every command that reads runs or qrels declares it. */
+export const RELEASE_OPTION: Option = {
+  name: "trec-eval",
+  value: RELEASES.join("|"),
+  default: DEFAULT_RELEASE,
+  help: "the trec_eval release whose reading and ranking are reproduced: 9.0.8 (scores as " +
+    "32-bit floats, no comment lines) or 10.0 (doubles, '#' lines skipped)",
+};
 
-/** Its usage text. */
-export const RELEASE_USAGE = "[--trec-eval 9.0.8|10.0]";
+/** `-c`: trec_eval's average over every qrels query. */
+export const COMPLETE_OPTION: Option = {
+  name: "complete",
+  short: "c",
+  help: "average over every qrels query (a query missing from the run scores 0), as trec_eval -c",
+};
+
+/** `-l LEVEL`: trec_eval's relevance level ({@link relevanceLevel}). */
+export const LEVEL_OPTION: Option = {
+  name: "level",
+  short: "l",
+  value: "LEVEL",
+  default: "1",
+  help: "judgments >= LEVEL are relevant, as trec_eval -l",
+};
+
+/** `--out FILE`: the file a command writes ({@link outputFlag}). */
+export const OUT_OPTION: Option = {
+  name: "out",
+  value: "FILE",
+  help: "the file to write; an existing file is replaced only with --force",
+};
+
+/** `--force`: replace an existing output file. */
+export const FORCE_OPTION: Option = {
+  name: "force",
+  help: "replace an existing output: a regular file, or a report folder the kit made",
+};
+
+/** `--filter`: the question filter of an answer-selection split ({@link filterFlag}). */
+export const FILTER_OPTION: Option = {
+  name: "filter",
+  value: FILTERS.join("|"),
+  help: "question filter; default: the protocol's for the split (clean for dev and test, " +
+    "no-all for training splits), said on stderr",
+};
+
+/** `--run-id ID`: the runid column of a TREC run a command writes. */
+export const RUN_ID_OPTION: Option = {
+  name: "run-id",
+  value: "ID",
+  help: "the runid column of the TREC run written (default: convert, the input's last runid, " +
+    "kit for JSON input; fuse, the method; score, the model)",
+};
+
+/** `--dir DIR`: the corpus folder. */
+export const DIR_OPTION: Option = {
+  name: "dir",
+  value: "DIR",
+  help: "corpus folder: where data fetch installs, where the other commands read (default " +
+    "data/cache/, else the bundled samples when the corpus is not fetched; 'samples' names the " +
+    "bundled samples)",
+};
 
 /**
  * The `--trec-eval RELEASE` flag: which trec_eval release's reading and ranking to
@@ -134,8 +252,9 @@ export const RELEASE_USAGE = "[--trec-eval 9.0.8|10.0]";
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseFlags, RELEASE_OPTION, trecRelease } from "./args.ts";
- * assert.equal(trecRelease(parseFlags(["--trec-eval", "10.0"], RELEASE_OPTION)), "10.0");
- * assert.equal(trecRelease(parseFlags([], RELEASE_OPTION)), "9.0.8");
+ * const table = { options: [RELEASE_OPTION] };
+ * assert.equal(trecRelease(parseFlags(["--trec-eval", "10.0"], table)), "10.0");
+ * assert.equal(trecRelease(parseFlags([], table)), "9.0.8");
  * ```
  */
 export function trecRelease(p: Parsed): TrecRelease {
@@ -159,9 +278,9 @@ export interface OutputFlag {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { outputFlag, parseFlags } from "./args.ts";
+ * import { FORCE_OPTION, OUT_OPTION, outputFlag, parseFlags } from "./args.ts";
  * const dir = await Deno.makeTempDir();
- * const spec = { out: { type: "string" as const }, force: { type: "boolean" as const } };
+ * const spec = { options: [OUT_OPTION, FORCE_OPTION] };
  * const out = await outputFlag(parseFlags(["--out", `${dir}/a.run`], spec));
  * assert.deepEqual(out, { path: `${dir}/a.run`, force: false });
  * assert.equal(await outputFlag(parseFlags([], spec)), undefined);
@@ -183,8 +302,8 @@ export async function outputFlag(p: Parsed, name = "out"): Promise<OutputFlag | 
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { filterFlag, parseFlags } from "./args.ts";
- * const spec = { filter: { type: "string" as const } };
+ * import { FILTER_OPTION, filterFlag, parseFlags } from "./args.ts";
+ * const spec = { options: [FILTER_OPTION] };
  * assert.equal(filterFlag(parseFlags([], spec), "test", () => {}), "clean");
  * assert.equal(filterFlag(parseFlags([], spec), "train", () => {}), "no-all");
  * assert.equal(filterFlag(parseFlags(["--filter", "raw"], spec), "test", () => {}), "raw");

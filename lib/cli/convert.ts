@@ -8,40 +8,43 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
 import { readQrels, readRunWithId, writeQrels, writeRun } from "../metrics/mod.ts";
 import { checkOutput } from "../io/output.ts";
-import type { Command } from "./command.ts";
-import { parseFlags, RELEASE_OPTION, RELEASE_USAGE, str, trecRelease } from "./args.ts";
+import type { Command, Positional } from "./command.ts";
+import {
+  FORCE_OPTION,
+  type Parsed,
+  parseFlags,
+  RELEASE_OPTION,
+  RUN_ID_OPTION,
+  str,
+  trecRelease,
+} from "./args.ts";
 
-const FORMATS = "  IN: TREC or ranx/pytrec_eval JSON (detected), gzip or not, or - (stdin)\n" +
-  "  OUT: JSON when it ends in .json or .json.gz, else TREC; gzip when it ends in .gz";
+const FORMATS = "IN: TREC or ranx/pytrec_eval JSON (detected), gzip or not, or - (stdin).\n" +
+  "OUT: JSON when it ends in .json or .json.gz, else TREC; gzip when it ends in .gz.";
+
+/** IN and OUT: the arguments of both conversions. */
+const IN_OUT: Positional[] = [
+  { name: "IN", help: "the file to convert; - for stdin" },
+  { name: "OUT", help: "the file to write (format by its name, see below)" },
+];
 
 /** IN and OUT, OUT checked before any reading (as every output is: `checkOutput`). */
-async function inOut(
-  p: { positionals: string[]; values: Record<string, unknown> },
-  what: string,
-): Promise<[string, string]> {
-  const [input, output, ...extra] = p.positionals;
-  if (!input || !output || extra.length) {
-    throw new KitError(`usage: deno task convert ${what} IN OUT [--force]`);
-  }
+async function inOut(p: Parsed): Promise<[string, string]> {
+  const [input, output] = p.positionals;
   await checkOutput(output, { force: p.values.force === true });
   return [input, output];
 }
 
 const runCommand: Command = {
   summary: "convert a run between TREC and ranx/pytrec_eval JSON (gzip either way)",
-  usage: `IN OUT [--run-id ID] [--force] ${RELEASE_USAGE}\n${FORMATS}\n` +
-    "  --run-id: the runid column of a TREC output (default: the input's last runid; kit for\n" +
-    "    JSON input, which has none)",
+  positionals: IN_OUT,
+  options: [RUN_ID_OPTION, FORCE_OPTION, RELEASE_OPTION],
+  notes: FORMATS,
   async run(args) {
-    const p = parseFlags(args, {
-      "run-id": { type: "string" },
-      force: { type: "boolean" },
-      ...RELEASE_OPTION,
-    });
-    const [input, output] = await inOut(p, "run");
+    const p = parseFlags(args, runCommand);
+    const [input, output] = await inOut(p);
     const { run, runId } = await readRunWithId(input, { release: trecRelease(p) });
     await writeRun(output, run, {
       runId: str(p, "run-id") ?? runId,
@@ -53,10 +56,12 @@ const runCommand: Command = {
 
 const qrelsCommand: Command = {
   summary: "convert qrels between TREC and ranx/pytrec_eval JSON (gzip either way)",
-  usage: `IN OUT [--force] ${RELEASE_USAGE}\n${FORMATS}`,
+  positionals: IN_OUT,
+  options: [FORCE_OPTION, RELEASE_OPTION],
+  notes: FORMATS,
   async run(args) {
-    const p = parseFlags(args, { force: { type: "boolean" }, ...RELEASE_OPTION });
-    const [input, output] = await inOut(p, "qrels");
+    const p = parseFlags(args, qrelsCommand);
+    const [input, output] = await inOut(p);
     const qrels = await readQrels(input, { release: trecRelease(p) });
     await writeQrels(output, qrels, { force: Boolean(p.values.force) });
     console.error(`wrote ${output}: ${qrels.size} queries`);

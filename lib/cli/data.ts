@@ -16,7 +16,17 @@ import {
 } from "../data/mod.ts";
 import { qrelsFromQuestions, writeQrels } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
-import { filterFlag, oneOf, outputFlag, parseFlags, required, str } from "./args.ts";
+import {
+  DIR_OPTION,
+  FILTER_OPTION,
+  filterFlag,
+  FORCE_OPTION,
+  oneOf,
+  OUT_OPTION,
+  outputFlag,
+  parseFlags,
+  str,
+} from "./args.ts";
 import { qrcdStatsBySplit } from "./qrcd.ts";
 
 /** Per-corpus statistics hooks; QRCD registers its own (records, passages, answers). */
@@ -26,11 +36,19 @@ export const EXTRA_STATS: Partial<
 
 const fetchCommand: Command = {
   summary: "download (or copy from --mirror), verify and install corpora",
-  usage: "<wikiqa|trecqa|qrcd|all> [--mirror DIR] [--dir DIR]",
+  positionals: [{ name: "CORPUS", help: `${DATASETS.join(", ")} or all` }],
+  options: [
+    {
+      name: "mirror",
+      value: "DIR",
+      help: "take the files from this folder (laid out like ../shared/datasets) instead of the " +
+        "network",
+    },
+    DIR_OPTION,
+  ],
   async run(args) {
-    const p = parseFlags(args, { mirror: { type: "string" }, dir: { type: "string" } });
+    const p = parseFlags(args, fetchCommand);
     const which = p.positionals[0];
-    if (!which) throw new KitError("which corpus? (wikiqa, trecqa, qrcd or all)");
     const names = which === "all"
       ? DATASETS
       : [oneOf(which, [...DATASETS, "all"], "corpus") as DatasetName];
@@ -42,16 +60,16 @@ const fetchCommand: Command = {
 
 const statsCommand: Command = {
   summary: "questions, candidates, positives, all-positive / all-negative questions per split",
-  usage: "<wikiqa|trecqa|qrcd> [--split S] [--filter raw|no-all|clean] [--dir DIR] [--json]\n" +
-    "  filter default: clean for dev/test, no-all for train (the protocol's)",
+  positionals: [{ name: "CORPUS", help: DATASETS.join(", ") }],
+  options: [
+    { name: "split", value: "S", help: "one split (default: every split of the corpus)" },
+    FILTER_OPTION,
+    DIR_OPTION,
+    { name: "json", help: "JSON instead of a table" },
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      split: { type: "string" },
-      filter: { type: "string" },
-      dir: { type: "string" },
-      json: { type: "boolean" },
-    });
-    const name = oneOf(p.positionals[0] ?? "", DATASETS, "corpus");
+    const p = parseFlags(args, statsCommand);
+    const name = oneOf(p.positionals[0], DATASETS, "corpus");
     const split = str(p, "split");
     const extra = EXTRA_STATS[name];
     if (name === "qrcd") {
@@ -108,20 +126,20 @@ export function formatTable(rows: unknown): string {
 
 const qrelsCommand: Command = {
   summary: "write the qrels of a split (corpus ids; every candidate judged with its label)",
-  usage:
-    "<wikiqa|trecqa> --split S [--filter raw|no-all|clean] [--out FILE] [--force] [--dir DIR]\n" +
-    "  filter default: clean for dev/test, no-all for train (the protocol's)\n" +
-    "  FILE: TREC qrels, or ranx/pytrec_eval JSON when it ends in .json (.gz: compressed)",
+  positionals: [{ name: "CORPUS", help: "wikiqa or trecqa" }],
+  options: [
+    { name: "split", value: "S", required: true, help: "the split" },
+    FILTER_OPTION,
+    OUT_OPTION,
+    FORCE_OPTION,
+    DIR_OPTION,
+  ],
+  notes: "FILE: TREC qrels, or ranx/pytrec_eval JSON when it ends in .json (.gz: compressed); " +
+    "default: standard output",
   async run(args) {
-    const p = parseFlags(args, {
-      split: { type: "string" },
-      filter: { type: "string" },
-      out: { type: "string" },
-      force: { type: "boolean" },
-      dir: { type: "string" },
-    });
-    const name = oneOf(p.positionals[0] ?? "", ["wikiqa", "trecqa"] as const, "corpus");
-    const split = required(p, "split");
+    const p = parseFlags(args, qrelsCommand);
+    const name = oneOf(p.positionals[0], ["wikiqa", "trecqa"] as const, "corpus");
+    const split = str(p, "split")!;
     const filter = filterFlag(p, split);
     const out = await outputFlag(p);
     const loaded = await loadSplit(name, split, { filter, dir: str(p, "dir") });

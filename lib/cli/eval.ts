@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
 import {
   applyFilter,
   checkRunAgainstSplit,
@@ -14,12 +13,12 @@ import {
 import { evaluate, qrelsFromQuestions, readRun, trecLine } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
 import {
+  DIR_OPTION,
+  FILTER_OPTION,
   filterFlag,
   oneOf,
   parseFlags,
   RELEASE_OPTION,
-  RELEASE_USAGE,
-  required,
   str,
   trecRelease,
 } from "./args.ts";
@@ -27,30 +26,29 @@ import { qrcdCommands } from "./qrcd.ts";
 import { trecCommand } from "./eval_trec.ts";
 import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
+const AS2_DATASETS = ["wikiqa", "trecqa"] as const;
+
 /** The AS2 protocol's measures, primary first. */
 export const AS2_MEASURES = ["map", "recip_rank", "P.1,5", "ndcg_cut.10"];
 
 const as2Command: Command = {
   summary: "evaluate a run on an answer-selection split (MAP and MRR first)",
-  usage: "--dataset wikiqa|trecqa --split S [--filter raw|no-all|clean] RUN [-q] [--json]\n" +
-    `  ${RELEASE_USAGE}\n` +
-    "  filter default: clean for dev/test, no-all for train (the protocol's); --trec-eval: the\n" +
-    "  release whose reading and score precision apply, as in eval trec",
+  positionals: [{ name: "RUN", help: "the run: TREC or ranx/pytrec_eval JSON, gzip too" }],
+  options: [
+    { name: "dataset", value: AS2_DATASETS.join("|"), required: true, help: "the corpus" },
+    { name: "split", value: "S", required: true, help: "the split the run answers" },
+    FILTER_OPTION,
+    DIR_OPTION,
+    { name: "query", short: "q", help: "each question's values too" },
+    { name: "json", help: "one JSON object (with -q each question's values too)" },
+    RELEASE_OPTION,
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      dataset: { type: "string" },
-      split: { type: "string" },
-      filter: { type: "string" },
-      dir: { type: "string" },
-      query: { type: "boolean", short: "q" },
-      json: { type: "boolean" },
-      ...RELEASE_OPTION,
-    });
+    const p = parseFlags(args, as2Command);
     const release = trecRelease(p);
-    const dataset = oneOf(required(p, "dataset"), ["wikiqa", "trecqa"] as const, "dataset");
+    const dataset = oneOf(str(p, "dataset")!, AS2_DATASETS, "dataset");
     const runPath = p.positionals[0];
-    if (!runPath) throw new KitError("which run file?");
-    const splitName = required(p, "split");
+    const splitName = str(p, "split")!;
     const filter = filterFlag(p, splitName);
     const raw = await loadSplit(dataset, splitName, { dir: str(p, "dir") });
     const { questions, report } = applyFilter(raw.questions, filter);

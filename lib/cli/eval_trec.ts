@@ -12,11 +12,12 @@ import { evaluateTrecFiles } from "../metrics/trec_files.ts";
 import { formatCsv, formatJson, formatTrecEval } from "../metrics/format.ts";
 import type { Command } from "./command.ts";
 import {
+  COMPLETE_OPTION,
+  LEVEL_OPTION,
   list,
   oneOf,
   parseFlags,
   RELEASE_OPTION,
-  RELEASE_USAGE,
   relevanceLevel,
   str,
   trecRelease,
@@ -38,38 +39,57 @@ const FORMATS = ["text", "json", "csv", "csv-wide"] as const;
 /** `eval trec`. */
 export const trecCommand: Command = {
   summary: "trec_eval-compatible evaluation of a run file against a qrels file",
-  get usage() {
-    return "QRELS RUN [-m MEASURE]... [-q] [-c] [-l LEVEL] [-J] [-M N] [-N N]\n" +
-      `  [--format text|json|csv|csv-wide] ${RELEASE_USAGE} [--threads N] [--skip-bad-lines]\n` +
-      "  QRELS, RUN: TREC or ranx/pytrec_eval JSON files, gzip too; one may be - (stdin)\n" +
-      "  --trec-eval: the release reproduced: 9.0.8 (default; scores as 32-bit floats, no\n" +
-      "  comment lines) or 10.0 (doubles, '#' lines skipped, a qrels query missing from the\n" +
-      "  run is an error without -c);\n" +
-      "  -q per-query values too; -c average over every qrels query (missing ones score 0);\n" +
-      "  -l LEVEL judgments >= LEVEL are relevant (default 1); -J only judged documents count;\n" +
-      "  -M N only the first N documents of each ranking count; -N N documents in the\n" +
-      "  collection (utility); --format text is trec_eval's output (default), json the\n" +
-      "  summary (and with -q each query's values), csv one row per query and measure,\n" +
-      "  csv-wide one row per query\n" + measureHelp();
+  positionals: [
+    { name: "QRELS", help: "TREC or ranx/pytrec_eval JSON qrels, gzip too; - for stdin" },
+    { name: "RUN", help: "TREC or ranx/pytrec_eval JSON run, gzip too; - for stdin (not both)" },
+  ],
+  options: [
+    {
+      name: "measure",
+      short: "m",
+      value: "MEASURE",
+      multiple: true,
+      help: "a measure, measure with parameters or group (list below; default: official)",
+    },
+    { name: "query", short: "q", help: "each query's values too" },
+    COMPLETE_OPTION,
+    LEVEL_OPTION,
+    { name: "judged-only", short: "J", help: "only judged documents count, as trec_eval -J" },
+    {
+      name: "max-docs",
+      short: "M",
+      value: "N",
+      help: "only the first N documents of each ranking count, as trec_eval -M",
+    },
+    {
+      name: "num-docs",
+      short: "N",
+      value: "N",
+      help: "documents in the collection (utility), as trec_eval -N",
+    },
+    {
+      name: "format",
+      value: FORMATS.join("|"),
+      default: "text",
+      help: "text: trec_eval's output; json: the summary (with -q each query's values too); " +
+        "csv: one row per query and measure; csv-wide: one row per query",
+    },
+    RELEASE_OPTION,
+    {
+      name: "threads",
+      value: "N",
+      help: "threads reading the run (default: a worker parses large runs when there are two " +
+        "or more CPUs)",
+    },
+    { name: "skip-bad-lines", help: "skip malformed lines (counted and shown on stderr)" },
+  ],
+  get notes() {
+    return "--trec-eval 10.0 also makes a qrels query missing from the run an error without -c.\n" +
+      measureHelp();
   },
   async run(args) {
-    const p = parseFlags(args, {
-      measure: { type: "string", multiple: true, short: "m" },
-      query: { type: "boolean", short: "q" },
-      complete: { type: "boolean", short: "c" },
-      level: { type: "string", short: "l" },
-      "judged-only": { type: "boolean", short: "J" },
-      "max-docs": { type: "string", short: "M" },
-      "num-docs": { type: "string", short: "N" },
-      format: { type: "string", default: "text" },
-      threads: { type: "string" },
-      "skip-bad-lines": { type: "boolean" },
-      ...RELEASE_OPTION,
-    });
-    const [qrelsPath, runPath, ...extra] = p.positionals;
-    if (!qrelsPath || !runPath || extra.length) {
-      throw new KitError("usage: deno task eval trec QRELS RUN [-m MEASURE]... [-q] [-c]");
-    }
+    const p = parseFlags(args, trecCommand);
+    const [qrelsPath, runPath] = p.positionals;
     const format = oneOf(str(p, "format")!, FORMATS, "format");
     const names = list(p, "measure");
     const result = await evaluateTrecFiles(

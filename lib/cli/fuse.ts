@@ -8,7 +8,15 @@ import { KitError } from "../errors.ts";
 import { fuse, FUSION_METHODS, NORMALIZATIONS } from "../fusion/mod.ts";
 import { readRun, writeRun } from "../metrics/mod.ts";
 import type { Command } from "./command.ts";
-import { oneOf, outputFlag, parseFlags, required, str } from "./args.ts";
+import {
+  FORCE_OPTION,
+  oneOf,
+  OUT_OPTION,
+  outputFlag,
+  parseFlags,
+  RUN_ID_OPTION,
+  str,
+} from "./args.ts";
 
 function number(raw: string, flag: string): number {
   const x = Number(raw);
@@ -21,22 +29,29 @@ function number(raw: string, flag: string): number {
 /** The `fuse` command. */
 export const fuseCommand: Command = {
   summary: "fuse runs into one (rrf, combsum, combmnz, wsum, max, min, anz, med; as ranx)",
-  usage: "RUN RUN [RUN...] --out FUSED [--method rrf|combsum|combmnz|wsum|max|min|anz|med]\n" +
-    "  [--norm min-max|zmuv|sum|rank|none] [--weights W1,W2,...] [--k 60] [--run-id ID] [--force]\n" +
-    "  method default rrf; norm default min-max (ranx's); --weights for wsum, one per run;\n" +
-    "  definitions in docs/fusion.md",
+  positionals: [{ name: "RUN", help: "a TREC run", repeat: { min: 2 } }],
+  options: [
+    { ...OUT_OPTION, required: true },
+    {
+      name: "method",
+      value: FUSION_METHODS.join("|"),
+      default: "rrf",
+      help: "the fusion method (definitions in docs/fusion.md)",
+    },
+    {
+      name: "norm",
+      value: NORMALIZATIONS.join("|"),
+      default: "min-max",
+      help: "score normalization before fusing (ranx's default)",
+    },
+    { name: "weights", value: "W1,W2,...", help: "wsum's weights, one per run" },
+    { name: "k", value: "K", help: "rrf's constant (default 60)" },
+    RUN_ID_OPTION,
+    FORCE_OPTION,
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      method: { type: "string", default: "rrf" },
-      norm: { type: "string", default: "min-max" },
-      weights: { type: "string" },
-      k: { type: "string" },
-      out: { type: "string" },
-      "run-id": { type: "string" },
-      force: { type: "boolean" },
-    });
+    const p = parseFlags(args, fuseCommand);
     const paths = p.positionals;
-    if (paths.length < 2) throw new KitError("fuse needs at least two run files");
     const method = oneOf(str(p, "method")!, FUSION_METHODS, "method");
     const norm = oneOf(str(p, "norm")!, NORMALIZATIONS, "norm");
     const weightsRaw = str(p, "weights");
@@ -45,7 +60,6 @@ export const fuseCommand: Command = {
     if (kRaw !== undefined && method !== "rrf") throw new KitError("--k is rrf's parameter");
     // Relative paths are the caller's: main moved to INIT_CWD (lib/cli/main.ts). The output is
     // checked before the runs are read.
-    required(p, "out");
     const { path: out, force } = (await outputFlag(p))!;
     const runs = [];
     for (const path of paths) runs.push(await readRun(path));

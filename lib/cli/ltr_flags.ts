@@ -1,7 +1,7 @@
 /**
  * The `score` flags that say how `--model ltr` trains: training data, initial model, label
- * noise, epochs, and where to save the model. One table ({@link LTR_FLAGS}) is the source of
- * the option specs, the usage text and the documentation check.
+ * noise, epochs, and where to save the model. One table ({@link LTR_FLAGS}, a part of `score`'s
+ * option table) is the source of their parsing, their help and the documentation check.
  *
  * @module
  */
@@ -9,72 +9,55 @@ import { FILTERS } from "../data/filters.ts";
 import { KitError } from "../errors.ts";
 import { readLtrModel } from "../scoring/ltr_file.ts";
 import type { LtrTrainingChoice } from "../scoring/pipeline.ts";
-import { oneOf, type OptionSpec, type Parsed, str } from "./args.ts";
+import { oneOf, type Parsed, str } from "./args.ts";
+import type { Option } from "./command.ts";
 
-/** One flag of the learned ranker's training. */
-export interface LtrFlag {
-  /** Flag name without the dashes. */
-  flag: string;
-  /** Placeholder of its value in the usage. */
-  value: string;
-  /** What it does (docs/scoring.md says the same). */
-  help: string;
-}
-
-/** The training flags of `score --model ltr`. */
-export const LTR_FLAGS: readonly LtrFlag[] = [
+/** The training flags of `score --model ltr` (docs/scoring.md says the same). */
+export const LTR_FLAGS: readonly Option[] = [
   {
-    flag: "train-dataset",
+    name: "train-dataset",
     value: "wikiqa|trecqa",
     help: "dataset to train on (default: the scored --dataset)",
   },
   {
-    flag: "train-split",
+    name: "train-split",
     value: "S",
     help: "training split (default: train for WikiQA, train-all for TREC-QA)",
   },
   {
-    flag: "train-filter",
-    value: "raw|no-all|clean",
+    name: "train-filter",
+    value: FILTERS.join("|"),
     help: "filter of the training split (default: no-all for WikiQA, raw for TREC-QA)",
   },
   {
-    flag: "init-model",
+    name: "init-model",
     value: "FILE",
     help: "start from a saved model's weights (transfer, then adapt); " +
       "with --epochs 0, score with the saved model as it is",
   },
   {
-    flag: "noise",
+    name: "noise",
     value: "P",
     help: "flip round(P x training pairs) labels, chosen by --noise-seed, before training " +
       "(P in [0, 1]; default 0)",
   },
   {
-    flag: "noise-seed",
+    name: "noise-seed",
     value: "N",
     help: "seed choosing the flipped labels (default: --seed)",
   },
   {
-    flag: "epochs",
+    name: "epochs",
     value: "N",
     help: "passes over the training pairs (default 30)",
   },
   {
-    flag: "save-model",
+    name: "save-model",
     value: "FILE",
     help: "write the trained model as JSON (format in docs/scoring.md); " +
       "without --out, train and save only",
   },
 ];
-
-/** The option specs of {@link LTR_FLAGS}, for `parseFlags`. */
-export const LTR_OPTION_SPECS: OptionSpec = Object.fromEntries(
-  LTR_FLAGS.map((f) => [f.flag, { type: "string" as const }]),
-);
-
-/** The usage text of {@link LTR_FLAGS}. */
-export const LTR_USAGE: string = LTR_FLAGS.map((f) => `[--${f.flag} ${f.value}]`).join(" ");
 
 /** What the flags ask for. */
 export interface LtrFlagValues {
@@ -98,18 +81,18 @@ function nonNegativeInteger(p: Parsed, name: string): number | undefined {
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseFlags } from "./args.ts";
- * import { LTR_OPTION_SPECS, readLtrFlags } from "./ltr_flags.ts";
- * const p = parseFlags(["--noise", "0.1", "--train-dataset", "trecqa"], LTR_OPTION_SPECS);
+ * import { LTR_FLAGS, readLtrFlags } from "./ltr_flags.ts";
+ * const p = parseFlags(["--noise", "0.1", "--train-dataset", "trecqa"], { options: LTR_FLAGS });
  * const f = await readLtrFlags(p, "ltr");
  * assert(f.training.noise === 0.1 && f.training.dataset === "trecqa");
  * await assert.rejects(readLtrFlags(p, "lexical:bm25"), /--train-dataset is an option of --model ltr/);
  * ```
  */
 export async function readLtrFlags(p: Parsed, model: string): Promise<LtrFlagValues> {
-  const given = LTR_FLAGS.filter((f) => p.values[f.flag] !== undefined);
+  const given = LTR_FLAGS.filter((f) => p.values[f.name] !== undefined);
   if (model !== "ltr") {
     if (given.length) {
-      throw new KitError(`--${given[0].flag} is an option of --model ltr, not of ${model}`);
+      throw new KitError(`--${given[0].name} is an option of --model ltr, not of ${model}`);
     }
     return { training: {} };
   }

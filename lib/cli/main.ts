@@ -16,7 +16,8 @@
  */
 import { PROJECT_ROOT } from "../data/paths.ts";
 import { KitError } from "../errors.ts";
-import type { Command } from "./command.ts";
+import { type Command, helpText, usageLine } from "./command.ts";
+import { UsageError } from "./args.ts";
 import { ReaderClosed } from "../io/output.ts";
 import { guardConsoleLog, stdoutError, StdoutFailure } from "./stdout.ts";
 
@@ -45,17 +46,30 @@ export async function loadCommands(): Promise<Record<string, CommandEntry>> {
   return out;
 }
 
+/**
+ * Every command with its path as typed after `deno task` (`eval trec`, `score`), in the
+ * order of the command list.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commandList } from "./main.ts";
+ * const paths = (await commandList()).map(([path]) => path);
+ * assert(paths.includes("eval trec") && paths.includes("score"));
+ * ```
+ */
+export async function commandList(): Promise<[string, Command][]> {
+  const out: [string, Command][] = [];
+  for (const [group, subs] of Object.entries(await loadCommands())) {
+    if (isCommand(subs)) out.push([group, subs]);
+    else for (const [name, cmd] of Object.entries(subs)) out.push([`${group} ${name}`, cmd]);
+  }
+  return out;
+}
+
 async function usage(): Promise<string> {
   const lines = ["usage: deno task <command> <subcommand> [options]", ""];
-  for (const [group, subs] of Object.entries(await loadCommands())) {
-    if (isCommand(subs)) {
-      lines.push(`  ${group}`.padEnd(22) + subs.summary);
-      continue;
-    }
-    for (const [name, cmd] of Object.entries(subs)) {
-      lines.push(`  ${group} ${name}`.padEnd(22) + cmd.summary);
-    }
-  }
+  for (const [path, cmd] of await commandList()) lines.push(`  ${path}`.padEnd(22) + cmd.summary);
   return lines.join("\n");
 }
 
@@ -88,8 +102,9 @@ export async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  const path = direct ? group : `${group} ${sub}`;
   if (rest.includes("--help") || rest.includes("-h")) {
-    console.log(`deno task ${group}${sub ? " " + sub : ""} ${cmd.usage}\n\n${cmd.summary}`);
+    console.log(helpText(path, cmd));
     return 0;
   }
   const restore = guardConsoleLog();
@@ -99,6 +114,7 @@ export async function main(argv: string[]): Promise<number> {
     const e = caught instanceof StdoutFailure ? await stdoutError(caught.failure) : caught;
     if (e instanceof KitError) {
       console.error(`error: ${e.message}`);
+      if (e instanceof UsageError) console.error(`${usageLine(path, cmd)} (-h for help)`);
       return 2;
     }
     if (e instanceof ReaderClosed) return 0;

@@ -30,7 +30,15 @@ import {
   SEGMENTERS,
   writeSpanRun,
 } from "../qrcd/mod.ts";
-import { oneOf, outputFlag, parseFlags, required, str } from "./args.ts";
+import {
+  DIR_OPTION,
+  FORCE_OPTION,
+  oneOf,
+  OUT_OPTION,
+  outputFlag,
+  parseFlags,
+  str,
+} from "./args.ts";
 import type { Command } from "./command.ts";
 
 async function fileExists(path: string): Promise<boolean> {
@@ -78,18 +86,27 @@ function report(issues: RunIssue[], file: string): { errors: number; warnings: n
 /** `eval qrcd GOLD RUN.json`: scores a run with the official scorer's semantics. */
 export const qrcdEvalCommand: Command = {
   summary: "QRCD (Qur'an QA 2022): pRR, exact match and F1@1 of a run file",
-  usage: "GOLD.jsonl|train|dev RUN.json [--per-record] [--segmenter none|light] [--dir DIR]",
+  positionals: [
+    {
+      name: "GOLD",
+      help: "gold records: a JSONL file, or train or dev (the split's file from --dir)",
+    },
+    { name: "RUN.json", help: "the run file (the shared task's JSON)" },
+  ],
+  options: [
+    { name: "per-record", help: "each record's scores too" },
+    {
+      name: "segmenter",
+      value: Object.keys(SEGMENTERS).join("|"),
+      default: "none",
+      help: "Arabic word segmentation before matching (none: the official scorer's)",
+    },
+    DIR_OPTION,
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      "per-record": { type: "boolean" },
-      segmenter: { type: "string" },
-      dir: { type: "string" },
-    });
-    if (p.positionals.length !== 2) {
-      throw new KitError("expected two arguments: GOLD.jsonl RUN.json");
-    }
+    const p = parseFlags(args, qrcdEvalCommand);
     const [goldSpec, runPath] = p.positionals;
-    const segName = oneOf(str(p, "segmenter", "none")!, ["none", "light"], "segmenter");
+    const segName = oneOf(str(p, "segmenter")!, Object.keys(SEGMENTERS), "segmenter");
     const gold = await loadScorableGold(goldSpec, str(p, "dir"));
     const { run, issues } = await readSpanRun(runPath);
     const nameIssue = checkRunFileName(runPath, "warning");
@@ -118,10 +135,17 @@ export const qrcdEvalCommand: Command = {
 /** `eval qrcd-check RUN.json`: the submission checker's rules, file name included. */
 export const qrcdCheckCommand: Command = {
   summary: "QRCD: check a run file with the official submission checker's rules",
-  usage: "RUN.json [--gold GOLD.jsonl|train|dev|test] [--dir DIR]",
+  positionals: [{ name: "RUN.json", help: "the run file (the shared task's JSON)" }],
+  options: [
+    {
+      name: "gold",
+      value: "GOLD",
+      help: "also check against gold records: a JSONL file, or train, dev or test (from --dir)",
+    },
+    DIR_OPTION,
+  ],
   async run(args) {
-    const p = parseFlags(args, { gold: { type: "string" }, dir: { type: "string" } });
-    if (p.positionals.length !== 1) throw new KitError("expected one argument: RUN.json");
+    const p = parseFlags(args, qrcdCheckCommand);
     const runPath = p.positionals[0];
     const { run, issues } = await readSpanRun(runPath);
     const nameIssue = checkRunFileName(runPath, "error");
@@ -137,22 +161,20 @@ export const qrcdCheckCommand: Command = {
 /** `eval qrcd-baseline`: writes the offline token-overlap baseline's run file. */
 export const qrcdBaselineCommand: Command = {
   summary: "QRCD: write the offline baseline run (verses ranked by question-word overlap)",
-  usage: "(--split train|dev|test [--dir DIR] | --gold GOLD.jsonl) --out RUN.json [--force]",
+  options: [
+    { name: "split", value: "train|dev|test", help: "the split's records (from --dir)" },
+    { name: "gold", value: "GOLD.jsonl", help: "the records of this file (instead of --split)" },
+    DIR_OPTION,
+    { ...OUT_OPTION, required: true },
+    FORCE_OPTION,
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      split: { type: "string" },
-      gold: { type: "string" },
-      dir: { type: "string" },
-      out: { type: "string" },
-      force: { type: "boolean" },
-    });
-    if (p.positionals.length > 0) throw new KitError(`unexpected argument '${p.positionals[0]}'`);
+    const p = parseFlags(args, qrcdBaselineCommand);
     const split = str(p, "split");
     const goldPath = str(p, "gold");
     if ((split === undefined) === (goldPath === undefined)) {
       throw new KitError("give exactly one of --split and --gold");
     }
-    required(p, "out");
     const out = (await outputFlag(p))!;
     let records: PassageQuestion[];
     if (split !== undefined) {

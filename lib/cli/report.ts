@@ -9,7 +9,7 @@
  * @module
  */
 import type { Command } from "./command.ts";
-import { list, oneOf, parseFlags, str } from "./args.ts";
+import { FORCE_OPTION, list, oneOf, parseFlags, str } from "./args.ts";
 import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
@@ -32,31 +32,44 @@ function fromCaller(path: string): string {
 export const reportCommand: Command = {
   summary: "execute the notebooks and export HTML pages, an index and a PDF; with --run, " +
     "--model or --qrcd-run, a report on your systems first",
-  usage: "[--data sample|real] [--run NAME=PATH[,PATH...]]... [--model NAME=SPEC]...\n" +
-    "  [--qrcd-run NAME=RUN.json]... [--qrcd-gold dev|FILE] [--dataset wikiqa|trecqa]\n" +
-    "  [--split test] [--filter clean] [--backend webgpu|cpu] [--only NN]... [--out DIR [--force]]\n" +
-    "  [--no-pdf]\n" +
-    "  --run: a TREC run of your system; several files (comma-separated or a glob, e.g.\n" +
-    "  'runs/seed*.run') are runs of one system (seeds). --model: a spec of 'score --model',\n" +
-    "  scored on the split first ('--model M' without '=' is notebook 03's model). Paths are\n" +
-    "  relative to the current directory.",
+  options: [
+    { name: "data", value: "sample|real", help: "the corpora the notebooks read (default sample)" },
+    {
+      name: "run",
+      value: "NAME=PATH[,PATH...]",
+      multiple: true,
+      help: "a TREC run of your system; several files (comma-separated or a glob, e.g. " +
+        "'runs/seed*.run') are runs of one system (seeds)",
+    },
+    {
+      name: "model",
+      value: "NAME=SPEC",
+      multiple: true,
+      help: "a spec of 'score --model', scored on the split first ('--model M' without '=' " +
+        "is notebook 03's model)",
+    },
+    { name: "qrcd-run", value: "NAME=RUN.json", multiple: true, help: "a QRCD run of yours" },
+    { name: "qrcd-gold", value: "dev|FILE", help: "the QRCD runs' gold records (default dev)" },
+    {
+      name: "dataset",
+      value: "wikiqa|trecqa",
+      help: "the corpus your systems are evaluated on (default wikiqa)",
+    },
+    { name: "split", value: "S", help: "the split your systems are evaluated on (default test)" },
+    {
+      name: "filter",
+      value: "raw|no-all|clean",
+      help: "the filter of the split your systems are evaluated on (default clean)",
+    },
+    { name: "backend", value: "webgpu|cpu", help: "where transformer models run" },
+    { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
+    { name: "out", value: "DIR", help: "the report folder (default reports/<data>/)" },
+    FORCE_OPTION,
+    { name: "no-pdf", help: "no PDF" },
+  ],
+  notes: "Paths are relative to the current directory.",
   async run(args) {
-    const p = parseFlags(args, {
-      data: { type: "string" },
-      model: { type: "string", multiple: true },
-      backend: { type: "string" },
-      run: { type: "string", multiple: true },
-      "qrcd-run": { type: "string", multiple: true },
-      "qrcd-gold": { type: "string" },
-      dataset: { type: "string" },
-      split: { type: "string" },
-      filter: { type: "string" },
-      only: { type: "string", multiple: true },
-      out: { type: "string" },
-      force: { type: "boolean" },
-      "no-pdf": { type: "boolean" },
-    });
-    if (p.positionals.length) throw new KitError(`unexpected argument '${p.positionals[0]}'`);
+    const p = parseFlags(args, reportCommand);
     const data = oneOf(str(p, "data", "sample")!, ["sample", "real"] as const, "--data");
     const backend = str(p, "backend");
     if (backend !== undefined) oneOf(backend, ["webgpu", "cpu"] as const, "--backend");

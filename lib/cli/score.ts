@@ -12,44 +12,57 @@ import { BACKENDS } from "../scoring/model/session.ts";
 import { makeScorer, readQrcdSplit, scoreSplit } from "../scoring/pipeline.ts";
 import { describeTraining } from "../scoring/ltr.ts";
 import { writeLtrModel } from "../scoring/ltr_file.ts";
-import { LTR_OPTION_SPECS, LTR_USAGE, readLtrFlags } from "./ltr_flags.ts";
+import { LTR_FLAGS, readLtrFlags } from "./ltr_flags.ts";
 import { writeSpanRun } from "../qrcd/runfile.ts";
-import { filterFlag, oneOf, outputFlag, parseFlags, required, str } from "./args.ts";
+import {
+  DIR_OPTION,
+  FILTER_OPTION,
+  filterFlag,
+  FORCE_OPTION,
+  oneOf,
+  OUT_OPTION,
+  outputFlag,
+  parseFlags,
+  required,
+  RUN_ID_OPTION,
+  str,
+} from "./args.ts";
 import type { Command } from "./command.ts";
 
 /** The `score` command. */
 export const scoreCommand: Command = {
   summary: "score a split with a model and write a TREC run",
-  usage: "--model <path|hub-id|lexical:wordcnt|lexical:wgtwordcnt|lexical:bm25|ltr> " +
-    "--dataset wikiqa|trecqa|qrcd --split S [--filter raw|no-all|clean] --out RUN " +
-    "(RUN.json: ranx/pytrec_eval JSON; .gz: compressed) " +
-    "[--top-k 5] [--max-answer-tokens 30] [--doc-stride 128] (qrcd: RUN.json, a QA model) " +
-    "[--backend webgpu|cpu] [--batch-size N] [--seed N] [--run-id ID] [--dir CORPUS_DIR] " +
-    "[--no-cache] [--force]\n" +
-    "  filter default: clean for dev/test, no-all for train (the protocol's)\n  ltr training: " +
-    LTR_USAGE,
+  options: [
+    {
+      name: "model",
+      value: "M",
+      required: true,
+      help: "a model folder or Hugging Face id, lexical:wordcnt, lexical:wgtwordcnt, " +
+        "lexical:bm25, or ltr (the learned ranker: trained here, no download)",
+    },
+    { name: "dataset", value: "wikiqa|trecqa|qrcd", required: true, help: "the corpus" },
+    { name: "split", value: "S", help: "the split to score (required with --out)" },
+    FILTER_OPTION,
+    OUT_OPTION,
+    FORCE_OPTION,
+    RUN_ID_OPTION,
+    DIR_OPTION,
+    { name: "backend", value: BACKENDS.join("|"), help: "where transformer models run" },
+    { name: "batch-size", value: "N", help: "pairs per model call (default 32; QA models 16)" },
+    { name: "seed", value: "N", help: "seed of the ranker's training shuffle (default 42)" },
+    { name: "no-cache", help: "do not read or write the score cache (transformer models)" },
+    { name: "top-k", value: "K", help: "qrcd: answers per record (default 5)" },
+    { name: "max-answer-tokens", value: "N", help: "qrcd: longest answer in tokens (default 30)" },
+    { name: "doc-stride", value: "N", help: "qrcd: window stride in tokens (default 128)" },
+    ...LTR_FLAGS,
+  ],
+  notes: "--out: a TREC run; RUN.json: ranx/pytrec_eval JSON; .gz: compressed (qrcd: RUN.json, " +
+    "the shared task's format, with a QA model). Required, except that --model ltr " +
+    "--save-model FILE alone trains and saves the ranker without scoring.",
   async run(args) {
-    const p = parseFlags(args, {
-      model: { type: "string" },
-      dataset: { type: "string" },
-      split: { type: "string" },
-      filter: { type: "string" },
-      out: { type: "string" },
-      backend: { type: "string" },
-      "batch-size": { type: "string" },
-      seed: { type: "string" },
-      "run-id": { type: "string" },
-      dir: { type: "string" },
-      "no-cache": { type: "boolean" },
-      force: { type: "boolean" },
-      "top-k": { type: "string" },
-      "max-answer-tokens": { type: "string" },
-      "doc-stride": { type: "string" },
-      ...LTR_OPTION_SPECS,
-    });
-    if (p.positionals.length) throw new KitError(`unexpected argument '${p.positionals[0]}'`);
-    const model = required(p, "model");
-    const dataset = oneOf(required(p, "dataset"), ["wikiqa", "trecqa", "qrcd"] as const, "dataset");
+    const p = parseFlags(args, scoreCommand);
+    const model = str(p, "model")!;
+    const dataset = oneOf(str(p, "dataset")!, ["wikiqa", "trecqa", "qrcd"] as const, "dataset");
     const ltr = await readLtrFlags(p, model);
     // With --save-model alone the ranker is trained and saved, and nothing is scored.
     if (!ltr.saveModel || str(p, "out") !== undefined) required(p, "out");

@@ -24,18 +24,22 @@ import {
 } from "../stats/mod.ts";
 import type { Command } from "./command.ts";
 import {
+  COMPLETE_OPTION,
+  FORCE_OPTION,
+  LEVEL_OPTION,
   list,
   oneOf,
+  OUT_OPTION,
   type OutputFlag,
   outputFlag,
   parseFlags,
   RELEASE_OPTION,
-  RELEASE_USAGE,
   relevanceLevel,
-  required,
   str,
   trecRelease,
 } from "./args.ts";
+import type { Option } from "./command.ts";
+import { DEFAULT_SEED } from "../stats/random.ts";
 import { writeStdout } from "./stdout.ts";
 
 function positiveInt(raw: string | undefined, flag: string, fallback: number): number {
@@ -45,6 +49,18 @@ function positiveInt(raw: string | undefined, flag: string, fallback: number): n
   }
   return Number(raw);
 }
+
+const TESTS = ["randomization", "ttest"] as const satisfies readonly TestName[];
+const COMPARE_FORMATS = ["md", "latex", "csv", "json"] as const;
+const CORRECTIONS = ["holm", "bonferroni", "none"] as const satisfies readonly Correction[];
+
+/** `--qrels QRELS` of the commands that take several runs. */
+const QRELS_OPTION: Option = {
+  name: "qrels",
+  value: "QRELS",
+  required: true,
+  help: "TREC or ranx/pytrec_eval JSON qrels, gzip too",
+};
 
 /** A system's name from its run file: the file name without folders and extension. */
 function systemName(path: string): string {
@@ -63,33 +79,61 @@ async function emit(text: string, out: OutputFlag | undefined): Promise<void> {
 /** `eval compare`: a comparison table of two or more runs with significance marks. */
 export const compareCommand: Command = {
   summary: "compare runs: means, paired significance tests, Markdown/LaTeX/CSV table",
-  usage: "--qrels QRELS RUN1 RUN2 [RUN...] [-m MEASURE]... [--test randomization|ttest]\n" +
-    "  [--format md|latex|csv|json] [--name NAME]... [--trials N] [--seed S] [--alpha A]\n" +
-    "  [--correction holm|bonferroni|none] [--bootstrap SAMPLES] [-c] [--intersect] [-l LEVEL]\n" +
-    `  ${RELEASE_USAGE} [--out FILE [--force]]\n` +
-    "  measures default to map and recip_rank; -c averages over every qrels query (missing: 0);\n" +
-    "  the correction defaults to holm with more than two runs",
+  positionals: [{ name: "RUN", help: "a TREC run, one per system", repeat: { min: 2 } }],
+  options: [
+    QRELS_OPTION,
+    {
+      name: "measure",
+      short: "m",
+      value: "MEASURE",
+      multiple: true,
+      help: "a measure to compare on (default: map and recip_rank)",
+    },
+    {
+      name: "test",
+      value: TESTS.join("|"),
+      default: "randomization",
+      help: "the paired significance test",
+    },
+    {
+      name: "format",
+      value: COMPARE_FORMATS.join("|"),
+      default: "md",
+      help: "the table's format",
+    },
+    {
+      name: "name",
+      value: "NAME",
+      multiple: true,
+      help: "a system's name, one per run (default: the run file's name)",
+    },
+    { name: "trials", value: "N", default: "10000", help: "the randomization test's trials" },
+    {
+      name: "seed",
+      value: "S",
+      help: `seed of the randomization test and the bootstrap (default ${DEFAULT_SEED})`,
+    },
+    { name: "alpha", value: "A", help: "significance level, in (0, 1) (default 0.05)" },
+    {
+      name: "correction",
+      value: CORRECTIONS.join("|"),
+      help: "for several comparisons (default: holm with more than two runs, else none)",
+    },
+    {
+      name: "bootstrap",
+      value: "SAMPLES",
+      help: "also a bootstrap confidence interval of each difference, from SAMPLES resamples",
+    },
+    COMPLETE_OPTION,
+    { name: "intersect", help: "compare on the queries every run answers" },
+    LEVEL_OPTION,
+    RELEASE_OPTION,
+    OUT_OPTION,
+    FORCE_OPTION,
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      qrels: { type: "string" },
-      measure: { type: "string", multiple: true, short: "m" },
-      test: { type: "string", default: "randomization" },
-      format: { type: "string", default: "md" },
-      name: { type: "string", multiple: true },
-      trials: { type: "string" },
-      seed: { type: "string" },
-      alpha: { type: "string" },
-      correction: { type: "string" },
-      bootstrap: { type: "string" },
-      complete: { type: "boolean", short: "c" },
-      intersect: { type: "boolean" },
-      level: { type: "string", short: "l" },
-      out: { type: "string" },
-      force: { type: "boolean" },
-      ...RELEASE_OPTION,
-    });
+    const p = parseFlags(args, compareCommand);
     const runs = p.positionals;
-    if (runs.length < 2) throw new KitError("compare needs at least two run files");
     const names = list(p, "name");
     if (names.length && names.length !== runs.length) {
       throw new KitError(`got ${names.length} --name for ${runs.length} runs`);
@@ -98,12 +142,12 @@ export const compareCommand: Command = {
     if (new Set(systemNames).size !== systemNames.length) {
       throw new KitError(`run names repeat (${systemNames.join(", ")}); pass --name for each run`);
     }
-    const test = oneOf(str(p, "test")!, ["randomization", "ttest"] as const, "test") as TestName;
-    const format = oneOf(str(p, "format")!, ["md", "latex", "csv", "json"] as const, "format");
+    const test: TestName = oneOf(str(p, "test")!, TESTS, "test");
+    const format = oneOf(str(p, "format")!, COMPARE_FORMATS, "format");
     const correctionRaw = str(p, "correction");
-    const correction = correctionRaw === undefined
+    const correction: Correction | undefined = correctionRaw === undefined
       ? undefined
-      : oneOf(correctionRaw, ["holm", "bonferroni", "none"] as const, "correction") as Correction;
+      : oneOf(correctionRaw, CORRECTIONS, "correction");
     const alphaRaw = str(p, "alpha");
     const alpha = alphaRaw === undefined ? undefined : Number(alphaRaw);
     if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
@@ -112,7 +156,7 @@ export const compareCommand: Command = {
     const measures = list(p, "measure").length ? list(p, "measure") : ["map", "recip_rank"];
     const out = await outputFlag(p);
     const release = trecRelease(p);
-    const qrels = await readQrels(required(p, "qrels"), { release });
+    const qrels = await readQrels(str(p, "qrels")!, { release });
     const options = {
       complete: Boolean(p.values.complete),
       relevanceLevel: relevanceLevel(str(p, "level")),
@@ -152,20 +196,24 @@ export const compareCommand: Command = {
 /** `eval ties`: how tied scores move AP/MAP and RR/MRR. */
 export const tiesCommand: Command = {
   summary: "tied scores: MAP/MRR range and expectation over tie orders vs trec_eval's",
-  usage: `QRELS RUN [-c] [-l LEVEL] [-q] [--json] ${RELEASE_USAGE}\n` +
-    "  -q lists the queries whose AP or RR depends on the order of ties",
+  positionals: [
+    { name: "QRELS", help: "TREC or ranx/pytrec_eval JSON qrels; - for stdin" },
+    { name: "RUN", help: "TREC or ranx/pytrec_eval JSON run; - for stdin (not both)" },
+  ],
+  options: [
+    COMPLETE_OPTION,
+    LEVEL_OPTION,
+    {
+      name: "query",
+      short: "q",
+      help: "list the queries whose AP or RR depends on the order of ties",
+    },
+    { name: "json", help: "one JSON object (with -q the affected queries too)" },
+    RELEASE_OPTION,
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      complete: { type: "boolean", short: "c" },
-      level: { type: "string", short: "l" },
-      query: { type: "boolean", short: "q" },
-      json: { type: "boolean" },
-      ...RELEASE_OPTION,
-    });
-    const [qrelsPath, runPath, ...extra] = p.positionals;
-    if (!qrelsPath || !runPath || extra.length) {
-      throw new KitError("usage: deno task eval ties QRELS RUN [-c] [-l LEVEL] [-q] [--json]");
-    }
+    const p = parseFlags(args, tiesCommand);
+    const [qrelsPath, runPath] = p.positionals;
     checkOneStdin(qrelsPath, runPath);
     const release = trecRelease(p);
     const analysis = analyzeTies(
@@ -209,22 +257,33 @@ const RUNS_NEEDED_HALF_WIDTHS = [0.01, 0.005, 0.002, 0.001];
 /** `eval stability`: spread of one measure over several runs of one system (e.g. seeds). */
 export const stabilityCommand: Command = {
   summary: "stability over runs (seeds) of one system: mean, sample sd, min, max, flag",
-  usage:
-    "--qrels QRELS RUN1 RUN2 [RUN...] [-m MEASURE] [--threshold T] [--spread sd|range] [-c]\n" +
-    `  [-l LEVEL] [--json] ${RELEASE_USAGE}   (measure default map; threshold default 0.01)`,
+  positionals: [{
+    name: "RUN",
+    help: "a TREC run of the system (one per seed)",
+    repeat: { min: 2 },
+  }],
+  options: [
+    QRELS_OPTION,
+    { name: "measure", short: "m", value: "MEASURE", default: "map", help: "the one measure" },
+    {
+      name: "threshold",
+      value: "T",
+      help: "the spread above which the system is flagged unstable (default 0.01)",
+    },
+    {
+      name: "spread",
+      value: "sd|range",
+      default: "sd",
+      help: "the spread compared with the threshold: sample sd or max - min",
+    },
+    COMPLETE_OPTION,
+    LEVEL_OPTION,
+    { name: "json", help: "one JSON object" },
+    RELEASE_OPTION,
+  ],
   async run(args) {
-    const p = parseFlags(args, {
-      qrels: { type: "string" },
-      measure: { type: "string", short: "m" },
-      threshold: { type: "string" },
-      spread: { type: "string", default: "sd" },
-      complete: { type: "boolean", short: "c" },
-      level: { type: "string", short: "l" },
-      json: { type: "boolean" },
-      ...RELEASE_OPTION,
-    });
+    const p = parseFlags(args, stabilityCommand);
     const runs = p.positionals;
-    if (runs.length < 2) throw new KitError("stability needs at least two run files");
     const thresholdRaw = str(p, "threshold");
     const threshold = thresholdRaw === undefined ? undefined : Number(thresholdRaw);
     if (threshold !== undefined && !(threshold >= 0)) {
@@ -232,8 +291,8 @@ export const stabilityCommand: Command = {
     }
     const spread = oneOf(str(p, "spread")!, ["sd", "range"] as const, "spread");
     const release = trecRelease(p);
-    const qrels = await readQrels(required(p, "qrels"), { release });
-    const measure = str(p, "measure", "map")!;
+    const qrels = await readQrels(str(p, "qrels")!, { release });
+    const measure = str(p, "measure")!;
     const perRun: number[][] = [];
     let outputName = measure;
     for (const run of runs) {

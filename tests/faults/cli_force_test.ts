@@ -4,7 +4,7 @@
  * `--force`. Commands run in-process through `main`, as the command line runs them.
  */
 import { assert, assertEquals } from "../assert.ts";
-import { loadCommands, main } from "../../lib/cli/main.ts";
+import { commandList, main } from "../../lib/cli/main.ts";
 import type { Command } from "../../lib/cli/command.ts";
 import { scoreCommand } from "../../lib/cli/score.ts";
 import { KitError } from "../../lib/errors.ts";
@@ -128,14 +128,11 @@ for (const w of WRITERS) {
 }
 
 Deno.test("every registered command that takes --out also takes --force", async () => {
-  const all: [string, Command][] = [["score", scoreCommand]];
-  for (const [group, subs] of Object.entries(await loadCommands())) {
-    if (typeof (subs as Command).run === "function") all.push([group, subs as Command]);
-    else for (const [n, c] of Object.entries(subs)) all.push([`${group} ${n}`, c as Command]);
-  }
-  const writers = all.filter(([, c]) => /--out\b/.test(c.usage));
+  const all = await commandList();
+  const takes = (c: Command, flag: string) => c.options.some((o) => o.name === flag);
+  const writers = all.filter(([, c]) => takes(c, "out"));
   assert(writers.length >= 4, `found only ${writers.map(([n]) => n)}`);
-  for (const [name, c] of writers) assert(/--force\b/.test(c.usage), `${name} lacks --force`);
+  for (const [name, c] of writers) assert(takes(c, "force"), `${name} lacks --force`);
   // The table above tests each of them end to end.
   // `report` writes a folder; its refusal is tested below without running the notebooks.
   const tested = new Set([...WRITERS.map((w) => w.name), "report"]);
@@ -162,7 +159,7 @@ Deno.test("every command module that takes --out checks it before the work (outp
   for (const e of Deno.readDirSync(dir)) {
     if (!e.name.endsWith(".ts") || e.name === "report.ts") continue;
     const text = await Deno.readTextFile(`${dir}${e.name}`);
-    if (/\bout: \{ type: "string"/.test(text) && !text.includes("outputFlag(")) {
+    if (/\bOUT_OPTION\b/.test(text) && !text.includes("outputFlag(")) {
       missing.push(e.name);
     }
   }

@@ -189,7 +189,7 @@ Deno.test("score: training flag errors", async () => {
 Deno.test("docs/scoring.md documents every ltr training flag", async () => {
   const doc = await Deno.readTextFile(new URL("../../docs/scoring.md", import.meta.url));
   for (const f of LTR_FLAGS) {
-    assert.ok(doc.includes(`\`--${f.flag}`), `--${f.flag} in docs/scoring.md`);
+    assert.ok(doc.includes(`\`--${f.name}`), `--${f.name} in docs/scoring.md`);
   }
 });
 

@@ -104,7 +104,7 @@ Deno.test("eval compare: exact randomization p-values in Markdown and CSV", asyn
   assert.equal(s.unstable, true);
   const one = await runCli(["eval", "compare", "--qrels", `${dir}/q.qrels`, `${dir}/a.run`]);
   assert.equal(one.code, 2);
-  assert.match(one.stderr, /at least two run files/);
+  assert.match(one.stderr, /expected at least 2 arguments \(RUN RUN \[RUN\.\.\.\]\), got 1/);
   const badTest = await runCli([
     "eval",
     "compare",
