@@ -57,7 +57,17 @@ export interface Command extends Arguments {
   run(args: string[]): Promise<number | void>;
 }
 
-/** The flag as typed: `-m, --measure MEASURE`. */
+/**
+ * The flag as the help writes it: `-m, --measure MEASURE`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { flagText } from "./command.ts";
+ * assert.equal(flagText({ name: "measure", short: "m", value: "MEASURE", help: "" }), "-m, --measure MEASURE");
+ * assert.equal(flagText({ name: "force", help: "" }), "--force");
+ * ```
+ */
 export function flagText(o: Option): string {
   return `${o.short ? `-${o.short}, ` : ""}--${o.name}${o.value ? ` ${o.value}` : ""}`;
 }
