@@ -9,7 +9,7 @@
  * @module
  */
 import type { Command } from "./command.ts";
-import { FORCE_OPTION, list, oneOf, parseFlags, str } from "./args.ts";
+import { FILTER_OPTION, FORCE_OPTION, list, oneOf, parseFlags, str } from "./args.ts";
 import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
@@ -56,11 +56,7 @@ export const reportCommand: Command = {
       help: "the corpus your systems are evaluated on (default wikiqa)",
     },
     { name: "split", value: "S", help: "the split your systems are evaluated on (default test)" },
-    {
-      name: "filter",
-      value: "raw|no-all|clean",
-      help: "the filter of the split your systems are evaluated on (default clean)",
-    },
+    FILTER_OPTION,
     { name: "backend", value: "webgpu|cpu", help: "where transformer models run" },
     { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
     { name: "out", value: "DIR", help: "the report folder (default reports/<data>/)" },
@@ -86,6 +82,13 @@ export const reportCommand: Command = {
       split: str(p, "split"),
       filter: str(p, "filter"),
     }, callerDir());
+    if (systems && str(p, "filter") === undefined) {
+      // Said as every command says its default filter.
+      console.error(
+        `${systems.split}: filter ${systems.filter} (the protocol's for ${systems.split}; ` +
+          "--filter raw|no-all|clean to change)",
+      );
+    }
     const out = str(p, "out");
     const r = await buildReport({
       params: {

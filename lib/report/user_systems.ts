@@ -7,7 +7,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { type FilterName, FILTERS } from "../data/filters.ts";
+import { type FilterName, FILTERS, protocolFilter } from "../data/filters.ts";
 import { SPLITS } from "../data/splits.ts";
 import type { As2Dataset } from "../data/types.ts";
 import { SAMPLES_DIR } from "../data/paths.ts";
@@ -264,7 +264,8 @@ export function specFromArgs(
   return checkSpec({
     dataset: (args.dataset ?? "wikiqa") as As2Dataset,
     split: args.split ?? "test",
-    filter: (args.filter ?? "clean") as FilterName,
+    // The protocol's filter for the split, as every command defaults (clean for dev and test).
+    filter: (args.filter ?? protocolFilter(args.split ?? "test")) as FilterName,
     systems: [
       ...runs.map((r) => ({ name: r.name, runs: r.paths })),
       // Scored by the report before the notebook runs, which fills in the runs.

@@ -164,7 +164,6 @@ const SHARED: Option[] = [
 const DIFFERENT_ON_PURPOSE: Record<string, string> = {
   "bench eval --dir": "the folder of the benchmark's synthetic files, not a corpus folder",
   "report --out": "a report folder, built beside the old one and swapped in",
-  "report --filter": "the filter of the user's systems' split, clean by default",
 };
 
 Deno.test("a flag several commands share is one table entry: same letter, value and help everywhere", () => {

@@ -41,6 +41,12 @@ Deno.test("specFromArgs: defaults, paths against the caller's folder, models, QR
       qrcdRuns: ["q=qrcd.json"],
     }, dir)!;
     assert.deepEqual([spec.dataset, spec.split, spec.filter], ["wikiqa", "test", "clean"]);
+    // The filter default is the protocol's for the split, as in every command.
+    const train = specFromArgs(
+      { runs: ["one=one.run"], models: [], qrcdRuns: [], split: "train" },
+      dir,
+    )!;
+    assert.equal(train.filter, "no-all");
     assert.deepEqual(spec.systems, [
       { name: "one", runs: [`${dir}/one.run`] },
       // A glob in numeric order.
