@@ -67,9 +67,14 @@ export async function commandList(): Promise<[string, Command][]> {
   return out;
 }
 
-async function usage(): Promise<string> {
-  const lines = ["usage: deno task <command> <subcommand> [options]", ""];
-  for (const [path, cmd] of await commandList()) lines.push(`  ${path}`.padEnd(22) + cmd.summary);
+/** The command list; with `group`, only that group's subcommands. */
+async function usage(group?: string): Promise<string> {
+  const lines = [`usage: deno task ${group ?? "<command>"} <subcommand> [options]`, ""];
+  for (const [path, cmd] of await commandList()) {
+    if (group === undefined || path.startsWith(`${group} `)) {
+      lines.push(`  ${path}`.padEnd(22) + cmd.summary);
+    }
+  }
   return lines.join("\n");
 }
 
@@ -93,12 +98,16 @@ export async function main(argv: string[]): Promise<number> {
   const direct = isCommand(subs);
   const sub = direct ? "" : afterGroup[0];
   const rest = direct ? afterGroup : afterGroup.slice(1);
+  if (!direct && (sub === "-h" || sub === "--help")) {
+    console.log(await usage(group));
+    return 0;
+  }
   const cmd = direct ? subs : sub ? subs[sub] : undefined;
   if (!cmd) {
     console.error(
       `${
         sub ? `unknown ${group} subcommand '${sub}'` : `missing ${group} subcommand`
-      }\n${await usage()}`,
+      }\n${await usage(group)}`,
     );
     return 2;
   }

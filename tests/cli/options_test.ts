@@ -47,6 +47,26 @@ function minimalArgs(cmd: Command, except?: string): string[] {
   return args;
 }
 
+Deno.test("a group's -h lists its subcommands (exit 0); an unknown subcommand lists them (exit 2)", async () => {
+  const groups = new Set(COMMANDS.filter(([p]) => p.includes(" ")).map(([p]) => p.split(" ")[0]));
+  assert(groups.size >= 3, `only ${groups.size} groups`);
+  for (const group of groups) {
+    const subs = COMMANDS.filter(([p]) => p.startsWith(`${group} `));
+    for (const flag of ["-h", "--help"]) {
+      const r = await cli([group, flag]);
+      assertEquals(r.code, 0, `${group} ${flag}`);
+      for (const [path, cmd] of subs) {
+        assert(r.out.includes(`${path}`) && r.out.includes(cmd.summary), path);
+      }
+      assertEquals(r.out.split("\n").filter((l) => l.startsWith("  ")).length, subs.length, group);
+    }
+    const bad = await cli([group, "nosuch"]);
+    assertEquals(bad.code, 2);
+    assert(bad.err.startsWith(`unknown ${group} subcommand 'nosuch'`), bad.err);
+    for (const [path] of subs) assert(bad.err.includes(path), path);
+  }
+});
+
 Deno.test("every command: --help prints the text generated from its table, every flag and argument in it", async () => {
   assert(COMMANDS.length >= 17, `only ${COMMANDS.length} commands`);
   for (const [path, cmd] of COMMANDS) {
