@@ -64,7 +64,12 @@ export async function readSplit(
 
 /** Options of {@link loadSplit}. */
 export interface LoadOptions {
-  /** Filter setting (default `raw`). */
+  /**
+   * Filter setting. Default `raw`: the split as published (the sizes the papers and
+   * `data stats` give), so a library call never drops questions unasked. The commands and the
+   * report default to the protocol's filter instead (`protocolFilter(split)`: clean for dev and
+   * test, no-all for training) and say so; pass it here to evaluate as they do.
+   */
   filter?: FilterName;
   /**
    * Corpus folder: `"samples"` for the bundled samples, a path laid out like
