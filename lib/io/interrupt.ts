@@ -1,8 +1,8 @@
 /**
  * What an interrupted command leaves behind. Work in progress that must not outlive the
  * process (an unfinished temporary file, a child process) registers a cleanup here; while
- * anything is registered, SIGINT (Ctrl-C), SIGTERM and SIGHUP run every cleanup and end the
- * process with the shell's status for that signal (130, 143, 129). While nothing is
+ * anything is registered, SIGINT (Ctrl-C), SIGTERM, SIGHUP and SIGQUIT (Ctrl-\) run every
+ * cleanup and end the process with the shell's status for that signal (130, 143, 129, 131). While nothing is
  * registered the signals keep their default action, so Ctrl-C stops a long computation at
  * once (a JavaScript handler would wait for the computation to yield).
  *
@@ -17,6 +17,8 @@ export const INTERRUPT_SIGNALS: readonly { signal: Deno.Signal; status: number }
   { signal: "SIGINT", status: 130 },
   { signal: "SIGTERM", status: 143 },
   { signal: "SIGHUP", status: 129 },
+  // Ctrl-\ : its default action (a core dump) would leave the temporary files too.
+  { signal: "SIGQUIT", status: 131 },
 ];
 
 const cleanups = new Set<{ run: () => void; note?: string }>();

@@ -1,7 +1,7 @@
 /**
  * Where a report is built: a new folder beside the target (`<out>.tmp-<pid>-<random>`), swapped
  * in only when the build is complete, so a failing cell, a failed check or an interrupt leaves
- * the previous report whole. Ctrl-C (SIGINT), SIGTERM and SIGHUP stop every process the build
+ * the previous report whole. Ctrl-C (SIGINT), SIGTERM, SIGHUP and SIGQUIT stop every process the build
  * started (the notebook runner, its Jupyter kernel, Chromium) and remove the partial folder
  * and the temporary files; folders left by a build that was killed outright (SIGKILL, a power
  * cut) are swept by the next build of the same report.
@@ -106,8 +106,8 @@ export interface Workspace {
 }
 
 /**
- * Runs `cleanup` when SIGINT, SIGTERM or SIGHUP arrives (the shared registry of
- * lib/io/interrupt.ts then exits with the shell's status: 130, 143, 129); returns the function
+ * Runs `cleanup` when SIGINT, SIGTERM, SIGHUP or SIGQUIT arrives (the shared registry of
+ * lib/io/interrupt.ts then exits with the shell's status: 130, 143, 129, 131); returns the function
  * that unregisters it. `cleanup` is synchronous, so nothing else runs between the signal and
  * the exit.
  */

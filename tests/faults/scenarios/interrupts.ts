@@ -133,6 +133,7 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
   signalScenario("SIGINT", 130),
   signalScenario("SIGTERM", 143),
   signalScenario("SIGHUP", 129),
+  signalScenario("SIGQUIT", 131),
   {
     cls: "interrupts",
     tried: "SIGINT to `data fetch wikiqa` the moment a temporary file appears in the cache " +

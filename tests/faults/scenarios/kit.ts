@@ -35,8 +35,8 @@ export const CLASSES = {
   },
   interrupts: {
     title: "Interrupts and killed processes",
-    summary: "SIGINT / SIGTERM / SIGHUP remove the unfinished temporary files and exit " +
-      "130 / 143 / 129; files left by a killed process are swept by the next write there",
+    summary: "SIGINT / SIGTERM / SIGHUP / SIGQUIT remove the unfinished temporary files and exit " +
+      "130 / 143 / 129 / 131; files left by a killed process are swept by the next write there",
   },
   stdout: {
     title: "Standard output closed early (`| head`)",
