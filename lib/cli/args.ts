@@ -159,6 +159,43 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], wh
 }
 
 /**
+ * Reads an integer flag of at least `min` (0: a count or a seed; 1: a size), or `undefined`
+ * when it is absent; anything else (a sign, a fraction, text) is refused with the flag's name
+ * as the user wrote it (`-M`, `--threads`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { integerFlag, parseFlags } from "./args.ts";
+ * const p = parseFlags(["--trials", "500", "--seed", "0"], {
+ *   options: [
+ *     { name: "trials", value: "N", help: "trials" },
+ *     { name: "seed", value: "N", help: "a seed" },
+ *   ],
+ * });
+ * assert.equal(integerFlag(p, "trials", 1), 500);
+ * assert.equal(integerFlag(p, "seed", 0), 0);
+ * assert.equal(integerFlag(p, "missing", 1), undefined);
+ * assert.throws(() => integerFlag(p, "seed", 1), /--seed takes a positive integer, got '0'/);
+ * ```
+ */
+export function integerFlag(
+  p: Parsed,
+  name: string,
+  min: 0 | 1,
+  flag = `--${name}`,
+): number | undefined {
+  const raw = str(p, name);
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    throw new KitError(
+      `${flag} takes ${min ? "a positive" : "a non-negative"} integer, got '${raw}'`,
+    );
+  }
+  return Number(raw);
+}
+
+/**
  * The `-l LEVEL` flag (trec_eval's relevance level): an integer, 1 when absent. Zero and
  * negative levels mean what they mean to trec_eval (see `isRelevant`); text trec_eval's
  * `atol` would read another way (`1.5` as 1, `x` as 0) is refused.

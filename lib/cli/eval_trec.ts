@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
 import { DEFAULT_MEASURES } from "../metrics/measures.ts";
 import { measureHelp } from "../metrics/measures/help.ts";
 import { evaluateTrecFiles } from "../metrics/trec_files.ts";
@@ -13,6 +12,7 @@ import { formatCsv, formatJson, formatTrecEval } from "../metrics/format.ts";
 import type { Command } from "./command.ts";
 import {
   COMPLETE_OPTION,
+  integerFlag,
   LEVEL_OPTION,
   list,
   oneOf,
@@ -23,16 +23,6 @@ import {
   trecRelease,
 } from "./args.ts";
 import { writeStdout } from "./stdout.ts";
-
-function count(raw: string | undefined, flag: string, min: number): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) {
-    throw new KitError(
-      `${flag} takes ${min ? "a positive" : "a non-negative"} integer, got '${raw}'`,
-    );
-  }
-  return Number(raw);
-}
 
 const FORMATS = ["text", "json", "csv", "csv-wide"] as const;
 
@@ -101,10 +91,10 @@ export const trecCommand: Command = {
         relevanceLevel: relevanceLevel(str(p, "level")),
         release: trecRelease(p),
         judgedOnly: Boolean(p.values["judged-only"]),
-        maxDocs: count(str(p, "max-docs"), "-M", 0),
-        numDocs: count(str(p, "num-docs"), "-N", 0),
+        maxDocs: integerFlag(p, "max-docs", 0, "-M"),
+        numDocs: integerFlag(p, "num-docs", 0, "-N"),
         // Default: a worker parses large runs where there are two or more CPUs.
-        threads: count(str(p, "threads"), "--threads", 1),
+        threads: integerFlag(p, "threads", 1),
         skipBadLines: Boolean(p.values["skip-bad-lines"]),
       },
     );

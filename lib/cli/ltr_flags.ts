@@ -9,7 +9,7 @@ import { FILTERS } from "../data/filters.ts";
 import { KitError } from "../errors.ts";
 import { readLtrModel } from "../scoring/ltr_file.ts";
 import type { LtrTrainingChoice } from "../scoring/pipeline.ts";
-import { oneOf, type Parsed, str } from "./args.ts";
+import { integerFlag, oneOf, type Parsed, str } from "./args.ts";
 import type { Option } from "./command.ts";
 
 /** The training flags of `score --model ltr` (docs/scoring.md says the same). */
@@ -67,13 +67,6 @@ export interface LtrFlagValues {
   saveModel?: string;
 }
 
-function nonNegativeInteger(p: Parsed, name: string): number | undefined {
-  const v = str(p, name);
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) throw new KitError(`--${name} takes a non-negative integer, got '${v}'`);
-  return Number(v);
-}
-
 /**
  * Reads the training flags; refuses them for a model other than `ltr`.
  *
@@ -112,8 +105,8 @@ export async function readLtrFlags(p: Parsed, model: string): Promise<LtrFlagVal
     }
     training.noise = v;
   }
-  training.noiseSeed = nonNegativeInteger(p, "noise-seed");
-  training.epochs = nonNegativeInteger(p, "epochs");
+  training.noiseSeed = integerFlag(p, "noise-seed", 0);
+  training.epochs = integerFlag(p, "epochs", 0);
   const init = str(p, "init-model");
   if (init !== undefined) training.init = await readLtrModel(init);
   return { training, saveModel: str(p, "save-model") };

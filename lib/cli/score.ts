@@ -6,7 +6,6 @@
  * @module
  */
 import type { As2Dataset } from "../data/types.ts";
-import { KitError } from "../errors.ts";
 import { evaluate, qrelsFromQuestions, runFromScores, writeRun } from "../metrics/mod.ts";
 import { BACKENDS } from "../scoring/model/session.ts";
 import { makeScorer, readQrcdSplit, scoreSplit } from "../scoring/pipeline.ts";
@@ -19,6 +18,7 @@ import {
   FILTER_OPTION,
   filterFlag,
   FORCE_OPTION,
+  integerFlag,
   oneOf,
   OUT_OPTION,
   outputFlag,
@@ -73,14 +73,7 @@ export const scoreCommand: Command = {
     const split = out === undefined ? str(p, "split") ?? "" : required(p, "split");
     const backendFlag = str(p, "backend");
     const backend = backendFlag === undefined ? undefined : oneOf(backendFlag, BACKENDS, "backend");
-    const int = (name: string) => {
-      const v = str(p, name);
-      if (v === undefined) return undefined;
-      if (!/^\d+$/.test(v) || Number(v) < (name === "seed" ? 0 : 1)) {
-        throw new KitError(`--${name} takes a positive integer, got '${v}'`);
-      }
-      return Number(v);
-    };
+    const int = (name: string) => integerFlag(p, name, name === "seed" ? 0 : 1);
     if (out === undefined) {
       const t0 = performance.now();
       const ready = await makeScorer("ltr", {

@@ -26,6 +26,7 @@ import type { Command } from "./command.ts";
 import {
   COMPLETE_OPTION,
   FORCE_OPTION,
+  integerFlag,
   LEVEL_OPTION,
   list,
   oneOf,
@@ -41,14 +42,6 @@ import {
 import type { Option } from "./command.ts";
 import { DEFAULT_SEED } from "../stats/random.ts";
 import { writeStdout } from "./stdout.ts";
-
-function positiveInt(raw: string | undefined, flag: string, fallback: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    throw new KitError(`--${flag} takes a positive integer, got '${raw}'`);
-  }
-  return Number(raw);
-}
 
 const TESTS = ["randomization", "ttest"] as const satisfies readonly TestName[];
 const COMPARE_FORMATS = ["md", "latex", "csv", "json"] as const;
@@ -170,17 +163,15 @@ export const compareCommand: Command = {
       outputNames = r.measures;
       perQuery.set(systemNames[i], r.perQuery);
     }
-    const bootstrapRaw = str(p, "bootstrap");
+    const bootstrapSamples = integerFlag(p, "bootstrap", 1);
     const table = compareSystems(perQuery, outputNames, {
       test,
-      trials: positiveInt(str(p, "trials"), "trials", 10_000),
+      trials: integerFlag(p, "trials", 1) ?? 10_000,
       seed: str(p, "seed") === undefined ? undefined : Number(str(p, "seed")),
       alpha,
       correction,
       queries: p.values.intersect ? "intersection" : "same",
-      ...(bootstrapRaw === undefined
-        ? {}
-        : { bootstrap: { samples: positiveInt(bootstrapRaw, "bootstrap", 10_000) } }),
+      ...(bootstrapSamples === undefined ? {} : { bootstrap: { samples: bootstrapSamples } }),
     });
     const text = format === "md"
       ? toMarkdown(table)
