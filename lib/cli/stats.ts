@@ -146,6 +146,10 @@ export const compareCommand: Command = {
     if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
       throw new KitError(`--alpha must be in (0, 1), got '${alphaRaw}'`);
     }
+    // Every flag is checked before any file is read.
+    const trials = integerFlag(p, "trials", 1) ?? 10_000;
+    const seed = integerFlag(p, "seed", 0);
+    const bootstrapSamples = integerFlag(p, "bootstrap", 1);
     const measures = list(p, "measure").length ? list(p, "measure") : ["map", "recip_rank"];
     const out = await outputFlag(p);
     const release = trecRelease(p);
@@ -163,11 +167,10 @@ export const compareCommand: Command = {
       outputNames = r.measures;
       perQuery.set(systemNames[i], r.perQuery);
     }
-    const bootstrapSamples = integerFlag(p, "bootstrap", 1);
     const table = compareSystems(perQuery, outputNames, {
       test,
-      trials: integerFlag(p, "trials", 1) ?? 10_000,
-      seed: str(p, "seed") === undefined ? undefined : Number(str(p, "seed")),
+      trials,
+      seed,
       alpha,
       correction,
       queries: p.values.intersect ? "intersection" : "same",

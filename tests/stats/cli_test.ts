@@ -118,3 +118,25 @@ Deno.test("eval compare: exact randomization p-values in Markdown and CSV", asyn
   assert.equal(badTest.code, 2);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("eval compare: --seed, --trials and --bootstrap take integers, as score's flags do", async () => {
+  const run = `${SAMPLES}wikiqa-test.run`;
+  const runs = [run, run, "--name", "a", "--name", "b"];
+  const qrels = ["--qrels", `${SAMPLES}wikiqa-test-clean.qrels`];
+  for (
+    const [flag, value, message] of [
+      ["--seed", "abc", "--seed takes a non-negative integer, got 'abc'"],
+      ["--seed", "1.5", "--seed takes a non-negative integer, got '1.5'"],
+      ["--seed=-3", undefined, "--seed takes a non-negative integer, got '-3'"],
+      ["--trials", "0", "--trials takes a positive integer, got '0'"],
+      ["--bootstrap", "1e3", "--bootstrap takes a positive integer, got '1e3'"],
+    ] as const
+  ) {
+    const r = await runCli(["eval", "compare", ...qrels, ...runs, flag, ...(value ? [value] : [])]);
+    assert.notEqual(r.code, 0, `${flag} ${value}: ${r.stdout}`);
+    assert.match(r.stderr, new RegExp(message.replace(/[.]/g, "\\.")), r.stderr);
+    assert.equal(r.stdout, "");
+  }
+  const ok = await runCli(["eval", "compare", ...qrels, ...runs, "--seed", "0", "--format", "csv"]);
+  assert.equal(ok.code, 0, ok.stderr);
+});
