@@ -71,39 +71,13 @@ export async function runCli(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-/**
- * trec_eval 9.0.8, the outside oracle: `$TREC_EVAL`, else `.tools/trec_eval-9.0.8/trec_eval`
- * (which `./kit` builds from ../shared/tools). Undefined when neither is there: the caller
- * skips its check with a printed reason.
- */
-export function trecEvalBinary(): string | undefined {
-  for (
-    const path of [
-      Deno.env.get("TREC_EVAL"),
-      new URL("../.tools/trec_eval-9.0.8/trec_eval", import.meta.url).pathname,
-    ]
-  ) {
-    try {
-      if (path && Deno.statSync(path).isFile) return path;
-    } catch { /* not there */ }
-  }
-  return undefined;
-}
+// trec_eval 9.0.8, the outside oracle (undefined when it is not built: the caller skips its
+// check with a printed reason); the benchmark's finder, so both look in the same places.
+export { runTrecEval, trecEvalBinary } from "../lib/bench/trec_eval.ts";
 
 /** The `all` value of `measure` in trec_eval's output format (`map  all  0.5910`). */
 export function allValue(text: string, measure: string): number {
   const m = new RegExp(`^${measure}\\s+all\\s+(\\S+)`, "m").exec(text);
   if (!m) throw new Error(`no '${measure} all' line in:\n${text}`);
   return Number(m[1]);
-}
-
-/** trec_eval 9.0.8's stdout for `args`, or undefined when it is not available. */
-export async function runTrecEval(args: string[]): Promise<string | undefined> {
-  const bin = await trecEvalBinary();
-  if (!bin) return undefined;
-  const out = await new Deno.Command(bin, { args, stdout: "piped", stderr: "piped" }).output();
-  if (!out.success) {
-    throw new Error(`trec_eval ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  }
-  return new TextDecoder().decode(out.stdout);
 }

@@ -12,11 +12,12 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { parseFlags, str } from "../cli/args.ts";
+import { integerFlag, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
 import { evaluateTrecFiles, readQrels, readRun, type StageTimes } from "../metrics/trec_files.ts";
 import { REFERENCE_MEASURES, referenceEvaluate } from "../metrics/reference.ts";
+import { quantileSorted } from "../stats/significance.ts";
 import { writeSynthetic } from "./synthetic.ts";
 import { trecEvalBinary } from "./trec_eval.ts";
 
@@ -44,8 +45,6 @@ interface Tool {
   cmd: string;
   args: (qrels: string, run: string) => string[];
   cwd?: string;
-  /** The kit this row is compared with (its time is the 1.00 of the ratio column). */
-  kit?: boolean;
 }
 
 function procPeakKb(pid: number): number {
@@ -158,11 +157,6 @@ function fmt(x: number, d = 2): string {
   return x.toFixed(d);
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 /** Options of {@link benchEval}. */
 export interface EvalBenchOptions {
   sizes: number[];
@@ -203,7 +197,7 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
     ],
   });
   const tools: Tool[] = [
-    { ...kit(PROJECT_ROOT, "kit eval trec"), kit: true },
+    kit(PROJECT_ROOT, "kit eval trec"),
     kit(PROJECT_ROOT, "kit eval trec --threads 1", 1),
   ];
   const rev = options.previous === undefined ? PREVIOUS_ENGINE : options.previous;
@@ -261,7 +255,7 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
         if (runs[t].some((r) => r.stdout !== out) || out !== runs[0][0].stdout) {
           throw new KitError(`${tool.name}: output differs from the kit's on ${queries} queries`);
         }
-        const seconds = median(runs[t].map((r) => r.seconds));
+        const seconds = quantileSorted(runs[t].map((r) => r.seconds).sort((a, b) => a - b), 0.5);
         rows.push({
           queries,
           tool: tool.name,
@@ -346,23 +340,21 @@ export const benchEvalCommand: Command = {
   ],
   async run(args) {
     const p = parseFlags(args, benchEvalCommand);
-    const ints = (flag: string) => {
-      const xs = str(p, flag)!.split(",").map(Number);
-      if (xs.some((n) => !Number.isInteger(n) || n < 1)) {
-        throw new KitError(`--${flag} takes positive integers, e.g. 1000,10000`);
-      }
-      return xs;
-    };
+    const sizes = str(p, "sizes")!.split(",").map(Number);
+    if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+      throw new KitError("--sizes takes positive integers, e.g. 1000,10000");
+    }
     const previous = str(p, "previous");
+    // The one-value flags have defaults in the table, so integerFlag always has a value here.
     await benchEval({
-      sizes: ints("sizes"),
-      candidates: ints("candidates")[0],
-      seed: Number(str(p, "seed")),
+      sizes,
+      candidates: integerFlag(p, "candidates", 1)!,
+      seed: integerFlag(p, "seed", 0)!,
       dir: str(p, "dir") ?? `${PROJECT_ROOT}/data/cache/bench`,
       profile: Boolean(p.values.profile),
-      repeats: ints("repeats")[0],
+      repeats: integerFlag(p, "repeats", 1)!,
       previous: previous === "none" ? false : previous,
-      trecEvalMax: ints("trec-eval-max")[0],
+      trecEvalMax: integerFlag(p, "trec-eval-max", 1)!,
     });
   },
 };

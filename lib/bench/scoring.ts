@@ -7,7 +7,7 @@
  */
 import { loadSplit } from "../data/mod.ts";
 import { defaultCacheDir } from "../data/paths.ts";
-import { parseFlags, str } from "../cli/args.ts";
+import { integerFlag, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
 import { KitError } from "../errors.ts";
 import { loadCrossEncoder } from "../scoring/model/crossencoder.ts";
@@ -190,7 +190,7 @@ export const benchScoringCommand: Command = {
     });
     const extra = (p.values.model as string[] | undefined) ?? undefined;
     const rows = await benchScoring({
-      pairs: ints(str(p, "pairs"))?.[0],
+      pairs: integerFlag(p, "pairs", 1),
       batchSizes: ints(str(p, "batch-sizes")),
       backends,
       models: extra,

@@ -31,7 +31,9 @@ export function trecEvalBinary(): string | undefined {
 }
 
 /**
- * Runs trec_eval with `args`; its standard output, or undefined when it is not built.
+ * Runs trec_eval with `args`; its standard output, or undefined when it is not built. A run
+ * that fails (an unreadable file, a bad flag) throws with trec_eval's own message, so an
+ * oracle that did not answer is never compared as an empty output.
  *
  * @example
  * ```ts
@@ -44,5 +46,8 @@ export async function runTrecEval(args: string[]): Promise<string | undefined> {
   const bin = trecEvalBinary();
   if (!bin) return undefined;
   const out = await new Deno.Command(bin, { args, stdout: "piped", stderr: "piped" }).output();
+  if (!out.success) {
+    throw new Error(`trec_eval ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
   return new TextDecoder().decode(out.stdout);
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { mean, sampleSd } from "./significance.ts";
+import { sampleSd, tConfidenceInterval } from "./significance.ts";
 import { regularizedIncompleteBeta, studentTQuantile } from "./special.ts";
 
 /**
@@ -115,11 +115,10 @@ export interface RunningMean {
  * ```
  */
 export function runningMeans(perRun: readonly number[], level = 0.95): RunningMean[] {
-  const q = 1 - (1 - level) / 2;
   return perRun.map((_, i) => {
     const first = perRun.slice(0, i + 1);
-    const m = mean(first);
-    const half = i === 0 ? 0 : studentTQuantile(q, i) * sampleSd(first) / Math.sqrt(i + 1);
-    return { runs: i + 1, mean: m, lower: m - half, upper: m + half };
+    if (i === 0) return { runs: 1, mean: first[0], lower: first[0], upper: first[0] };
+    const { mean, lower, upper } = tConfidenceInterval(first, level);
+    return { runs: i + 1, mean, lower, upper };
   });
 }

@@ -21,7 +21,7 @@
  */
 import { KitError } from "../errors.ts";
 import { trecRel } from "../metrics/measures/query.ts";
-import { compareDocnos } from "../metrics/rank.ts";
+import { rankOrder } from "../metrics/rank.ts";
 import { type TrecRelease, trecScore } from "../metrics/trec_format.ts";
 
 /** Query id to (document id to relevance): lib/metrics' `Qrels`. */
@@ -83,10 +83,11 @@ interface Group {
   relevant: number;
 }
 
-/** trec_eval order: score descending, then docno descending (strcmp order, as lib/metrics). */
+/** trec_eval order (lib/metrics' `rankOrder`), with each score as the release stores it. */
 function trecEvalOrder(scores: Map<string, number>, release?: TrecRelease): [string, number][] {
-  const stored = [...scores].map(([d, s]) => [d, trecScore(s, release)] as [string, number]);
-  return stored.sort((x, y) => y[1] - x[1] || compareDocnos(y[0], x[0]));
+  const docs = [...scores.keys()];
+  const stored = docs.map((d) => trecScore(scores.get(d)!, release));
+  return Array.from(rankOrder(docs, stored, release), (i) => [docs[i], stored[i]]);
 }
 
 function apFromFlags(flags: boolean[], numRelevant: number): number {
