@@ -28,6 +28,22 @@ export function sourceName(source: TextSource): string {
   return typeof source === "string" ? (source === "-" ? "<stdin>" : source) : source.name;
 }
 
+/**
+ * Standard input held in memory (read once, whole), any other source as it is: for readers
+ * that look at their input more than once (the JSON sniff, then the parser; a run block
+ * read again), which standard input, read once, cannot give them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { holdStdin } from "./source.ts";
+ * assert.equal(await holdStdin("runs/a.run"), "runs/a.run");
+ * ```
+ */
+export async function holdStdin(source: TextSource): Promise<TextSource> {
+  return source === "-" ? { name: sourceName("-"), bytes: await readAllBytes("-") } : source;
+}
+
 /** An opened path: a file, or standard input (whose `close` does nothing). */
 export interface Input {
   read(into: Uint8Array): Promise<number | null>;

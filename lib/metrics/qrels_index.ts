@@ -13,7 +13,7 @@
  * @module
  */
 import { fail } from "../errors.ts";
-import { gunzipLoaded, readAllBytes, sourceName, type TextSource } from "../io/source.ts";
+import { gunzipLoaded, holdStdin, sourceName, type TextSource } from "../io/source.ts";
 import { BlockJudge, emptyBlock } from "./judge.ts";
 import { isJsonSource, readJsonQrels } from "./trec_json.ts";
 import { QueryTable } from "./query_table.ts";
@@ -84,8 +84,9 @@ export class QrelsIndex {
    * ```
    */
   static async read(source: TextSource, options: QrelsReadOptions = {}): Promise<QrelsIndex> {
-    // Standard input is held, so that a duplicate judgment can be located in it.
-    if (source === "-") source = { name: sourceName("-"), bytes: await readAllBytes("-") };
+    // Standard input is held: the JSON sniff looks at it, and a duplicate judgment is
+    // located in it.
+    source = await holdStdin(source);
     if (await isJsonSource(source)) {
       const idx = QrelsIndex.fromQrels(await readJsonQrels(source), sourceName(source));
       idx.source = source;

@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { readAllBytes, sourceName, type TextSource } from "../io/source.ts";
+import { holdStdin, sourceName, type TextSource } from "../io/source.ts";
 import {
   type EvalOptions,
   type EvalResult,
@@ -111,6 +111,7 @@ export async function readRunWithId(
   source: TextSource,
   options: ReadOptions = {},
 ): Promise<{ run: Run; runId: string }> {
+  source = await holdStdin(source); // looked at twice: the JSON sniff, then the reader
   if (await isJsonSource(source)) return { run: await readJsonRun(source), runId: "kit" };
   const file = sourceName(source);
   const run: Run = new Map();
@@ -202,9 +203,7 @@ export async function evaluateTrecFiles(
   // 1. The sources: standard input is held in memory, as the run may be read twice. A worker
   //    starts reading a large run (step 3) while this thread reads the qrels.
   checkOneStdin(qrelsSource, runSource);
-  const run: TextSource = runSource === "-"
-    ? { name: sourceName("-"), bytes: await readAllBytes("-") }
-    : runSource;
+  const run = await holdStdin(runSource);
   const skipped = options.skipBadLines
     ? { qrels: { count: 0, examples: [] }, run: { count: 0, examples: [] } }
     : undefined;

@@ -1,7 +1,7 @@
 /**
  * Runs and qrels in the JSON of ranx and pytrec_eval: one object, query id to (document id
  * to score or relevance), `{"q1": {"d1": 1.2, "d2": 0.7}, ...}`. Read wherever a TREC file
- * is read (a `.json` or `.json.gz` name, or content starting with `{"`), through the kit's
+ * is read (a `.json` or `.json.gz` name, or a file or standard input starting with `{"`), through the kit's
  * opener (gzip too), whole into memory (a minified file is one line, so no line limit
  * applies; the Maps it fills take more than its text anyway); errors give the line and
  * column. Written one query per line.
@@ -21,7 +21,10 @@ export type NestedScores = Map<string, Map<string, number>>;
 
 /**
  * Whether a source holds ranx/pytrec_eval JSON: by its name (`.json`, `.json.gz`), else by
- * its content (the first bytes, after a BOM and blanks, are `{` then `"` or `}`).
+ * its content (the first bytes, after a BOM and blanks, are `{` then `"` or `}`). Content is
+ * looked at only in regular files and in memory (standard input is held first,
+ * `holdStdin`): a pipe, a FIFO or `<(...)` is read once, and the bytes looked at would be
+ * gone for the reader, so such a source is JSON only by its name.
  *
  * @example
  * ```ts
@@ -35,7 +38,7 @@ export type NestedScores = Map<string, Map<string, number>>;
 export async function isJsonSource(source: TextSource): Promise<boolean> {
   const name = sourceName(source);
   if (/\.json(\.gz)?$/i.test(name)) return true;
-  if (source === "-") return false; // read once, by the caller; see `holdStdin`
+  if (typeof source === "string" && !(await isRegularFile(source))) return false;
   const reader = await openSource(source);
   try {
     const head = new Uint8Array(256);
@@ -55,6 +58,15 @@ export async function isJsonSource(source: TextSource): Promise<boolean> {
     return false; // the TREC reader reports it
   } finally {
     reader.close();
+  }
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  if (path === "-") return false;
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false; // the TREC reader reports it
   }
 }
 

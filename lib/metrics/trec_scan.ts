@@ -325,7 +325,11 @@ export function lineProblem(
   if (lf.n === 0) return `empty line; expected ${layout} (trec_eval rejects it too)`;
   if (lf.high && !isValidUtf8(buf, start, eol)) return "invalid UTF-8; expected UTF-8 text";
   if (exact ? lf.n !== fields : lf.n < fields) {
-    return `expected ${fields} fields (${layout}), found ${lf.n}`;
+    // Valid JSON reaches here only from a pipe or FIFO, whose content is not sniffed.
+    const json = buf[start] === 123 // {
+      ? "; JSON through a pipe or FIFO is read as JSON only on standard input (-) or named .json"
+      : "";
+    return `expected ${fields} fields (${layout}), found ${lf.n}${json}`;
   }
   return undefined;
 }

@@ -115,6 +115,61 @@ Deno.test("JSON is read wherever a TREC file is: by name or by content, gzip too
   await Deno.remove(dir, { recursive: true });
 });
 
+Deno.test("pipes and FIFOs are read once: TREC streams through, JSON by name or on stdin", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/q`, QRELS);
+  await Deno.writeTextFile(`${dir}/r`, RUN);
+  await writeRun(`${dir}/run.json`, await readRun(mem("run", RUN)));
+  // A shell line as users write it; `$KIT` runs the kit's CLI. `<(cat q)` is a pipe at
+  // /dev/fd/N, which can be read once only.
+  const sh = async (script: string) => {
+    const main = new URL("../../lib/cli/main.ts", import.meta.url).pathname;
+    const out = await new Deno.Command("bash", {
+      args: ["-c", `KIT() { "$DENO" run -A "$MAIN" "$@"; }; ${script}`],
+      cwd: dir,
+      env: { DENO: Deno.execPath(), MAIN: main, NO_COLOR: "1", INIT_CWD: dir },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const dec = new TextDecoder();
+    return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  };
+  const want = await runCli(["eval", "trec", "-m", "map", "-m", "P.1", "q", "r"], { cwd: dir });
+  assertEquals(want.code, 0, want.stderr);
+  for (
+    const script of [
+      "KIT eval trec -m map -m P.1 <(cat q) <(cat r)",
+      "KIT eval trec -m map -m P.1 q <(gzip -c r)",
+      // A FIFO with a writer: read as it comes, not waited on forever.
+      "mkfifo fifo && { cat r > fifo & } && KIT eval trec -m map -m P.1 q fifo",
+    ]
+  ) {
+    const got = await sh(script);
+    assertEquals([got.code, got.stdout], [0, want.stdout], `${script}: ${got.stderr}`);
+  }
+  // JSON on standard input is recognized by its content (stdin is held, then looked at).
+  const fromFile = await runCli(["convert", "run", "run.json", "file.run"], { cwd: dir });
+  assertEquals(fromFile.code, 0, fromFile.stderr);
+  const fromStdin = await runCli(["convert", "run", "-", "stdin.run"], {
+    cwd: dir,
+    stdin: await Deno.readTextFile(`${dir}/run.json`),
+  });
+  assertEquals(fromStdin.code, 0, fromStdin.stderr);
+  assertEquals(
+    await Deno.readTextFile(`${dir}/stdin.run`),
+    await Deno.readTextFile(`${dir}/file.run`),
+  );
+  // JSON through a pipe is not looked at first (the bytes would be gone): an error saying so.
+  const jsonPipe = await sh("KIT eval trec q <(cat run.json)");
+  assertEquals([jsonPipe.code, jsonPipe.stdout], [2, ""]);
+  assert(
+    /:1: expected 6 fields .*JSON through a pipe or FIFO is read as JSON only on standard input \(-\) or named \.json/
+      .test(jsonPipe.stderr),
+    jsonPipe.stderr,
+  );
+  await Deno.remove(dir, { recursive: true });
+});
+
 Deno.test("bad JSON is named by file, line and column", async () => {
   const cases: [string, RegExp][] = [
     [
