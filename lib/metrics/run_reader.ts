@@ -109,6 +109,11 @@ interface RunParse {
   comment: number;
   /** Whether scores are stored as 32-bit floats (9.0.8). */
   float32: boolean;
+  /**
+   * The last line already parsed: a chunk's last block is parsed again with the next chunk,
+   * and a bad line in it is skipped again but counted once (tolerant mode).
+   */
+  parsed: number;
 }
 
 /**
@@ -185,7 +190,7 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
       // Blank lines are skipped, as trec_eval does; comment lines only in 10.0.
       if (lf.n === 0 || buf[f[0]] === comment) continue;
       const problem = lineProblem(buf, lineStart, eol, lf, 6, false, RUN_LAYOUT);
-      if (problem && rejectLine(skip, problem, file, line)) continue;
+      if (problem && (line <= p.parsed || rejectLine(skip, problem, file, line))) continue;
       f0s = f[0];
       f0e = f[1];
       f2s = f[4];
@@ -196,7 +201,7 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
       if (!Number.isFinite(score[n])) {
         const problem = `score '${decodeField(buf, f[8], f[9], { file, line })}' is not a ` +
           `finite decimal number (expected: ${RUN_LAYOUT})`;
-        if (rejectLine(skip, problem, file, line)) continue;
+        if (line <= p.parsed || rejectLine(skip, problem, file, line)) continue;
       }
     }
     if (float32) score[n] = Math.fround(score[n]);
@@ -273,6 +278,7 @@ export async function* readRunChunks(
     skip: options.skip,
     comment: commentByte(release),
     float32: release === "9.0.8" && !options.scoresAsWritten,
+    parsed: 0,
   };
   const lineSets: RunLines[] = [];
   let runId = "";
@@ -289,6 +295,7 @@ export async function* readRunChunks(
     lines.qidS = lines.qidE = -1;
     lines.lineNo = line - 1;
     for (let i = c.start; i < c.end;) i = parseRunLines(c.buf, i, c.end, parse, lines);
+    parse.parsed = lines.lineNo;
     lines.blockFirst[lines.blocks] = lines.n;
     if (lines.runIdLine > 0) {
       runId = decodeField(c.buf, lines.runIdS, lines.runIdE, {

@@ -243,6 +243,25 @@ Deno.test("tolerant mode (opt-in) skips malformed lines, counts them, and still 
     r.skipped!.run.examples[1],
     "r.txt:3: expected 6 fields (qid Q0 docno rank score runid), found 4",
   );
+  // Counted once whatever the chunk size: a chunk's last query block is parsed again with
+  // the next chunk, bad lines included. 80 lines, every other one bad: one query (the block
+  // spans every chunk), then ten queries of 8 lines.
+  for (const queries of [1, 10]) {
+    const text = Array.from({ length: 20 }, (_, i) => {
+      const q = `q${Math.floor(i * queries / 20)}`;
+      return `${q} Q0 a${i} 1 0.9 r\n${q} Q0 b${i} 2 NaN r\n${q} Q0 c${i} 3\n${q} Q0 d${i} 4 0.1 r\n`;
+    }).join("");
+    for (const chunkBytes of [48, 64, 200, 1 << 20]) {
+      const judged = Array.from({ length: queries }, (_, q) => `q${q} 0 a0 1\n`).join("");
+      const t = await evaluateTrecFiles(mem("q", judged), mem("r.txt", text), ["num_ret"], {
+        skipBadLines: true,
+        warn: false,
+        threads: 1,
+        chunkBytes,
+      });
+      assertEquals(t.skipped!.run.count, 40, `${queries} queries, chunkBytes ${chunkBytes}`);
+    }
+  }
   // Strict by default; duplicates are never skipped.
   await assertRejects(() => evaluateTrecFiles(qrels, run, ["map"]), /q\.txt:2: relevance 'x'/);
   await assertRejects(
