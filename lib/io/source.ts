@@ -341,7 +341,7 @@ export async function readAllBytes(
         n = await r.read(buf.subarray(len));
       } catch (e) {
         // Where the readable text ends.
-        if (e instanceof CorruptGzip) throw corruptGzip(r.name, e, countLines(buf, len) + 1);
+        if (e instanceof CorruptGzip) throw corruptGzip(r.name, e, countNewlines(buf, 0, len) + 1);
         throw e;
       }
       if (n === 0) break;
@@ -354,8 +354,22 @@ export async function readAllBytes(
   return buf.subarray(0, len);
 }
 
-function countLines(buf: Uint8Array, end: number): number {
+/**
+ * Counts the newline bytes in `bytes[start, end)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { countNewlines } from "./source.ts";
+ * assert.equal(countNewlines(new TextEncoder().encode("a\nb\nc"), 0, 3), 1);
+ * ```
+ */
+export function countNewlines(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let n = 0;
-  for (let i = buf.indexOf(10); i >= 0 && i < end; i = buf.indexOf(10, i + 1)) n++;
+  let i = bytes.indexOf(10, start);
+  while (i >= 0 && i < end) {
+    n++;
+    i = bytes.indexOf(10, i + 1);
+  }
   return n;
 }

@@ -8,9 +8,16 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { CorruptGzip, corruptGzip, openSource, sourceName, type TextSource } from "./source.ts";
+import {
+  CorruptGzip,
+  corruptGzip,
+  countNewlines,
+  openSource,
+  sourceName,
+  type TextSource,
+} from "./source.ts";
 
-export { type Input, openInput, sourceName, type TextSource } from "./source.ts";
+export { countNewlines, sourceName, type TextSource } from "./source.ts";
 
 /**
  * The longest line any reader accepts (16 MiB): no line of a real file comes near it, and a
@@ -31,26 +38,6 @@ export interface TextChunk {
 
 /** Bytes read at a time. */
 const CHUNK = 1 << 22;
-
-/**
- * Counts the newline bytes in `bytes[start, end)`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { countNewlines } from "./text.ts";
- * assert.equal(countNewlines(new TextEncoder().encode("a\nb\nc"), 0, 3), 1);
- * ```
- */
-export function countNewlines(bytes: Uint8Array, start = 0, end = bytes.length): number {
-  let n = 0;
-  let i = bytes.indexOf(10, start);
-  while (i >= 0 && i < end) {
-    n++;
-    i = bytes.indexOf(10, i + 1);
-  }
-  return n;
-}
 
 /**
  * The error for a line longer than the cap (a file without newlines, `/dev/zero`).

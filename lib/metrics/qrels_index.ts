@@ -133,18 +133,18 @@ export class QrelsIndex {
     const idx = new QrelsIndex(undefined, name);
     const enc = new TextEncoder();
     for (const [qid, docs] of qrels) {
-      for (const [docno, rel] of docs) idx.add(qid, enc.encode(docno), rel);
+      const name = enc.encode(qid);
+      for (const [docno, rel] of docs) idx.add(name, enc.encode(docno), rel);
     }
     return idx;
   }
 
   /** Appends one judgment record (the slow path of {@link fromQrels}). */
-  private add(qid: string, docno: Uint8Array, rel: number): void {
+  private add(name: Uint8Array, docno: Uint8Array, rel: number): void {
     if (docno.length > 65535) fail("docno longer than 65,535 bytes", { file: this.file });
     const need = docno.length + 11;
     if (this.pos + need > this.chunk.length) this.newChunk(need);
     const c = this.chunk, t = this.table;
-    const name = new TextEncoder().encode(qid);
     const q = t.find(name, 0, name.length), r = q < 0 ? -1 : t.queries[5 * q + 4];
     // A new range unless the query's last one ends where this record starts.
     const [chunk, , end] = r < 0 ? [-1, 0, -1] : t.range(r);
@@ -205,19 +205,9 @@ export class QrelsIndex {
     for (let q = 0; q < this.table.size; q++) yield this.table.id(q);
   }
 
-  /** Whether the qrels judge this query. */
-  has(qid: string): boolean {
-    return this.lookup(qid) >= 0;
-  }
-
   /** Number of queries. */
   get size(): number {
     return this.table.size;
-  }
-
-  /** Number of judgments. */
-  get judgmentCount(): number {
-    return this.count;
   }
 
   /**

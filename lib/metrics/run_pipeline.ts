@@ -11,7 +11,7 @@
  */
 import { KitError } from "../errors.ts";
 import { chunkBlocks, type RunBlock, type RunColumns } from "./run_reader.ts";
-import type { TrecRelease } from "./trec_format.ts";
+import { DEFAULT_RELEASE, type TrecRelease } from "./trec_format.ts";
 
 /** What the evaluating thread sends the worker. */
 export type PipelineRequest =
@@ -66,7 +66,7 @@ export class RunPipeline {
       run,
       chunkBytes: options.chunkBytes ?? RING_CHUNK_BYTES,
       slots: SLOTS,
-      release: options.release ?? "9.0.8",
+      release: options.release ?? DEFAULT_RELEASE,
     });
   }
 

@@ -51,7 +51,6 @@ import {
 import { isJsonSource, readJsonRun } from "./trec_json.ts";
 import { decodeField, type SkippedLines } from "./trec_scan.ts";
 
-export { QrelsIndex };
 // The writers live in trec_write.ts; these names stay importable from here.
 export { formatQrels, formatRun, writeQrels, writeRun } from "./trec_write.ts";
 
@@ -172,8 +171,7 @@ export interface StageTimes {
 
 /**
  * Evaluates a run file against a qrels file with trec_eval's semantics (see the module
- * comment for the route). The qrels may be given already read (`QrelsIndex.read`), to
- * evaluate several runs against them.
+ * comment for the route).
  *
  * @example
  * ```ts
@@ -187,7 +185,7 @@ export interface StageTimes {
  * ```
  */
 export async function evaluateTrecFiles(
-  qrelsSource: TextSource | QrelsIndex,
+  qrelsSource: TextSource,
   runSource: TextSource,
   measures: readonly string[],
   options: FileEvalOptions = {},
@@ -195,11 +193,14 @@ export async function evaluateTrecFiles(
   const release = options.release ?? DEFAULT_RELEASE;
   const times = options.times;
   let t = performance.now();
-  const lap = (stage: keyof StageTimes) => {
-    const now = performance.now();
-    if (times) times[stage] += (now - t) / 1000;
-    t = now;
-  };
+  // The clock is read per query block only when a profile is asked for.
+  const lap = times
+    ? (stage: keyof StageTimes) => {
+      const now = performance.now();
+      times[stage] += (now - t) / 1000;
+      t = now;
+    }
+    : () => {};
   // 1. The sources: standard input is held in memory, as the run may be read twice. A worker
   //    starts reading a large run (step 3) while this thread reads the qrels.
   checkOneStdin(qrelsSource, runSource);
@@ -215,10 +216,11 @@ export async function evaluateTrecFiles(
     : undefined;
   try {
     // 2. The qrels, whole, on this thread.
-    const qrels = qrelsSource instanceof QrelsIndex ? qrelsSource : await QrelsIndex.read(
-      qrelsSource,
-      { chunkBytes: options.chunkBytes, skip: skipped?.qrels, release },
-    );
+    const qrels = await QrelsIndex.read(qrelsSource, {
+      chunkBytes: options.chunkBytes,
+      skip: skipped?.qrels,
+      release,
+    });
     lap("read the qrels");
     // 3. The run, query block by query block: judged, ranked and measured.
     const ev = new QueryEvaluator(measures, options);
@@ -304,8 +306,7 @@ async function evaluateGroupedRun(
   // Which queries the run has: a flag per qrels query, a set of the others (a Set of 100,000
   // ids costs more), to see a query come back.
   const judgedQueries = new Uint8Array(qrels.size);
-  const runOnlySeen = new Set<string>();
-  const runOnly: string[] = [];
+  const runOnly = new Set<string>();
   const judge = new BlockJudge();
   const ranker = new QueryRanker(ev.level);
   for await (const blocks of chunks) {
@@ -314,9 +315,8 @@ async function evaluateGroupedRun(
       const judged = judge.judge(b, qrels, ev.level, file);
       lap("judge");
       if (!judged) {
-        if (runOnlySeen.has(b.qid)) return undefined; // the query came back
-        runOnlySeen.add(b.qid);
-        runOnly.push(b.qid);
+        if (runOnly.has(b.qid)) return undefined; // the query came back
+        runOnly.add(b.qid);
         continue;
       }
       if (judgedQueries[judge.query]) return undefined; // the query came back
@@ -328,5 +328,5 @@ async function evaluateGroupedRun(
     }
   }
   lap("read the run");
-  return { judged: judgedQueries, runOnly };
+  return { judged: judgedQueries, runOnly: [...runOnly] };
 }

@@ -10,7 +10,7 @@
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import type { Qrels, Run } from "./evaluate.ts";
-import { rankOrder } from "./rank.ts";
+import { rankDocuments } from "./rank.ts";
 import { formatScoresJson } from "./trec_json.ts";
 import type { TrecRelease } from "./trec_format.ts";
 
@@ -56,14 +56,16 @@ function checkId(id: string, what: string): void {
   }
 }
 
+function checkRelevance(rel: number): void {
+  if (!Number.isSafeInteger(rel)) throw new KitError(`relevance ${rel} is not an integer`);
+}
+
 /** A query's docnos in trec_eval order (their scores checked finite). */
 function ranked(qid: string, docs: ReadonlyMap<string, number>, release?: TrecRelease) {
-  const docnos = [...docs.keys()];
-  const scores = docnos.map((d) => docs.get(d)!);
-  scores.forEach((s, i) => {
-    if (!Number.isFinite(s)) throw new KitError(`query ${qid}, document ${docnos[i]}: score ${s}`);
-  });
-  return Array.from(rankOrder(docnos, scores, release), (i) => docnos[i]);
+  for (const [d, s] of docs) {
+    if (!Number.isFinite(s)) throw new KitError(`query ${qid}, document ${d}: score ${s}`);
+  }
+  return rankDocuments(docs, release);
 }
 
 /**
@@ -108,7 +110,7 @@ export function* formatQrels(qrels: Qrels): Generator<string> {
     const lines: string[] = [];
     for (const [d, rel] of docs) {
       checkId(d, "document id");
-      if (!Number.isSafeInteger(rel)) throw new KitError(`relevance ${rel} is not an integer`);
+      checkRelevance(rel);
       lines.push(`${qid} 0 ${d} ${rel}\n`);
     }
     yield lines.join("");
@@ -152,16 +154,12 @@ export async function writeRun(path: string, run: Run, options: WriteRunOptions 
  * ```
  */
 export async function writeQrels(path: string, qrels: Qrels, options: WriteOptions = {}) {
+  let text: Iterable<string>;
   if (formatFor(path, options.format) === "json") {
-    for (const docs of qrels.values()) {
-      for (const rel of docs.values()) {
-        if (!Number.isSafeInteger(rel)) throw new KitError(`relevance ${rel} is not an integer`);
-      }
-    }
-  }
-  const text = formatFor(path, options.format) === "json"
-    ? formatScoresJson(qrels)
-    : formatQrels(qrels);
+    // Checked before writing starts (formatQrels checks each line as it goes).
+    for (const docs of qrels.values()) for (const rel of docs.values()) checkRelevance(rel);
+    text = formatScoresJson(qrels);
+  } else text = formatQrels(qrels);
   await writeText(path, text, options.force);
 }
 
