@@ -14,8 +14,10 @@ import {
   OUT_OPTION,
   outputFlag,
   parseFlags,
+  RELEASE_OPTION,
   RUN_ID_OPTION,
   str,
+  trecRelease,
 } from "./args.ts";
 
 function number(raw: string, flag: string): number {
@@ -48,6 +50,7 @@ export const fuseCommand: Command = {
     { name: "k", value: "K", help: "rrf's constant (default 60)" },
     RUN_ID_OPTION,
     FORCE_OPTION,
+    RELEASE_OPTION,
   ],
   async run(args) {
     const p = parseFlags(args, fuseCommand);
@@ -62,7 +65,8 @@ export const fuseCommand: Command = {
     // checked before the runs are read.
     const { path: out, force } = (await outputFlag(p))!;
     const runs = [];
-    for (const path of paths) runs.push(await readRun(path));
+    const release = trecRelease(p); // read as `eval trec` reads them ('#' lines in 10.0)
+    for (const path of paths) runs.push(await readRun(path, { release }));
     const fused = fuse(runs, {
       method,
       norm,

@@ -108,3 +108,21 @@ Deno.test("deno task fuse writes a TREC run, ranked, and refuses to overwrite wi
   assertEquals(bad.code, 2);
   assertEquals(bad.stderr.includes("unknown method 'borda'"), true);
 });
+
+Deno.test("deno task fuse reads runs as eval trec does: --trec-eval 10.0 skips '#' lines", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/a.run`, "# made by hand\nq Q0 d1 1 2 a\nq Q0 d2 2 1 a\n");
+  await Deno.writeTextFile(`${dir}/b.run`, "q Q0 d2 1 2 b\nq Q0 d1 2 1 b\n");
+  const fuse = (...more: string[]) =>
+    runCli(["fuse", `${dir}/a.run`, `${dir}/b.run`, "--out", `${dir}/f.run`, "--force", ...more]);
+  // 9.0.8 (the default) has no comment lines: '#' is a query id, and its line is short.
+  const strict = await fuse();
+  assertEquals(strict.code, 2);
+  assertEquals(/a\.run:1: expected 6 fields/.test(strict.stderr), true, strict.stderr);
+  const r = await fuse("--trec-eval", "10.0");
+  assertEquals(r.code, 0, r.stderr);
+  const fused = (await readRun(`${dir}/f.run`)).get("q")!;
+  assertClose(fused.get("d1")!, 1 / 61 + 1 / 62);
+  assertClose(fused.get("d2")!, 1 / 62 + 1 / 61);
+  await Deno.remove(dir, { recursive: true });
+});
