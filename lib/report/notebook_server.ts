@@ -13,6 +13,8 @@
  */
 import { KitError } from "../errors.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
+import { resolvePath } from "../io/path.ts";
+import { callerDirectory } from "../cli/main.ts";
 
 /** Options of {@link notebookServerArgs} and {@link startNotebookServer}. */
 export interface NotebookServerOptions {
@@ -192,19 +194,24 @@ export async function startNotebookServer(
 async function main(args: string[]): Promise<number> {
   const options: NotebookServerOptions = {};
   const env: Record<string, string> = {};
+  let port: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].split(/=(.*)/s, 2);
     const value = () => inline ?? args[++i];
-    if (flag === "--port") options.port = Number(value());
-    else if (flag === "--dir") options.dir = value();
+    if (flag === "--port") port = value();
+    // Relative to the caller's folder, as every path of the kit (`./kit` sets INIT_CWD).
+    else if (flag === "--dir") options.dir = resolvePath(value(), callerDirectory());
     else if (flag === "--data") env.KIT_DATA = value();
     else if (flag === "-h" || flag === "--help") {
       console.log("usage: ./kit notebook [--port N] [--data sample|real] [--dir DIR]");
       return 0;
     } else throw new KitError(`unknown option '${args[i]}' (see ./kit notebook --help)`);
   }
-  if (options.port !== undefined && !(Number.isInteger(options.port) && options.port >= 0)) {
-    throw new KitError(`--port must be a port number, got '${options.port}'`);
+  if (port !== undefined) {
+    if (!/^\d+$/.test(port) || Number(port) > 65535) {
+      throw new KitError(`--port must be a port number (0-65535), got '${port}'`);
+    }
+    options.port = Number(port);
   }
   if (env.KIT_DATA && env.KIT_DATA !== "sample" && env.KIT_DATA !== "real") {
     throw new KitError(`--data must be 'sample' or 'real', not '${env.KIT_DATA}'`);

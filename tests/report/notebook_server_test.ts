@@ -29,5 +29,9 @@ Deno.test("./kit notebook: 127.0.0.1, a token, --allow-root only as root, flags 
   assert.equal(bad.code, 2);
   assert.match(bad.text, /unknown option '--bogus'/);
   assert.match((await kitNotebook("--data", "full")).text, /--data must be 'sample' or 'real'/);
-  assert.match((await kitNotebook("--port", "x")).text, /--port must be a port number/);
+  assert.match(
+    (await kitNotebook("--port", "x")).text,
+    /--port must be a port number \(0-65535\), got 'x'/,
+  );
+  assert.match((await kitNotebook("--port=65536")).text, /got '65536'/);
 });
