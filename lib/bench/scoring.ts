@@ -7,11 +7,11 @@
  */
 import { loadSplit } from "../data/mod.ts";
 import { defaultCacheDir } from "../data/paths.ts";
-import { integerFlag, parseFlags, str } from "../cli/args.ts";
+import { integerFlag, oneOf, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
 import { KitError } from "../errors.ts";
 import { loadCrossEncoder } from "../scoring/model/crossencoder.ts";
-import { type Backend, hasWebGpu } from "../scoring/model/session.ts";
+import { type Backend, BACKENDS, hasWebGpu } from "../scoring/model/session.ts";
 import type { TextPair } from "../scoring/types.ts";
 
 /** The committed tiny cross-encoder. */
@@ -185,8 +185,7 @@ export const benchScoringCommand: Command = {
         return Number(x);
       });
     const backends = str(p, "backends")?.split(",").map((b) => {
-      if (b !== "cpu" && b !== "webgpu") throw new KitError(`unknown backend '${b}'`);
-      return b as Backend;
+      return oneOf(b, BACKENDS, "backend");
     });
     const extra = (p.values.model as string[] | undefined) ?? undefined;
     const rows = await benchScoring({

@@ -298,6 +298,37 @@ export function trecRelease(p: Parsed): TrecRelease {
   return parseRelease(str(p, "trec-eval"));
 }
 
+/** The flags that decide which queries count and how (see {@link querySetFlags}). */
+export interface QuerySetFlags {
+  /** `-c`: every qrels query counts (a query missing from the run scores 0). */
+  complete: boolean;
+  /** `-l`: the lowest relevant judgment. */
+  relevanceLevel: number;
+  /** `--trec-eval`: the release whose reading and ranking are reproduced. */
+  release: TrecRelease;
+}
+
+/**
+ * `-c`, `-l` and `--trec-eval` read once, the same way for every command that evaluates
+ * (`eval trec`, `compare`, `ties`, `stability`), so they give one query set everywhere.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { COMPLETE_OPTION, LEVEL_OPTION, parseFlags, querySetFlags, RELEASE_OPTION } from "./args.ts";
+ * const table = { options: [COMPLETE_OPTION, LEVEL_OPTION, RELEASE_OPTION] };
+ * const f = querySetFlags(parseFlags(["-c", "-l", "2"], table));
+ * assert.deepEqual(f, { complete: true, relevanceLevel: 2, release: "9.0.8" });
+ * ```
+ */
+export function querySetFlags(p: Parsed): QuerySetFlags {
+  return {
+    complete: Boolean(p.values.complete),
+    relevanceLevel: relevanceLevel(str(p, "level")),
+    release: trecRelease(p),
+  };
+}
+
 /** An output file a command will write, checked before the work (see {@link outputFlag}). */
 export interface OutputFlag {
   /** The path as the user gave it. */

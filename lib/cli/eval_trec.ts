@@ -17,10 +17,9 @@ import {
   list,
   oneOf,
   parseFlags,
+  querySetFlags,
   RELEASE_OPTION,
-  relevanceLevel,
   str,
-  trecRelease,
 } from "./args.ts";
 import { writeStdout } from "./stdout.ts";
 
@@ -87,9 +86,7 @@ export const trecCommand: Command = {
       runPath,
       names.length ? names : DEFAULT_MEASURES,
       {
-        complete: Boolean(p.values.complete),
-        relevanceLevel: relevanceLevel(str(p, "level")),
-        release: trecRelease(p),
+        ...querySetFlags(p),
         judgedOnly: Boolean(p.values["judged-only"]),
         maxDocs: integerFlag(p, "max-docs", 0, "-M"),
         numDocs: integerFlag(p, "num-docs", 0, "-N"),

@@ -9,7 +9,8 @@
  * @module
  */
 import type { Command } from "./command.ts";
-import { FILTER_OPTION, FORCE_OPTION, list, oneOf, parseFlags, str } from "./args.ts";
+import { FILTER_OPTION, filterFlag, FORCE_OPTION, list, oneOf, parseFlags, str } from "./args.ts";
+import { BACKENDS } from "../scoring/model/session.ts";
 import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
@@ -57,7 +58,7 @@ export const reportCommand: Command = {
     },
     { name: "split", value: "S", help: "the split your systems are evaluated on (default test)" },
     FILTER_OPTION,
-    { name: "backend", value: "webgpu|cpu", help: "where transformer models run" },
+    { name: "backend", value: BACKENDS.join("|"), help: "where transformer models run" },
     { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
     { name: "out", value: "DIR", help: "the report folder (default reports/<data>/)" },
     FORCE_OPTION,
@@ -68,7 +69,7 @@ export const reportCommand: Command = {
     const p = parseFlags(args, reportCommand);
     const data = oneOf(str(p, "data", "sample")!, ["sample", "real"] as const, "--data");
     const backend = str(p, "backend");
-    if (backend !== undefined) oneOf(backend, ["webgpu", "cpu"] as const, "--backend");
+    if (backend !== undefined) oneOf(backend, BACKENDS, "backend");
     // `--model M` (no '=') keeps its old meaning: the model of notebook 03.
     const plain = list(p, "model").filter((m) => !m.includes("="));
     if (plain.length > 1) throw new KitError("give one --model for notebook 03");
@@ -82,13 +83,7 @@ export const reportCommand: Command = {
       split: str(p, "split"),
       filter: str(p, "filter"),
     }, callerDir());
-    if (systems && str(p, "filter") === undefined) {
-      // Said as every command says its default filter.
-      console.error(
-        `${systems.split}: filter ${systems.filter} (the protocol's for ${systems.split}; ` +
-          "--filter raw|no-all|clean to change)",
-      );
-    }
+    if (systems) filterFlag(p, systems.split); // says the default filter, as every command does
     const out = str(p, "out");
     const r = await buildReport({
       params: {

@@ -34,10 +34,9 @@ import {
   type OutputFlag,
   outputFlag,
   parseFlags,
+  querySetFlags,
   RELEASE_OPTION,
-  relevanceLevel,
   str,
-  trecRelease,
 } from "./args.ts";
 import type { Option } from "./command.ts";
 import { DEFAULT_SEED } from "../stats/random.ts";
@@ -147,18 +146,14 @@ export const compareCommand: Command = {
       throw new KitError(`--alpha must be in (0, 1), got '${alphaRaw}'`);
     }
     // Every flag is checked before any file is read.
-    const trials = integerFlag(p, "trials", 1) ?? 10_000;
+    const trials = integerFlag(p, "trials", 1)!; // the table's default: 10000
     const seed = integerFlag(p, "seed", 0);
     const bootstrapSamples = integerFlag(p, "bootstrap", 1);
     const measures = list(p, "measure").length ? list(p, "measure") : ["map", "recip_rank"];
     const out = await outputFlag(p);
-    const release = trecRelease(p);
+    const options = querySetFlags(p);
+    const release = options.release;
     const qrels = await readQrels(str(p, "qrels")!, { release });
-    const options = {
-      complete: Boolean(p.values.complete),
-      relevanceLevel: relevanceLevel(str(p, "level")),
-      release,
-    };
     const perQuery = new Map<string, Map<string, Record<string, number>>>();
     let outputNames: string[] = [];
     for (let i = 0; i < runs.length; i++) {
@@ -209,15 +204,12 @@ export const tiesCommand: Command = {
     const p = parseFlags(args, tiesCommand);
     const [qrelsPath, runPath] = p.positionals;
     checkOneStdin(qrelsPath, runPath);
-    const release = trecRelease(p);
+    const options = querySetFlags(p);
+    const { release } = options;
     const analysis = analyzeTies(
       await readQrels(qrelsPath, { release }),
       await readRun(runPath, { release }),
-      {
-        complete: Boolean(p.values.complete),
-        relevanceLevel: relevanceLevel(str(p, "level")),
-        release,
-      },
+      options,
     );
     if (p.values.json) {
       const { perQuery, ...summary } = analysis;
@@ -284,17 +276,14 @@ export const stabilityCommand: Command = {
       throw new KitError(`--threshold must be a non-negative number, got '${thresholdRaw}'`);
     }
     const spread = oneOf(str(p, "spread")!, ["sd", "range"] as const, "spread");
-    const release = trecRelease(p);
+    const options = querySetFlags(p);
+    const { release } = options;
     const qrels = await readQrels(str(p, "qrels")!, { release });
     const measure = str(p, "measure")!;
     const perRun: number[][] = [];
     let outputName = measure;
     for (const run of runs) {
-      const r = queryValues(qrels, await readRun(run, { release }), [measure], {
-        complete: Boolean(p.values.complete),
-        relevanceLevel: relevanceLevel(str(p, "level")),
-        release,
-      });
+      const r = queryValues(qrels, await readRun(run, { release }), [measure], options);
       if (r.measures.length !== 1) throw new KitError(`give one measure, got '${measure}'`);
       outputName = r.measures[0];
       perRun.push(measureValues(r.perQuery, outputName));

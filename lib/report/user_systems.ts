@@ -108,13 +108,7 @@ export function parseSystemArg(
   const name = checkSystemName(value.slice(0, eq));
   const rest = value.slice(eq + 1);
   if (rest === "") throw new KitError(`${flag} ${name}=: no path given`);
-  const isFile = (p: string) => {
-    try {
-      return Deno.statSync(resolveAgainst(p, cwd)).isFile;
-    } catch {
-      return false;
-    }
-  };
+  const isFile = (p: string) => existsAs(resolveAgainst(p, cwd), "file");
   const parts = isFile(rest) ? [rest] : rest.split(",").map((p) => p.trim()).filter((p) => p);
   const paths: string[] = [];
   for (const part of parts) {
