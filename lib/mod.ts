@@ -20,20 +20,29 @@ export { KitError } from "./errors.ts";
 // Corpora (WikiQA, TREC-QA): named splits under a filter setting, fetched with checksums.
 export { applyFilter, fetchDataset, loadSplit, splitStats } from "./data/mod.ts";
 export type { Candidate, FilterName, Question } from "./data/mod.ts";
+export { FILTERS, questionKind, SPLITS } from "./data/mod.ts";
 // Metrics with trec_eval 9.0.8's semantics: in memory, on TREC or JSON files, its output.
 export { evaluate, evaluateTrecFiles, formatTrecEval, MEASURES } from "./metrics/mod.ts";
 export { qrelsFromQuestions, readQrels, readRun, runFromScores } from "./metrics/mod.ts";
 export { writeQrels, writeRun } from "./metrics/mod.ts";
+export { bestRun, formatQrels, formatRun, rankDocuments, tiedRun } from "./metrics/mod.ts";
 export type { EvalResult, Qrels, Run } from "./metrics/mod.ts";
 // Statistics over per-query values: paired tests, intervals, tables, ties, seeds, held-out.
 export { bootstrapCI, compareSystems, pairedRandomizationTest, pairedTTest } from "./stats/mod.ts";
 export { analyzeTies, heldOutExperiment, splitByQuery, stability } from "./stats/mod.ts";
 export { compareOverRuns, runStability, seedsNeeded } from "./stats/mod.ts";
+export { checkLeakage, checkQrcdLeakage, judgmentSplitLeak } from "./stats/mod.ts";
 // Scoring: lexical baselines, the learned ranker, transformer models (WebGPU or CPU).
 export { lexicalScorer, makeScorer, scoreSplit, trainLtr } from "./scoring/mod.ts";
+export { backendAgreement, batchPlan, defaultBackend, loadCrossEncoder } from "./scoring/mod.ts";
+export { measureThroughput, pairSegments, pairsOf, webGpuAdapterInfo } from "./scoring/mod.ts";
 // Rank fusion (ranx's methods and normalizations).
 export { fuse } from "./fusion/mod.ts";
 // QRCD (Qur'an QA 2022): the corpus, run files and the official scorer.
 export { evaluateQrcd, loadQrcdSplit, readSpanRun, writeSpanRun } from "./qrcd/mod.ts";
+export { qrcdStats } from "./qrcd/mod.ts";
 // Notebook output: figures and tables, each shown with `await display(x)`.
 export { bar, display, histogram, line, markdown, scatter, table } from "./plot/mod.ts";
+// Notebook parameters (KIT_DATA, KIT_MODEL, KIT_BACKEND), headline numbers, published figures.
+export { corpusDir, headline, notebookParams, scoringModel } from "./report/mod.ts";
+export { PUBLISHED_QRCD_SIZES, PUBLISHED_RESULTS, PUBLISHED_SIZES } from "./report/mod.ts";
