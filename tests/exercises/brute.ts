@@ -1,0 +1,76 @@
+/**
+ * Brute-force definitions the exercise solutions are checked against, written from the
+ * definitions (docs/measures.md, ../shared/PROTOCOL.md) without the kit's metrics code: the
+ * order of a question's candidates (score as a 32-bit float descending, ties by candidate id
+ * descending, trec_eval 9.0.8) and AP / RR / P@k / nDCG@k over labels in ranked order.
+ *
+ * @module
+ */
+import type { Question } from "../../lib/mod.ts";
+
+/** The sample folder and, when fetched, the real corpus: where each exercise is solved. */
+export const SAMPLE = "samples";
+
+/** The running example of notebooks 01-04 on each data set (a real WikiQA test question). */
+export const RUNNING_EXAMPLE = { sample: "Q301", real: "Q463" } as const;
+
+/** Candidate ids in trec_eval 9.0.8's order. */
+export function trecOrder(ids: readonly string[], scores: readonly number[]): string[] {
+  const idx = ids.map((_, i) => i);
+  idx.sort((a, b) => {
+    const sa = Math.fround(scores[a]), sb = Math.fround(scores[b]);
+    if (sa !== sb) return sb - sa;
+    return ids[a] < ids[b] ? 1 : ids[a] > ids[b] ? -1 : 0;
+  });
+  return idx.map((i) => ids[i]);
+}
+
+/** 1/0 labels of a question's candidates in the order given. */
+export function labelsInOrder(q: Question, order: readonly string[]): number[] {
+  const label = new Map(q.candidates.map((c) => [c.id, c.label > 0 ? 1 : 0]));
+  return order.map((id) => label.get(id)!);
+}
+
+/** AP: the mean, over the R correct candidates, of the precision at each one's rank. */
+export function ap(rel: readonly number[]): number {
+  const r = rel.reduce((a, b) => a + b, 0);
+  let found = 0, sum = 0;
+  rel.forEach((x, i) => {
+    if (x) sum += ++found / (i + 1);
+  });
+  return r ? sum / r : 0;
+}
+
+/** RR: 1 / the rank of the first correct candidate (0 without one). */
+export function rr(rel: readonly number[]): number {
+  const i = rel.indexOf(1);
+  return i < 0 ? 0 : 1 / (i + 1);
+}
+
+/** P@k: correct ones in the top k, divided by k. */
+export function precisionAt(rel: readonly number[], k: number): number {
+  return rel.slice(0, k).reduce((a, b) => a + b, 0) / k;
+}
+
+/** nDCG@k with binary gains. */
+export function ndcgAt(rel: readonly number[], k: number): number {
+  const dcg = rel.slice(0, k).reduce((a, x, i) => a + x / Math.log2(i + 2), 0);
+  const r = rel.reduce((a, b) => a + b, 0);
+  let ideal = 0;
+  for (let i = 0; i < Math.min(k, r); i++) ideal += 1 / Math.log2(i + 2);
+  return ideal ? dcg / ideal : 0;
+}
+
+/** The arithmetic mean. */
+export function mean(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/** Scores of a scored split, per question, in corpus order. */
+export function scoresPerQuestion(
+  questions: readonly Question[],
+  scores: ArrayLike<number>,
+): number[][] {
+  let at = 0;
+  return questions.map((q) => Array.from({ length: q.candidates.length }, () => scores[at++]));
+}
