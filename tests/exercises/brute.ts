@@ -74,3 +74,18 @@ export function scoresPerQuestion(
   let at = 0;
   return questions.map((q) => Array.from({ length: q.candidates.length }, () => scores[at++]));
 }
+
+/** Questions of a WikiQA TSV file read by hand: question id to its labels, in file order. */
+export async function wikiqaLabels(dir: string, split: string): Promise<Map<string, number[]>> {
+  const folder = dir === SAMPLE ? new URL("../../data/samples", import.meta.url).pathname : dir;
+  const lines = (await Deno.readTextFile(`${folder}/wikiqa/WikiQA-${split}.tsv`)).split("\n").slice(
+    1,
+  );
+  const labels = new Map<string, number[]>();
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    const cols = line.replace(/\r$/, "").split("\t");
+    labels.set(cols[0], [...labels.get(cols[0]) ?? [], Number(cols[6])]);
+  }
+  return labels;
+}
