@@ -89,3 +89,13 @@ export async function wikiqaLabels(dir: string, split: string): Promise<Map<stri
   }
   return labels;
 }
+
+/** A QRCD JSONL file read by hand: one object per line. */
+export async function qrcdRecords(
+  dir: string,
+  split: "train" | "dev",
+): Promise<{ pq_id: string; question: string; passage: string }[]> {
+  const folder = dir === SAMPLE ? new URL("../../data/samples", import.meta.url).pathname : dir;
+  const text = await Deno.readTextFile(`${folder}/qrcd/qrcd_v1.1_${split}.jsonl`);
+  return text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+}
