@@ -74,6 +74,8 @@ export {
 export type { CompareOverRunsOptions, SingleRunComparison, SingleRunOptions } from "./seeds.ts";
 export { runningMeans, seedsNeeded, varianceRatioTest } from "./seeds_needed.ts";
 export type { RunningMean, VarianceRatioResult } from "./seeds_needed.ts";
+export { pairedSeedTests, pairedVarianceTest } from "./paired_seeds.ts";
+export type { PairedSeedTests, PairedVarianceResult } from "./paired_seeds.ts";
 export {
   robustnessRows,
   runningMeanFigure,
