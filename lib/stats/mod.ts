@@ -84,8 +84,8 @@ export {
   spreadRows,
 } from "./seed_views.ts";
 export type { SettingRuns, SpreadSeries } from "./seed_views.ts";
-export { judgmentSplitLeak } from "./judgment_split.ts";
-export type { JudgmentSplitLeak } from "./judgment_split.ts";
+export { judgmentSplitLeak, splitByJudgment } from "./judgment_split.ts";
+export type { JudgmentSplit, JudgmentSplitLeak } from "./judgment_split.ts";
 export { measureValues, queryValues } from "./query_set.ts";
 export type { QueryValues, QueryValuesOptions } from "./query_set.ts";
 export { summarizeRuns } from "./systems.ts";
