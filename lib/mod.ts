@@ -29,12 +29,13 @@ export type { EvalResult, Qrels, Run } from "./metrics/mod.ts";
 export { bootstrapCI, compareSystems, pairedRandomizationTest, pairedTTest } from "./stats/mod.ts";
 export { analyzeTies, heldOutExperiment, splitByQuery, stability } from "./stats/mod.ts";
 export { compareOverRuns, runStability, seedsNeeded } from "./stats/mod.ts";
+export { splitByJudgment } from "./stats/mod.ts";
 // Seeds: two regimes over the same seeds are pairs; tables and figures of runs over seeds.
 export { holm, pairedSeedTests, pairedVarianceTest, varianceRatioTest } from "./stats/mod.ts";
 export { comparisonRows, robustnessRows, singleRunComparisons, spreadRows } from "./stats/mod.ts";
 export { runningMeanFigure, seedSpreadFigure, seedStripFigure } from "./stats/mod.ts";
 // Scoring: lexical baselines, the learned ranker, transformer models (WebGPU or CPU).
-export { lexicalScorer, makeScorer, scoreSplit, trainLtr } from "./scoring/mod.ts";
+export { lexicalScorer, ltrTrainer, makeScorer, scoreSplit, trainLtr } from "./scoring/mod.ts";
 // The learned ranker over seeds and training regimes (transfer, label noise), as run files.
 export { describeTraining, evaluateRanker, overSeeds, trainRanker } from "./scoring/mod.ts";
 export { loadLtrEvaluationSet, loadLtrTrainingSet, writeSeedRuns } from "./scoring/mod.ts";
@@ -42,6 +43,7 @@ export { loadLtrEvaluationSet, loadLtrTrainingSet, writeSeedRuns } from "./scori
 export { fuse } from "./fusion/mod.ts";
 // QRCD (Qur'an QA 2022): the corpus, run files and the official scorer.
 export { evaluateQrcd, loadQrcdSplit, readSpanRun, writeSpanRun } from "./qrcd/mod.ts";
+export { overlapBaseline } from "./qrcd/mod.ts";
 // Notebook output: figures and tables, each shown with `await display(x)`.
 export { bar, display, histogram, line, markdown, scatter, table } from "./plot/mod.ts";
 // Notebook parameters (KIT_DATA, ...), the corpus folder they name, and headline numbers.
