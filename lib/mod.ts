@@ -24,11 +24,13 @@ export type { Candidate, FilterName, Question } from "./data/mod.ts";
 export { evaluate, evaluateTrecFiles, formatTrecEval, MEASURES } from "./metrics/mod.ts";
 export { qrelsFromQuestions, readQrels, readRun, runFromScores } from "./metrics/mod.ts";
 export { writeQrels, writeRun } from "./metrics/mod.ts";
+export { bestRun, tiedRun, worstRun } from "./metrics/mod.ts";
 export type { EvalResult, Qrels, Run } from "./metrics/mod.ts";
 // Statistics over per-query values: paired tests, intervals, tables, ties, seeds, held-out.
 export { bootstrapCI, compareSystems, pairedRandomizationTest, pairedTTest } from "./stats/mod.ts";
 export { analyzeTies, heldOutExperiment, splitByQuery, stability } from "./stats/mod.ts";
 export { compareOverRuns, runStability, seedsNeeded } from "./stats/mod.ts";
+export { checkLeakage, labelAgreement, overfittingWarning, scoreSlice } from "./stats/mod.ts";
 export { splitByJudgment } from "./stats/mod.ts";
 // Seeds: two regimes over the same seeds are pairs; tables and figures of runs over seeds.
 export { holm, pairedSeedTests, pairedVarianceTest, varianceRatioTest } from "./stats/mod.ts";
@@ -36,6 +38,7 @@ export { comparisonRows, robustnessRows, singleRunComparisons, spreadRows } from
 export { runningMeanFigure, seedSpreadFigure, seedStripFigure } from "./stats/mod.ts";
 // Scoring: lexical baselines, the learned ranker, transformer models (WebGPU or CPU).
 export { lexicalScorer, ltrTrainer, makeScorer, scoreSplit, trainLtr } from "./scoring/mod.ts";
+export { LTR_FEATURES } from "./scoring/mod.ts";
 // The learned ranker over seeds and training regimes (transfer, label noise), as run files.
 export { describeTraining, evaluateRanker, overSeeds, trainRanker } from "./scoring/mod.ts";
 export { loadLtrEvaluationSet, loadLtrTrainingSet, writeSeedRuns } from "./scoring/mod.ts";
