@@ -46,8 +46,11 @@ export { loadLtrEvaluationSet, loadLtrTrainingSet, writeSeedRuns } from "./scori
 export { fuse } from "./fusion/mod.ts";
 // QRCD (Qur'an QA 2022): the corpus, run files and the official scorer.
 export { evaluateQrcd, loadQrcdSplit, readSpanRun, writeSpanRun } from "./qrcd/mod.ts";
-export { overlapBaseline } from "./qrcd/mod.ts";
+export { isSpanOfPassage, normalizeText, overlapBaseline, qrcdStats } from "./qrcd/mod.ts";
+export { recordRows, removePrefixes, scoresByQuestion, tokenF1 } from "./qrcd/mod.ts";
+export { LIGHT_SEGMENTATION, NO_SEGMENTATION } from "./qrcd/mod.ts";
 // Notebook output: figures and tables, each shown with `await display(x)`.
 export { bar, display, histogram, line, markdown, scatter, table } from "./plot/mod.ts";
 // Notebook parameters (KIT_DATA, ...), the corpus folder they name, and headline numbers.
 export { corpusDir, headline, notebookParams } from "./report/mod.ts";
+export { PUBLISHED_QRCD_RESULTS, PUBLISHED_QRCD_SIZES } from "./report/mod.ts";
