@@ -25,24 +25,44 @@ export { FILTERS, questionKind, SPLITS } from "./data/mod.ts";
 export { evaluate, evaluateTrecFiles, formatTrecEval, MEASURES } from "./metrics/mod.ts";
 export { qrelsFromQuestions, readQrels, readRun, runFromScores } from "./metrics/mod.ts";
 export { writeQrels, writeRun } from "./metrics/mod.ts";
-export { bestRun, formatQrels, formatRun, rankDocuments, tiedRun } from "./metrics/mod.ts";
+export {
+  bestRun,
+  formatQrels,
+  formatRun,
+  rankDocuments,
+  tiedRun,
+  worstRun,
+} from "./metrics/mod.ts";
 export type { EvalResult, Qrels, Run } from "./metrics/mod.ts";
 // Statistics over per-query values: paired tests, intervals, tables, ties, seeds, held-out.
 export { bootstrapCI, compareSystems, pairedRandomizationTest, pairedTTest } from "./stats/mod.ts";
 export { analyzeTies, heldOutExperiment, splitByQuery, stability } from "./stats/mod.ts";
 export { compareOverRuns, runStability, seedsNeeded } from "./stats/mod.ts";
 export { checkLeakage, checkQrcdLeakage, judgmentSplitLeak } from "./stats/mod.ts";
+export { labelAgreement, overfittingWarning, scoreSlice } from "./stats/mod.ts";
+export { splitByJudgment } from "./stats/mod.ts";
+// Seeds: two regimes over the same seeds are pairs; tables and figures of runs over seeds.
+export { holm, pairedSeedTests, pairedVarianceTest, varianceRatioTest } from "./stats/mod.ts";
+export { comparisonRows, robustnessRows, singleRunComparisons, spreadRows } from "./stats/mod.ts";
+export { runningMeanFigure, seedSpreadFigure, seedStripFigure } from "./stats/mod.ts";
 // Scoring: lexical baselines, the learned ranker, transformer models (WebGPU or CPU).
-export { lexicalScorer, makeScorer, scoreSplit, trainLtr } from "./scoring/mod.ts";
+export { lexicalScorer, ltrTrainer, makeScorer, scoreSplit, trainLtr } from "./scoring/mod.ts";
+export { LTR_FEATURES } from "./scoring/mod.ts";
 export { backendAgreement, batchPlan, defaultBackend, loadCrossEncoder } from "./scoring/mod.ts";
 export { measureThroughput, pairSegments, pairsOf, webGpuAdapterInfo } from "./scoring/mod.ts";
+// The learned ranker over seeds and training regimes (transfer, label noise), as run files.
+export { describeTraining, evaluateRanker, overSeeds, trainRanker } from "./scoring/mod.ts";
+export { loadLtrEvaluationSet, loadLtrTrainingSet, writeSeedRuns } from "./scoring/mod.ts";
 // Rank fusion (ranx's methods and normalizations).
 export { fuse } from "./fusion/mod.ts";
 // QRCD (Qur'an QA 2022): the corpus, run files and the official scorer.
 export { evaluateQrcd, loadQrcdSplit, readSpanRun, writeSpanRun } from "./qrcd/mod.ts";
-export { qrcdStats } from "./qrcd/mod.ts";
+export { isSpanOfPassage, normalizeText, overlapBaseline, qrcdStats } from "./qrcd/mod.ts";
+export { recordRows, removePrefixes, scoresByQuestion, tokenF1 } from "./qrcd/mod.ts";
+export { LIGHT_SEGMENTATION, NO_SEGMENTATION } from "./qrcd/mod.ts";
 // Notebook output: figures and tables, each shown with `await display(x)`.
 export { bar, display, histogram, line, markdown, scatter, table } from "./plot/mod.ts";
-// Notebook parameters (KIT_DATA, KIT_MODEL, KIT_BACKEND), headline numbers, published figures.
+// Notebook parameters (KIT_DATA, ...), the corpus folder they name, and headline numbers.
 export { corpusDir, headline, notebookParams, scoringModel } from "./report/mod.ts";
-export { PUBLISHED_QRCD_SIZES, PUBLISHED_RESULTS, PUBLISHED_SIZES } from "./report/mod.ts";
+export { PUBLISHED_QRCD_RESULTS, PUBLISHED_QRCD_SIZES } from "./report/mod.ts";
+export { PUBLISHED_RESULTS, PUBLISHED_SIZES } from "./report/mod.ts";

@@ -54,6 +54,13 @@ const QRELS_OPTION: Option = {
   help: "TREC or ranx/pytrec_eval JSON qrels, gzip too",
 };
 
+/** `--intersect` of the commands that take several runs. */
+const INTERSECT_OPTION: Option = {
+  name: "intersect",
+  help: "use only the queries every run covers (without it, runs over different queries are " +
+    "refused)",
+};
+
 /** A system's name from its run file: the file name without folders and extension. */
 function systemName(path: string): string {
   return path.replace(/^.*\//, "").replace(/\.(run|txt|trec)(\.gz)?$/, "");
@@ -117,7 +124,7 @@ export const compareCommand: Command = {
       help: "also a bootstrap confidence interval of each difference, from SAMPLES resamples",
     },
     COMPLETE_OPTION,
-    { name: "intersect", help: "compare on the queries every run answers" },
+    INTERSECT_OPTION,
     LEVEL_OPTION,
     RELEASE_OPTION,
     OUT_OPTION,
@@ -240,7 +247,31 @@ export const tiesCommand: Command = {
 /** The half-widths `eval stability` says the runs needed for. */
 const RUNS_NEEDED_HALF_WIDTHS = [0.01, 0.005, 0.002, 0.001];
 
-/** `eval stability`: spread of one measure over several runs of one system (e.g. seeds). */
+/**
+ * The runs' per-query values over one query set: every run must cover the same queries (as
+ * `eval compare` requires), or with `intersect` the queries all of them cover (said on stderr).
+ */
+function sameQueries(
+  perQuery: Map<string, Record<string, number>>[],
+  files: readonly string[],
+  intersect: boolean,
+): Map<string, Record<string, number>>[] {
+  const common = [...perQuery[0].keys()].filter((q) => perQuery.every((r) => r.has(q)));
+  if (perQuery.every((r) => r.size === common.length)) return perQuery;
+  const counts = files.map((f, i) => `${f}: ${perQuery[i].size}`).join(", ");
+  if (!intersect) {
+    throw new KitError(
+      `runs cover different queries (${counts}; common to all: ${common.length}), so their ` +
+        "means are over different questions; use -c (every qrels query counts, a missing one " +
+        "scores 0) or --intersect (only the queries every run covers)",
+    );
+  }
+  if (common.length === 0) throw new KitError(`the runs share no query (${counts})`);
+  console.error(`--intersect: ${common.length} queries common to every run (${counts})`);
+  return perQuery.map((r) => new Map(common.map((q) => [q, r.get(q)!])));
+}
+
+/** `eval stability`: spread of each measure over several runs of one system (e.g. seeds). */
 export const stabilityCommand: Command = {
   summary: "stability over runs (seeds) of one system: mean, sample sd, min, max, flag",
   positionals: [{
@@ -250,7 +281,13 @@ export const stabilityCommand: Command = {
   }],
   options: [
     QRELS_OPTION,
-    { name: "measure", short: "m", value: "MEASURE", default: "map", help: "the one measure" },
+    {
+      name: "measure",
+      short: "m",
+      value: "MEASURE",
+      multiple: true,
+      help: "a measure (default: map); each is reported and flagged on its own",
+    },
     {
       name: "threshold",
       value: "T",
@@ -263,6 +300,7 @@ export const stabilityCommand: Command = {
       help: "the spread compared with the threshold: sample sd or max - min",
     },
     COMPLETE_OPTION,
+    INTERSECT_OPTION,
     LEVEL_OPTION,
     { name: "json", help: "one JSON object" },
     RELEASE_OPTION,
@@ -276,41 +314,50 @@ export const stabilityCommand: Command = {
       throw new KitError(`--threshold must be a non-negative number, got '${thresholdRaw}'`);
     }
     const spread = oneOf(str(p, "spread")!, ["sd", "range"] as const, "spread");
+    const measures = list(p, "measure").length ? list(p, "measure") : ["map"];
     const options = querySetFlags(p);
     const { release } = options;
     const qrels = await readQrels(str(p, "qrels")!, { release });
-    const measure = str(p, "measure")!;
-    const perRun: number[][] = [];
-    let outputName = measure;
+    let outputNames: string[] = [];
+    const read: Map<string, Record<string, number>>[] = [];
     for (const run of runs) {
-      const r = queryValues(qrels, await readRun(run, { release }), [measure], options);
-      if (r.measures.length !== 1) throw new KitError(`give one measure, got '${measure}'`);
-      outputName = r.measures[0];
-      perRun.push(measureValues(r.perQuery, outputName));
+      const r = queryValues(qrels, await readRun(run, { release }), measures, options);
+      outputNames = r.measures;
+      read.push(r.perQuery);
     }
-    const s = stability(perRun, { threshold, spread });
-    // How many runs a 95% t interval of the mean within ±h needs, with this sd (seeds.ts).
-    const runsNeeded = Object.fromEntries(
-      RUNS_NEEDED_HALF_WIDTHS.map((h) => [String(h), seedsNeeded(s.perRun, h)]),
-    );
-    if (p.values.json) {
-      console.log(
-        JSON.stringify({ measure: outputName, files: runs, ...s, runsNeeded }, null, 2),
+    const perQuery = sameQueries(read, runs, Boolean(p.values.intersect));
+    const results = outputNames.map((measure) => {
+      const s = stability(perQuery.map((r) => measureValues(r, measure)), { threshold, spread });
+      // How many runs a 95% t interval of the mean within ±h needs, with this sd (seeds.ts).
+      const runsNeeded = Object.fromEntries(
+        RUNS_NEEDED_HALF_WIDTHS.map((h) => [String(h), seedsNeeded(s.perRun, h)]),
       );
+      return { measure, ...s, runsNeeded };
+    });
+    const numQ = perQuery[0].size;
+    if (p.values.json) {
+      console.log(JSON.stringify({ files: runs, numQ, measures: results }, null, 2));
       return;
     }
     const f = (x: number) => x.toFixed(4);
-    const lines = runs.map((r, i) => `${f(s.perRun[i])}  ${r}`);
-    lines.push(
+    const lines = [
+      `${runs.length} runs over the same ${numQ} queries`,
       "",
-      `${outputName} over ${s.runs} runs: mean ${f(s.mean)}, sd ${f(s.sd)} (sample, n-1), ` +
-        `min ${f(s.min)}, max ${f(s.max)}, range ${f(s.range)}`,
-      `runs for a 95% t interval of the mean within ±h, with this sd: ` +
-        Object.entries(runsNeeded).map(([h, n]) => `±${h}: ${n}`).join(", "),
-      s.unstable
-        ? `UNSTABLE: ${s.spread} ${f(s.spread === "sd" ? s.sd : s.range)} exceeds ${s.threshold}`
-        : `stable: ${s.spread} within ${s.threshold}`,
-    );
+      [...outputNames.map((m) => m.padEnd(10)), "run"].join("  "),
+      ...runs.map((r, i) => [...results.map((s) => f(s.perRun[i]).padEnd(10)), r].join("  ")),
+    ];
+    for (const s of results) {
+      lines.push(
+        "",
+        `${s.measure} over ${s.runs} runs: mean ${f(s.mean)}, sd ${f(s.sd)} (sample, n-1), ` +
+          `min ${f(s.min)}, max ${f(s.max)}, range ${f(s.range)}`,
+        `runs for a 95% t interval of the mean within ±h, with this sd: ` +
+          Object.entries(s.runsNeeded).map(([h, n]) => `±${h}: ${n}`).join(", "),
+        s.unstable
+          ? `UNSTABLE: ${s.spread} ${f(s.spread === "sd" ? s.sd : s.range)} exceeds ${s.threshold}`
+          : `stable: ${s.spread} within ${s.threshold}`,
+      );
+    }
     console.log(lines.join("\n"));
   },
 };

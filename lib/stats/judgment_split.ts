@@ -23,9 +23,52 @@ export interface JudgmentSplitLeak {
   testQuestionsAlsoInTrain: number;
 }
 
+/** Both sides of a split by judgment: each question with the candidates drawn to that side. */
+export interface JudgmentSplit {
+  /** Questions with at least one candidate on the train side, holding only those candidates. */
+  train: Question[];
+  /** Questions with at least one candidate on the test side, holding only those candidates. */
+  test: Question[];
+}
+
 /**
- * Splits the judgments of `questions` at random, each to test with probability
- * `testFraction` (seeded), and counts the test questions that also sit in train.
+ * The wrong split, made: each judgment (question, candidate) goes to test with probability
+ * `testFraction` (seeded), so a question's candidates land on both sides. Use it to measure
+ * what the mistake does to a number (notebook 08); split by question (`splitByQuery`) to
+ * evaluate.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { splitByJudgment } from "./judgment_split.ts";
+ * const qs = [{ id: "q", text: "", candidates: [0, 1, 2, 3].map((i) => ({ id: `${i}`, text: "", label: 0 })) }];
+ * const { train, test } = splitByJudgment(qs, 0.5, 1);
+ * assert(train[0].candidates.length + test[0].candidates.length === 4);
+ * ```
+ */
+export function splitByJudgment(
+  questions: readonly Question[],
+  testFraction: number,
+  seed: Seed,
+): JudgmentSplit {
+  if (!(testFraction > 0 && testFraction < 1)) {
+    throw new KitError(`testFraction must be in (0, 1), got ${testFraction}`);
+  }
+  const random = mulberry32(seed);
+  const train: Question[] = [], test: Question[] = [];
+  for (const q of questions) {
+    const sides = q.candidates.map(() => random() < testFraction);
+    const trainSide = q.candidates.filter((_, i) => !sides[i]);
+    const testSide = q.candidates.filter((_, i) => sides[i]);
+    if (trainSide.length) train.push({ ...q, candidates: trainSide });
+    if (testSide.length) test.push({ ...q, candidates: testSide });
+  }
+  return { train, test };
+}
+
+/**
+ * Splits the judgments of `questions` at random as {@link splitByJudgment} does (the same
+ * draws), and counts the test questions that also sit in train.
  *
  * @example
  * ```ts
@@ -41,18 +84,11 @@ export function judgmentSplitLeak(
   testFraction: number,
   seed: Seed,
 ): JudgmentSplitLeak {
-  if (!(testFraction > 0 && testFraction < 1)) {
-    throw new KitError(`testFraction must be in (0, 1), got ${testFraction}`);
-  }
-  const random = mulberry32(seed);
-  let testJudgments = 0, testQuestions = 0, divided = 0;
-  for (const q of questions) {
-    let inTest = 0;
-    for (let i = 0; i < q.candidates.length; i++) if (random() < testFraction) inTest++;
-    testJudgments += inTest;
-    if (inTest === 0) continue;
-    testQuestions++;
-    if (inTest < q.candidates.length) divided++;
-  }
-  return { testJudgments, testQuestions, testQuestionsAlsoInTrain: divided };
+  const { train, test } = splitByJudgment(questions, testFraction, seed);
+  const inTrain = new Set(train.map((q) => q.id));
+  return {
+    testJudgments: test.reduce((n, q) => n + q.candidates.length, 0),
+    testQuestions: test.length,
+    testQuestionsAlsoInTrain: test.filter((q) => inTrain.has(q.id)).length,
+  };
 }

@@ -74,6 +74,8 @@ export {
 export type { CompareOverRunsOptions, SingleRunComparison, SingleRunOptions } from "./seeds.ts";
 export { runningMeans, seedsNeeded, varianceRatioTest } from "./seeds_needed.ts";
 export type { RunningMean, VarianceRatioResult } from "./seeds_needed.ts";
+export { pairedSeedTests, pairedVarianceTest } from "./paired_seeds.ts";
+export type { PairedSeedTests, PairedVarianceResult } from "./paired_seeds.ts";
 export {
   robustnessRows,
   runningMeanFigure,
@@ -82,8 +84,8 @@ export {
   spreadRows,
 } from "./seed_views.ts";
 export type { SettingRuns, SpreadSeries } from "./seed_views.ts";
-export { judgmentSplitLeak } from "./judgment_split.ts";
-export type { JudgmentSplitLeak } from "./judgment_split.ts";
+export { judgmentSplitLeak, splitByJudgment } from "./judgment_split.ts";
+export type { JudgmentSplit, JudgmentSplitLeak } from "./judgment_split.ts";
 export { measureValues, queryValues } from "./query_set.ts";
 export type { QueryValues, QueryValuesOptions } from "./query_set.ts";
 export { summarizeRuns } from "./systems.ts";

@@ -61,8 +61,10 @@ export interface VarianceRatioResult {
  * Is one system's spread over runs different from another's? The F test of equal variances:
  * F = var(a) / var(b) (sample variances) against Snedecor's F with (n_a - 1, n_b - 1) degrees
  * of freedom, p = 2 min(P(F <= f), P(F >= f)), with the cdf
- * I_{d1 f / (d1 f + d2)}(d1 / 2, d2 / 2). It assumes roughly normal per-run values and is
- * sensitive to outliers: read it as a rough guide, not a verdict.
+ * I_{d1 f / (d1 f + d2)}(d1 / 2, d2 / 2). It assumes independent samples with roughly normal
+ * per-run values and is sensitive to outliers: read it as a rough guide, not a verdict. Two
+ * systems trained with the same seeds are paired, not independent: use `pairedVarianceTest`
+ * (Pitman–Morgan) for them.
  *
  * @example
  * ```ts

@@ -98,7 +98,8 @@ Deno.test("eval compare: exact randomization p-values in Markdown and CSV", asyn
     "recip_rank",
     "--json",
   ]);
-  const s = JSON.parse(stab.stdout);
+  const s = JSON.parse(stab.stdout).measures[0];
+  assert.equal(s.measure, "recip_rank");
   assert.deepEqual(s.perRun, [1, 0.5]);
   assert.ok(Math.abs(s.sd - Math.sqrt(0.125)) < 1e-12);
   assert.equal(s.unstable, true);

@@ -167,7 +167,11 @@ realDataTest(
         "--json",
       ]);
       assert.equal(stab.code, 0, stab.stderr);
-      const s = JSON.parse(stab.stdout);
+      const s = JSON.parse(stab.stdout).measures[0];
+      // Without -c eval stability refuses as eval compare does (236 and 236 questions, 235 common)
+      const stabRefused = await runCli(["eval", "stability", "--qrels", qrelsFile, ...files]);
+      assert.equal(stabRefused.code, 2);
+      assert.match(stabRefused.stderr, /: 236, .*: 236; common to all: 235\)/);
       assert.deepEqual(
         s.perRun.map((x: number) => Number(x.toFixed(4))),
         expected.map((e) => e.map),
