@@ -23,3 +23,5 @@ export { corpusDir, DEFAULT_MODEL, notebookParams, scoringModel } from "./params
 export type { KitParams } from "./params.ts";
 export { headline, HEADLINE_MIME, headlineBundle, headlinesOf } from "./headline.ts";
 export type { Headline } from "./headline.ts";
+export { PAGE_SECTIONS, systemsPage } from "./systems_page.ts";
+export type { PageSection, SystemsPage, SystemsPageOptions } from "./systems_page.ts";
