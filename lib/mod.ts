@@ -35,5 +35,7 @@ export { lexicalScorer, makeScorer, scoreSplit, trainLtr } from "./scoring/mod.t
 export { fuse } from "./fusion/mod.ts";
 // QRCD (Qur'an QA 2022): the corpus, run files and the official scorer.
 export { evaluateQrcd, loadQrcdSplit, readSpanRun, writeSpanRun } from "./qrcd/mod.ts";
+// The systems report (notebook 00): your runs read, checked, evaluated and compared once.
+export { systemsPage } from "./report/mod.ts";
 // Notebook output: figures and tables, each shown with `await display(x)`.
 export { bar, display, histogram, line, markdown, scatter, table } from "./plot/mod.ts";
