@@ -17,7 +17,7 @@ Deno.test("eval ties on the sample run: hand-worked MAP range", async () => {
   const trec = (1 + 7 / 12 + 1 / 3 + 0.5) / 4;
   const max = (1 + 7 / 12 + 1 / 3 + 1) / 4;
   const expected = (1 + 7 / 12 + 1 / 3 + 0.75) / 4;
-  const line = r.stdout.split("\n").find((l) => l.startsWith("map "))!;
+  const line = r.stdout.split("\n").find((l) => l.startsWith("MAP "))!;
   assert.deepEqual(
     line.trim().split(/\s+/).slice(1).map(Number),
     [trec, trec, max, expected].map((x) => Number(x.toFixed(4))),
