@@ -6,8 +6,14 @@
  * `<script>` JSON and file names.
  */
 import assert from "node:assert/strict";
-import { buildReport } from "../../lib/report/build.ts";
-import { checkSpec, parseSystemArg, SAMPLE_SYSTEMS } from "../../lib/report/user_systems.ts";
+import { buildReport, SYSTEMS_NOTEBOOK } from "../../lib/report/build.ts";
+import { runPlainNbconvert } from "../../lib/report/plain_nbconvert.ts";
+import {
+  checkSpec,
+  ENV_NAMES,
+  parseSystemArg,
+  SAMPLE_SYSTEMS,
+} from "../../lib/report/user_systems.ts";
 import { expandGlob } from "../../lib/io/glob.ts";
 import { KitError } from "../../lib/errors.ts";
 import {
@@ -426,3 +432,31 @@ realDataTest(
     }
   },
 );
+
+Deno.test({
+  name: "notebook 00 with no system given: every cell runs, on the example (the kit's baselines)",
+  ...resources,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      // No spec file, no KIT_RUNS (emptied: a variable left in the shell must not count here).
+      const empty = Object.fromEntries(Object.values(ENV_NAMES).map((n) => [n, ""]));
+      const r = await runPlainNbconvert(
+        `${ROOT}/notebooks/${SYSTEMS_NOTEBOOK}`,
+        dir,
+        { data: "sample" },
+        "notebook",
+        { env: { ...empty, KIT_SYSTEMS: "" } },
+      );
+      const nb = JSON.parse(await Deno.readTextFile(r.file)) as NotebookJson;
+      const outputs = nb.cells.flatMap((c) => c.outputs ?? []);
+      assert.ok(!outputs.some((o) => (o as { output_type: string }).output_type === "error"));
+      const text = JSON.stringify(outputs);
+      assert.match(text, /An example:/);
+      assert.match(text, /YOUR_RUNS/);
+      assert.match(text, /Error analysis: ltr \(kit\) against BM25 \(kit\)/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
