@@ -23,7 +23,6 @@ import type { ComparisonTable, PerQueryValues } from "../stats/compare.ts";
 import { failures } from "../stats/error_analysis.ts";
 import { queryValues } from "../stats/query_set.ts";
 import { compareOverRuns } from "../stats/seeds.ts";
-import { stabilityFigure } from "../stats/stability.ts";
 import { summarizeRuns, type SystemSummary } from "../stats/systems.ts";
 import { analyzeTies } from "../stats/ties.ts";
 import { headline } from "./headline.ts";
@@ -57,11 +56,11 @@ import {
   differenceIntervalRows,
   failureRows,
   note,
-  plotlyText,
   qrcdQuestionRows,
   qrcdRows,
   resultFigure,
   resultRows,
+  spreadFigure,
   stabilityRows,
   systemRows,
   tieFigureOf,
@@ -328,17 +327,13 @@ async function sectionItems(
     case "spread": {
       const rows = stabilityRows(p.summaries);
       if (rows.length === 0) return [];
-      const several = [...p.summaries].filter(([, s]) => s.runs > 1);
       return [
         markdown(
           "## Several runs of one system\n\nTANDA's claim is stability: less spread across " +
             "fine-tuning runs. Each run's MAP and MRR, and their spread (sample sd, n - 1):",
         ),
         table(rows),
-        stabilityFigure(
-          Object.fromEntries(several.map(([n, s]) => [plotlyText(n), s.measures.map.runs!])),
-          "MAP",
-        ),
+        spreadFigure(p.summaries),
       ];
     }
     case "significance": {

@@ -206,6 +206,36 @@ export function stabilityRows(summaries: ReadonlyMap<string, SystemSummary>): Ro
 }
 
 /**
+ * Systems with several runs: each run's MAP, one series per system (a view of lib/plot; the
+ * spread itself is in {@link stabilityRows}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { spreadFigure } from "./systems_tables.ts";
+ * import { summarizeRuns } from "../stats/systems.ts";
+ * const run = (ap: number) => new Map([["q", { map: ap, recip_rank: 1, P_1: 1, ndcg_cut_10: 1 }]]);
+ * const s = summarizeRuns([run(0.5), run(0.7)], ["map", "recip_rank", "P_1", "ndcg_cut_10"]);
+ * assert.deepEqual(spreadFigure(new Map([["x", s]])).data[0].y, [0.5, 0.7]);
+ * ```
+ */
+export function spreadFigure(summaries: ReadonlyMap<string, SystemSummary>): Figure {
+  const several = [...summaries].filter(([, s]) => s.runs > 1);
+  return scatter(
+    several.map(([name, s]) => {
+      const perRun = s.measures.map.runs!.perRun;
+      return {
+        name: plotlyText(name),
+        x: perRun.map((_, i) => i + 1),
+        y: perRun,
+        text: perRun.map((_, i) => `run ${i + 1}`),
+      };
+    }),
+    { title: "MAP of each run", xTitle: "run", yTitle: "MAP", height: 360 },
+  );
+}
+
+/**
  * The systems table of a comparison: each mean with the letters of the systems it is
  * significantly better than (the pairwise tests themselves: `comparisonRows` of lib/stats).
  *
