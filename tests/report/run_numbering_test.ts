@@ -12,7 +12,7 @@ import { runFromScores } from "../../lib/metrics/convert.ts";
 import { scoreSplit } from "../../lib/scoring/pipeline.ts";
 import { queryValues } from "../../lib/stats/query_set.ts";
 import { loadSystemsSplit, readCheckedRun } from "../../lib/report/systems_input.ts";
-import { allValue, realDataTest, runTrecEval, trecEvalBinary } from "../helpers.ts";
+import { allValue, realDataTest, runCli, runTrecEval, trecEvalBinary } from "../helpers.ts";
 
 const question = (id: string, n: number) => ({
   id,
@@ -110,6 +110,22 @@ realDataTest(
       compared++;
     }
     assert.equal(compared, 237);
+    // eval as2 maps it too, and says so.
+    const as2 = await runCli([
+      "eval",
+      "as2",
+      "--dataset",
+      "wikiqa",
+      "--split",
+      "test",
+      "--dir",
+      dir,
+      refRun,
+    ]);
+    assert.equal(as2.code, 0, as2.stderr);
+    assert.match(as2.stderr, /numbered as WikiQA-test\.ref/);
+    assert.equal(allValue(as2.stdout, "map"), allValue(out, "map"));
+    assert.equal(allValue(as2.stdout, "recip_rank"), allValue(out, "recip_rank"));
   },
 );
 
