@@ -109,6 +109,15 @@ Deno.test("report CLI: flags for systems are checked before anything runs", asyn
       /unknown filter 'dirty'/,
     ],
     [["--model", "a=lexical:bm25", "--model", "a=ltr"], /two systems are named 'a'/],
+    [
+      ["--run", "x=data/samples/runs/wikiqa-test.run", "--compare", "x,y"],
+      /--compare: no answer-selection system is named 'y' \(the systems: x, BM25 \(kit\), ltr \(kit\)\)/,
+    ],
+    [
+      ["--run", "x=data/samples/runs/wikiqa-test.run", "--compare", "x"],
+      /--compare takes two system names, A,B/,
+    ],
+    [["--compare", "a,b"], /--compare is for the user's systems/],
   ];
   for (const [args, message] of cases) {
     const r = await runCli(["report", ...args, "--out", "/nonexistent/never-made"]);
