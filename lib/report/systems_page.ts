@@ -68,7 +68,13 @@ import {
   warningRows,
   warningsBlock,
 } from "./systems_tables.ts";
-import { ENV_NAMES, KIT_BASELINES, QRCD_BASELINE, userSystems } from "./user_systems.ts";
+import {
+  ENV_NAMES,
+  KIT_BASELINES,
+  QRCD_BASELINE,
+  SYSTEMS_ENV,
+  userSystems,
+} from "./user_systems.ts";
 import type { UserSystemsSpec } from "./user_systems.ts";
 
 /** The sections of the page, in order. */
@@ -146,11 +152,19 @@ const MEASURE_NAMES = PROTOCOL_MEASURES.map((m) => m.name);
  * });
  * assert.equal(page.summaries.get("mine")!.queries, 4);
  * assert.equal(page.pair[0], "mine");
+ * // Under the report (a spec file), runs belong on its command line.
+ * await assert.rejects(() => systemsPage({ runs: "x=y.run", env: { KIT_SYSTEMS: "/s.json" } }), /--run/);
  * ```
  */
 export async function systemsPage(options: SystemsPageOptions = {}): Promise<SystemsPage> {
   const env = { ...(options.env ?? Deno.env.toObject()) };
   if (options.runs?.trim()) {
+    if (env[SYSTEMS_ENV]) {
+      throw new KitError(
+        "YOUR_RUNS in the first cell is for a notebook opened by itself; under './kit report' " +
+          "give the runs with --run (empty YOUR_RUNS)",
+      );
+    }
     if (env[ENV_NAMES.runs]?.trim()) {
       throw new KitError(
         `runs are given both in the first cell and in ${ENV_NAMES.runs}; give them in one place`,
