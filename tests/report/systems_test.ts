@@ -239,7 +239,7 @@ Deno.test({
       assert.ok(bm.map > 0);
       assert.equal(bm.map, kitBm25.map);
       // The page as a report: no code, no part that has nothing to show, no empty column.
-      assert.ok(!html.includes("page.show("), "code on the page");
+      assert.ok(!html.includes("// Your runs: NAME=PATH"), "code on the page");
       assert.ok(!html.includes(">Several runs of one system<") && !html.includes(">QRCD runs<"));
       assert.ok(!html.includes("sd (runs)"));
       // Every pair's difference with its paired interval, in summary.json.
@@ -318,6 +318,7 @@ realDataTest(
         "wgt ref-numbered=wgt-ref.run",
         "--compare",
         "ltr seeds,Wgt Word Cnt",
+        "--show-code",
         "--only",
         "00",
         "--out",
@@ -431,7 +432,8 @@ realDataTest(
       assert.match(html, /first in \d of 5 runs/);
       assert.match(html, /By question type/);
       assert.match(html, />Several runs of one system</);
-      assert.ok(!html.includes("page.show("), "code on the page");
+      // --show-code: the code cells on the page (hidden by default: the sample report above).
+      assert.ok(html.includes("// Your runs: NAME=PATH"), "no code on the page with --show-code");
       const page = summary.notebooks[0];
       assert.ok(
         page.figures >= 4 && page.check.figures.every((f: { marks: number }) => f.marks > 0),
