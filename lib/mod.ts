@@ -60,6 +60,8 @@ export { evaluateQrcd, loadQrcdSplit, readSpanRun, writeSpanRun } from "./qrcd/m
 export { isSpanOfPassage, normalizeText, overlapBaseline, qrcdStats } from "./qrcd/mod.ts";
 export { recordRows, removePrefixes, scoresByQuestion, tokenF1 } from "./qrcd/mod.ts";
 export { LIGHT_SEGMENTATION, NO_SEGMENTATION } from "./qrcd/mod.ts";
+// The systems report (notebook 00): your runs read, checked, evaluated and compared once.
+export { systemsPage } from "./report/mod.ts";
 // Notebook output: figures and tables, each shown with `await display(x)`.
 export { bar, display, histogram, line, markdown, scatter, table } from "./plot/mod.ts";
 // Notebook parameters (KIT_DATA, ...), the corpus folder they name, and headline numbers.

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { numberingNote, renumberRun } from "../data/run_numbering.ts";
 import {
   applyFilter,
   checkRunAgainstSplit,
@@ -55,7 +56,10 @@ const as2Command: Command = {
     console.error(`${dataset} ${raw.split}: ${describeFilter(report)}`);
     if (raw.isSample) console.error("note: reading the bundled samples, not the real corpus");
     const qrels = qrelsFromQuestions(questions);
-    const run = await readRun(runPath, { release });
+    // A run in another numbering its corpus's runs circulate in (WikiQA's .ref) is mapped.
+    const read = renumberRun(await readRun(runPath, { release }), dataset, raw.questions);
+    if (read.numbering) console.error(`note: ${runPath}: ${numberingNote(read, splitName)}`);
+    const run = read.run;
     const kept = new Set(questions.map((q) => q.id));
     const check = checkRunAgainstSplit(run, questions, {
       filter,

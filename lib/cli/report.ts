@@ -15,6 +15,7 @@ import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
 import { specFromArgs } from "../report/user_systems.ts";
+import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 
 function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
@@ -58,11 +59,18 @@ export const reportCommand: Command = {
     },
     { name: "split", value: "S", help: "the split your systems are evaluated on (default test)" },
     FILTER_OPTION,
+    {
+      name: "compare",
+      value: "A,B",
+      help: "the two systems of the error analysis (default: your best against the strongest " +
+        "kit baseline that is not the same model)",
+    },
     { name: "backend", value: BACKENDS.join("|"), help: "where transformer models run" },
     { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
     { name: "out", value: "DIR", help: "the report folder (default reports/<data>/)" },
     FORCE_OPTION,
     { name: "no-pdf", help: "no PDF" },
+    { name: "show-code", help: "show the code of 00-your-systems in its page (hidden by default)" },
   ],
   notes: "Paths are relative to the current directory.",
   async run(args) {
@@ -82,8 +90,10 @@ export const reportCommand: Command = {
       dataset: str(p, "dataset"),
       split: str(p, "split"),
       filter: str(p, "filter"),
+      compare: str(p, "compare"),
     }, callerDir());
-    if (systems) filterFlag(p, systems.split); // says the default filter, as every command does
+    // Says the default filter, as every command does (QRCD runs alone have none).
+    if (systems?.systems.length) filterFlag(p, systems.split);
     const out = str(p, "out");
     const r = await buildReport({
       params: {
@@ -96,6 +106,7 @@ export const reportCommand: Command = {
       outDir: out === undefined ? undefined : fromCaller(out),
       force: Boolean(p.values.force),
       pdf: p.values["no-pdf"] !== true,
+      showCode: p.values["show-code"] === true,
     });
     for (const e of r.notebooks) {
       const drawn = e.check.figures.filter((f) => f.svg && f.marks > 0).length;
@@ -109,10 +120,24 @@ export const reportCommand: Command = {
       const n = (k: string) => typeof s[k] === "number" ? (s[k] as number).toFixed(4) : undefined;
       const numbers = s.dataset === "qrcd"
         ? `pRR ${n("pRR")} EM ${n("exact_match")} F1@1 ${n("f1_at_1")}`
-        : `MAP ${n("map")}${s.map_sd !== undefined ? ` (sd ${n("map_sd")})` : ""} MRR ${
-          n("recip_rank")
-        } P@1 ${n("P_1")} nDCG@10 ${n("ndcg_cut_10")}`;
+        : PROTOCOL_MEASURES.map((m) =>
+          `${m.label} ${n(m.name)}${
+            m.name === "map" && s.map_sd !== undefined ? ` (sd ${n("map_sd")})` : ""
+          }`
+        ).join(" ");
       console.log(`system ${JSON.stringify(s.name)}: ${numbers}`);
+    }
+    // The difference of each of the user's systems from the others on MAP, with its interval.
+    const users = new Set((r.systems ?? []).map((s) => s.name));
+    for (const d of r.differences ?? []) {
+      if (d.measure !== "map" || !(users.has(d.a) || users.has(d.b))) continue;
+      const ci = d.ci_lower === undefined
+        ? ""
+        : ` [${d.ci_lower.toFixed(4)}, ${d.ci_upper!.toFixed(4)}]`;
+      console.log(
+        `MAP ${JSON.stringify(d.a)} - ${JSON.stringify(d.b)}: ${d.difference.toFixed(4)}${ci}, ` +
+          `p ${d.p_adjusted.toPrecision(2)}${d.significant ? " (significant)" : ""}`,
+      );
     }
     if (r.pdf && r.pdfCheck) {
       console.log(

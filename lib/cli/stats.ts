@@ -121,7 +121,8 @@ export const compareCommand: Command = {
     {
       name: "bootstrap",
       value: "SAMPLES",
-      help: "also a bootstrap confidence interval of each difference, from SAMPLES resamples",
+      help: "also 95% percentile bootstrap intervals from SAMPLES resamples: of each " +
+        "system's mean, and a paired one of each difference (queries resampled)",
     },
     COMPLETE_OPTION,
     INTERSECT_OPTION,

@@ -27,8 +27,7 @@
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
-import { readRun, runFromScores, writeRun } from "../metrics/mod.ts";
-import { readSpanRun } from "../qrcd/runfile.ts";
+import { runFromScores, writeRun } from "../metrics/mod.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
 import type { Backend } from "../scoring/model/session.ts";
 import { launchBrowser } from "./browser.ts";
@@ -37,8 +36,21 @@ import { executeNotebook, type ExecutionResult, type NotebookParams } from "./ex
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
-import { exportFiles, summarySystems, type SystemsExport, systemsOf } from "./systems_export.ts";
+import {
+  type ExportedDifference,
+  readExport,
+  summarySystems,
+  type SystemsExport,
+  writeExportFiles,
+} from "./systems_export.ts";
 import { checkSpec, type UserSystemsSpec } from "./user_systems.ts";
+import { corpusDir } from "./params.ts";
+import {
+  loadSystemsSplit,
+  readCheckedRun,
+  readCheckedRuns,
+  readQrcdInputs,
+} from "./systems_input.ts";
 import {
   checkReplaceable,
   openWorkspace,
@@ -74,6 +86,8 @@ export interface ReportOptions {
   only?: string[];
   /** Print the PDF (default true). */
   pdf?: boolean;
+  /** Show the code of `00-your-systems` in its page (default: hidden, the page reads as a report). */
+  showCode?: boolean;
   /** Progress lines (default: stderr). */
   log?: (line: string) => void;
 }
@@ -114,6 +128,11 @@ export interface ReportResult {
   pdfCheck?: PdfCheck & { bytes: number };
   /** The user's systems (summary.json `systems`), when given. */
   systems?: Record<string, unknown>[];
+  /**
+   * Every pair of systems on every measure: the difference with its paired bootstrap interval
+   * and p (summary.json `differences`), when systems are given.
+   */
+  differences?: ExportedDifference[];
   /** Wall time of the whole build, seconds. */
   seconds: number;
 }
@@ -167,18 +186,28 @@ function fileSafe(name: string, i: number): string {
 }
 
 /**
- * Reads every given run file once (a malformed one fails here, naming file and line, before
- * any notebook starts), scores the `--model` systems of `spec` on its split and writes their
- * runs under `runsDir`; returns the spec with every system's run files filled in.
+ * Reads and checks every input of the systems report before any notebook starts (a malformed
+ * run, a QRCD run the checker refuses, a run sharing no question with the split: one message
+ * naming the file), says on stderr what was mapped and every protocol warning, scores the
+ * `--model` systems on the same corpus the notebook evaluates on and checks their runs like any
+ * other; writes the spec, every system's run files filled in, to `specFile` for notebook 00.
  */
 async function prepareSystems(
   spec: UserSystemsSpec,
-  runsDir: string,
+  data: NotebookParams["data"],
+  outDir: string,
+  specFile: string,
   backend: string | undefined,
   log: (line: string) => void,
 ): Promise<UserSystemsSpec> {
-  for (const s of spec.systems) for (const file of s.runs) await readRun(file);
-  for (const r of spec.qrcd?.runs ?? []) await readSpanRun(r.path);
+  // One corpus per report: the checks, the models' scoring and the notebook read one folder.
+  const dir = corpusDir({ data, backend: "cpu" }, spec.dataset);
+  const split = await loadSystemsSplit(spec, dir);
+  const given = spec.systems.filter((s) => !s.model);
+  await readCheckedRuns({ ...spec, systems: given }, split, log);
+  if (spec.qrcd?.runs.length) {
+    await readQrcdInputs(spec, corpusDir({ data, backend: "cpu" }, "qrcd"), log);
+  }
   const systems = [];
   for (const [i, s] of spec.systems.entries()) {
     if (!s.model) {
@@ -189,19 +218,26 @@ async function prepareSystems(
     const scored = await scoreSplit(s.model, spec.dataset, spec.split, {
       filter: spec.filter,
       backend: backend as Backend | undefined,
+      dir,
     });
-    const path = `${runsDir}/${fileSafe(s.name, i)}.run`;
+    const path = `${outDir}/runs/${fileSafe(s.name, i)}.run`;
     await writeRun(path, runFromScores(scored.questions, scored.scores), {
       runId: scored.scorerId.replace(/[^\w.:-]+/g, "_"),
     });
     log(
-      `scored ${s.model} on ${spec.dataset} ${spec.split} (${spec.filter}) in ${
+      `scored ${s.model} on ${spec.dataset} ${spec.split} (${spec.filter}, ${dir}) in ${
         ((performance.now() - t0) / 1000).toFixed(1)
       } s: ${path}`,
     );
+    const checked = await readCheckedRun(path, spec, split);
+    for (const w of checked.warnings) {
+      log(`system ${JSON.stringify(s.name)}: protocol warning: ${w}`);
+    }
     systems.push({ ...s, runs: [path] });
   }
-  return checkSpec({ ...spec, systems });
+  const prepared = checkSpec({ ...spec, systems, out: outDir });
+  await writeFileAtomic(specFile, JSON.stringify(prepared, null, 1) + "\n", { force: true });
+  return prepared;
 }
 
 /**
@@ -249,9 +285,17 @@ async function buildInto(
   const runtimeDir = await Deno.makeTempDir({ prefix: "kit-runtime-" });
   const partsDir = await Deno.makeTempDir({ prefix: "kit-pdf-parts-" });
   ws.also.push(runtimeDir, partsDir);
+  const specFile = `${partsDir}/systems.json`;
   const systems = options.params.systems &&
-    await prepareSystems(options.params.systems, `${dir}/runs`, options.params.backend, log);
-  const params = { ...options.params, ...(systems ? { systems } : {}) };
+    await prepareSystems(
+      options.params.systems,
+      options.params.data,
+      dir,
+      specFile,
+      options.params.backend,
+      log,
+    );
+  const params = { ...options.params, ...(systems ? { systems, systemsFile: specFile } : {}) };
 
   const pdfPart = (i: number) =>
     options.pdf === false ? undefined : `${partsDir}/${String(i).padStart(3, "0")}.pdf`;
@@ -263,11 +307,12 @@ async function buildInto(
     /** Static images, HTML export, browser check and PDF part of one executed notebook. */
     const finish = async (name: string, result: ExecutionResult) => {
       const nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
-      exported ??= systemsOf(nb);
       const figures = await addStaticImages(nb, renderer);
       await writeFileAtomic(result.output, JSON.stringify(nb, null, 1) + "\n", { force: true });
       const html = `${dir}/html/${name}.html`;
-      await exportHtml(result.output, html);
+      await exportHtml(result.output, html, {
+        hideCode: `${name}.ipynb` === SYSTEMS_NOTEBOOK && !options.showCode,
+      });
       log(`exported ${name}.html (${figures} figures)`);
       const check = await checkPage(
         session,
@@ -319,20 +364,21 @@ async function buildInto(
     }
     await finishing;
     if (failed) throw failed.error;
-    if (systems && names.includes(SYSTEMS_NOTEBOOK) && !exported) {
-      throw new KitError(`${SYSTEMS_NOTEBOOK} showed no per-question export (its last cells)`);
-    }
-    if (exported) {
-      exported = relocate(exported, dir, ws.outDir);
-      for (const [file, text] of Object.entries(exportFiles(exported))) {
-        await writeFileAtomic(`${dir}/${file}`, text, { force: true });
+    // The files notebook 00 wrote into the report's folder (its spec's `out`), paths moved
+    // to where the report will be.
+    if (systems && names.includes(SYSTEMS_NOTEBOOK)) {
+      exported = await readExport(dir);
+      if (!exported) {
+        throw new KitError(`${SYSTEMS_NOTEBOOK} wrote no per-question values (its last cells)`);
       }
+      exported = relocate(exported, dir, ws.outDir);
+      await writeExportFiles(exported, dir);
     }
 
     await renderer.close();
     const index = `${dir}/index.html`;
     const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
-    const { systems: _, ...shownParams } = params;
+    const { systems: _, systemsFile: _file, ...shownParams } = params;
     await writeFileAtomic(
       index,
       indexHtml(
@@ -374,7 +420,7 @@ async function buildInto(
       notebooks: entries,
       indexCheck,
       pdfCheck,
-      ...(exported ? { systems: summarySystems(exported) } : {}),
+      ...(exported ? { systems: summarySystems(exported), differences: exported.differences } : {}),
       seconds: (performance.now() - started) / 1000,
     };
     await writeFileAtomic(

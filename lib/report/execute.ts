@@ -25,8 +25,10 @@ export interface NotebookParams {
   model?: string;
   /** Scoring backend (`webgpu`, `cpu`): `KIT_BACKEND`. */
   backend?: string;
-  /** The user's systems (notebook 00): `KIT_SYSTEMS`, as JSON. */
+  /** The user's systems (notebook 00), as given; the build writes them to `systemsFile`. */
   systems?: UserSystemsSpec;
+  /** The spec file handed to notebook 00 (`KIT_SYSTEMS`): the systems, every run in place. */
+  systemsFile?: string;
 }
 
 /** Options of {@link executeNotebook}. */
@@ -61,8 +63,8 @@ export function paramsEnv(params: NotebookParams): Record<string, string> {
   const env: Record<string, string> = { KIT_DATA: params.data, NO_COLOR: "1" };
   if (params.model) env.KIT_MODEL = params.model;
   if (params.backend) env.KIT_BACKEND = params.backend;
-  if (params.systems) {
-    env[SYSTEMS_ENV] = JSON.stringify(params.systems);
+  if (params.systemsFile) {
+    env[SYSTEMS_ENV] = params.systemsFile;
     // The systems are the flags' alone: `KIT_RUNS` etc. left in the user's shell (for running
     // notebook 00 by itself) must not meet them in the kernel (empty counts as unset).
     for (const name of Object.values(ENV_NAMES)) env[name] = "";

@@ -12,10 +12,20 @@ import { jupyterPython } from "./execute.ts";
 /** The folder holding the kit's nbconvert templates. */
 export const TEMPLATES_DIR = new URL("./templates", import.meta.url).pathname;
 
+/** Options of {@link exportHtml}. */
+export interface ExportHtmlOptions {
+  /** Leave the code cells' source out of the page (their outputs stay): a page read as a report. */
+  hideCode?: boolean;
+}
+
 /**
  * Converts `ipynb` to `html` (a path ending in `.html`).
  */
-export async function exportHtml(ipynb: string, html: string): Promise<void> {
+export async function exportHtml(
+  ipynb: string,
+  html: string,
+  options: ExportHtmlOptions = {},
+): Promise<void> {
   const slash = html.lastIndexOf("/");
   const dir = slash < 0 ? "." : html.slice(0, slash);
   const name = html.slice(slash + 1).replace(/\.html$/, "");
@@ -29,6 +39,7 @@ export async function exportHtml(ipynb: string, html: string): Promise<void> {
       "--template",
       "kit",
       `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`,
+      ...(options.hideCode ? ["--TemplateExporter.exclude_input=True"] : []),
       "--output-dir",
       dir,
       "--output",

@@ -29,3 +29,5 @@ export {
   PUBLISHED_RESULTS,
   PUBLISHED_SIZES,
 } from "./reference.ts";
+export { PAGE_SECTIONS, systemsPage } from "./systems_page.ts";
+export type { PageSection, SystemsPage, SystemsPageOptions } from "./systems_page.ts";

@@ -1,19 +1,22 @@
 /**
  * What the systems page hands to the report: every system's summary and per-question values,
- * carried in the notebook's outputs under a kit MIME type (as headline numbers are), so the
- * files written next to the HTML (`per-question.csv`, `per-question.json`, the `systems` of
- * `summary.json`) hold exactly the numbers the page shows, computed once.
+ * the difference of every pair with its paired bootstrap interval, and the chosen pair's
+ * per-question differences, written by the notebook as files into the folder its spec names
+ * (`out`: the report's folder), which the report then reads, so the files next to the HTML
+ * (`per-question.csv`, `per-question.json`, `pair-differences.csv`, the `systems` and
+ * `differences` of `summary.json`) hold exactly the numbers the page shows, computed once.
  *
  * @module
  */
+import { writeFileAtomic } from "../io/atomic.ts";
+import type { Row } from "../plot/table.ts";
+import type { ComparisonTable } from "../stats/compare.ts";
 import type { Displayable, MimeBundle } from "../plot/display.ts";
 import type { PerQueryValues } from "../stats/compare.ts";
 import type { SystemSummary } from "../stats/systems.ts";
 import type { QrcdEvaluation } from "../qrcd/metrics.ts";
 import { KIT_BASELINES, type UserSystemsSpec } from "./user_systems.ts";
-
-/** The MIME type that carries the systems' numbers in the notebook's outputs. */
-export const SYSTEMS_MIME = "application/vnd.qa-kit.systems+json";
+import { measureLabel } from "../metrics/protocol_measures.ts";
 
 /** One answer-selection system in the export. */
 export interface ExportedSystem {
@@ -57,6 +60,23 @@ export interface ExportedQrcdRun {
   perRecord: Record<string, { pRR: number; exact_match: number; f1_at_1: number }>;
 }
 
+/** The difference of one pair of systems on one measure (means over questions). */
+export interface ExportedDifference {
+  measure: string;
+  a: string;
+  b: string;
+  /** mean(a) - mean(b). */
+  difference: number;
+  /** Paired percentile bootstrap interval of the difference. */
+  ci_lower?: number;
+  ci_upper?: number;
+  ci_level?: number;
+  /** p of the paired test, and adjusted (Holm over the pairs of one measure). */
+  p: number;
+  p_adjusted: number;
+  significant: boolean;
+}
+
 /** The whole export. */
 export interface SystemsExport {
   dataset: string;
@@ -66,6 +86,36 @@ export interface SystemsExport {
   measures: string[];
   systems: ExportedSystem[];
   qrcd: ExportedQrcdRun[];
+  /** Every pair on every measure. */
+  differences: ExportedDifference[];
+  /** The pair of the error analysis and its per-question differences. */
+  pair?: { a: string; b: string; questions: Row[] };
+}
+
+/**
+ * The differences of a comparison as exported.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exportedDifferences } from "./systems_export.ts";
+ * import { compareSystems } from "../stats/compare.ts";
+ * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+ * const t = compareSystems({ x: q([1, 1]), y: q([0.5, 0.5]) }, ["map"], { bootstrap: { samples: 10 } });
+ * assert.deepEqual([exportedDifferences(t)[0].difference, exportedDifferences(t)[0].ci_lower], [0.5, 0.5]);
+ * ```
+ */
+export function exportedDifferences(t: ComparisonTable): ExportedDifference[] {
+  return t.pairs.map((p) => ({
+    measure: p.measure,
+    a: p.a,
+    b: p.b,
+    difference: p.meanDifference,
+    ...(p.ci ? { ci_lower: p.ci.lower, ci_upper: p.ci.upper, ci_level: p.ci.level } : {}),
+    p: p.p,
+    p_adjusted: p.pAdjusted,
+    significant: p.significant,
+  }));
 }
 
 function plainPerQuery(v: PerQueryValues): Record<string, Record<string, number>> {
@@ -123,8 +173,12 @@ export function collectExport(
   perRun: ReadonlyMap<string, readonly PerQueryValues[]>,
   qrcd: ReadonlyMap<string, QrcdEvaluation> = new Map(),
   userQrcd: ReadonlyMap<string, string> = new Map(),
+  comparison?: ComparisonTable,
+  pair?: SystemsExport["pair"],
 ): SystemsExport {
   return {
+    differences: comparison ? exportedDifferences(comparison) : [],
+    ...(pair ? { pair } : {}),
     dataset: spec.dataset,
     split: spec.split,
     filter: spec.filter,
@@ -187,55 +241,71 @@ function escapeHtml(s: string): string {
 }
 
 /**
- * Shows where the per-question values are (links relative to the exported page) and carries
- * the export for the report builder.
+ * Says where the per-question values are (links relative to the exported page), or, outside
+ * the report, that they were not written.
  */
-export function systemsExport(data: SystemsExport): Displayable {
+export function systemsExport(data: SystemsExport, written: boolean): Displayable {
   const n = data.systems.length + data.qrcd.length;
   const files = Object.keys(exportFiles(data));
-  const bundle: MimeBundle = {
-    [SYSTEMS_MIME]: data,
-    "text/html": `<div class="kit-export">Per-question values of ${n} system(s) ` +
-      `(${escapeHtml(data.measures.join(", "))}${
-        data.qrcd.length ? "; QRCD pRR, EM, F1@1" : ""
-      }), ` +
-      "every run: " +
-      files.map((f) => `<a href="../${f}">${f}</a>`).join(" and ") +
-      " next to this report's index.</div>",
-    "text/plain": `per-question values of ${n} system(s): ${
-      files.join(", ")
-    } (in the report folder)`,
-  };
+  const what = `Per-question values of ${n} system(s) (${
+    data.measures.map(measureLabel).join(", ")
+  }${data.qrcd.length ? "; QRCD pRR, EM, F1@1" : ""}) for every run${
+    data.pair ? `, and the per-question differences of ${data.pair.a} and ${data.pair.b}` : ""
+  }`;
+  const bundle: MimeBundle = written
+    ? {
+      "text/html": `<div class="kit-export">${escapeHtml(what)}: ` +
+        files.map((f) => `<a href="../${f}">${f}</a>`).join(", ") +
+        ", next to this report's index.</div>",
+      "text/plain": `${what}: ${files.join(", ")} (in the report folder)`,
+    }
+    : {
+      "text/html": `<div class="kit-export">${escapeHtml(what)}: written as ${
+        escapeHtml(files.join(", "))
+      } by <code>./kit report</code> (not by this notebook alone).</div>`,
+      "text/plain": `${what}: written by ./kit report (not by this notebook alone)`,
+    };
   return { [Symbol.for("Jupyter.display")]: () => bundle };
 }
 
+/** Writes the export's files into `dir` (the report's folder). */
+export async function writeExportFiles(data: SystemsExport, dir: string): Promise<void> {
+  for (const [file, text] of Object.entries(exportFiles(data))) {
+    await writeFileAtomic(`${dir}/${file}`, text, { force: true });
+  }
+}
+
+/** The export a notebook wrote into `dir` (`per-question.json`), if any. */
+export async function readExport(dir: string): Promise<SystemsExport | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(`${dir}/per-question.json`);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
+  return JSON.parse(text) as SystemsExport;
+}
+
+function csvField(v: string | number | boolean | null | undefined): string {
+  const s = v == null ? "" : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
 /**
- * The export found in an executed notebook's outputs, if any.
+ * Table rows as CSV (RFC 4180), the columns of the first row.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { SYSTEMS_MIME, systemsOf } from "./systems_export.ts";
- * const data = { dataset: "wikiqa", split: "test", filter: "clean", measures: [], systems: [], qrcd: [] };
- * assert.deepEqual(systemsOf({ cells: [{ outputs: [{ data: { [SYSTEMS_MIME]: data } }] }] }), data);
- * assert.equal(systemsOf({ cells: [] }), undefined);
+ * import { rowsCsv } from "./systems_export.ts";
+ * assert.equal(rowsCsv([{ q: 'say "hi", then', v: 0.5 }]), 'q,v\n"say ""hi"", then",0.5\n');
  * ```
  */
-export function systemsOf(
-  nb: { cells: { outputs?: { data?: Record<string, unknown> }[] }[] },
-): SystemsExport | undefined {
-  for (const c of nb.cells) {
-    for (const o of c.outputs ?? []) {
-      const d = o.data?.[SYSTEMS_MIME];
-      if (d) return d as SystemsExport;
-    }
-  }
-  return undefined;
-}
-
-function csvField(v: string | number): string {
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+export function rowsCsv(rows: readonly Row[]): string {
+  const columns = Object.keys(rows[0] ?? {});
+  return [columns, ...rows.map((r) => columns.map((c) => r[c]))]
+    .map((r) => r.map(csvField).join(",")).join("\n") + "\n";
 }
 
 /**
@@ -247,7 +317,7 @@ function csvField(v: string | number): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { perQuestionCsv } from "./systems_export.ts";
- * const csv = perQuestionCsv({ dataset: "wikiqa", split: "test", filter: "clean", measures: ["map"], qrcd: [],
+ * const csv = perQuestionCsv({ dataset: "wikiqa", split: "test", filter: "clean", measures: ["map"], qrcd: [], differences: [],
  *   systems: [{ name: 'a,"b"', kind: "user", dataset: "wikiqa", split: "test", filter: "clean", runs: ["/x"],
  *     queries: 1, map: 1, recip_rank: 1, P_1: 1, ndcg_cut_10: 1, perRun: [{ q1: { map: 1 } }],
  *     perQuery: { q1: { map: 1 } } }] });
@@ -284,7 +354,7 @@ export function perQuestionCsv(data: SystemsExport): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { qrcdCsv } from "./systems_export.ts";
- * const csv = qrcdCsv({ dataset: "wikiqa", split: "test", filter: "clean", measures: [], systems: [],
+ * const csv = qrcdCsv({ dataset: "wikiqa", split: "test", filter: "clean", measures: [], systems: [], differences: [],
  *   qrcd: [{ name: "r", kind: "user", gold: "dev", path: "/r.json", records: 1, missing: 0, pRR: 1,
  *     exact_match: 1, f1_at_1: 1, perRecord: { "1:1-7_1": { pRR: 1, exact_match: 1, f1_at_1: 1 } } }] });
  * assert.equal(csv!.split("\n")[1], "r,user,/r.json,1:1-7_1,1,1,1");
@@ -311,6 +381,7 @@ export function exportFiles(data: SystemsExport): Record<string, string> {
   };
   const qrcd = qrcdCsv(data);
   if (qrcd) files["per-record-qrcd.csv"] = qrcd;
+  if (data.pair) files["pair-differences.csv"] = rowsCsv(data.pair.questions);
   return files;
 }
 

@@ -14,22 +14,18 @@ import type { Displayable, MimeBundle } from "../plot/display.ts";
 import { bar, type Figure, scatter } from "../plot/figures.ts";
 import type { Row } from "../plot/table.ts";
 import type { ComparisonTable } from "../stats/compare.ts";
-import type { Difference, Failures, QuestionOutcome } from "../stats/error_analysis.ts";
+import type { Failures, QuestionOutcome } from "../stats/error_analysis.ts";
 import type { SystemSummary } from "../stats/systems.ts";
 import type { TieAnalysis } from "../stats/ties.ts";
 import type { RunCheck } from "../data/run_checks.ts";
 import { runWarnings } from "../data/run_checks.ts";
 import type { UserSystemsSpec } from "./user_systems.ts";
 import type { QrcdEvaluation } from "../qrcd/metrics.ts";
+import { measureLabel, PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 import type { PassageQuestion } from "../qrcd/types.ts";
 
-/** The four measures of the page, with the names readers know. */
-export const PAGE_MEASURES: readonly { name: string; label: string }[] = [
-  { name: "map", label: "MAP" },
-  { name: "recip_rank", label: "MRR" },
-  { name: "P_1", label: "P@1" },
-  { name: "ndcg_cut_10", label: "nDCG@10" },
-];
+/** The four measures of the page, with the names readers know (the protocol's table). */
+export const PAGE_MEASURES = PROTOCOL_MEASURES;
 
 /**
  * Text shown literally by Plotly (which reads `<b>`, `<br>`, `<a>` and entities in labels).
@@ -106,7 +102,7 @@ function fmt(x: number, digits = 4): string {
  * ```
  */
 export function resultRows(summaries: ReadonlyMap<string, SystemSummary>): Row[] {
-  return [...summaries].map(([system, s]) => {
+  return columnsWithValues([...summaries].map(([system, s]) => {
     const row: Row = { system, runs: s.runs, questions: s.queries };
     for (const { name, label } of PAGE_MEASURES) {
       const m = s.measures[name];
@@ -117,8 +113,56 @@ export function resultRows(summaries: ReadonlyMap<string, SystemSummary>): Row[]
         row[`${label} min-max (runs)`] = m.runs ? `${fmt(m.runs.min)} to ${fmt(m.runs.max)}` : "";
       }
     }
+    if (s.runs === 1) delete row.runs;
     return row;
-  });
+  }));
+}
+
+/**
+ * The rows with only the columns some row holds a value in (an empty string, `undefined` or
+ * `null` is no value), so single-run systems bring no empty spread columns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { columnsWithValues } from "./systems_tables.ts";
+ * assert.deepEqual(columnsWithValues([{ a: 1, sd: "" }, { a: 2, sd: undefined }]), [{ a: 1 }, { a: 2 }]);
+ * ```
+ */
+export function columnsWithValues(rows: readonly Row[]): Row[] {
+  const filled = new Set(
+    rows.flatMap((r) => Object.entries(r).filter(([, v]) => v !== "" && v != null).map(([k]) => k)),
+  );
+  return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => filled.has(k))));
+}
+
+/**
+ * Every pair on every measure: the difference of the means with its paired bootstrap
+ * interval, beside the p-value of the paired test (adjusted when a correction applies).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { differenceIntervalRows } from "./systems_tables.ts";
+ * import { compareSystems } from "../stats/compare.ts";
+ * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+ * const t = compareSystems({ x: q([1, 1, 0.5]), y: q([0.5, 0.5, 0]) }, ["map"], { bootstrap: { samples: 100 } });
+ * const [row] = differenceIntervalRows(t);
+ * assert.deepEqual([row.measure, row["A - B"], row["95% CI of A - B"]], ["MAP", 0.5, "[0.5000, 0.5000]"]);
+ * ```
+ */
+export function differenceIntervalRows(t: ComparisonTable): Row[] {
+  return t.pairs.map((p) => ({
+    measure: measureLabel(p.measure),
+    A: p.a,
+    B: p.b,
+    "A - B": p.meanDifference,
+    ...(p.ci
+      ? { [`${p.ci.level * 100}% CI of A - B`]: `[${fmt(p.ci.lower)}, ${fmt(p.ci.upper)}]` }
+      : {}),
+    [t.correction === "none" ? "p" : `p (${t.correction})`]: p.pAdjusted,
+    [`p <= ${t.alpha}`]: p.significant ? "yes" : "no",
+  }));
 }
 
 /**
@@ -162,6 +206,36 @@ export function stabilityRows(summaries: ReadonlyMap<string, SystemSummary>): Ro
 }
 
 /**
+ * Systems with several runs: each run's MAP, one series per system (a view of lib/plot; the
+ * spread itself is in {@link stabilityRows}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { spreadFigure } from "./systems_tables.ts";
+ * import { summarizeRuns } from "../stats/systems.ts";
+ * const run = (ap: number) => new Map([["q", { map: ap, recip_rank: 1, P_1: 1, ndcg_cut_10: 1 }]]);
+ * const s = summarizeRuns([run(0.5), run(0.7)], ["map", "recip_rank", "P_1", "ndcg_cut_10"]);
+ * assert.deepEqual(spreadFigure(new Map([["x", s]])).data[0].y, [0.5, 0.7]);
+ * ```
+ */
+export function spreadFigure(summaries: ReadonlyMap<string, SystemSummary>): Figure {
+  const several = [...summaries].filter(([, s]) => s.runs > 1);
+  return scatter(
+    several.map(([name, s]) => {
+      const perRun = s.measures.map.runs!.perRun;
+      return {
+        name: plotlyText(name),
+        x: perRun.map((_, i) => i + 1),
+        y: perRun,
+        text: perRun.map((_, i) => `run ${i + 1}`),
+      };
+    }),
+    { title: "MAP of each run", xTitle: "run", yTitle: "MAP", height: 360 },
+  );
+}
+
+/**
  * The systems table of a comparison: each mean with the letters of the systems it is
  * significantly better than (the pairwise tests themselves: `comparisonRows` of lib/stats).
  *
@@ -180,7 +254,7 @@ export function betterThanRows(t: ComparisonTable): Row[] {
     const row: Row = { "": s.label, system: s.name };
     for (const m of t.measures) {
       const c = t.cells[s.name][m];
-      const label = PAGE_MEASURES.find((p) => p.name === m)?.label ?? m;
+      const label = measureLabel(m);
       row[label] = fmt(c.mean) + (c.betterThan.length ? ` > ${c.betterThan.join(",")}` : "");
     }
     return row;
@@ -201,10 +275,11 @@ export function tieRows(ties: ReadonlyMap<string, readonly TieAnalysis[]>): Row[
     const avg = (f: (t: TieAnalysis) => number) => meanOf(runs.map(f));
     return {
       system,
-      runs: runs.length,
+      // Only for a system with several runs (the values are then means over them).
+      ...(runs.length > 1 ? { runs: runs.length } : {}),
       "questions with ties": avg((t) => t.queriesWithTies),
       "questions affected": avg((t) => t.queriesAffected),
-      "MAP (trec_eval)": avg((t) => t.map.trecEval),
+      "MAP (trec_eval's order)": avg((t) => t.map.trecEval),
       "MAP min": avg((t) => t.map.min),
       "MAP max": avg((t) => t.map.max),
       "MAP expected": avg((t) => t.map.expected),
@@ -248,20 +323,6 @@ function correctText(o: QuestionOutcome): string {
 
 function rankText(o: QuestionOutcome): string | number {
   return o.inRun ? (o.firstCorrectRank || "not ranked") : "missing";
-}
-
-/** The questions where two systems differ most, with both systems' top candidates. */
-export function differenceRows(diffs: readonly Difference[], a: string, b: string): Row[] {
-  return diffs.map((d) => ({
-    question: `${d.a.question} (${d.a.id})`,
-    "correct answer(s)": correctText(d.a),
-    [`${a}: top candidate`]: topText(d.a),
-    [`${a}: AP`]: d.valueA,
-    [`${a}: first correct at`]: rankText(d.a),
-    [`${b}: top candidate`]: topText(d.b),
-    [`${b}: AP`]: d.valueB,
-    [`${b}: first correct at`]: rankText(d.b),
-  }));
 }
 
 /** The questions where a system's top candidate is wrong, worst first. */
@@ -343,11 +404,13 @@ export function note(text: string): Displayable {
  * assert(String(html).includes("&lt;i&gt;x&lt;/i&gt;") && String(html).includes("kit-warnings"));
  * ```
  */
-export function warningsBlock(rows: readonly Row[]): Displayable {
-  const text = rows.length === 0
-    ? "No protocol warning: every run ranks the whole candidate set of every question of the split, and nothing else."
-    : `${rows.length} protocol warning(s):\n` +
-      rows.map((r) => `- ${r.system} (${r["run file"]}): ${r.warning}`).join("\n");
+export function warningsBlock(
+  rows: readonly Row[],
+  none =
+    "No protocol warning: every run ranks the whole candidate set of every question of the split, and nothing else.",
+): Displayable {
+  const text = rows.length === 0 ? none : `${rows.length} protocol warning(s):\n` +
+    rows.map((r) => `- ${r.system} (${r["run file"]}): ${r.warning}`).join("\n");
   const html = rows.length === 0
     ? `<p class="kit-note">${escapeHtml(text)}</p>`
     : '<div class="kit-warnings" style="border:2px solid #d62728;border-radius:4px;' +

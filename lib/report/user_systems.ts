@@ -13,13 +13,8 @@ import type { As2Dataset } from "../data/types.ts";
 import { SAMPLES_DIR } from "../data/paths.ts";
 import { expandGlob } from "../io/glob.ts";
 import { resolvePath } from "../io/path.ts";
-import { readRun } from "../metrics/trec_files.ts";
-import type { Run } from "../metrics/evaluate.ts";
-import { isQrcdSplit, loadQrcd, loadQrcdSplit } from "../qrcd/load.ts";
-import { checkRunAgainstGold, formatIssue, readSpanRun } from "../qrcd/runfile.ts";
-import type { PassageQuestion, SpanRun } from "../qrcd/types.ts";
 
-/** The environment variable that carries the systems to the notebook. */
+/** The environment variable that names the spec file handed to the notebook. */
 export const SYSTEMS_ENV = "KIT_SYSTEMS";
 
 /** One answer-selection system: one run file, or several (e.g. one per seed). */
@@ -48,6 +43,12 @@ export interface UserSystemsSpec {
   systems: UserSystem[];
   /** QRCD runs and the gold file or split they are scored on (default the dev split). */
   qrcd?: { gold: string; runs: UserQrcdRun[] };
+  /** The pair of the error analysis (`--compare A,B`); default: see `comparedPair`. */
+  compare?: [string, string];
+  /** The page's example (the kit's baselines alone), shown when no system is given. */
+  example?: true;
+  /** The folder the notebook writes its per-question files into (the report's; absolute). */
+  out?: string;
 }
 
 /**
@@ -155,6 +156,8 @@ export interface SystemArgs {
   dataset?: string;
   split?: string;
   filter?: string;
+  /** `A,B`: the two systems of the error analysis. */
+  compare?: string;
 }
 
 /** What each argument is called where the user wrote it, for the error messages. */
@@ -169,6 +172,7 @@ export const FLAG_NAMES: ArgNames = {
   dataset: "--dataset",
   split: "--split",
   filter: "--filter",
+  compare: "--compare",
 };
 
 /**
@@ -185,6 +189,7 @@ export const ENV_NAMES: ArgNames = {
   dataset: "KIT_DATASET",
   split: "KIT_SPLIT",
   filter: "KIT_FILTER",
+  compare: "KIT_COMPARE",
 };
 
 function existsAs(path: string, kind: "file" | "dir"): boolean {
@@ -246,7 +251,7 @@ export function specFromArgs(
     throw new KitError(`${names.qrcdGold} is for ${names.qrcdRuns}; give a QRCD run`);
   }
   if (runs.length + models.length + qrcdRuns.length === 0) {
-    for (const key of ["dataset", "split", "filter"] as const) {
+    for (const key of ["dataset", "split", "filter", "compare"] as const) {
       if (args[key] !== undefined) {
         throw new KitError(
           `${names[key]} is for the user's systems; give ${names.runs} or ${names.models}`,
@@ -268,7 +273,19 @@ export function specFromArgs(
     ...(qrcdRuns.length
       ? { qrcd: { gold: qrcdGold(args.qrcdGold ?? "dev", cwd, names), runs: qrcdRuns } }
       : {}),
+    ...(args.compare === undefined ? {} : { compare: comparePair(args.compare, names.compare) }),
   });
+}
+
+/** `A,B`: two system names (trimmed), as `--compare` takes them. */
+function comparePair(value: string, flag: string): [string, string] {
+  const parts = value.split(",").map((p) => p.trim());
+  if (parts.length !== 2 || parts.some((p) => p === "")) {
+    throw new KitError(
+      `${flag} takes two system names, A,B (a name with a comma cannot be given here), got '${value}'`,
+    );
+  }
+  return [parts[0], parts[1]];
 }
 
 /** A QRCD split name (`dev`, `train`), unless a file by that name exists; else a file path. */
@@ -290,7 +307,19 @@ export const KIT_BASELINES: readonly { name: string; model: string }[] = [
 /** The kit's QRCD baseline beside the user's QRCD runs. */
 export const QRCD_BASELINE = "overlap baseline (kit)";
 
-/** The demonstration spec used interactively without `KIT_SYSTEMS`: the bundled sample run. */
+/**
+ * The page's example, shown when no system is given (a notebook opened without `KIT_RUNS`):
+ * the kit's baselines alone on WikiQA test (clean).
+ */
+export const EXAMPLE_SYSTEMS: UserSystemsSpec = {
+  dataset: "wikiqa",
+  split: "test",
+  filter: "clean",
+  systems: [],
+  example: true,
+};
+
+/** A spec on the bundled sample run (for examples and tests). */
 export const SAMPLE_SYSTEMS: UserSystemsSpec = {
   dataset: "wikiqa",
   split: "test",
@@ -339,8 +368,103 @@ export function checkSpec(spec: UserSystemsSpec): UserSystemsSpec {
       throw new KitError(`system '${s.name}' has no run file`);
     }
   }
-  if (names.length === 0) throw new KitError("no system given (--run, --model or --qrcd-run)");
+  if (names.length === 0 && !spec.example) {
+    throw new KitError("no system given (--run, --model or --qrcd-run)");
+  }
+  if (spec.compare) {
+    const known = [...spec.systems.map((s) => s.name), ...KIT_BASELINES.map((b) => b.name)];
+    for (const n of spec.compare) {
+      if (!known.includes(n)) {
+        throw new KitError(
+          `--compare: no answer-selection system is named '${n}' (the systems: ${
+            known.join(", ")
+          })`,
+        );
+      }
+    }
+    if (spec.compare[0] === spec.compare[1]) {
+      throw new KitError(`--compare: give two different systems, got '${spec.compare[0]}' twice`);
+    }
+  }
   return spec;
+}
+
+/**
+ * A spec read from JSON (`KIT_SYSTEMS`, a spec file): every field's type checked, so a
+ * wrong one is a message naming it, never a TypeError later; then {@link checkSpec}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { specFromJson } from "./user_systems.ts";
+ * assert.throws(() => specFromJson(null, "KIT_SYSTEMS"), /KIT_SYSTEMS: expected a JSON object, got null/);
+ * assert.throws(() => specFromJson({ dataset: "wikiqa", split: "test", filter: "clean", systems: [{ name: 5 }] }, "S"),
+ *   /S: systems\[0\]\.name must be a string, got 5/);
+ * ```
+ */
+export function specFromJson(value: unknown, origin: string): UserSystemsSpec {
+  const where = (path: string) => `${origin}: ${path}`;
+  const shown = (v: unknown) => v === undefined ? "nothing" : JSON.stringify(v);
+  const object = (v: unknown, path: string): Record<string, unknown> => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) {
+      throw new KitError(
+        path
+          ? `${where(path)} must be an object, got ${shown(v)}`
+          : `${origin}: expected a JSON object, got ${shown(v)}`,
+      );
+    }
+    return v as Record<string, unknown>;
+  };
+  const string = (v: unknown, path: string): string => {
+    if (typeof v !== "string") {
+      throw new KitError(`${where(path)} must be a string, got ${shown(v)}`);
+    }
+    return v;
+  };
+  const array = (v: unknown, path: string): unknown[] => {
+    if (!Array.isArray(v)) throw new KitError(`${where(path)} must be a list, got ${shown(v)}`);
+    return v;
+  };
+  const top = object(value, "");
+  const systems = array(top.systems, "systems").map((raw, i) => {
+    const s = object(raw, `systems[${i}]`);
+    return {
+      name: string(s.name, `systems[${i}].name`),
+      runs: array(s.runs, `systems[${i}].runs`).map((r, j) =>
+        string(r, `systems[${i}].runs[${j}]`)
+      ),
+      ...(s.model === undefined ? {} : { model: string(s.model, `systems[${i}].model`) }),
+    };
+  });
+  const qrcd = top.qrcd === undefined ? undefined : object(top.qrcd, "qrcd");
+  const compare = top.compare === undefined
+    ? undefined
+    : array(top.compare, "compare").map((c, i) => string(c, `compare[${i}]`));
+  if (compare && compare.length !== 2) {
+    throw new KitError(`${where("compare")} must name two systems, got ${compare.length}`);
+  }
+  return checkSpec({
+    dataset: string(top.dataset, "dataset") as As2Dataset,
+    split: string(top.split, "split"),
+    filter: string(top.filter, "filter") as FilterName,
+    systems,
+    ...(qrcd
+      ? {
+        qrcd: {
+          gold: string(qrcd.gold, "qrcd.gold"),
+          runs: array(qrcd.runs, "qrcd.runs").map((raw, i) => {
+            const r = object(raw, `qrcd.runs[${i}]`);
+            return {
+              name: string(r.name, `qrcd.runs[${i}].name`),
+              path: string(r.path, `qrcd.runs[${i}].path`),
+            };
+          }),
+        },
+      }
+      : {}),
+    ...(compare ? { compare: compare as [string, string] } : {}),
+    ...(top.out === undefined ? {} : { out: string(top.out, "out") }),
+  });
 }
 
 /**
@@ -394,6 +518,7 @@ export function systemsFromEnv(
       dataset: one(ENV_NAMES.dataset),
       split: one(ENV_NAMES.split),
       filter: one(ENV_NAMES.filter),
+      compare: one(ENV_NAMES.compare),
     },
     cwd,
     ENV_NAMES,
@@ -410,18 +535,20 @@ export function callerFolder(env: Record<string, string | undefined>): string {
 }
 
 /**
- * The systems the notebook reports on: `KIT_SYSTEMS` (JSON, set by `deno task report`), else
- * the variables of {@link systemsFromEnv} (`KIT_RUNS`, ...), else, on the bundled samples,
- * the sample run as a demonstration.
+ * The systems the notebook reports on: the spec file named by `KIT_SYSTEMS` (JSON, written by
+ * `deno task report`), else the variables of {@link systemsFromEnv} (`KIT_RUNS`, ...), else
+ * the page's example ({@link EXAMPLE_SYSTEMS}: the kit's baselines).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { userSystems } from "./user_systems.ts";
  * import { SAMPLES_DIR } from "../data/paths.ts";
- * assert.equal(userSystems({ KIT_DATA: "sample" }).systems[0].name, "sample run");
+ * assert.equal(userSystems({ KIT_DATA: "sample" }).example, true);
  * const spec = { dataset: "trecqa", split: "dev", filter: "clean", systems: [{ name: "x", runs: ["/r"] }] };
- * assert.equal(userSystems({ KIT_SYSTEMS: JSON.stringify(spec) }).split, "dev");
+ * const file = await Deno.makeTempFile();
+ * await Deno.writeTextFile(file, JSON.stringify(spec));
+ * assert.equal(userSystems({ KIT_SYSTEMS: file }).split, "dev");
  * const fromEnv = userSystems({ KIT_RUNS: "mine=runs/wikiqa-test.run", INIT_CWD: SAMPLES_DIR });
  * assert.equal(fromEnv.systems[0].name, "mine");
  * ```
@@ -435,21 +562,25 @@ export function userSystems(
     throw new KitError(`${SYSTEMS_ENV} and ${named.join(", ")} are both set; set one of them`);
   }
   if (!raw) {
-    const fromEnv = systemsFromEnv(env, callerFolder(env));
-    if (fromEnv) return fromEnv;
-    if ((env.KIT_DATA || "sample") === "sample") return SAMPLE_SYSTEMS;
-    throw new KitError(
-      `no system given: run 'deno task report --data real --run NAME=PATH', or set ` +
-        `${ENV_NAMES.runs}=NAME=PATH (several: separated by ';') before starting Jupyter`,
-    );
+    // Without any: the page's example, the kit's baselines (its first cell says where to
+    // give runs).
+    return systemsFromEnv(env, callerFolder(env)) ?? EXAMPLE_SYSTEMS;
   }
-  let parsed: UserSystemsSpec;
+  let text: string;
   try {
-    parsed = JSON.parse(raw);
+    text = Deno.readTextFileSync(raw);
   } catch (e) {
-    throw new KitError(`${SYSTEMS_ENV} is not valid JSON: ${(e as Error).message}`);
+    throw new KitError(`${SYSTEMS_ENV}: cannot read the spec file: ${(e as Error).message}`, {
+      file: raw,
+    });
   }
-  const spec = checkSpec(parsed);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new KitError(`${SYSTEMS_ENV}: not valid JSON: ${(e as Error).message}`, { file: raw });
+  }
+  const spec = specFromJson(parsed, raw);
   const unscored = spec.systems.find((s) => s.runs.length === 0);
   if (unscored) {
     throw new KitError(
@@ -458,98 +589,4 @@ export function userSystems(
     );
   }
   return spec;
-}
-
-/** One run file of a system, read. */
-export interface SystemRun {
-  /** The path as given. */
-  file: string;
-  run: Run;
-}
-
-/**
- * Reads every run file of every answer-selection system (TREC format; errors name the file
- * and line).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { readSystemRuns, SAMPLE_SYSTEMS } from "./user_systems.ts";
- * const runs = await readSystemRuns(SAMPLE_SYSTEMS);
- * assert(runs.get("sample run")![0].run.has("Q300"));
- * ```
- */
-export async function readSystemRuns(spec: UserSystemsSpec): Promise<Map<string, SystemRun[]>> {
-  const out = new Map<string, SystemRun[]>();
-  for (const s of spec.systems) {
-    const runs: SystemRun[] = [];
-    for (const file of s.runs) runs.push({ file, run: await readRun(file) });
-    out.set(s.name, runs);
-  }
-  return out;
-}
-
-/**
- * The QRCD gold records: a split name (`dev`, `train`) read from `dir` (the corpus folder),
- * or a JSONL file. Every record must have answers (the test file has none).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { loadQrcdGold } from "./user_systems.ts";
- * assert((await loadQrcdGold("dev", "samples")).length > 0);
- * ```
- */
-export async function loadQrcdGold(gold: string, dir?: string): Promise<PassageQuestion[]> {
-  const records = isQrcdSplit(gold) ? await loadQrcdSplit(gold, { dir }) : await loadQrcd(gold);
-  const bare = records.find((r) => r.answers.length === 0);
-  if (bare) {
-    throw new KitError(
-      `QRCD gold '${gold}': record ${bare.pqId} has no answers (the test file is distributed ` +
-        "without them); score against dev or a gold file with answers",
-    );
-  }
-  return records;
-}
-
-/** A QRCD run file, read and checked. */
-export interface QrcdRunRead {
-  path: string;
-  run: SpanRun;
-  /** The submission checker's findings and the checks against the gold records, as sentences. */
-  issues: string[];
-}
-
-/**
- * Reads the QRCD runs of a spec and checks each against the gold records (missing and extra
- * pq_ids, the checker's rules). A run the official scorer would refuse is an error.
- */
-export async function readQrcdRuns(
-  spec: UserSystemsSpec,
-  gold: PassageQuestion[],
-): Promise<Map<string, QrcdRunRead>> {
-  const out = new Map<string, QrcdRunRead>();
-  for (const r of spec.qrcd?.runs ?? []) {
-    const { run, issues } = await readSpanRun(r.path);
-    const all = [...issues, ...checkRunAgainstGold(gold, run)];
-    const errors = all.filter((i) => i.severity === "error");
-    if (errors.length) {
-      throw new KitError(
-        `the official scorer would not score this run:\n  ${
-          errors.map((i) => formatIssue(i, r.path)).join("\n  ")
-        }`,
-        { file: r.path },
-      );
-    }
-    out.set(r.name, {
-      path: r.path,
-      run,
-      issues: all.map((i) =>
-        `${i.line === undefined ? "" : `line ${i.line}: `}${
-          i.pqId ? `${i.pqId}: ` : ""
-        }${i.message}`
-      ),
-    });
-  }
-  return out;
 }

@@ -47,7 +47,11 @@ export interface CompareOptions {
    * error otherwise); `intersection` keeps the queries every system has.
    */
   queries?: "same" | "intersection";
-  /** Add a percentile bootstrap interval to each value (samples, level); off by default. */
+  /**
+   * Percentile bootstrap intervals (samples, level); off by default. Each system's mean gets
+   * one over its per-query values, and each pair's difference a paired one: the queries are
+   * resampled and the mean of the per-query differences a - b taken on each resample.
+   */
   bootstrap?: { samples?: number; level?: number };
 }
 
@@ -70,6 +74,11 @@ export interface PairResult {
   b: string;
   /** mean(a) - mean(b). */
   meanDifference: number;
+  /**
+   * Paired bootstrap interval of `meanDifference` (queries resampled, the same resample for
+   * both systems), when `bootstrap` is asked for.
+   */
+  ci?: ConfidenceInterval;
   /** Unadjusted two-sided p. */
   p: number;
   /** p after the correction. */
@@ -197,6 +206,9 @@ export function compareSystems(
           a: names[i],
           b: names[j],
           meanDifference: r.meanDifference,
+          ...(options.bootstrap
+            ? { ci: pairedBootstrapCI(a, b, { ...options.bootstrap, seed }) }
+            : {}),
           p: r.p,
         });
       }
@@ -225,6 +237,31 @@ export function compareSystems(
     alpha,
     numQ: queries.length,
   };
+}
+
+/**
+ * The paired percentile bootstrap interval of mean(a) - mean(b): the per-query differences
+ * resampled with replacement (`bootstrapCI` of `a[i] - b[i]`), which keeps each query's pair
+ * together, as ranx's and the papers' intervals of a gain do.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pairedBootstrapCI } from "./compare.ts";
+ * const ci = pairedBootstrapCI([0.5, 1, 0.25], [0.25, 0.75, 0]); // every difference is 0.25
+ * assert.deepEqual([ci.mean, ci.lower, ci.upper], [0.25, 0.25, 0.25]);
+ * ```
+ */
+export function pairedBootstrapCI(
+  a: readonly number[],
+  b: readonly number[],
+  options: { samples?: number; level?: number; seed?: Seed } = {},
+): ConfidenceInterval {
+  if (a.length !== b.length) {
+    throw new KitError(`paired values differ in length (${a.length} and ${b.length})`);
+  }
+  const ci = bootstrapCI(a.map((x, i) => x - b[i]), options);
+  return { ...ci, method: `paired ${ci.method}` };
 }
 
 function best(table: ComparisonTable, measure: string): number {
@@ -291,16 +328,19 @@ export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): str
     lines.push(`Brackets: ${ci.level * 100}% ${ci.method} intervals.`);
   }
   if (options.pValues ?? true) {
+    const ci = t.pairs[0]?.ci;
+    const ciHead = ci ? ` ${ci.level * 100}% CI (paired bootstrap) |` : "";
     lines.push(
       "",
-      "| measure | a | b | mean(a) - mean(b) | p | p adjusted | significant |",
-      "|---|---|---|---:|---:|---:|:---:|",
+      `| measure | a | b | mean(a) - mean(b) |${ciHead} p | p adjusted | significant |`,
+      `|---|---|---|---:|${ci ? "---:|" : ""}---:|---:|:---:|`,
     );
     for (const p of t.pairs) {
+      const interval = p.ci ? ` [${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] |` : "";
       lines.push(
-        `| ${p.measure} | ${p.a} | ${p.b} | ${fmt(p.meanDifference, d)} | ${fmtP(p.p)} | ${
-          fmtP(p.pAdjusted)
-        } | ${p.significant ? "yes" : "no"} |`,
+        `| ${p.measure} | ${p.a} | ${p.b} | ${fmt(p.meanDifference, d)} |${interval} ${
+          fmtP(p.p)
+        } | ${fmtP(p.pAdjusted)} | ${p.significant ? "yes" : "no"} |`,
       );
     }
   }
@@ -354,14 +394,16 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
   if (options.pValues) {
     lines.push(
       "",
-      "\\begin{tabular}{lllrrr}",
+      `\\begin{tabular}{lllr${t.pairs[0]?.ci ? "c" : ""}rr}`,
       "\\toprule",
-      "Measure & A & B & $\\Delta$ & $p$ & $p_{adj}$ \\\\",
+      `Measure & A & B & $\\Delta$ & ${t.pairs[0]?.ci ? "CI & " : ""}$p$ & $p_{adj}$ \\\\`,
       "\\midrule",
       ...t.pairs.map((p) =>
         `${latexEscape(p.measure)} & ${latexEscape(p.a)} & ${latexEscape(p.b)} & ${
           fmt(p.meanDifference, d)
-        } & ${fmtP(p.p)} & ${fmtP(p.pAdjusted)} \\\\`
+        } & ${p.ci ? `[${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] & ` : ""}${fmtP(p.p)} & ${
+          fmtP(p.pAdjusted)
+        } \\\\`
       ),
       "\\bottomrule",
       "\\end{tabular}",
@@ -400,6 +442,13 @@ export function toCsv(t: ComparisonTable): string {
     "better_than",
     ...t.systems.map((s) => `p_vs_${s.label}`),
   ];
+  // With bootstrap: this system's mean minus the other's, with the paired interval.
+  const withCi = t.pairs.some((p) => p.ci);
+  if (withCi) {
+    for (const s of t.systems) {
+      header.push(`diff_vs_${s.label}`, `diff_lower_vs_${s.label}`, `diff_upper_vs_${s.label}`);
+    }
+  }
   const rows = [header.join(",")];
   for (const m of t.measures) {
     for (const s of t.systems) {
@@ -412,6 +461,15 @@ export function toCsv(t: ComparisonTable): string {
         )!;
         return String(p.pAdjusted);
       });
+      const diffs = !withCi ? [] : t.systems.flatMap((o) => {
+        if (o.name === s.name) return ["", "", ""];
+        const p = t.pairs.find((p) => p.measure === m && p.a === s.name && p.b === o.name);
+        const q = t.pairs.find((p) => p.measure === m && p.a === o.name && p.b === s.name);
+        // b - a is the negation of a - b on every resample: the interval mirrors.
+        return p
+          ? [p.meanDifference, p.ci!.lower, p.ci!.upper].map(String)
+          : [-q!.meanDifference, -q!.ci!.upper, -q!.ci!.lower].map(String);
+      });
       rows.push(
         [
           m,
@@ -422,6 +480,7 @@ export function toCsv(t: ComparisonTable): string {
           c.ci ? String(c.ci.upper) : "",
           c.betterThan.join(""),
           ...ps,
+          ...diffs,
         ].map(csvField).join(","),
       );
     }

@@ -28,7 +28,7 @@ export type {
   RandomizationResult,
   TTestResult,
 } from "./significance.ts";
-export { compareSystems, toCsv, toLatex, toMarkdown } from "./compare.ts";
+export { compareSystems, pairedBootstrapCI, toCsv, toLatex, toMarkdown } from "./compare.ts";
 export type {
   CompareOptions,
   ComparisonCell,

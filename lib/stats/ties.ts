@@ -299,7 +299,7 @@ export function analyzeTies(qrels: QrelsLike, run: RunLike, options: TieOptions 
  * import assert from "node:assert/strict";
  * import { analyzeTies, formatTieAnalysis } from "./ties.ts";
  * const t = analyzeTies(new Map([["q", new Map([["a", 1]])]]), new Map([["q", new Map([["a", 1], ["b", 1]])]]));
- * assert(formatTieAnalysis(t).includes("map"));
+ * assert(formatTieAnalysis(t).includes("MAP "));
  * ```
  */
 export function formatTieAnalysis(t: TieAnalysis): string {
@@ -311,9 +311,9 @@ export function formatTieAnalysis(t: TieAnalysis): string {
     `mixed tied groups      ${t.mixedGroups}  (relevant and non-relevant share a score)`,
     `queries affected       ${t.queriesAffected}  (AP or RR depends on the tie order)`,
     "",
-    "measure  trec_eval  min     max     expected",
+    "measure  trec_eval  min     max     expected  (MAP: trec_eval's map, MRR: recip_rank)",
   ];
-  for (const [name, r] of [["map", t.map], ["mrr", t.mrr]] as const) {
+  for (const [name, r] of [["MAP", t.map], ["MRR", t.mrr]] as const) {
     lines.push(
       `${name.padEnd(8)} ${f(r.trecEval)}     ${f(r.min)}  ${f(r.max)}  ${f(r.expected)}`,
     );

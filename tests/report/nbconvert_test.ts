@@ -97,9 +97,13 @@ Deno.test({
           { name: "my seeds", runs: [`${outside}/seeds/seed1.run`, `${outside}/seeds/seed2.run`] },
         ],
       };
+      // ... handed over as the report does: one spec file.
+      const systemsFile = `${dir}/systems.json`;
+      await Deno.writeTextFile(systemsFile, JSON.stringify(systems));
       const html = await checkPlainAgainstRunner(session, dir, SYSTEMS_NOTEBOOK, {
         data: "sample",
         systems,
+        systemsFile,
       }, {
         // As typed in a shell in `outside`: PWD is that folder; no INIT_CWD (no deno task).
         cwd: outside,
@@ -110,8 +114,8 @@ Deno.test({
         },
       });
       assert.match(html, /<td[^>]*>my seeds</, "the systems of KIT_RUNS are on the page");
-      // Not the bundled sample run, which stands in when no system is given.
-      assert.doesNotMatch(html, /<td[^>]*>sample run</, "not the bundled sample run");
+      // Not the example, which stands in when no system is given.
+      assert.doesNotMatch(html, /An example:/, "not the example");
       assert.match(html, /seed1\.run, seed2\.run/, "the glob, relative to the caller's folder");
     } finally {
       await session.close();

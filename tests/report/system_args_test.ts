@@ -9,6 +9,7 @@ import { KitError } from "../../lib/errors.ts";
 import { paramsEnv } from "../../lib/report/execute.ts";
 import {
   ENV_NAMES,
+  EXAMPLE_SYSTEMS,
   FLAG_NAMES,
   SAMPLE_SYSTEMS,
   specFromArgs,
@@ -186,30 +187,63 @@ Deno.test("userSystems: the caller's folder is INIT_CWD, else PWD; KIT_SYSTEMS a
     assert.throws(() => runs({ KIT_RUNS: "x=one.run", INIT_CWD: other }), /file not found/);
     await Deno.remove(other);
 
-    // Both ways at once is ambiguous; an empty variable is unset (as the report leaves them).
-    const json = JSON.stringify({ ...SAMPLE_SYSTEMS, qrcd: undefined });
+    // KIT_SYSTEMS names the spec file the report writes. Both ways at once is ambiguous; an
+    // empty variable is unset (as the report leaves them).
+    const specFile = (spec: unknown) => {
+      const file = `${dir}/spec-${Math.random()}.json`;
+      Deno.writeTextFileSync(file, JSON.stringify(spec));
+      return file;
+    };
+    const file = specFile({ ...SAMPLE_SYSTEMS, qrcd: undefined });
     assert.throws(
-      () => userSystems({ [SYSTEMS_ENV]: json, KIT_RUNS: "x=one.run", PWD: dir }),
+      () => userSystems({ [SYSTEMS_ENV]: file, KIT_RUNS: "x=one.run", PWD: dir }),
       /KIT_SYSTEMS and KIT_RUNS are both set/,
     );
-    assert.equal(userSystems({ [SYSTEMS_ENV]: json, KIT_RUNS: "", KIT_SPLIT: " " }).split, "test");
-    // KIT_SYSTEMS from the report has every model scored into a run.
+    assert.equal(userSystems({ [SYSTEMS_ENV]: file, KIT_RUNS: "", KIT_SPLIT: " " }).split, "test");
+    // The spec from the report has every model scored into a run.
     const unscored = { ...SAMPLE_SYSTEMS, systems: [{ name: "m", runs: [], model: "ltr" }] };
     assert.throws(
-      () => userSystems({ [SYSTEMS_ENV]: JSON.stringify(unscored) }),
+      () => userSystems({ [SYSTEMS_ENV]: specFile(unscored) }),
       /system 'm' has no run file/,
     );
-    // Nothing given: the sample run on the samples; on real data, an error saying what to set.
-    assert.equal(userSystems({ KIT_DATA: "sample" }), SAMPLE_SYSTEMS);
-    assert.throws(() => userSystems({ KIT_DATA: "real" }), /no system given.*KIT_RUNS=NAME=PATH/s);
+    // Wrong types are a message naming the field, never a TypeError.
+    const base = { dataset: "wikiqa", split: "test", filter: "clean" };
+    for (
+      const [spec, message] of [
+        [{ ...base, systems: [{ name: 5 }] }, /systems\[0\]\.name must be a string, got 5/],
+        [null, /expected a JSON object, got null/],
+        [
+          { ...base, systems: [{ name: "a", runs: [5] }] },
+          /systems\[0\]\.runs\[0\] must be a string, got 5/,
+        ],
+        [{ ...base, systems: "x" }, /systems must be a list, got "x"/],
+        [{ ...base, split: 3, systems: [] }, /split must be a string, got 3/],
+        [
+          { ...base, systems: [{ name: "a", runs: ["/r"] }], compare: ["a"] },
+          /compare must name two systems/,
+        ],
+      ] as const
+    ) {
+      assert.throws(
+        () => userSystems({ [SYSTEMS_ENV]: specFile(spec) }),
+        (e: Error) => e instanceof KitError && message.test(e.message) && e.message.includes(dir),
+      );
+    }
+    assert.throws(
+      () => userSystems({ [SYSTEMS_ENV]: `${dir}/none.json` }),
+      /cannot read the spec file/,
+    );
+    // Nothing given: the page's example (the kit's baselines), on either data.
+    assert.equal(userSystems({ KIT_DATA: "sample" }), EXAMPLE_SYSTEMS);
+    assert.equal(userSystems({ KIT_DATA: "real" }), EXAMPLE_SYSTEMS);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("the report's kernels get KIT_SYSTEMS and every KIT_RUNS-like variable emptied", () => {
-  const env = paramsEnv({ data: "real", systems: SAMPLE_SYSTEMS });
-  assert.deepEqual(JSON.parse(env[SYSTEMS_ENV]), SAMPLE_SYSTEMS);
+  const env = paramsEnv({ data: "real", systems: SAMPLE_SYSTEMS, systemsFile: "/tmp/s.json" });
+  assert.equal(env[SYSTEMS_ENV], "/tmp/s.json");
   for (const name of Object.values(ENV_NAMES)) assert.equal(env[name], "", name);
   // Without systems (notebooks 01-07) the user's environment is left alone.
   const plain = paramsEnv({ data: "sample" });

@@ -6,8 +6,14 @@
  * `<script>` JSON and file names.
  */
 import assert from "node:assert/strict";
-import { buildReport } from "../../lib/report/build.ts";
-import { checkSpec, parseSystemArg, SAMPLE_SYSTEMS } from "../../lib/report/user_systems.ts";
+import { buildReport, SYSTEMS_NOTEBOOK } from "../../lib/report/build.ts";
+import { runPlainNbconvert } from "../../lib/report/plain_nbconvert.ts";
+import {
+  checkSpec,
+  ENV_NAMES,
+  parseSystemArg,
+  SAMPLE_SYSTEMS,
+} from "../../lib/report/user_systems.ts";
 import { expandGlob } from "../../lib/io/glob.ts";
 import { KitError } from "../../lib/errors.ts";
 import {
@@ -103,11 +109,49 @@ Deno.test("report CLI: flags for systems are checked before anything runs", asyn
       /unknown filter 'dirty'/,
     ],
     [["--model", "a=lexical:bm25", "--model", "a=ltr"], /two systems are named 'a'/],
+    [
+      ["--run", "x=data/samples/runs/wikiqa-test.run", "--compare", "x,y"],
+      /--compare: no answer-selection system is named 'y' \(the systems: x, BM25 \(kit\), ltr \(kit\)\)/,
+    ],
+    [
+      ["--run", "x=data/samples/runs/wikiqa-test.run", "--compare", "x"],
+      /--compare takes two system names, A,B/,
+    ],
+    [["--compare", "a,b"], /--compare is for the user's systems/],
   ];
   for (const [args, message] of cases) {
     const r = await runCli(["report", ...args, "--out", "/nonexistent/never-made"]);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, message);
+  }
+});
+
+Deno.test("report: a QRCD run the checker refuses is one message before any notebook runs", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const gold = (await Deno.readTextFile(`${ROOT}/data/samples/qrcd/qrcd_v1.1_dev.jsonl`))
+      .trim().split("\n").map((l) => JSON.parse(l).pq_id as string);
+    const answers = (rank: unknown) =>
+      Object.fromEntries(gold.map((id) => [id, [{ answer: "x", rank, score: 1 }]]));
+    const cases: [string, string, RegExp][] = [
+      ["rank.json", JSON.stringify(answers("1")), /field "rank" is not an integer/],
+      ["array.json", JSON.stringify([{ answer: "x" }]), /at the top level, found array/],
+      ["bom.json", "\uFEFF" + JSON.stringify(answers(1)), /byte-order mark/],
+    ];
+    for (const [file, text, message] of cases) {
+      await Deno.writeTextFile(`${dir}/${file}`, text);
+      const r = await runCli(
+        ["report", "--qrcd-run", `q=${file}`, "--only", "00", "--no-pdf", "--out", "out"],
+        { cwd: dir },
+      );
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.match(r.stderr, new RegExp(`error: .*${file}: the official scorer would not score`));
+      assert.doesNotMatch(r.stderr, /executing|Traceback| {4}at /);
+      await assert.rejects(() => Deno.stat(`${dir}/out`), Deno.errors.NotFound);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -132,7 +176,7 @@ Deno.test({
               name: "scored",
               runs: [],
               model: "lexical:wordcnt",
-            }],
+            }, { name: "bm", runs: [], model: "lexical:bm25" }],
           }),
         },
         only: ["00"],
@@ -160,7 +204,7 @@ Deno.test({
       // summary.json: the user's systems, names intact, numbers of the sample run (hand-worked:
       // AP 1, 7/12, 1/3, 1/2 over the four clean questions).
       const summary = JSON.parse(await Deno.readTextFile(`${dir}/out/summary.json`));
-      assert.equal(summary.systems.length, 2);
+      assert.equal(summary.systems.length, 3);
       const mine = summary.systems[0];
       assert.equal(mine.name, HOSTILE);
       assert.deepEqual([mine.dataset, mine.split, mine.filter, mine.queries], [
@@ -184,9 +228,25 @@ Deno.test({
       assert.deepEqual(json.systems.map((s: { kind: string }) => s.kind), [
         "user",
         "user",
+        "user",
         "baseline",
         "baseline",
       ]);
+      // One corpus per report: the model scored for --model is evaluated on the same corpus as
+      // the kit's BM25 (the fetched corpus was scored and the sample judged: MAP 0).
+      const bm = json.systems.find((s: { name: string }) => s.name === "bm");
+      const kitBm25 = json.systems.find((s: { name: string }) => s.name === "BM25 (kit)");
+      assert.ok(bm.map > 0);
+      assert.equal(bm.map, kitBm25.map);
+      // The page as a report: no code, no part that has nothing to show, no empty column.
+      assert.ok(!html.includes("// Your runs: NAME=PATH"), "code on the page");
+      assert.ok(!html.includes(">Several runs of one system<") && !html.includes(">QRCD runs<"));
+      assert.ok(!html.includes("sd (runs)"));
+      // Every pair's difference with its paired interval, in summary.json.
+      assert.equal(summary.differences.length, 4 * 10); // 5 systems: 10 pairs, 4 measures
+      for (const d of summary.differences) {
+        assert.ok(typeof d.ci_lower === "number" && d.ci_lower <= d.ci_upper, JSON.stringify(d));
+      }
       // No file is named after a system.
       for await (const e of Deno.readDir(`${dir}/out`)) assert.ok(!e.name.includes("script"));
     } finally {
@@ -225,6 +285,19 @@ realDataTest(
         docs.set("NOT-A-CANDIDATE", score);
       });
       for (const seed of [1, 2, 3, 4, 5]) await write(`ltr-seed${seed}.run`, "ltr", seed);
+      // A run as WikiQA's published outputs are numbered (WikiQA-test.ref: question number in
+      // the TSV's order, sentence index), made from the Wgt Word Cnt run.
+      const raw = await scoreSplit("lexical:wgtwordcnt", "wikiqa", "test", {
+        filter: "raw",
+        dir: corpus,
+      });
+      const rawRun = runFromScores(raw.questions, raw.scores);
+      await Deno.writeTextFile(
+        `${dir}/wgt-ref.run`,
+        raw.questions.flatMap((q, i) =>
+          q.candidates.map((c, j) => `${i + 1} Q0 ${j} 0 ${rawRun.get(q.id)!.get(c.id)} wgt\n`)
+        ).join(""),
+      );
       const qrelsFile = `${dir}/test-clean.qrels`;
       await Deno.writeTextFile(qrelsFile, [...formatQrels(qrelsFromQuestions(questions))].join(""));
 
@@ -241,6 +314,11 @@ realDataTest(
         "ltr seeds=ltr-seed*.run",
         "--model",
         "wordcnt=lexical:wordcnt",
+        "--run",
+        "wgt ref-numbered=wgt-ref.run",
+        "--compare",
+        "ltr seeds,Wgt Word Cnt",
+        "--show-code",
         "--only",
         "00",
         "--out",
@@ -289,7 +367,42 @@ realDataTest(
       await check("Wgt Word Cnt", [`${dir}/wgt.run`]);
       await check("BM25 edited", [`${dir}/bm25-edited.run`]);
       await check("ltr seeds", [1, 2, 3, 4, 5].map((s) => `${dir}/ltr-seed${s}.run`));
-      await check("wordcnt", [`${out}/runs/04-wordcnt.run`]);
+      await check("wordcnt", [`${out}/runs/05-wordcnt.run`]);
+      // The .ref-numbered run: mapped (said on stderr) and equal to trec_eval -c on the official
+      // WikiQA-test-filtered.ref, as WikiQA's README evaluates.
+      assert.match(r.stderr, /wgt ref-numbered.*numbered as WikiQA-test\.ref/);
+      assert.match(r.stderr, /BM25 edited.*protocol warning: 1 question of the split/);
+      const ref = byName.get("wgt ref-numbered") as { map: number; recip_rank: number };
+      const official = await runTrecEval([
+        "-c",
+        "-m",
+        "map",
+        "-m",
+        "recip_rank",
+        `${corpus}/wikiqa/WikiQA-test-filtered.ref`,
+        `${dir}/wgt-ref.run`,
+      ]);
+      if (official !== undefined) {
+        assert.equal(Number(ref.map.toFixed(4)), allValue(official, "map"));
+        assert.equal(Number(ref.recip_rank.toFixed(4)), allValue(official, "recip_rank"));
+      }
+      assert.equal(ref.map, (byName.get("Wgt Word Cnt") as { map: number }).map);
+      // --compare: the pair of the error analysis, and its per-question differences exported.
+      const pairCsv = (await Deno.readTextFile(`${out}/pair-differences.csv`)).trim().split("\n");
+      assert.equal(pairCsv.length, 1 + 237);
+      assert.match(
+        pairCsv[0],
+        /^question id,question,type,candidates,ltr seeds: AP,Wgt Word Cnt: AP,AP a - b,/,
+      );
+      // Every difference with its interval, in summary.json and on the terminal.
+      const d = summary.differences.find((x: { a: string; b: string; measure: string }) =>
+        x.measure === "map" && x.a === "Wgt Word Cnt" && x.b === "BM25 edited"
+      );
+      assert.ok(d.ci_lower <= d.ci_upper && d.ci_level === 0.95);
+      assert.match(
+        r.stdout,
+        /MAP "Wgt Word Cnt" - "BM25 edited": -?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\], p /,
+      );
       const seeds = byName.get("ltr seeds") as { runs: string[]; map_sd: number };
       assert.equal(seeds.runs.length, 5);
       assert.ok(seeds.map_sd > 0 && seeds.map_sd < 0.02);
@@ -306,12 +419,21 @@ realDataTest(
         new RegExp(`not ranked by the run .*${edited.id}/${edited.candidates[0].id}`),
       );
       const esc = (s: string) =>
-        s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+        s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+          .replaceAll('"', "&quot;");
       const texts = questions.filter((q) => html.includes(esc(q.text)));
+      // The 10 questions where the pair differs most (the failures of a system with several
+      // runs are not shown: no single ranking is its).
       assert.ok(texts.length >= 10, `question texts on the page: ${texts.length}`);
       const correct = texts.flatMap((q) => q.candidates.filter((c) => c.label > 0));
       assert.ok(correct.some((c) => html.includes(esc(c.text))), "correct candidates as text");
       assert.match(html, /\[wrong\] /);
+      assert.match(html, /Error analysis: ltr seeds against Wgt Word Cnt/);
+      assert.match(html, /first in \d of 5 runs/);
+      assert.match(html, /By question type/);
+      assert.match(html, />Several runs of one system</);
+      // --show-code: the code cells on the page (hidden by default: the sample report above).
+      assert.ok(html.includes("// Your runs: NAME=PATH"), "no code on the page with --show-code");
       const page = summary.notebooks[0];
       assert.ok(
         page.figures >= 4 && page.check.figures.every((f: { marks: number }) => f.marks > 0),
@@ -321,3 +443,31 @@ realDataTest(
     }
   },
 );
+
+Deno.test({
+  name: "notebook 00 with no system given: every cell runs, on the example (the kit's baselines)",
+  ...resources,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      // No spec file, no KIT_RUNS (emptied: a variable left in the shell must not count here).
+      const empty = Object.fromEntries(Object.values(ENV_NAMES).map((n) => [n, ""]));
+      const r = await runPlainNbconvert(
+        `${ROOT}/notebooks/${SYSTEMS_NOTEBOOK}`,
+        dir,
+        { data: "sample" },
+        "notebook",
+        { env: { ...empty, KIT_SYSTEMS: "" } },
+      );
+      const nb = JSON.parse(await Deno.readTextFile(r.file)) as NotebookJson;
+      const outputs = nb.cells.flatMap((c) => c.outputs ?? []);
+      assert.ok(!outputs.some((o) => (o as { output_type: string }).output_type === "error"));
+      const text = JSON.stringify(outputs);
+      assert.match(text, /An example:/);
+      assert.match(text, /YOUR_RUNS/);
+      assert.match(text, /Error analysis: ltr \(kit\) against BM25 \(kit\)/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

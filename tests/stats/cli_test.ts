@@ -17,7 +17,7 @@ Deno.test("eval ties on the sample run: hand-worked MAP range", async () => {
   const trec = (1 + 7 / 12 + 1 / 3 + 0.5) / 4;
   const max = (1 + 7 / 12 + 1 / 3 + 1) / 4;
   const expected = (1 + 7 / 12 + 1 / 3 + 0.75) / 4;
-  const line = r.stdout.split("\n").find((l) => l.startsWith("map "))!;
+  const line = r.stdout.split("\n").find((l) => l.startsWith("MAP "))!;
   assert.deepEqual(
     line.trim().split(/\s+/).slice(1).map(Number),
     [trec, trec, max, expected].map((x) => Number(x.toFixed(4))),
@@ -73,6 +73,24 @@ Deno.test("eval compare: exact randomization p-values in Markdown and CSV", asyn
   const rows = csv.stdout.trim().split("\n").map((l) => l.split(","));
   assert.deepEqual(rows[1].slice(0, 4), ["recip_rank", "a", "first", "1"]);
   assert.equal(Number(rows[1][8]), 2 / 64);
+  // --bootstrap: an interval for each difference too (paired: every RR difference is 0.5).
+  const json = await runCli([
+    "eval",
+    "compare",
+    "--qrels",
+    `${dir}/q.qrels`,
+    `${dir}/a.run`,
+    `${dir}/b.run`,
+    "--format",
+    "json",
+    "--bootstrap",
+    "500",
+  ]);
+  assert.equal(json.code, 0, json.stderr);
+  const pair = JSON.parse(json.stdout).pairs.find((p: { measure: string }) =>
+    p.measure === "recip_rank"
+  );
+  assert.deepEqual([pair.meanDifference, pair.ci.lower, pair.ci.upper], [0.5, 0.5, 0.5]);
   const tex = await runCli([
     "eval",
     "compare",

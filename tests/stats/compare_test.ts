@@ -77,7 +77,11 @@ Deno.test("exports: Markdown, LaTeX, CSV carry the same numbers", () => {
   });
   const md = toMarkdown(t);
   assert.match(md, /\| a \| strong \| \*\*1\.0000\*\* \[1\.0000, 1\.0000\]<sup>b<\/sup> \|/);
-  assert.match(md, /\| map \| strong \| weak_1 \| 1\.0000 \| 0\.0078 \| 0\.0078 \| yes \|/);
+  // The difference with its paired interval (every difference is 1: the point 1).
+  assert.match(
+    md,
+    /\| map \| strong \| weak_1 \| 1\.0000 \| \[1\.0000, 1\.0000\] \| 0\.0078 \| 0\.0078 \| yes \|/,
+  );
   const tex = toLatex(t, { pValues: true });
   assert.ok(tex.includes("weak\\_1"));
   assert.ok(tex.includes("\\textbf{1.0000}$^{b}$"));
@@ -93,10 +97,87 @@ Deno.test("exports: Markdown, LaTeX, CSV carry the same numbers", () => {
     "better_than",
     "p_vs_a",
     "p_vs_b",
+    "diff_vs_a",
+    "diff_lower_vs_a",
+    "diff_upper_vs_a",
+    "diff_vs_b",
+    "diff_lower_vs_b",
+    "diff_upper_vs_b",
   ]);
   assert.equal(csv.length, 5);
   const rrStrong = csv.find((r) => r[0] === "recip_rank" && r[2] === "strong")!;
   assert.equal(Number(rrStrong[3]), 0.9375);
   assert.equal(rrStrong[7], "");
   assert.equal(Number(rrStrong[8]), t.pairs.find((p) => p.measure === "recip_rank")!.pAdjusted);
+});
+
+/** The exact bootstrap distribution of the mean of `d`: every n^n ordered resample, equally likely. */
+function exactBootstrapMeans(d: readonly number[]): number[] {
+  const n = d.length;
+  const means: number[] = [];
+  const idx = new Array(n).fill(0);
+  for (;;) {
+    means.push(idx.reduce((s, i) => s + d[i], 0) / n);
+    let k = 0;
+    while (k < n && ++idx[k] === n) idx[k++] = 0;
+    if (k === n) return means;
+  }
+}
+
+Deno.test("paired difference interval: the quantiles of the exact bootstrap distribution (all n^n resamples)", () => {
+  // Per-query values of two systems; the differences a - b are 0.5, -0.25, 1, 0, 0.75.
+  const a = [1, 0.25, 1, 0.5, 1];
+  const b = [0.5, 0.5, 0, 0.5, 0.25];
+  const t = compareSystems({ a: perQuery(a), b: perQuery(b) }, ["map"], {
+    bootstrap: { samples: 40_000 },
+  });
+  const pair = t.pairs[0];
+  const diffs = a.map((x, i) => x - b[i]);
+  const exact = exactBootstrapMeans(diffs); // 3125 resamples
+  const below = (x: number) => exact.filter((m) => m < x - 1e-12).length / exact.length;
+  const atOrBelow = (x: number) => exact.filter((m) => m <= x + 1e-12).length / exact.length;
+  // `lower` is a 2.5% quantile and `upper` a 97.5% quantile of the exact distribution, up to
+  // the sampling error of 40,000 resamples (sd of a proportion near 0.025: 0.0008).
+  assert.ok(below(pair.ci!.lower) <= 0.025 + 0.004, `P(< lower) = ${below(pair.ci!.lower)}`);
+  assert.ok(atOrBelow(pair.ci!.lower) >= 0.025 - 0.004);
+  assert.ok(below(pair.ci!.upper) <= 0.975 + 0.004);
+  assert.ok(
+    atOrBelow(pair.ci!.upper) >= 0.975 - 0.004,
+    `P(<= upper) = ${atOrBelow(pair.ci!.upper)}`,
+  );
+  assert.equal(pair.ci!.mean, pair.meanDifference);
+  assert.equal(pair.meanDifference, 0.4);
+  assert.match(pair.ci!.method, /^paired percentile bootstrap/);
+});
+
+Deno.test("paired difference interval: pairs queries (a constant gain has a zero-width interval)", () => {
+  // Each system varies a lot over queries, but a beats b by exactly 0.1 on every query: the
+  // paired interval is the point 0.1, while the systems' own intervals overlap widely.
+  const b = [0, 0.9, 0.2, 0.6, 0.1, 0.8, 0.3, 0.5];
+  const a = b.map((x) => x + 0.1);
+  const t = compareSystems({ a: perQuery(a), b: perQuery(b) }, ["map"], {
+    bootstrap: { samples: 2000 },
+  });
+  const ci = t.pairs[0].ci!;
+  assert.ok(Math.abs(ci.lower - 0.1) < 1e-12 && Math.abs(ci.upper - 0.1) < 1e-12);
+  assert.ok(t.cells.a.map.ci!.lower < t.cells.b.map.ci!.upper); // the unpaired view overlaps
+  // Without --bootstrap no interval is computed.
+  assert.equal(compareSystems({ a: perQuery(a), b: perQuery(b) }, ["map"]).pairs[0].ci, undefined);
+});
+
+Deno.test("paired difference interval in the exports: Markdown column, CSV mirrored per side", () => {
+  const a = perQuery([1, 0.5, 1, 0, 1, 1]);
+  const b = perQuery([0, 0.5, 1, 0, 0.5, 0]);
+  const t = compareSystems({ a, b }, ["map"], { bootstrap: { samples: 1000 } });
+  const md = toMarkdown(t);
+  assert.match(md, /\| 95% CI \(paired bootstrap\) \|/);
+  const ci = t.pairs[0].ci!;
+  assert.ok(md.includes(`[${ci.lower.toFixed(4)}, ${ci.upper.toFixed(4)}]`));
+  const [head, rowA, rowB] = toCsv(t).trim().split("\n").map((l) => l.split(","));
+  const col = (name: string) => head.indexOf(name);
+  assert.equal(Number(rowA[col("diff_vs_b")]), t.pairs[0].meanDifference);
+  assert.equal(Number(rowA[col("diff_lower_vs_b")]), ci.lower);
+  assert.equal(Number(rowB[col("diff_vs_a")]), -t.pairs[0].meanDifference);
+  assert.equal(Number(rowB[col("diff_lower_vs_a")]), -ci.upper);
+  assert.match(toLatex(t, { pValues: true }), /CI & \$p\$/);
 });

@@ -1,0 +1,106 @@
+/**
+ * Runs as they circulate: numberings other than the corpus ids in which a corpus's runs are
+ * published, recognised and mapped to the corpus ids the kit evaluates with.
+ *
+ * | dataset | numbering | what it looks like | mapped by |
+ * |---|---|---|---|
+ * | wikiqa | `wikiqa-ref`: the official `WikiQA-{train,dev,test}.ref` and `-filtered.ref` files, the README's `trec_eval -c` evaluation and the paper's system outputs | question = its 1-based number in the split's TSV file order, candidate = its 0-based sentence index (`1 Q0 3 1 0.9 run`) | {@link refIdsToCorpusIds} |
+ *
+ * TREC-QA's runs circulate with the jacana ids (`<QApairs id='1.4'>`, the kit's own question
+ * ids), so no mapping is needed there.
+ *
+ * @module
+ */
+import type { Question } from "./types.ts";
+import { refIdsToCorpusIds } from "./wikiqa.ts";
+
+/** A numbering the kit recognises (see the module's table). */
+export type RunNumbering = "wikiqa-ref";
+
+/** A run in corpus ids, and how it was numbered when it was not. */
+export interface RenumberedRun {
+  run: Map<string, Map<string, number>>;
+  /** The numbering recognised and mapped from; absent when the run uses the corpus ids. */
+  numbering?: RunNumbering;
+  /** Run entries whose numbers name no question or sentence of the split (kept as given). */
+  unmapped: number;
+}
+
+const NUMBER = /^(0|[1-9]\d*)$/;
+
+/**
+ * Recognises a run numbered as another file of `dataset` numbers it (WikiQA's `.ref`: question
+ * number, sentence index) and maps it to the corpus ids of `questions`, which must be the
+ * split's questions in file order, unfiltered (`loadSplit(...).questions`). A run that uses
+ * the corpus ids, or shares any question id with them, is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renumberRun } from "./run_numbering.ts";
+ * const questions = [
+ *   { id: "Q1", text: "", candidates: [{ id: "D1-0", text: "", label: 0 }] },
+ *   { id: "Q8", text: "", candidates: [{ id: "D8-0", text: "", label: 1 }, { id: "D8-1", text: "", label: 0 }] },
+ * ];
+ * const ref = new Map([["2", new Map([["0", 0.9], ["1", 0.1]])]]);
+ * const r = renumberRun(ref, "wikiqa", questions);
+ * assert.equal(r.numbering, "wikiqa-ref");
+ * assert.deepEqual([...r.run.get("Q8")!.keys()], ["D8-0", "D8-1"]);
+ * const own = new Map([["Q8", new Map([["D8-0", 1]])]]);
+ * assert.equal(renumberRun(own, "wikiqa", questions).numbering, undefined);
+ * ```
+ */
+export function renumberRun(
+  run: Map<string, Map<string, number>>,
+  dataset: string,
+  questions: readonly Question[],
+): RenumberedRun {
+  if (dataset !== "wikiqa" || !looksLikeRef(run, questions)) return { run, unmapped: 0 };
+  const out = new Map<string, Map<string, number>>();
+  let unmapped = 0;
+  for (const [qnum, docs] of run) {
+    for (const [index, score] of docs) {
+      const ids = refIdsToCorpusIds(questions, qnum, index);
+      // An entry that names nothing in the split stays as given: the protocol check reports
+      // it (an unknown question or candidate) like any other.
+      const [qid, cid] = ids ?? [qnum, index];
+      if (!ids) unmapped++;
+      let m = out.get(qid);
+      if (!m) out.set(qid, m = new Map());
+      m.set(cid, score);
+    }
+  }
+  return { run: out, numbering: "wikiqa-ref", unmapped };
+}
+
+/** Every question id and candidate id a number, and no question id a corpus id. */
+function looksLikeRef(
+  run: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  questions: readonly Question[],
+): boolean {
+  if (run.size === 0) return false;
+  const corpus = new Set(questions.map((q) => q.id));
+  for (const [qid, docs] of run) {
+    if (corpus.has(qid) || !NUMBER.test(qid)) return false;
+    for (const d of docs.keys()) if (!NUMBER.test(d)) return false;
+  }
+  return true;
+}
+
+/**
+ * A sentence for stderr and the page saying what was mapped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { numberingNote } from "./run_numbering.ts";
+ * assert.match(numberingNote({ run: new Map(), numbering: "wikiqa-ref", unmapped: 0 }, "test"),
+ *   /WikiQA-test\.ref/);
+ * ```
+ */
+export function numberingNote(r: RenumberedRun, split: string): string {
+  if (!r.numbering) return "";
+  return `numbered as WikiQA-${split}.ref (question number in the file's order, sentence ` +
+    `index): mapped to the corpus ids (QuestionID, SentenceID)` +
+    (r.unmapped ? `; ${r.unmapped} entries name no question or sentence of the split` : "");
+}

@@ -1,0 +1,204 @@
+/**
+ * The pair of the systems page's error analysis and the breakdowns: which two systems are
+ * compared (`--compare A,B`, else the user's best against the strongest baseline that is not
+ * the same model), their per-question differences (each value a per-question mean over a
+ * system's runs, with its spread over runs), and every system's MAP by question type and by
+ * number of candidates.
+ *
+ * @module
+ */
+import type { Question } from "../data/types.ts";
+import { rankDocuments } from "../metrics/rank.ts";
+import type { Run } from "../metrics/evaluate.ts";
+import type { Row } from "../plot/table.ts";
+import { breakdown, CANDIDATE_GROUPS, candidateGroup, questionWord } from "../stats/breakdown.ts";
+import type { PerQueryValues } from "../stats/compare.ts";
+import { KIT_BASELINES, type UserSystemsSpec } from "./user_systems.ts";
+
+/** A system of the pair: its runs and each run's per-question values. */
+export interface PairSystem {
+  name: string;
+  runs: readonly Run[];
+  perRun: readonly PerQueryValues[];
+}
+
+/**
+ * The two systems of the error analysis: `spec.compare` when given; else the user's best
+ * system by MAP against the strongest kit baseline that is not the same model (a `--model`
+ * system scored from `ltr` is not compared with `ltr (kit)`); with no system of the user's
+ * (the example, QRCD runs only), the two best systems on the page.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { comparedPair } from "./systems_pair.ts";
+ * const spec = { dataset: "wikiqa" as const, split: "test", filter: "clean" as const,
+ *   systems: [{ name: "mine", runs: [], model: "ltr" }] };
+ * const maps = new Map([["mine", 0.7], ["BM25 (kit)", 0.6], ["ltr (kit)", 0.68]]);
+ * // --model mine=ltr is the kit's ltr: compared with BM25, the strongest other model.
+ * assert.deepEqual(comparedPair(spec, maps), ["mine", "BM25 (kit)"]);
+ * assert.deepEqual(comparedPair({ ...spec, compare: ["ltr (kit)", "mine"] }, maps), ["ltr (kit)", "mine"]);
+ * ```
+ */
+export function comparedPair(
+  spec: UserSystemsSpec,
+  maps: ReadonlyMap<string, number>,
+): [string, string] {
+  if (spec.compare) return spec.compare;
+  const byMap = [...maps].sort((x, y) => y[1] - x[1]).map(([n]) => n);
+  const user = byMap.filter((n) => spec.systems.some((s) => s.name === n));
+  if (user.length === 0) return [byMap[0], byMap[1]];
+  const best = user[0];
+  const model = spec.systems.find((s) => s.name === best)?.model;
+  const baseline = byMap.find((n) => KIT_BASELINES.some((b) => b.name === n && b.model !== model));
+  return [best, baseline ?? byMap.find((n) => n !== best)!];
+}
+
+function meanSd(xs: readonly number[]): { mean: number; sd?: number } {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (xs.length < 2) return { mean };
+  const v = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1);
+  return { mean, sd: Math.sqrt(v) };
+}
+
+function clip(text: string, max = 200): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + "\u2026";
+}
+
+/** The candidate most runs put first, with how many of the runs did. */
+function topOverRuns(q: Question, runs: readonly Run[]): string {
+  const counts = new Map<string, number>();
+  let missing = 0;
+  for (const run of runs) {
+    const r = run.get(q.id);
+    const top = r ? rankDocuments(r)[0] : undefined;
+    if (top === undefined) missing++;
+    else counts.set(top, (counts.get(top) ?? 0) + 1);
+  }
+  if (counts.size === 0) return "(question missing from the run: scores 0)";
+  const [id, k] = [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))[0];
+  const c = q.candidates.find((c) => c.id === id);
+  const text = c
+    ? `${c.label > 0 ? "[correct] " : "[wrong] "}${clip(c.text)}`
+    : `(${id}: not a candidate)`;
+  return runs.length > 1
+    ? `${text} (first in ${k} of ${runs.length} runs${missing ? `, missing from ${missing}` : ""})`
+    : text;
+}
+
+/** A question's value of `measure` for each run of a system (a missing question: 0). */
+function perRunValues(s: PairSystem, id: string, measure: string): number[] {
+  return s.perRun.map((v) => v.get(id)?.[measure] ?? 0);
+}
+
+/**
+ * Every question of the split with both systems' AP and RR (each the mean over the system's
+ * runs) and their differences, largest absolute AP difference first: the exported table.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pairDifferenceRows } from "./systems_pair.ts";
+ * const q = { id: "q1", text: "who won?", candidates: [{ id: "c", text: "x", label: 1 }] };
+ * const a = { name: "a", runs: [], perRun: [new Map([["q1", { map: 1, recip_rank: 1 }]]), new Map([["q1", { map: 0.5, recip_rank: 0.5 }]])] };
+ * const b = { name: "b", runs: [], perRun: [new Map([["q1", { map: 0.25, recip_rank: 0.25 }]])] };
+ * const [row] = pairDifferenceRows([q], a, b);
+ * assert.deepEqual([row["a: AP"], row["b: AP"], row["AP a - b"], row.type], [0.75, 0.25, 0.5, "who"]);
+ * ```
+ */
+export function pairDifferenceRows(
+  questions: readonly Question[],
+  a: PairSystem,
+  b: PairSystem,
+): Row[] {
+  const rows = questions.map((q) => {
+    const apA = meanSd(perRunValues(a, q.id, "map")).mean;
+    const apB = meanSd(perRunValues(b, q.id, "map")).mean;
+    const rrA = meanSd(perRunValues(a, q.id, "recip_rank")).mean;
+    const rrB = meanSd(perRunValues(b, q.id, "recip_rank")).mean;
+    return {
+      "question id": q.id,
+      question: q.text,
+      type: questionWord(q.text),
+      candidates: q.candidates.length,
+      [`${a.name}: AP`]: apA,
+      [`${b.name}: AP`]: apB,
+      "AP a - b": apA - apB,
+      [`${a.name}: RR`]: rrA,
+      [`${b.name}: RR`]: rrB,
+      "RR a - b": rrA - rrB,
+    };
+  });
+  return rows.sort((x, y) =>
+    Math.abs(y["AP a - b"]) - Math.abs(x["AP a - b"]) ||
+    (x["question id"] < y["question id"] ? -1 : 1)
+  );
+}
+
+/**
+ * The `limit` questions where the two systems' AP differs most, as text: the question, the
+ * correct answers, and per system its AP and RR (means over its runs; `± sd` over runs when
+ * it has several) and the candidate its runs put first (the most frequent, with how many
+ * runs did).
+ */
+export function pairTextRows(
+  questions: readonly Question[],
+  a: PairSystem,
+  b: PairSystem,
+  limit = 10,
+): Row[] {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const value = (s: PairSystem, id: string, m: string) => {
+    const { mean, sd } = meanSd(perRunValues(s, id, m));
+    return sd === undefined ? mean : `${mean.toFixed(4)} ± ${sd.toFixed(4)}`;
+  };
+  return pairDifferenceRows(questions, a, b).filter((r) => r["AP a - b"] !== 0).slice(0, limit)
+    .map((r) => {
+      const q = byId.get(String(r["question id"]))!;
+      const correct = q.candidates.filter((c) => c.label > 0).map((c) => clip(c.text));
+      return {
+        question: `${q.text} (${q.id})`,
+        "correct answer(s)": correct.length ? correct.join(" | ") : "(no correct candidate)",
+        [`${a.name}: AP`]: value(a, q.id, "map"),
+        [`${a.name}: RR`]: value(a, q.id, "recip_rank"),
+        [`${a.name}: first`]: topOverRuns(q, a.runs),
+        [`${b.name}: AP`]: value(b, q.id, "map"),
+        [`${b.name}: RR`]: value(b, q.id, "recip_rank"),
+        [`${b.name}: first`]: topOverRuns(q, b.runs),
+      };
+    });
+}
+
+/**
+ * Every system's MAP by question type (question word) or by number of candidates: one row
+ * per group, its question count and each system's mean AP over the group's questions.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { breakdownRows } from "./systems_pair.ts";
+ * const qs = [{ id: "q1", text: "what?", candidates: [] }, { id: "q2", text: "who?", candidates: [] }];
+ * const rows = breakdownRows(qs, new Map([["a", new Map([["q1", { map: 1 }], ["q2", { map: 0 }]])]]), "type");
+ * assert.deepEqual(rows.map((r) => [r["question type"], r["a: MAP"]]), [["what", 1], ["who", 0]]);
+ * ```
+ */
+export function breakdownRows(
+  questions: readonly Question[],
+  systems: ReadonlyMap<string, PerQueryValues>,
+  by: "type" | "candidates",
+): Row[] {
+  const groups = by === "type"
+    ? breakdown(questions, systems, (q) => questionWord(q.text), "map")
+    : breakdown(
+      questions,
+      systems,
+      (q) => candidateGroup(q.candidates.length),
+      "map",
+      CANDIDATE_GROUPS.map(([lo]) => candidateGroup(lo)),
+    );
+  return groups.map((g) => ({
+    [by === "type" ? "question type" : "candidates"]: g.group,
+    questions: g.questions.length,
+    ...Object.fromEntries(Object.entries(g.means).map(([s, m]) => [`${s}: MAP`, m])),
+  }));
+}

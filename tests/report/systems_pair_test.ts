@@ -1,0 +1,112 @@
+/**
+ * The error analysis's pair and its rows: the default pair, one definition per row (means over
+ * a system's runs, their sd, the candidate most runs put first), the breakdowns' groups.
+ */
+import assert from "node:assert/strict";
+import {
+  breakdownRows,
+  comparedPair,
+  pairDifferenceRows,
+  pairTextRows,
+} from "../../lib/report/systems_pair.ts";
+import { loadSystemsSplit } from "../../lib/report/systems_input.ts";
+import { runFromScores } from "../../lib/metrics/convert.ts";
+import { scoreSplit } from "../../lib/scoring/pipeline.ts";
+import { queryValues } from "../../lib/stats/query_set.ts";
+import { realDataTest } from "../helpers.ts";
+
+const q = {
+  id: "q1",
+  text: "Who wrote it?",
+  candidates: [
+    { id: "a", text: "wrong one", label: 0 },
+    { id: "b", text: "right one", label: 1 },
+    { id: "c", text: "another wrong", label: 0 },
+  ],
+};
+const scores = (a: number, b: number, c: number) =>
+  new Map([["q1", new Map([["a", a], ["b", b], ["c", c]])]]);
+
+Deno.test("pair rows: AP and RR as means over runs with sd, the first candidate most runs put first", () => {
+  // Two runs: b first (AP 1), then a first (AP 1/2); one-run system: c, a, b (AP 1/3).
+  const seeds = {
+    name: "seeds",
+    runs: [scores(0.5, 0.9, 0.1), scores(0.9, 0.5, 0.1)],
+    perRun: [
+      new Map([["q1", { map: 1, recip_rank: 1 }]]),
+      new Map([["q1", { map: 0.5, recip_rank: 0.5 }]]),
+    ],
+  };
+  const one = {
+    name: "one",
+    runs: [scores(0.5, 0.1, 0.9)],
+    perRun: [new Map([["q1", { map: 1 / 3, recip_rank: 1 / 3 }]])],
+  };
+  const [row] = pairTextRows([q], seeds, one);
+  // sd of (1, 0.5) with n - 1: sqrt(0.125) = 0.3536.
+  assert.equal(row["seeds: AP"], "0.7500 ± 0.3536");
+  assert.equal(row["seeds: RR"], "0.7500 ± 0.3536");
+  // A tie between b and a (one run each): the smaller id, a, is named, with its count.
+  assert.equal(row["seeds: first"], "[wrong] wrong one (first in 1 of 2 runs)");
+  assert.equal(row["one: AP"], 1 / 3);
+  assert.equal(row["one: first"], "[wrong] another wrong");
+  assert.equal(row["correct answer(s)"], "right one");
+  const [d] = pairDifferenceRows([q], seeds, one);
+  assert.equal(d["AP a - b"], 0.75 - 1 / 3);
+  assert.equal(d.type, "who");
+});
+
+Deno.test("the default pair: your best against the strongest baseline that is another model", () => {
+  const spec = {
+    dataset: "wikiqa" as const,
+    split: "test",
+    filter: "clean" as const,
+    systems: [
+      { name: "mine", runs: ["/r"] },
+      { name: "my ltr", runs: [], model: "ltr" },
+    ],
+  };
+  const maps = (m: Record<string, number>) => new Map(Object.entries(m));
+  // "my ltr" is the best of the user's, scored from ltr: compared with BM25, not "ltr (kit)".
+  assert.deepEqual(
+    comparedPair(spec, maps({ mine: 0.5, "my ltr": 0.7, "ltr (kit)": 0.69, "BM25 (kit)": 0.6 })),
+    ["my ltr", "BM25 (kit)"],
+  );
+  // Run files: the strongest baseline.
+  assert.deepEqual(
+    comparedPair(spec, maps({ mine: 0.8, "my ltr": 0.7, "ltr (kit)": 0.69, "BM25 (kit)": 0.6 })),
+    ["mine", "ltr (kit)"],
+  );
+  // The example (no system of the user's): the two best.
+  assert.deepEqual(
+    comparedPair({ ...spec, systems: [] }, maps({ "ltr (kit)": 0.69, "BM25 (kit)": 0.6 })),
+    ["ltr (kit)", "BM25 (kit)"],
+  );
+});
+
+realDataTest(
+  "breakdowns on WikiQA test: the groups partition the questions and average to MAP",
+  "wikiqa",
+  async (dir) => {
+    const split = await loadSystemsSplit(
+      { dataset: "wikiqa", split: "test", filter: "clean" },
+      dir,
+    );
+    const s = await scoreSplit("lexical:bm25", "wikiqa", "test", { filter: "clean", dir });
+    const values = queryValues(split.qrels, runFromScores(s.questions, s.scores), ["map"], {
+      complete: true,
+      warn: false,
+    }).perQuery;
+    const map = [...values.values()].reduce((a, v) => a + v.map, 0) / values.size;
+    for (const by of ["type", "candidates"] as const) {
+      const rows = breakdownRows(split.questions, new Map([["bm25", values]]), by);
+      const n = rows.reduce((a, r) => a + (r.questions as number), 0);
+      assert.equal(n, 237, by);
+      const weighted = rows.reduce((a, r) =>
+        a + (r["bm25: MAP"] as number) * (r.questions as number), 0) / n;
+      assert.ok(Math.abs(weighted - map) < 1e-12, `${by}: ${weighted} vs ${map}`);
+    }
+    const types = breakdownRows(split.questions, new Map([["bm25", values]]), "type");
+    assert.equal(types[0]["question type"], "what"); // WikiQA's commonest question word
+  },
+);
