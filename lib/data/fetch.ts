@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { unzipSync } from "fflate";
+import { unzipSync } from "npm:fflate@0.8.2";
 import { KitError } from "../errors.ts";
 import { type AtomicWriteOptions, exists, writeFileAtomic } from "../io/atomic.ts";
 import { checkOutput } from "../io/output.ts";

@@ -8,7 +8,7 @@
 import { KitError } from "../errors.ts";
 import type { BrowserSession } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
-import type { Page } from "playwright-core";
+import type { Page } from "npm:playwright-core@1.65.1";
 
 /** Page layout: A4 with 12 mm margins; pages are laid out 1000 CSS px wide, printed at 0.7. */
 export const PRINT_WIDTH_PX = 1000;
