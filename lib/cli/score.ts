@@ -8,7 +8,7 @@
 import type { As2Dataset } from "../data/types.ts";
 import { evaluate, qrelsFromQuestions, runFromScores, writeRun } from "../metrics/mod.ts";
 import { BACKENDS } from "../scoring/model/session.ts";
-import { makeScorer, readQrcdSplit, scoreSplit } from "../scoring/pipeline.ts";
+import { answerQrcdSplit, makeScorer, scoreSplit } from "../scoring/pipeline.ts";
 import { describeTraining } from "../scoring/ltr.ts";
 import { writeLtrModel } from "../scoring/ltr_file.ts";
 import { LTR_FLAGS, readLtrFlags } from "./ltr_flags.ts";
@@ -92,7 +92,7 @@ export const scoreCommand: Command = {
     }
     if (dataset === "qrcd") {
       const t0 = performance.now();
-      const run = await readQrcdSplit(model, split, {
+      const run = await answerQrcdSplit(model, split, {
         backend,
         dir: str(p, "dir"),
         topK: int("top-k"),

@@ -16,7 +16,7 @@ import {
   measureValues,
   queryValues,
   seedsNeeded,
-  stability,
+  spreadOverRuns,
   type TestName,
   toCsv,
   toLatex,
@@ -288,7 +288,7 @@ export const stabilityCommand: Command = {
       outputName = r.measures[0];
       perRun.push(measureValues(r.perQuery, outputName));
     }
-    const s = stability(perRun, { threshold, spread });
+    const s = spreadOverRuns(perRun, { threshold, spread });
     // How many runs a 95% t interval of the mean within ±h needs, with this sd (seeds.ts).
     const runsNeeded = Object.fromEntries(
       RUNS_NEEDED_HALF_WIDTHS.map((h) => [String(h), seedsNeeded(s.perRun, h)]),
@@ -313,11 +313,4 @@ export const stabilityCommand: Command = {
     );
     console.log(lines.join("\n"));
   },
-};
-
-/** The commands this module adds to the `eval` group. */
-export const statsCommands: Record<string, Command> = {
-  compare: compareCommand,
-  ties: tiesCommand,
-  stability: stabilityCommand,
 };

@@ -32,7 +32,7 @@ import { readSpanRun } from "../qrcd/runfile.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
 import type { Backend } from "../scoring/model/session.ts";
 import { launchBrowser } from "./browser.ts";
-import { checkPage, checkPdf, type PageCheck, pageOk, type PdfCheck } from "./check.ts";
+import { checkPage, checkPdf, type PageCheck, type PdfCheck } from "./check.ts";
 import { executeNotebook, type ExecutionResult, type NotebookParams } from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
@@ -428,9 +428,4 @@ function indexSystems(data: SystemsExport): IndexSystem[] {
       numbers: { pRR: r.pRR, EM: r.exact_match, "F1@1": r.f1_at_1 },
     })),
   ];
-}
-
-/** Whether every page of a report passed its checks. */
-export function reportOk(r: ReportResult): boolean {
-  return pageOk(r.indexCheck) && r.notebooks.every((e) => pageOk(e.check));
 }

@@ -23,3 +23,10 @@ export { corpusDir, DEFAULT_MODEL, notebookParams, scoringModel } from "./params
 export type { KitParams } from "./params.ts";
 export { headline, HEADLINE_MIME, headlineBundle, headlinesOf } from "./headline.ts";
 export type { Headline } from "./headline.ts";
+export {
+  PUBLISHED_QRCD_RESULTS,
+  PUBLISHED_QRCD_SIZES,
+  PUBLISHED_RESULTS,
+  PUBLISHED_SIZES,
+} from "./published.ts";
+export type { PublishedResult, PublishedSize } from "./published.ts";

@@ -24,7 +24,7 @@ const WANG = "Wang et al. 2007, Yao et al. 2013";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PUBLISHED_SIZES } from "./reference.ts";
+ * import { PUBLISHED_SIZES } from "./published.ts";
  * assert(PUBLISHED_SIZES.wikiqa.test["no-all"]?.questions === 243);
  * ```
  */
@@ -77,7 +77,7 @@ export interface PublishedResult {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PUBLISHED_RESULTS } from "./reference.ts";
+ * import { PUBLISHED_RESULTS } from "./published.ts";
  * assert(PUBLISHED_RESULTS.some((r) => r.system === "Word Cnt" && r.map === 0.4891));
  * ```
  */
