@@ -94,8 +94,6 @@ export interface NotebookEntry {
   cells: number;
   /** Plotly figures in its outputs. */
   figures: number;
-  /** Outputs the runner kept that arrived after the kernel said idle. */
-  lateOutputs: number;
   /** Headline numbers. */
   headlines: Headline[];
   /** Sizes in bytes. */
@@ -284,7 +282,6 @@ async function buildInto(
         seconds: result.seconds,
         cells: result.cells,
         figures: plotlyOutputs(nb).length,
-        lateOutputs: result.lateOutputs,
         headlines: headlinesOf(nb),
         bytes: { ipynb: (await Deno.stat(result.output)).size, html: (await Deno.stat(html)).size },
         check,
