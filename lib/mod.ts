@@ -17,7 +17,7 @@
 export { KitError } from "./errors.ts";
 // Corpora (WikiQA, TREC-QA): named splits under a filter setting, fetched with checksums.
 export { applyFilter, describeFilter, FILTERS, questionKind, SPLITS } from "./data/mod.ts";
-export { checkRunAgainstSplit, fetchDataset, loadSplit, splitStats } from "./data/mod.ts";
+export { checkRunAgainstSplit, DATASETS, fetchDataset, loadSplit, splitStats } from "./data/mod.ts";
 export type { Candidate, FilterName, Question } from "./data/mod.ts";
 // Metrics with trec_eval 9.0.8's semantics: in memory, on TREC or JSON files, its output.
 export { evaluate, evaluateTrecFiles, formatTrecEval, MEASURES } from "./metrics/mod.ts";
