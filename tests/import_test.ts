@@ -62,17 +62,21 @@ Deno.test("import: lib/ names its packages by full pinned npm: specifiers, one v
   assert(npm >= 5, `only ${npm} npm: imports found in lib/: is the scan still right?`);
 });
 
+/** The bundled sample run and its qrels. */
+const RUNS = `${PROJECT_ROOT}/data/samples/runs`;
+
 Deno.test("import: a script outside the repository imports lib/mod.ts with no config", async () => {
   const dir = await Deno.makeTempDir({ prefix: "kit-outside-" });
   try {
     const mod = new URL("../lib/mod.ts", import.meta.url).href;
     await Deno.writeTextFile(
       `${dir}/script.ts`,
-      `import { evaluate, loadSplit, qrelsFromQuestions, runFromScores } from "${mod}";
+      `import { evaluate, evaluateTrecFiles, loadSplit, qrelsFromQuestions, runFromScores } from "${mod}";
 const { questions } = await loadSplit("wikiqa", "test", { filter: "clean", dir: "samples" });
 const scores = questions.flatMap((q) => q.candidates.map((_, i) => -i));
 const r = evaluate(qrelsFromQuestions(questions), runFromScores(questions, scores), ["map"]);
-console.log(JSON.stringify({ questions: questions.length, map: r.summary.map }));
+const f = await evaluateTrecFiles("${RUNS}/wikiqa-test-clean.qrels", "${RUNS}/wikiqa-test.run", ["map"], { warn: false });
+console.log(JSON.stringify({ questions: questions.length, map: r.summary.map, file: f.summary.map }));
 `,
     );
     const out = await new Deno.Command(Deno.execPath(), {
@@ -86,13 +90,20 @@ console.log(JSON.stringify({ questions: questions.length, map: r.summary.map }))
     assert(out.success, `the outside script failed:\n${stderr}`);
     const got = JSON.parse(new TextDecoder().decode(out.stdout));
     // The same numbers in this process, through the import map's world.
-    const { evaluate, loadSplit, qrelsFromQuestions, runFromScores } = await import(mod);
+    const { evaluate, evaluateTrecFiles, loadSplit, qrelsFromQuestions, runFromScores } =
+      await import(mod);
     const { questions } = await loadSplit("wikiqa", "test", { filter: "clean", dir: "samples" });
     const scores = questions.flatMap((q: { candidates: unknown[] }) =>
       q.candidates.map((_, i) => -i)
     );
     const r = evaluate(qrelsFromQuestions(questions), runFromScores(questions, scores), ["map"]);
-    assert.deepEqual(got, { questions: questions.length, map: r.summary.map });
+    const f = await evaluateTrecFiles(
+      `${RUNS}/wikiqa-test-clean.qrels`,
+      `${RUNS}/wikiqa-test.run`,
+      ["map"],
+      { warn: false },
+    );
+    assert.deepEqual(got, { questions: questions.length, map: r.summary.map, file: f.summary.map });
     assert(got.questions > 0);
   } finally {
     await Deno.remove(dir, { recursive: true });
