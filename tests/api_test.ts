@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { PROJECT_ROOT } from "../lib/data/paths.ts";
-import { names } from "./api_names.ts";
 
 const LIB = `${PROJECT_ROOT}/lib`;
 
@@ -134,7 +133,7 @@ const RENAMED: Record<string, string> = { runStability: "measureSpreadOverRuns" 
 const SYSTEMS_PAGE = /^\.\.\/lib\/report\/(systems_tables|systems_export|user_systems)\.ts$/;
 
 Deno.test("api: lib/mod.ts exports every name the notebooks import from lib/", async () => {
-  const exported = new Set(await names(`${LIB}/mod.ts`));
+  const exported = new Set((await docOf("lib/mod.ts")).map((s) => s.name));
   const missing: string[] = [];
   let seen = 0;
   for (const e of Deno.readDirSync(`${PROJECT_ROOT}/notebooks`)) {
