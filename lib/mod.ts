@@ -1,7 +1,6 @@
 /**
- * The kit's public API, by name: the calls a notebook or a script starts from. Each folder's
- * `mod.ts` adds the rest of its area (types, options, less common calls); what neither
- * exports is internal (the file engine, model plumbing, the report's builder).
+ * The kit's public API, by name: what a notebook or a script imports (by path or URL, no config
+ * needed). Each folder's `mod.ts` adds the rest of its area; what neither exports is internal.
  *
  * @example
  * ```ts
@@ -12,59 +11,50 @@
  * const r = evaluate(qrelsFromQuestions(questions), runFromScores(questions, scores), ["map"]);
  * assert.ok(r.summary.map > 0 && r.summary.map <= 1);
  * ```
- *
  * @module
  */
-// Errors: bad input throws a KitError naming the file, line and problem.
-export { KitError } from "./errors.ts";
+export { KitError } from "./errors.ts"; // bad input: names the file, line and problem
 // Corpora (WikiQA, TREC-QA): named splits under a filter setting, fetched with checksums.
-export { applyFilter, fetchDataset, loadSplit, splitStats } from "./data/mod.ts";
+export { applyFilter, describeFilter, FILTERS, questionKind, SPLITS } from "./data/mod.ts";
+export { checkRunAgainstSplit, DATASETS, fetchDataset, loadSplit, splitStats } from "./data/mod.ts";
 export type { Candidate, FilterName, Question } from "./data/mod.ts";
-export { FILTERS, questionKind, SPLITS } from "./data/mod.ts";
 // Metrics with trec_eval 9.0.8's semantics: in memory, on TREC or JSON files, its output.
 export { evaluate, evaluateTrecFiles, formatTrecEval, MEASURES } from "./metrics/mod.ts";
 export { qrelsFromQuestions, readQrels, readRun, runFromScores } from "./metrics/mod.ts";
-export { writeQrels, writeRun } from "./metrics/mod.ts";
-export {
-  bestRun,
-  formatQrels,
-  formatRun,
-  rankDocuments,
-  tiedRun,
-  worstRun,
-} from "./metrics/mod.ts";
+export { bestRun, rankDocuments, tiedRun, worstRun } from "./metrics/mod.ts";
+export { formatQrels, formatRun, writeQrels, writeRun } from "./metrics/mod.ts";
 export type { EvalResult, Qrels, Run } from "./metrics/mod.ts";
-// Statistics over per-query values: paired tests, intervals, tables, ties, seeds, held-out.
+// Statistics over per-query values: paired tests, intervals, ties, held-out, runs (seeds).
 export { bootstrapCI, compareSystems, pairedRandomizationTest, pairedTTest } from "./stats/mod.ts";
-export { analyzeTies, heldOutExperiment, splitByQuery, stability } from "./stats/mod.ts";
-export { compareOverRuns, runStability, seedsNeeded } from "./stats/mod.ts";
-export { checkLeakage, checkQrcdLeakage, judgmentSplitLeak } from "./stats/mod.ts";
-export { labelAgreement, overfittingWarning, scoreSlice } from "./stats/mod.ts";
-export { splitByJudgment } from "./stats/mod.ts";
-// Seeds: two regimes over the same seeds are pairs; tables and figures of runs over seeds.
-export { holm, pairedSeedTests, pairedVarianceTest, varianceRatioTest } from "./stats/mod.ts";
-export { comparisonRows, robustnessRows, singleRunComparisons, spreadRows } from "./stats/mod.ts";
-export { runningMeanFigure, seedSpreadFigure, seedStripFigure } from "./stats/mod.ts";
+export { analyzeTies, checkLeakage, heldOutExperiment, judgmentSplitLeak } from "./stats/mod.ts";
+export { failures, largestDifferences, queryValues } from "./stats/mod.ts";
+export { splitByJudgment, splitByQuery } from "./stats/mod.ts";
+export { measureSpreadOverRuns, scoreSlice, spreadOverRuns, summarizeRuns } from "./stats/mod.ts";
+export { compareOverRuns, comparisonRows, singleRunComparisons } from "./stats/mod.ts";
+export { checkQrcdLeakage, labelAgreement, overfittingWarning } from "./stats/mod.ts";
+// Seeds: two regimes over the same seeds are pairs (paired t, Pitman–Morgan; Holm over a family).
+export { holm, pairedSeedTests, pairedVarianceTest } from "./stats/mod.ts";
+export { seedsNeeded, varianceRatioTest } from "./stats/mod.ts";
+export { robustnessRows, runningMeanFigure, spreadRows, stabilityFigure } from "./stats/mod.ts";
+export { seedSpreadFigure, seedStripFigure } from "./stats/mod.ts";
 // Scoring: lexical baselines, the learned ranker, transformer models (WebGPU or CPU).
-export { lexicalScorer, ltrTrainer, makeScorer, scoreSplit, trainLtr } from "./scoring/mod.ts";
-export { LTR_FEATURES } from "./scoring/mod.ts";
-export { backendAgreement, batchPlan, defaultBackend, loadCrossEncoder } from "./scoring/mod.ts";
-export { measureThroughput, pairSegments, pairsOf, webGpuAdapterInfo } from "./scoring/mod.ts";
-// The learned ranker over seeds and training regimes (transfer, label noise), as run files.
-export { describeTraining, evaluateRanker, overSeeds, trainRanker } from "./scoring/mod.ts";
-export { loadLtrEvaluationSet, loadLtrTrainingSet, writeSeedRuns } from "./scoring/mod.ts";
-// Rank fusion (ranx's methods and normalizations).
-export { fuse } from "./fusion/mod.ts";
-// QRCD (Qur'an QA 2022): the corpus, run files and the official scorer.
-export { evaluateQrcd, loadQrcdSplit, readSpanRun, writeSpanRun } from "./qrcd/mod.ts";
-export { isSpanOfPassage, normalizeText, overlapBaseline, qrcdStats } from "./qrcd/mod.ts";
-export { recordRows, removePrefixes, scoresByQuestion, tokenF1 } from "./qrcd/mod.ts";
+export { answerQrcdSplit, lexicalScorer, makeScorer, scoreSplit } from "./scoring/mod.ts";
+export { describeTraining, LTR_FEATURES, ltrTrainer, trainLtr } from "./scoring/mod.ts";
+export { evaluateRanker, loadLtrEvaluationSet, loadLtrTrainingSet } from "./scoring/mod.ts";
+export { overSeeds, trainRanker, writeSeedRuns } from "./scoring/mod.ts";
+export { defaultBackend, loadCrossEncoder, pairsOf, webGpuAdapterInfo } from "./scoring/mod.ts";
+export { backendAgreement, batchPlan, measureThroughput, pairSegments } from "./scoring/mod.ts";
+export { fuse } from "./fusion/mod.ts"; // rank fusion: ranx's methods and normalizations
+// QRCD (Qur'an QA 2022): the corpus, run files, the official scorer and its text rules.
+export { evaluateQrcd, loadQrcdSplit, qrcdStats, readSpanRun, writeSpanRun } from "./qrcd/mod.ts";
+export { overlapBaseline, recordRows, scoresByQuestion } from "./qrcd/mod.ts";
+export { isSpanOfPassage, normalizeText, removePrefixes, tokenF1 } from "./qrcd/mod.ts";
 export { LIGHT_SEGMENTATION, NO_SEGMENTATION } from "./qrcd/mod.ts";
 // The systems report (notebook 00): your runs read, checked, evaluated and compared once.
 export { systemsPage } from "./report/mod.ts";
 // Notebook output: figures and tables, each shown with `await display(x)`.
 export { bar, display, histogram, line, markdown, scatter, table } from "./plot/mod.ts";
-// Notebook parameters (KIT_DATA, ...), the corpus folder they name, and headline numbers.
+// The report's notebooks: parameters, headline numbers, published numbers to compare with.
 export { corpusDir, headline, notebookParams, scoringModel } from "./report/mod.ts";
 export { PUBLISHED_QRCD_RESULTS, PUBLISHED_QRCD_SIZES } from "./report/mod.ts";
 export { PUBLISHED_RESULTS, PUBLISHED_SIZES } from "./report/mod.ts";

@@ -121,3 +121,31 @@ Deno.test("api: one PRNG (mulberry32 in lib/stats/random.ts)", () => {
   assert.deepEqual(found, []);
   assert(/0x6d2b79f5/.test(Deno.readTextFileSync(`${LIB}/stats/random.ts`)));
 });
+
+Deno.test("api: notebooks import only from lib/mod.ts, and it exports every name they use", async () => {
+  const exported = new Set((await docOf("lib/mod.ts")).map((s) => s.name));
+  const problems: string[] = [];
+  let seen = 0;
+  for (const e of Deno.readDirSync(`${PROJECT_ROOT}/notebooks`)) {
+    if (!e.name.endsWith(".ipynb")) continue;
+    const nb = JSON.parse(Deno.readTextFileSync(`${PROJECT_ROOT}/notebooks/${e.name}`));
+    const code = (nb.cells as { cell_type: string; source: string[] | string }[])
+      .filter((c) => c.cell_type === "code")
+      .map((c) => Array.isArray(c.source) ? c.source.join("") : c.source).join("\n");
+    for (const m of code.matchAll(/from\s*"(\.\.\/lib\/[^"]+)"/g)) {
+      if (m[1] !== "../lib/mod.ts") problems.push(`${e.name}: imports ${m[1]}`);
+    }
+    for (
+      const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*"\.\.\/lib\/mod\.ts"/g)
+    ) {
+      for (const raw of m[1].split(",")) {
+        const name = raw.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0];
+        if (!name) continue;
+        seen++;
+        if (!exported.has(name)) problems.push(`${e.name}: ${name} is not exported by lib/mod.ts`);
+      }
+    }
+  }
+  assert(seen > 50, `only ${seen} imported names found: is the notebooks' JSON still read right?`);
+  assert.deepEqual(problems, []);
+});

@@ -17,7 +17,7 @@ import {
   checkHtmlExport,
   outputsPerCell,
   runPlainNbconvert,
-} from "../lib/report/plain_nbconvert.ts";
+} from "../tests/report/plain_nbconvert.ts";
 
 let runs = 3;
 let notebooks = `${PROJECT_ROOT}/notebooks`;
@@ -50,7 +50,7 @@ try {
     const figures = refText.split('"application/vnd.plotly.v1+json"').length - 1;
     console.log(
       `${name}: kit runner ${sum(expected)} outputs, ${figures} figures, ` +
-        `${ref.lateOutputs} late, ${ref.seconds.toFixed(1)} s`,
+        `${ref.seconds.toFixed(1)} s`,
     );
     for (let run = 1; run <= runs; run++) {
       for (const to of ["notebook", "html"] as const) {

@@ -5,13 +5,12 @@
  */
 import { KitError } from "../errors.ts";
 import {
-  type As2Dataset,
   type DatasetName,
-  DATASETS,
+  datasetNames,
   describeFilter,
   fetchDataset,
+  findDataset,
   loadSplit,
-  SPLITS,
   splitStats,
 } from "../data/mod.ts";
 import { qrelsFromQuestions, writeQrels } from "../metrics/mod.ts";
@@ -36,7 +35,7 @@ export const EXTRA_STATS: Partial<
 
 const fetchCommand: Command = {
   summary: "download (or copy from --mirror), verify and install corpora",
-  positionals: [{ name: "CORPUS", help: `${DATASETS.join(", ")} or all` }],
+  positionals: [{ name: "CORPUS", help: `${datasetNames().join(", ")} or all` }],
   options: [
     {
       name: "mirror",
@@ -50,8 +49,8 @@ const fetchCommand: Command = {
     const p = parseFlags(args, fetchCommand);
     const which = p.positionals[0];
     const names = which === "all"
-      ? DATASETS
-      : [oneOf(which, [...DATASETS, "all"], "corpus") as DatasetName];
+      ? datasetNames()
+      : [oneOf(which, [...datasetNames(), "all"], "corpus")];
     for (const name of names) {
       await fetchDataset(name, { mirror: str(p, "mirror"), dir: str(p, "dir") });
     }
@@ -60,7 +59,7 @@ const fetchCommand: Command = {
 
 const statsCommand: Command = {
   summary: "questions, candidates, positives, all-positive / all-negative questions per split",
-  positionals: [{ name: "CORPUS", help: DATASETS.join(", ") }],
+  positionals: [{ name: "CORPUS", help: datasetNames().join(", ") }],
   options: [
     { name: "split", value: "S", help: "one split (default: every split of the corpus)" },
     FILTER_OPTION,
@@ -69,21 +68,22 @@ const statsCommand: Command = {
   ],
   async run(args) {
     const p = parseFlags(args, statsCommand);
-    const name = oneOf(p.positionals[0], DATASETS, "corpus");
+    const name = oneOf(p.positionals[0], datasetNames(), "corpus");
     const split = str(p, "split");
+    const entry = findDataset(name);
     const extra = EXTRA_STATS[name];
-    if (name === "qrcd") {
-      if (!extra) throw new KitError("QRCD statistics are not available in this build");
+    if (entry.task !== "as2") {
+      if (!extra) throw new KitError(`${name} statistics are not available in this build`);
       const stats = await extra(split, str(p, "dir"));
       console.log(p.values.json ? JSON.stringify(stats, null, 2) : formatTable(stats));
       return;
     }
-    const splits = split ? [split] : SPLITS[name as As2Dataset];
+    const splits = split ? [split] : Object.keys(entry.splits);
     const out: Record<string, ReturnType<typeof splitStats>> = {};
     let sample = false;
     for (const s of splits) {
       const filter = filterFlag(p, s, () => {}); // describeFilter below names it
-      const loaded = await loadSplit(name as As2Dataset, s, { filter, dir: str(p, "dir") });
+      const loaded = await loadSplit(name, s, { filter, dir: str(p, "dir") });
       sample ||= loaded.isSample;
       out[s] = splitStats(loaded.questions);
       if (!p.values.json) console.error(`${s}: ${describeFilter(loaded.report)}`);
@@ -126,7 +126,7 @@ export function formatTable(rows: unknown): string {
 
 const qrelsCommand: Command = {
   summary: "write the qrels of a split (corpus ids; every candidate judged with its label)",
-  positionals: [{ name: "CORPUS", help: "wikiqa or trecqa" }],
+  positionals: [{ name: "CORPUS", help: datasetNames("as2").join(" or ") }],
   options: [
     { name: "split", value: "S", required: true, help: "the split" },
     FILTER_OPTION,
@@ -138,7 +138,7 @@ const qrelsCommand: Command = {
     "default: standard output",
   async run(args) {
     const p = parseFlags(args, qrelsCommand);
-    const name = oneOf(p.positionals[0], ["wikiqa", "trecqa"] as const, "corpus");
+    const name = oneOf(p.positionals[0], datasetNames("as2"), "corpus");
     const split = str(p, "split")!;
     const filter = filterFlag(p, split);
     const out = await outputFlag(p);

@@ -7,6 +7,7 @@ import { numberingNote, renumberRun } from "../data/run_numbering.ts";
 import {
   applyFilter,
   checkRunAgainstSplit,
+  datasetNames,
   describeFilter,
   loadSplit,
   runWarnings,
@@ -27,8 +28,6 @@ import { qrcdCommands } from "./qrcd.ts";
 import { trecCommand } from "./eval_trec.ts";
 import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
-const AS2_DATASETS = ["wikiqa", "trecqa"] as const;
-
 /** The AS2 protocol's measures, primary first. */
 export const AS2_MEASURES = ["map", "recip_rank", "P.1,5", "ndcg_cut.10"];
 
@@ -36,7 +35,7 @@ const as2Command: Command = {
   summary: "evaluate a run on an answer-selection split (MAP and MRR first)",
   positionals: [{ name: "RUN", help: "the run: TREC or ranx/pytrec_eval JSON, gzip too" }],
   options: [
-    { name: "dataset", value: AS2_DATASETS.join("|"), required: true, help: "the corpus" },
+    { name: "dataset", value: datasetNames("as2").join("|"), required: true, help: "the corpus" },
     { name: "split", value: "S", required: true, help: "the split the run answers" },
     FILTER_OPTION,
     DIR_OPTION,
@@ -47,7 +46,7 @@ const as2Command: Command = {
   async run(args) {
     const p = parseFlags(args, as2Command);
     const release = trecRelease(p);
-    const dataset = oneOf(str(p, "dataset")!, AS2_DATASETS, "dataset");
+    const dataset = oneOf(str(p, "dataset")!, datasetNames("as2"), "dataset");
     const runPath = p.positionals[0];
     const splitName = str(p, "split")!;
     const filter = filterFlag(p, splitName);

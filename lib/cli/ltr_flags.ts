@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { datasetNames } from "../data/datasets.ts";
 import { FILTERS } from "../data/filters.ts";
 import { KitError } from "../errors.ts";
 import { readLtrModel } from "../scoring/ltr_file.ts";
@@ -16,7 +17,7 @@ import type { Option } from "./command.ts";
 export const LTR_FLAGS: readonly Option[] = [
   {
     name: "train-dataset",
-    value: "wikiqa|trecqa",
+    value: datasetNames("as2").join("|"),
     help: "dataset to train on (default: the scored --dataset)",
   },
   {
@@ -92,7 +93,7 @@ export async function readLtrFlags(p: Parsed, model: string): Promise<LtrFlagVal
   const training: LtrTrainingChoice = {};
   const dataset = str(p, "train-dataset");
   if (dataset !== undefined) {
-    training.dataset = oneOf(dataset, ["wikiqa", "trecqa"] as const, "training dataset");
+    training.dataset = oneOf(dataset, datasetNames("as2"), "training dataset");
   }
   training.split = str(p, "train-split");
   const filter = str(p, "train-filter");

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { As2Dataset } from "../data/types.ts";
+import { datasetNames, findDataset } from "../data/datasets.ts";
 import { evaluate, qrelsFromQuestions, runFromScores, writeRun } from "../metrics/mod.ts";
 import { BACKENDS } from "../scoring/model/session.ts";
-import { makeScorer, readQrcdSplit, scoreSplit } from "../scoring/pipeline.ts";
+import { answerQrcdSplit, makeScorer, scoreSplit } from "../scoring/pipeline.ts";
 import { describeTraining } from "../scoring/ltr.ts";
 import { writeLtrModel } from "../scoring/ltr_file.ts";
 import { LTR_FLAGS, readLtrFlags } from "./ltr_flags.ts";
@@ -40,7 +40,7 @@ export const scoreCommand: Command = {
       help: "a model folder or Hugging Face id, lexical:wordcnt, lexical:wgtwordcnt, " +
         "lexical:bm25, or ltr (the learned ranker: trained here, no download)",
     },
-    { name: "dataset", value: "wikiqa|trecqa|qrcd", required: true, help: "the corpus" },
+    { name: "dataset", value: datasetNames().join("|"), required: true, help: "the corpus" },
     { name: "split", value: "S", help: "the split to score (required with --out)" },
     FILTER_OPTION,
     OUT_OPTION,
@@ -62,7 +62,7 @@ export const scoreCommand: Command = {
   async run(args) {
     const p = parseFlags(args, scoreCommand);
     const model = str(p, "model")!;
-    const dataset = oneOf(str(p, "dataset")!, ["wikiqa", "trecqa", "qrcd"] as const, "dataset");
+    const dataset = oneOf(str(p, "dataset")!, datasetNames(), "dataset");
     const ltr = await readLtrFlags(p, model);
     // With --save-model alone the ranker is trained and saved, and nothing is scored.
     if (!ltr.saveModel || str(p, "out") !== undefined) required(p, "out");
@@ -77,7 +77,7 @@ export const scoreCommand: Command = {
     if (out === undefined) {
       const t0 = performance.now();
       const ready = await makeScorer("ltr", {
-        dataset: dataset as As2Dataset,
+        dataset: dataset,
         seed: int("seed"),
         dir: str(p, "dir"),
         ltrTraining: ltr.training,
@@ -90,9 +90,9 @@ export const scoreCommand: Command = {
       );
       return;
     }
-    if (dataset === "qrcd") {
+    if (findDataset(dataset).task === "qrcd") {
       const t0 = performance.now();
-      const run = await readQrcdSplit(model, split, {
+      const run = await answerQrcdSplit(model, split, {
         backend,
         dir: str(p, "dir"),
         topK: int("top-k"),
@@ -111,7 +111,7 @@ export const scoreCommand: Command = {
     const filter = filterFlag(p, split);
     const started = performance.now();
     let lastShown = 0;
-    const result = await scoreSplit(model, dataset as As2Dataset, split, {
+    const result = await scoreSplit(model, dataset, split, {
       filter,
       backend,
       batchSize: int("batch-size"),

@@ -16,7 +16,7 @@ import {
   measureValues,
   queryValues,
   seedsNeeded,
-  stability,
+  spreadOverRuns,
   type TestName,
   toCsv,
   toLatex,
@@ -328,7 +328,10 @@ export const stabilityCommand: Command = {
     }
     const perQuery = sameQueries(read, runs, Boolean(p.values.intersect));
     const results = outputNames.map((measure) => {
-      const s = stability(perQuery.map((r) => measureValues(r, measure)), { threshold, spread });
+      const s = spreadOverRuns(perQuery.map((r) => measureValues(r, measure)), {
+        threshold,
+        spread,
+      });
       // How many runs a 95% t interval of the mean within ±h needs, with this sd (seeds.ts).
       const runsNeeded = Object.fromEntries(
         RUNS_NEEDED_HALF_WIDTHS.map((h) => [String(h), seedsNeeded(s.perRun, h)]),
@@ -361,11 +364,4 @@ export const stabilityCommand: Command = {
     }
     console.log(lines.join("\n"));
   },
-};
-
-/** The commands this module adds to the `eval` group. */
-export const statsCommands: Record<string, Command> = {
-  compare: compareCommand,
-  ties: tiesCommand,
-  stability: stabilityCommand,
 };

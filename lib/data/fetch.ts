@@ -18,19 +18,16 @@
  *
  * @module
  */
-import { unzipSync } from "fflate";
+import { unzipSync } from "npm:fflate@0.8.2";
 import { KitError } from "../errors.ts";
 import { type AtomicWriteOptions, exists, writeFileAtomic } from "../io/atomic.ts";
 import { checkOutput } from "../io/output.ts";
 import { dirname } from "../io/path.ts";
 import { sweepStaleTemps } from "../io/temp.ts";
 import { fileStamp, installMarker, type InstallMarkerData } from "./installed.ts";
-import { type FileSpec, MANIFEST } from "./manifest.ts";
+import { datasetNames, type FileSpec, findDataset } from "./datasets.ts";
 import { defaultCacheDir } from "./paths.ts";
 import type { DatasetName } from "./types.ts";
-
-/** The corpora `fetch` knows. */
-export const DATASETS: readonly DatasetName[] = ["wikiqa", "trecqa", "qrcd"];
 
 /** Options of {@link fetchDataset}. */
 export interface FetchOptions {
@@ -222,8 +219,7 @@ export async function fetchDataset(
   dataset: DatasetName,
   options: FetchOptions = {},
 ): Promise<FetchReport> {
-  const specs = MANIFEST[dataset];
-  if (!specs) throw new KitError(`unknown dataset '${dataset}' (expected: ${DATASETS.join(", ")})`);
+  const specs = findDataset(dataset).files;
   const dir = options.dir ?? defaultCacheDir();
   const log = options.log ?? ((s: string) => console.error(s));
   const mapUrl = options.mapUrl ?? ((u: string) => u);
@@ -232,7 +228,7 @@ export async function fetchDataset(
   if (options.mirror !== undefined && !(await exists(options.mirror))) {
     throw new KitError(
       `mirror folder ${options.mirror} does not exist (expected a folder laid out like ` +
-        "../shared/datasets, with wikiqa/, trecqa/ and qrcd/ in it)",
+        `../shared/datasets, with ${datasetNames().map((n) => `${n}/`).join(", ")} in it)`,
     );
   }
   log(

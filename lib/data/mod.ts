@@ -1,7 +1,8 @@
 /**
- * Corpora: readers (WikiQA TSV, TREC-QA jacana XML and JSONL), the filter settings,
+ * Corpora: the `DATASETS` table (a corpus is one entry: files and checksums, splits, reader,
+ * published sizes), readers (WikiQA TSV, TREC-QA jacana XML and JSONL), the filter settings,
  * named splits, statistics, and fetching with checksums. The fetcher's helpers (checksums,
- * install markers, the manifest) stay in their modules.
+ * install markers) stay in their modules.
  *
  * @example
  * ```ts
@@ -18,12 +19,14 @@ export { readWikiQaTsv } from "./wikiqa.ts";
 export { readJacanaXml, readTrecQaJsonl } from "./trecqa.ts";
 export { applyFilter, describeFilter, FILTERS, protocolFilter, questionKind } from "./filters.ts";
 export type { FilterName, FilterReport } from "./filters.ts";
-export { loadSplit, readSplit, SPLITS } from "./splits.ts";
+export { loadSplit, readSplit, splitFile } from "./splits.ts";
 export type { LoadedSplit, LoadOptions } from "./splits.ts";
 export { splitStats } from "./stats.ts";
 export type { SplitStats } from "./stats.ts";
 export { datasetDir, defaultCacheDir, isInstalled, SAMPLES_DIR } from "./paths.ts";
-export { DATASETS, fetchDataset } from "./fetch.ts";
+export { fetchDataset } from "./fetch.ts";
+export { addDataset, datasetNames, DATASETS, findDataset, SPLITS } from "./datasets.ts";
+export type { DatasetEntry, FileSpec, PublishedSize, SplitEntry, Upstream } from "./datasets.ts";
 export type { FetchOptions, FetchReport } from "./fetch.ts";
 export { checkRunAgainstSplit, runWarnings } from "./run_checks.ts";
 export type { QuestionCandidate, RunCheck, RunCheckOptions } from "./run_checks.ts";

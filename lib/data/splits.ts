@@ -1,42 +1,43 @@
 /**
  * Named splits of the answer-selection corpora and {@link loadSplit}, the one call that
- * goes from a dataset name to filtered questions.
- *
- * | dataset | split | file |
- * |---|---|---|
- * | wikiqa | train, dev, test | `wikiqa/WikiQA-<split>.tsv` |
- * | trecqa | train-all | `trecqa/jsonl/train-all.jsonl.gz` (Wang's TRAIN-ALL, 1,229 questions) |
- * | trecqa | train, dev, test | `trecqa/jacana-xml/{TRAIN,DEV,TEST}.xml` |
+ * goes from a dataset name to filtered questions. Which splits a corpus has, their files and
+ * the reader are its entry in `DATASETS` (datasets.ts).
  *
  * @module
  */
 import { KitError } from "../errors.ts";
+import { findDataset, type SplitEntry } from "./datasets.ts";
 import { applyFilter, type FilterName, type FilterReport } from "./filters.ts";
 import { datasetDir, SAMPLES_DIR } from "./paths.ts";
-import { readJacanaXml, readTrecQaJsonl } from "./trecqa.ts";
 import type { As2Dataset, Question } from "./types.ts";
-import { readWikiQaTsv } from "./wikiqa.ts";
 
-/** The splits of each answer-selection corpus. */
-export const SPLITS: Record<As2Dataset, readonly string[]> = {
-  wikiqa: ["train", "dev", "test"],
-  trecqa: ["train-all", "train", "dev", "test"],
-};
+// user_systems.ts reads the split names from here.
+export { SPLITS } from "./datasets.ts";
 
-/** The relative path of a split's file inside a corpus folder. */
-export function splitFile(dataset: As2Dataset, split: string): string {
-  checkSplit(dataset, split);
-  if (dataset === "wikiqa") return `wikiqa/WikiQA-${split}.tsv`;
-  if (split === "train-all") return "trecqa/jsonl/train-all.jsonl.gz";
-  return `trecqa/jacana-xml/${split.toUpperCase()}.xml`;
+/** A split's entry; an unknown dataset or split is an error naming the known ones. */
+function splitEntry(dataset: string, split: string): SplitEntry {
+  const entry = findDataset(dataset, "as2");
+  const found = Object.hasOwn(entry.splits, split) ? entry.splits[split] : undefined;
+  if (!found) {
+    const known = Object.keys(entry.splits).join(", ");
+    throw new KitError(`unknown ${dataset} split '${split}' (expected: ${known})`);
+  }
+  return found;
 }
 
-function checkSplit(dataset: string, split: string): void {
-  const known = SPLITS[dataset as As2Dataset];
-  if (!known) throw new KitError(`unknown dataset '${dataset}' (expected: wikiqa, trecqa)`);
-  if (!known.includes(split)) {
-    throw new KitError(`unknown ${dataset} split '${split}' (expected: ${known.join(", ")})`);
-  }
+/**
+ * The relative path of a split's file inside a corpus folder.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { splitFile } from "./splits.ts";
+ * assert.equal(splitFile("wikiqa", "test"), "wikiqa/WikiQA-test.tsv");
+ * assert.throws(() => splitFile("wikiqa", "valid"), /unknown wikiqa split 'valid'/);
+ * ```
+ */
+export function splitFile(dataset: As2Dataset, split: string): string {
+  return splitEntry(dataset, split).file;
 }
 
 /**
@@ -57,9 +58,7 @@ export async function readSplit(
   dir: string,
 ): Promise<Question[]> {
   const path = `${dir}/${splitFile(dataset, split)}`;
-  if (dataset === "wikiqa") return await readWikiQaTsv(path);
-  if (split === "train-all") return await readTrecQaJsonl(path, split);
-  return await readJacanaXml(path);
+  return await findDataset(dataset, "as2").read!(path, split);
 }
 
 /** Options of {@link loadSplit}. */
@@ -108,7 +107,7 @@ export async function loadSplit(
   split: string,
   options: LoadOptions = {},
 ): Promise<LoadedSplit> {
-  checkSplit(dataset, split);
+  splitEntry(dataset, split);
   const dir = datasetDir(dataset, options.dir);
   const raw = await readSplit(dataset, split, dir);
   const { questions, report } = applyFilter(raw, options.filter ?? "raw");

@@ -24,8 +24,8 @@ export interface Question {
   candidates: Candidate[];
 }
 
-/** The answer-selection corpora the kit knows. */
-export type As2Dataset = "wikiqa" | "trecqa";
+/** The name of an answer-selection corpus in `DATASETS` (datasets.ts): `wikiqa`, `trecqa`, ... */
+export type As2Dataset = string;
 
-/** Every corpus the kit can fetch. */
-export type DatasetName = As2Dataset | "qrcd";
+/** The name of any corpus in `DATASETS`, e.g. `qrcd`. */
+export type DatasetName = string;

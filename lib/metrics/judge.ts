@@ -7,10 +7,27 @@
  * @module
  */
 import { type RankedQuery, UNJUDGED } from "./measures/measure.ts";
-import type { QrelsIndex } from "./qrels_index.ts";
+import type { QueryTable } from "./query_table.ts";
 import type { RunBlock } from "./run_reader.ts";
 import { duplicateDocument } from "./trec_format.ts";
 import { compareBytes, decodeField, equalBytes, hashBytes } from "./trec_scan.ts";
+
+/**
+ * What the judge reads of the qrels. `QrelsIndex` (qrels_index.ts) implements it; it is
+ * declared here because the index builds on the judge, so the judge does not import the index.
+ */
+export interface JudgedQrels {
+  /** The qrels file's name, for messages. */
+  readonly file: string;
+  /** The judged queries. */
+  queryTable(): QueryTable;
+  /** A query's index in the table, -1 when it is not judged. */
+  lookup(qid: string): number;
+  /** The judgment records, one chunk per slot. */
+  records(): Uint8Array[];
+  /** Throws the qrels' error for a document judged twice for one query. */
+  duplicate(qid: string, docno: string): never;
+}
 
 /** A block retrieving nothing (to digest a query's judgments alone). */
 export function emptyBlock(qid: string): RunBlock {
@@ -64,7 +81,7 @@ export class BlockJudge {
    * The judgments of the last judged query that no retrieved document matched, as a Map
    * (docno to relevance): every judgment when the block was empty (`QrelsIndex.digest`).
    */
-  judgedOnly(qrels: QrelsIndex): Map<string, number> {
+  judgedOnly(qrels: JudgedQrels): Map<string, number> {
     const m = new Map<string, number>();
     const where = { file: qrels.file, line: 0 };
     for (let j = 0; j < this.only; j++) {
@@ -74,7 +91,7 @@ export class BlockJudge {
   }
 
   /** Judges block `b`; returns false when the qrels have no judgment for its query. */
-  judge(b: RunBlock, qrels: QrelsIndex, level: number, file: string): boolean {
+  judge(b: RunBlock, qrels: JudgedQrels, level: number, file: string): boolean {
     const table = qrels.queryTable();
     const query = this.query = qrels.lookup(b.qid);
     const judged = query < 0 ? 0 : table.judgments(query);

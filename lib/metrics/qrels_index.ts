@@ -14,7 +14,7 @@
  */
 import { fail } from "../errors.ts";
 import { gunzipLoaded, holdStdin, sourceName, type TextSource } from "../io/source.ts";
-import { BlockJudge, emptyBlock } from "./judge.ts";
+import { BlockJudge, emptyBlock, type JudgedQrels } from "./judge.ts";
 import { isJsonSource, readJsonQrels } from "./trec_json.ts";
 import { QueryTable } from "./query_table.ts";
 import {
@@ -58,7 +58,7 @@ export interface QrelsReadOptions {
  * {@link QrelsIndex.read} (TREC or JSON qrels) or built from a Map
  * ({@link QrelsIndex.fromQrels}).
  */
-export class QrelsIndex {
+export class QrelsIndex implements JudgedQrels {
   readonly file: string;
   /** The records' chunks; `chunk` is the one being written, at `pos`. */
   private chunks: Uint8Array[] = [];

@@ -5,19 +5,24 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { findDataset } from "../data/datasets.ts";
 import { datasetDir } from "../data/paths.ts";
 import { readLines, sourceName, type TextSource } from "../io/text.ts";
 import type { GoldAnswer, PassageQuestion } from "./types.ts";
 
-/** The QRCD splits and their file names in the v1.1 distribution. */
-export const QRCD_FILES = {
-  train: "qrcd_v1.1_train.jsonl",
-  dev: "qrcd_v1.1_dev.jsonl",
-  test: "qrcd_v1.1_test_noAnswers.jsonl",
-} as const;
-
 /** A QRCD split name. */
-export type QrcdSplit = keyof typeof QRCD_FILES;
+export type QrcdSplit = "train" | "dev" | "test";
+
+/**
+ * The QRCD splits and their file names in the v1.1 distribution (the `qrcd` entry of
+ * `DATASETS`).
+ */
+export const QRCD_FILES: Readonly<Record<QrcdSplit, string>> = Object.fromEntries(
+  Object.entries(findDataset("qrcd").splits).map(([split, s]) => [
+    split,
+    s.file.replace(/^qrcd\//, ""),
+  ]),
+) as Record<QrcdSplit, string>;
 
 function field<T>(
   obj: Record<string, unknown>,

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { chromium } from "playwright-core";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { chromium } from "npm:playwright-core@1.65.1";
+import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { KitError } from "../errors.ts";
 
 /** Where Debian installs Chromium; `$KIT_CHROMIUM` overrides it. */

@@ -31,7 +31,7 @@ import { runFromScores, writeRun } from "../metrics/mod.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
 import type { Backend } from "../scoring/model/session.ts";
 import { launchBrowser } from "./browser.ts";
-import { checkPage, checkPdf, type PageCheck, pageOk, type PdfCheck } from "./check.ts";
+import { checkPage, checkPdf, type PageCheck, type PdfCheck } from "./check.ts";
 import { executeNotebook, type ExecutionResult, type NotebookParams } from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
@@ -108,8 +108,6 @@ export interface NotebookEntry {
   cells: number;
   /** Plotly figures in its outputs. */
   figures: number;
-  /** Outputs the runner kept that arrived after the kernel said idle. */
-  lateOutputs: number;
   /** Headline numbers. */
   headlines: Headline[];
   /** Sizes in bytes. */
@@ -329,7 +327,6 @@ async function buildInto(
         seconds: result.seconds,
         cells: result.cells,
         figures: plotlyOutputs(nb).length,
-        lateOutputs: result.lateOutputs,
         headlines: headlinesOf(nb),
         bytes: { ipynb: (await Deno.stat(result.output)).size, html: (await Deno.stat(html)).size },
         check,
@@ -474,9 +471,4 @@ function indexSystems(data: SystemsExport): IndexSystem[] {
       numbers: { pRR: r.pRR, EM: r.exact_match, "F1@1": r.f1_at_1 },
     })),
   ];
-}
-
-/** Whether every page of a report passed its checks. */
-export function reportOk(r: ReportResult): boolean {
-  return pageOk(r.indexCheck) && r.notebooks.every((e) => pageOk(e.check));
 }

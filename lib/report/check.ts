@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Page } from "playwright-core";
+import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
 import { printLoadedPage } from "./pdf.ts";

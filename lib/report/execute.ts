@@ -35,8 +35,6 @@ export interface NotebookParams {
 export interface ExecuteOptions {
   /** Seconds a single cell may run (default 900). */
   cellTimeoutS?: number;
-  /** Seconds of quiet after idle before a cell is done (default 0.3). */
-  graceS?: number;
   /**
    * `XDG_RUNTIME_DIR` for the kernel (Deno's WebGPU warns without one) when the environment
    * has none; default: a new temporary folder.
@@ -54,8 +52,6 @@ export interface ExecutionResult {
   seconds: number;
   /** Code cells run. */
   cells: number;
-  /** Outputs that arrived after the kernel said idle (kept by the runner). */
-  lateOutputs: number;
 }
 
 /** The environment a notebook runs with. */
@@ -135,8 +131,6 @@ async function executeIn(
       output,
       "--timeout",
       String(options.cellTimeoutS ?? 900),
-      "--grace",
-      String(options.graceS ?? 0.3),
     ],
     env,
     stdout: "piped",
@@ -163,12 +157,11 @@ async function executeIn(
     throw new KitError(stderr || `notebook execution failed (exit ${out.code})`, { file: input });
   }
   const last = new TextDecoder().decode(out.stdout).trim().split("\n").pop() ?? "";
-  const summary = JSON.parse(last) as { seconds: number; cells: number; late_outputs: number };
+  const summary = JSON.parse(last) as { seconds: number; cells: number };
   return {
     input,
     output,
     seconds: summary.seconds,
     cells: summary.cells,
-    lateOutputs: summary.late_outputs,
   };
 }

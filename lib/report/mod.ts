@@ -1,7 +1,7 @@
 /**
  * What a notebook of the report uses: its parameters (`KIT_DATA`, `KIT_MODEL`,
- * `KIT_BACKEND`), the corpus folder they name, and headline numbers (shown in the notebook
- * and collected onto the report's index page).
+ * `KIT_BACKEND`), the corpus folder they name, headline numbers (shown in the notebook
+ * and collected onto the report's index page), and the published numbers it compares with.
  *
  * Building the report (headless execution that keeps every output, HTML export, the index
  * page, the PDF and the browser checks) is the `report` command (`lib/cli/report.ts` calls
@@ -28,6 +28,7 @@ export {
   PUBLISHED_QRCD_SIZES,
   PUBLISHED_RESULTS,
   PUBLISHED_SIZES,
-} from "./reference.ts";
+} from "./published.ts";
+export type { PublishedResult, PublishedSize } from "./published.ts";
 export { PAGE_SECTIONS, systemsPage } from "./systems_page.ts";
 export type { PageSection, SystemsPage, SystemsPageOptions } from "./systems_page.ts";

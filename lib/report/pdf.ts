@@ -6,12 +6,10 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import type { BrowserSession } from "./browser.ts";
-import { offlinePage } from "./browser.ts";
-import type { Page } from "playwright-core";
+import type { Page } from "npm:playwright-core@1.65.1";
 
-/** Page layout: A4 with 12 mm margins; pages are laid out 1000 CSS px wide, printed at 0.7. */
-export const PRINT_WIDTH_PX = 1000;
+/** Page layout: A4 with 12 mm margins; pages are laid out 1000 CSS px wide (the browser
+ * session's viewport), printed at 0.7. */
 const PRINT_SCALE = 0.7;
 
 /** Prints a page that is already loaded (and drawn) to `pdfPath`, with print CSS. */
@@ -25,28 +23,6 @@ export async function printLoadedPage(page: Page, pdfPath: string): Promise<void
     margin: { top: "12mm", bottom: "12mm", left: "12mm", right: "12mm" },
   });
   await page.emulateMedia({ media: "screen" });
-}
-
-/** Prints one HTML page to `pdfPath` once its figures are drawn. */
-export async function printPage(
-  session: BrowserSession,
-  htmlPath: string,
-  pdfPath: string,
-): Promise<void> {
-  const { page } = await offlinePage(session);
-  try {
-    // Lay the page out at the printed width before drawing, so responsive figures fit.
-    await page.setViewportSize({ width: PRINT_WIDTH_PX, height: 1200 });
-    await page.goto(`file://${await Deno.realPath(htmlPath)}`, { waitUntil: "load" });
-    await page.waitForFunction(
-      `[...document.querySelectorAll(".kit-plotly")].every((d) => d.querySelector("svg.main-svg"))`,
-      undefined,
-      { timeout: 60_000 },
-    );
-    await printLoadedPage(page, pdfPath);
-  } finally {
-    await page.close();
-  }
 }
 
 /** Joins PDFs in order into `pdfPath` (poppler's `pdfunite`). */

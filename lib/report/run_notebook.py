@@ -1,17 +1,14 @@
 #!/usr/bin/python3
 """Execute one notebook headless on its kernel without losing outputs.
 
-Usage: /usr/bin/python3 run_notebook.py INPUT.ipynb OUTPUT.ipynb [--timeout S] [--grace S]
+Usage: /usr/bin/python3 run_notebook.py INPUT.ipynb OUTPUT.ipynb [--timeout S]
 
 The Deno kernel (2.9.6) can publish `status: idle` on iopub *before* the outputs of the
 cell it just ran, and nbclient (so `jupyter nbconvert --execute`) stops reading a cell's
-messages at the first idle, dropping them. The kit's notebooks avoid that at the source:
-every output goes through `await display(...)` (lib/plot/show.ts), which returns only once
-the output has left the kernel, so plain nbconvert keeps them too. This runner is nbclient
-with one change kept as a safety net and a check: after idle it keeps reading iopub for
-the same cell until `--grace` seconds pass without a message, and counts what came that
-late (`late_outputs`, 0 for the kit's notebooks; more means a cell printed without
-`display`).
+messages at the first idle, dropping them. The kit cures that once, where it serves every
+frontend: every output goes through `await display(...)` (lib/plot/show.ts, iopub.ts), which
+returns only once the output has left the kernel. So this runner is plain nbclient, as a
+user's nbconvert is; tests/report/nbconvert_test.ts checks both keep every output.
 
 Parameters reach the notebook as environment variables (the kernel inherits this
 process's environment; the first cell of each notebook reads KIT_DATA, KIT_MODEL,
@@ -30,55 +27,18 @@ import os
 import re
 import sys
 import time
-from queue import Empty
 
 try:
     import nbformat
     from jupyter_client.kernelspec import NoSuchKernel
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionComplete, CellExecutionError
-    from nbclient.util import ensure_async
+    from nbclient.exceptions import CellExecutionError
 except ImportError as e:  # pragma: no cover - depends on the machine
     print(f"{e}: install the Debian packages python3-nbclient jupyter-client python3-ipykernel "
           "(tools/packages.txt) and run this with /usr/bin/python3", file=sys.stderr)
     sys.exit(2)
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-
-
-class GraceNotebookClient(NotebookClient):
-    """NotebookClient that keeps reading a cell's iopub messages after `idle`."""
-
-    grace_seconds = 0.4
-    late_outputs = 0  # outputs that arrived after idle (would have been lost)
-
-    async def _async_poll_output_msg(self, parent_msg_id, cell, cell_index):
-        assert self.kc is not None
-        while True:
-            msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=None))
-            if msg["parent_header"].get("msg_id") != parent_msg_id:
-                continue
-            try:
-                self.process_message(msg, cell, cell_index)
-            except CellExecutionComplete:
-                break
-        # The kernel said idle; outputs may still be on their way. Drain until quiet.
-        while True:
-            try:
-                msg = await ensure_async(self.kc.iopub_channel.get_msg(timeout=self.grace_seconds))
-            except Empty:
-                return
-            if msg["parent_header"].get("msg_id") != parent_msg_id:
-                continue
-            if msg["msg_type"] == "status":
-                continue
-            before = len(cell.outputs)
-            try:
-                self.process_message(msg, cell, cell_index)
-            except CellExecutionComplete:
-                pass
-            if len(cell.outputs) > before:
-                self.late_outputs += 1
 
 
 def describe_failure(nb, error: CellExecutionError) -> str:
@@ -110,8 +70,6 @@ def main(argv) -> int:
     parser.add_argument("input")
     parser.add_argument("output")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per cell")
-    parser.add_argument("--grace", type=float, default=0.4,
-                        help="seconds of iopub quiet after idle before a cell counts as done")
     parser.add_argument("--kernel", default=None, help="kernel name (default: the notebook's)")
     args = parser.parse_args(argv)
 
@@ -127,14 +85,13 @@ def main(argv) -> int:
     # docs/notebooks.md) is not, and the notebook is run once more from the start.
     for attempt in (1, 2):
         nb = copy.deepcopy(source)
-        client = GraceNotebookClient(
+        client = NotebookClient(
             nb,
             timeout=int(args.timeout),
             kernel_name=kernel,
             resources={"metadata": {"path": cwd}},
             record_timing=True,
         )
-        client.grace_seconds = args.grace
         try:
             client.execute()
         except CellExecutionError as e:
@@ -162,7 +119,6 @@ def main(argv) -> int:
             "notebook": args.input,
             "seconds": round(elapsed, 2),
             "cells": sum(1 for c in nb.cells if c.cell_type == "code"),
-            "late_outputs": client.late_outputs,
         }))
     return status
 

@@ -27,7 +27,7 @@ import { summarizeRuns, type SystemSummary } from "../stats/systems.ts";
 import { analyzeTies } from "../stats/ties.ts";
 import { headline } from "./headline.ts";
 import { corpusDir, type KitParams, notebookParams } from "./params.ts";
-import { PUBLISHED_RESULTS } from "./reference.ts";
+import { PUBLISHED_RESULTS } from "./published.ts";
 import {
   type CheckedRun,
   loadSystemsSplit,

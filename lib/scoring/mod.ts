@@ -21,11 +21,11 @@ export type {
   TextPair,
 } from "./types.ts";
 export { questionScorer, scoreRun } from "./questions.ts";
-export { makeScorer, readQrcdSplit, scoreSplit } from "./pipeline.ts";
+export { answerQrcdSplit, makeScorer, scoreSplit } from "./pipeline.ts";
 export type {
+  AnswerQrcdOptions,
   LtrTrainingChoice,
   MakeScorerOptions,
-  ReadQrcdOptions,
   ReadyScorer,
   ScoredSplit,
   ScoreSplitOptions,
@@ -86,7 +86,7 @@ export {
   type CrossEncoderOptions,
   loadCrossEncoder,
 } from "./model/crossencoder.ts";
-export { extractSpans, loadSpanReader } from "./model/qa.ts";
+export { loadSpanReader } from "./model/qa.ts";
 export type { ExtractiveReader, SpanReaderOptions } from "./model/qa.ts";
 export {
   backendAgreement,

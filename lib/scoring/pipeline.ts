@@ -214,8 +214,8 @@ export async function scoreSplit(
   }
 }
 
-/** Options of {@link readQrcdSplit}. */
-export interface ReadQrcdOptions extends SpanReaderOptions {
+/** Options of {@link answerQrcdSplit}. */
+export interface AnswerQrcdOptions extends SpanReaderOptions {
   /** Answers per record in the run (default 5: the official scorer reads only five). */
   topK?: number;
   /** Longest answer in tokens (default 30). */
@@ -234,17 +234,17 @@ export interface ReadQrcdOptions extends SpanReaderOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readQrcdSplit } from "./pipeline.ts";
- * const run = await readQrcdSplit("tests/fixtures/tiny-model/qa", "dev",
+ * import { answerQrcdSplit } from "./pipeline.ts";
+ * const run = await answerQrcdSplit("tests/fixtures/tiny-model/qa", "dev",
  *   { dir: "samples", backend: "cpu", topK: 3 });
  * const first = [...run.values()][0];
  * assert(first.length === 3 && first[0].rank === 1 && first[0].score >= first[1].score);
  * ```
  */
-export async function readQrcdSplit(
+export async function answerQrcdSplit(
   spec: string,
   split: string,
-  options: ReadQrcdOptions = {},
+  options: AnswerQrcdOptions = {},
 ): Promise<SpanRun> {
   if (!isQrcdSplit(split)) throw new KitError(`unknown QRCD split '${split}' (train, dev, test)`);
   const records = await loadQrcdSplit(split, { dir: options.dir });

@@ -22,7 +22,7 @@ import {
   pairedTTest,
 } from "./significance.ts";
 import { DEFAULT_SEED, type Seed } from "./random.ts";
-import { formatFixedC } from "../metrics/format.ts";
+import { formatFixedC } from "../metrics/c_format.ts";
 
 /** Per-query values of one system: query id to (measure name to value), like `EvalResult.perQuery`. */
 export type PerQueryValues = Map<string, Record<string, number>>;

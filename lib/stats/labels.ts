@@ -117,32 +117,3 @@ export function labelAgreement(
     disagreements,
   };
 }
-
-/**
- * A plain-text report of an agreement.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { formatAgreement, labelAgreement } from "./labels.ts";
- * const q = new Map([["q", new Map([["a", 1], ["b", 0]])]]);
- * assert(formatAgreement(labelAgreement(q, q)).includes("kappa"));
- * ```
- */
-export function formatAgreement(a: Agreement): string {
-  const w = 8;
-  const lines = [
-    `shared pairs        ${a.sharedPairs}`,
-    `only golden         ${a.onlyGolden}`,
-    `only silver         ${a.onlySilver}`,
-    `observed agreement  ${a.observedAgreement.toFixed(4)}`,
-    `chance agreement    ${a.expectedAgreement.toFixed(4)}`,
-    `Cohen's kappa       ${a.kappa === null ? "undefined" : a.kappa.toFixed(4)}`,
-    "",
-    "golden \\ silver".padEnd(16) + a.categories.map((c) => String(c).padStart(w)).join(""),
-    ...a.table.map((row, i) =>
-      String(a.categories[i]).padEnd(16) + row.map((x) => String(x).padStart(w)).join("")
-    ),
-  ];
-  return lines.join("\n");
-}

@@ -38,7 +38,7 @@ export type {
   PerQueryValues,
   TestName,
 } from "./compare.ts";
-export { stability, stabilityFigure } from "./stability.ts";
+export { spreadOverRuns, stabilityFigure } from "./stability.ts";
 export type { PlotlyFigure, StabilityOptions, StabilityResult } from "./stability.ts";
 export { analyzeTies, formatTieAnalysis, queryTies } from "./ties.ts";
 export type { QueryTies, TieAnalysis, TieOptions, TieRange } from "./ties.ts";
@@ -53,7 +53,7 @@ export type {
   Split,
   SplitOptions,
 } from "./split.ts";
-export { formatAgreement, labelAgreement } from "./labels.ts";
+export { labelAgreement } from "./labels.ts";
 export type { Agreement, AgreementOptions, Disagreement } from "./labels.ts";
 export { heldOutExperiment, overfittingWarning, scoreSlice } from "./heldout.ts";
 export type {
@@ -68,7 +68,7 @@ export {
   compareOverRuns,
   comparisonRows,
   meanOverRuns,
-  runStability,
+  measureSpreadOverRuns,
   singleRunComparisons,
 } from "./seeds.ts";
 export type { CompareOverRunsOptions, SingleRunComparison, SingleRunOptions } from "./seeds.ts";

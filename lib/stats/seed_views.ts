@@ -9,7 +9,7 @@ import { KitError } from "../errors.ts";
 import type { PerQueryValues } from "./compare.ts";
 import { mean, sampleSd } from "./significance.ts";
 import type { PlotlyFigure } from "./stability.ts";
-import { runStability } from "./seeds.ts";
+import { measureSpreadOverRuns } from "./seeds.ts";
 import { runningMeans } from "./seeds_needed.ts";
 
 const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
@@ -218,7 +218,7 @@ function runTraces(
 
 /**
  * One row per system and measure: runs, mean, sample sd, min and max of the per-run means
- * ({@link runStability}), for a table.
+ * ({@link measureSpreadOverRuns}), for a table.
  *
  * @example
  * ```ts
@@ -235,7 +235,7 @@ export function spreadRows(
 ): Record<string, string | number>[] {
   return Object.entries(systems).flatMap(([system, runs]) =>
     Object.entries(measures).map(([measure, label]) => {
-      const s = runStability(runs, measure);
+      const s = measureSpreadOverRuns(runs, measure);
       return {
         system,
         measure: label,
@@ -284,19 +284,21 @@ export function robustnessRows(
   const [first, firstLabel] = Object.entries(measures)[0] ?? [];
   if (first === undefined) throw new KitError("robustness table: no measure");
   const base = new Map(
-    cells.filter((c) => c.setting === baseline).map((c) => [c.system, runStability(c.runs, first)]),
+    cells.filter((c) => c.setting === baseline).map((
+      c,
+    ) => [c.system, measureSpreadOverRuns(c.runs, first)]),
   );
   const rows = new Map<string, Record<string, string>>();
   for (const c of cells) {
     const row = rows.get(c.setting) ?? { setting: c.setting };
     rows.set(c.setting, row);
     for (const [m, label] of Object.entries(measures)) {
-      const s = runStability(c.runs, m);
+      const s = measureSpreadOverRuns(c.runs, m);
       row[`${c.system} ${label}`] = `${s.mean.toFixed(4)} ± ${s.sd.toFixed(4)}`;
     }
     const b = base.get(c.system);
     if (!b) throw new KitError(`robustness table: ${c.system} has no runs at '${baseline}'`);
-    const change = (runStability(c.runs, first).mean / b.mean - 1) * 100;
+    const change = (measureSpreadOverRuns(c.runs, first).mean / b.mean - 1) * 100;
     row[`${c.system} ${firstLabel} change`] = `${change > 0 ? "+" : ""}${change.toFixed(1)}%`;
   }
   return [...rows.values()];

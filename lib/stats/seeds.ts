@@ -5,7 +5,7 @@
  * `EvalResult.perQuery` of a run evaluated with `-c`), so the same calls work on runs the kit
  * trained and on a user's run files.
  *
- * - Spread: {@link runStability} (mean, sample sd, min, max of the per-run means).
+ * - Spread: {@link measureSpreadOverRuns} (mean, sample sd, min, max of the per-run means).
  * - Comparison: {@link compareOverRuns} pairs questions on each system's per-question mean
  *   over its runs ({@link meanOverRuns}), then runs the paired test over questions;
  *   {@link singleRunComparisons} shows what comparing one run of each would have said.
@@ -23,7 +23,7 @@ import {
   type PerQueryValues,
 } from "./compare.ts";
 import { mean, pairedRandomizationTest } from "./significance.ts";
-import { stability, type StabilityOptions, type StabilityResult } from "./stability.ts";
+import { spreadOverRuns, type StabilityOptions, type StabilityResult } from "./stability.ts";
 import type { Seed } from "./random.ts";
 
 /**
@@ -78,23 +78,23 @@ function runValues(runs: readonly PerQueryValues[], measure: string): number[][]
 }
 
 /**
- * Spread of one measure over a system's runs: `stability()` of the per-query values.
+ * Spread of one measure over a system's runs: `spreadOverRuns()` of the per-query values.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { runStability } from "./seeds.ts";
+ * import { measureSpreadOverRuns } from "./seeds.ts";
  * const run = (a: number, b: number) => new Map([["q1", { map: a }], ["q2", { map: b }]]);
- * const s = runStability([run(1, 0.5), run(0.5, 0.5)], "map");
+ * const s = measureSpreadOverRuns([run(1, 0.5), run(0.5, 0.5)], "map");
  * assert(s.mean === 0.625 && s.min === 0.5 && s.max === 0.75);
  * ```
  */
-export function runStability(
+export function measureSpreadOverRuns(
   runs: readonly PerQueryValues[],
   measure: string,
   options: StabilityOptions = {},
 ): StabilityResult {
-  return stability(runValues(runs, measure), options);
+  return spreadOverRuns(runValues(runs, measure), options);
 }
 
 /** Options of {@link compareOverRuns} (those of `compareSystems`). */

@@ -9,7 +9,7 @@
 import { KitError } from "../errors.ts";
 import { mean, sampleSd } from "./significance.ts";
 
-/** Options of {@link stability}. */
+/** Options of {@link spreadOverRuns}. */
 export interface StabilityOptions {
   /** Flag the system when its spread exceeds this (default 0.01, i.e. one MAP point). */
   threshold?: number;
@@ -46,13 +46,13 @@ export interface StabilityResult {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stability } from "./stability.ts";
- * const s = stability([[0.8, 0.6], [0.7, 0.7], [0.9, 0.9]], { threshold: 0.05 });
+ * import { spreadOverRuns } from "./stability.ts";
+ * const s = spreadOverRuns([[0.8, 0.6], [0.7, 0.7], [0.9, 0.9]], { threshold: 0.05 });
  * // per-run means 0.7, 0.7, 0.9 -> mean 0.7667, sample sd 0.1155
  * assert(Math.abs(s.sd - 0.2 / Math.sqrt(3)) < 1e-12 && s.unstable);
  * ```
  */
-export function stability(
+export function spreadOverRuns(
   runsPerQueryValues: ArrayLike<number>[],
   options: StabilityOptions = {},
 ): StabilityResult {
@@ -96,8 +96,8 @@ export interface PlotlyFigure {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stability, stabilityFigure } from "./stability.ts";
- * const fig = stabilityFigure({ tanda: stability([[0.9], [0.91]]), ft: stability([[0.7], [0.9]]) }, "MAP");
+ * import { spreadOverRuns, stabilityFigure } from "./stability.ts";
+ * const fig = stabilityFigure({ tanda: spreadOverRuns([[0.9], [0.91]]), ft: spreadOverRuns([[0.7], [0.9]]) }, "MAP");
  * assert(fig.data.length === 2 && fig.data[1].marker !== undefined);
  * ```
  */

@@ -4,7 +4,7 @@
  * which (the runs covering the same questions) is also the mean over questions of each
  * question's mean over the runs ({@link meanOverRuns}): the values the significance tests
  * pair. The bootstrap interval resamples questions of those per-question means; with
- * several runs the spread over runs comes from {@link stability} (mean, sample sd, min, max).
+ * several runs the spread over runs comes from {@link spreadOverRuns} (mean, sample sd, min, max).
  *
  * @module
  */
@@ -13,7 +13,7 @@ import type { PerQueryValues } from "./compare.ts";
 import { meanOverRuns } from "./seeds.ts";
 import { measureValues } from "./query_set.ts";
 import { bootstrapCI, type BootstrapOptions, type ConfidenceInterval } from "./significance.ts";
-import { stability, type StabilityResult } from "./stability.ts";
+import { spreadOverRuns, type StabilityResult } from "./stability.ts";
 
 /** One measure of a system. */
 export interface MeasureSummary {
@@ -76,7 +76,7 @@ export function summarizeRuns(
     }
     const perRun = runs.map((r) => measureValues(r, m));
     const spread = runs.length > 1
-      ? stability(perRun, { threshold: options.threshold })
+      ? spreadOverRuns(perRun, { threshold: options.threshold })
       : undefined;
     out[m] = {
       mean: spread ? spread.mean : values.reduce((a, b) => a + b, 0) / values.length,

@@ -7,7 +7,7 @@
 import { zipSync } from "fflate";
 import { assert, assertEquals, assertRejects } from "../assert.ts";
 import { fetchDataset } from "../../lib/data/mod.ts";
-import { MANIFEST } from "../../lib/data/manifest.ts";
+import { DATASETS, findDataset } from "../../lib/data/datasets.ts";
 import { PROJECT_ROOT } from "../../lib/data/paths.ts";
 import { sha256Hex } from "../../lib/data/fetch.ts";
 import { exists } from "../../lib/io/atomic.ts";
@@ -31,10 +31,10 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir();
     const first = await fetchDataset("qrcd", { mirror: MIRROR, dir, log: quiet });
-    assertEquals(first.installed.length, MANIFEST.qrcd.length);
+    assertEquals(first.installed.length, findDataset("qrcd").files.length);
     const again = await fetchDataset("qrcd", { mirror: MIRROR, dir, log: quiet });
     assertEquals(again.installed, []);
-    assertEquals(again.unchanged.length, MANIFEST.qrcd.length);
+    assertEquals(again.unchanged.length, findDataset("qrcd").files.length);
     assert(await exists(`${dir}/qrcd/.installed.json`));
     // No temporary files left behind.
     for await (const e of Deno.readDir(`${dir}/qrcd`)) assert(!e.name.includes(".tmp-"), e.name);
@@ -87,7 +87,7 @@ async function upstreamServer(options: { truncate?: string; crlf: boolean }) {
   const files = new Map<string, Uint8Array>();
   const zipMembers: Record<string, Uint8Array> = {};
   const enc = new TextEncoder();
-  for (const specs of Object.values(MANIFEST)) {
+  for (const specs of DATASETS.map((d) => d.files)) {
     for (const spec of specs) {
       let bytes = await Deno.readFile(`${MIRROR}/${spec.path}`);
       if (spec.upstream.kind === "zip") {
@@ -104,7 +104,7 @@ async function upstreamServer(options: { truncate?: string; crlf: boolean }) {
       }
     }
   }
-  const zipUrl = MANIFEST.wikiqa[0].upstream.url;
+  const zipUrl = findDataset("wikiqa").files[0].upstream.url;
   files.set(new URL(zipUrl).pathname, zipSync(zipMembers));
   const requests: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
@@ -144,11 +144,11 @@ Deno.test({
       const dir = await Deno.makeTempDir();
       for (const name of ["wikiqa", "trecqa", "qrcd"] as const) {
         const r = await fetchDataset(name, { dir, mapUrl: srv.mapUrl, log: quiet });
-        assertEquals(r.installed.length, MANIFEST[name].length);
+        assertEquals(r.installed.length, findDataset(name).files.length);
       }
       // Installed text is LF and hashes to the pinned value.
       const tsv = await Deno.readFile(`${dir}/wikiqa/WikiQA-train.tsv`);
-      assertEquals(await sha256Hex(tsv), MANIFEST.wikiqa[0].sha256);
+      assertEquals(await sha256Hex(tsv), findDataset("wikiqa").files[0].sha256);
       assert(srv.requests.some((p) => p.endsWith("WikiQACorpus.zip")));
       assert(
         srv.requests.some((p) =>

@@ -9,9 +9,9 @@ import {
   holm,
   loadLtrEvaluationSet,
   loadLtrTrainingSet,
+  measureSpreadOverRuns,
   overSeeds,
   pairedSeedTests,
-  runStability,
   seedsNeeded,
   trainRanker,
 } from "../../lib/mod.ts";
@@ -69,7 +69,7 @@ async function perSeedMaps(dirs: { wikiqa: string; trecqa: string }) {
   const transferred = trainRanker(source, { seed: 42 });
   return NOISE.map((noise) => {
     const maps = (name: string, init?: typeof transferred) =>
-      runStability(
+      measureSpreadOverRuns(
         overSeeds(name, SEEDS, (seed) => trainRanker(target, { seed, init, noise }), test)
           .results.map((r) => r.perQuery),
         "map",

@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals, assertRejects } from "../assert.ts";
 import { fetchDataset } from "../../lib/data/mod.ts";
-import { MANIFEST } from "../../lib/data/manifest.ts";
+import { findDataset } from "../../lib/data/datasets.ts";
 import { PROJECT_ROOT } from "../../lib/data/paths.ts";
 import { sha256Hex } from "../../lib/data/fetch.ts";
 import { exists } from "../../lib/io/atomic.ts";
@@ -45,7 +45,7 @@ function noTemporaryFiles(snap: Record<string, string>): void {
  */
 function rawServer(options: { cut: string; announceLength: boolean }) {
   const files = new Map<string, Uint8Array>();
-  for (const spec of MANIFEST.qrcd) {
+  for (const spec of findDataset("qrcd").files) {
     if (spec.upstream.kind === "url") {
       files.set(new URL(spec.upstream.url).pathname, Deno.readFileSync(`${MIRROR}/${spec.path}`));
     }
@@ -202,7 +202,7 @@ Deno.test({
     const after = await snapshot(dir);
     noTemporaryFiles(after);
     // The two files written before the disk filled up are complete and verified.
-    const pinned = Object.fromEntries(MANIFEST.qrcd.map((s) => [s.path, s.sha256]));
+    const pinned = Object.fromEntries(findDataset("qrcd").files.map((s) => [s.path, s.sha256]));
     assertEquals(Object.keys(after).sort(), [
       "qrcd/qrcd_v1.1_dev.jsonl",
       "qrcd/qrcd_v1.1_train.jsonl",
@@ -212,7 +212,7 @@ Deno.test({
     // With space again, a rerun installs only what is missing.
     const r = await fetchDataset("qrcd", { mirror: MIRROR, dir, log: quiet });
     assertEquals(r.unchanged.sort(), ["qrcd/qrcd_v1.1_dev.jsonl", "qrcd/qrcd_v1.1_train.jsonl"]);
-    assertEquals(r.installed.length, MANIFEST.qrcd.length - 2);
+    assertEquals(r.installed.length, findDataset("qrcd").files.length - 2);
     assert(await exists(`${dir}/qrcd/.installed.json`));
   },
 });
@@ -242,7 +242,7 @@ Deno.test({
   async fn() {
     const bad = await Deno.makeTempDir();
     await Deno.mkdir(`${bad}/qrcd`);
-    for (const s of MANIFEST.qrcd) {
+    for (const s of findDataset("qrcd").files) {
       await Deno.copyFile(`${MIRROR}/${s.path}`, `${bad}/${s.path}`);
       await Deno.chmod(`${bad}/${s.path}`, 0o644);
     }

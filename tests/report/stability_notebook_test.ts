@@ -12,7 +12,7 @@ import {
   overSeeds,
   trainRanker,
 } from "../../lib/scoring/regimes.ts";
-import { runStability } from "../../lib/stats/seeds.ts";
+import { measureSpreadOverRuns } from "../../lib/stats/seeds.ts";
 
 const NOTEBOOK = new URL("../../notebooks/07-stability.ipynb", import.meta.url).pathname;
 
@@ -60,7 +60,7 @@ Deno.test("notebook 7 runs on the samples, one output per code cell, the library
           (seed) => trainRanker(wiki, { seed, noise, init }),
           test,
         );
-        const s = runStability(runs.results.map((r) => r.perQuery), "map");
+        const s = measureSpreadOverRuns(runs.results.map((r) => r.perQuery), "map");
         const key = `${name} MAP${noise ? ", 20% noise" : ""}`;
         assert.equal(shown[key], `${s.mean.toFixed(4)} ± ${s.sd.toFixed(4)}`, key);
       }

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { buildReport, SYSTEMS_NOTEBOOK } from "../../lib/report/build.ts";
-import { runPlainNbconvert } from "../../lib/report/plain_nbconvert.ts";
+import { runPlainNbconvert } from "./plain_nbconvert.ts";
 import {
   checkSpec,
   ENV_NAMES,

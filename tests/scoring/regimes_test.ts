@@ -16,7 +16,11 @@ import {
 } from "../../lib/scoring/regimes.ts";
 import { realDataTest } from "../helpers.ts";
 import type { PerQueryValues } from "../../lib/stats/compare.ts";
-import { compareOverRuns, runStability, singleRunComparisons } from "../../lib/stats/seeds.ts";
+import {
+  compareOverRuns,
+  measureSpreadOverRuns,
+  singleRunComparisons,
+} from "../../lib/stats/seeds.ts";
 import { varianceRatioTest } from "../../lib/stats/seeds_needed.ts";
 
 const sets = async (dir = "samples") => ({
@@ -240,7 +244,8 @@ realDataTest(
       );
       const perQuery = runs.results.map((r) => r.perQuery);
       byNoise.set(noise, [...(byNoise.get(noise) ?? []), perQuery]);
-      const m = runStability(perQuery, "map"), r = runStability(perQuery, "recip_rank");
+      const m = measureSpreadOverRuns(perQuery, "map"),
+        r = measureSpreadOverRuns(perQuery, "recip_rank");
       assert.deepEqual(
         [m.mean, m.sd, r.mean, r.sd].map((v) => v.toFixed(4)),
         [map, mapSd, mrr, mrrSd].map((v) => v.toFixed(4)),
@@ -248,7 +253,10 @@ realDataTest(
       );
     }
     const [ft, tanda] = byNoise.get(0)!;
-    const f = varianceRatioTest(runStability(tanda, "map").perRun, runStability(ft, "map").perRun);
+    const f = varianceRatioTest(
+      measureSpreadOverRuns(tanda, "map").perRun,
+      measureSpreadOverRuns(ft, "map").perRun,
+    );
     assert.equal(f.p.toFixed(2), "0.24");
     const p = (noise: number) =>
       compareOverRuns({ a: byNoise.get(noise)![0], b: byNoise.get(noise)![1] }, ["map"]).pairs[0].p;

@@ -4,7 +4,7 @@ import {
   compareOverRuns,
   comparisonRows,
   meanOverRuns,
-  runStability,
+  measureSpreadOverRuns,
   singleRunComparisons,
 } from "../../lib/stats/seeds.ts";
 import { runningMeans, seedsNeeded, varianceRatioTest } from "../../lib/stats/seeds_needed.ts";
@@ -15,7 +15,7 @@ import {
   seedStripFigure,
   spreadRows,
 } from "../../lib/stats/seed_views.ts";
-import { stability } from "../../lib/stats/stability.ts";
+import { spreadOverRuns } from "../../lib/stats/stability.ts";
 import { KitError } from "../../lib/errors.ts";
 import { studentTQuantile } from "../../lib/stats/special.ts";
 
@@ -38,13 +38,13 @@ Deno.test("meanOverRuns: each question's mean over the runs, per measure", () =>
   assert.throws(() => meanOverRuns([run({ q1: 1 }), run({ q3: 1 })]), /e.g. q1/);
 });
 
-Deno.test("runStability is stability() of the runs' per-query values", () => {
+Deno.test("measureSpreadOverRuns is spreadOverRuns() of the runs' per-query values", () => {
   const runs = [run({ q1: 0.9, q2: 0.7 }), run({ q1: 0.8, q2: 0.8 }), run({ q1: 1, q2: 0.9 })];
-  const s = runStability(runs, "map", { threshold: 0.05 });
-  assert.deepEqual(s, stability([[0.9, 0.7], [0.8, 0.8], [1, 0.9]], { threshold: 0.05 }));
+  const s = measureSpreadOverRuns(runs, "map", { threshold: 0.05 });
+  assert.deepEqual(s, spreadOverRuns([[0.9, 0.7], [0.8, 0.8], [1, 0.9]], { threshold: 0.05 }));
   // per-run means 0.8, 0.8, 0.95: sd = sqrt(2 * 0.05^2 + 0.1^2) / sqrt(2) = 0.0866
   assert.ok(Math.abs(s.sd - Math.sqrt((0.0025 * 2 + 0.01) / 2)) < 1e-12);
-  assert.throws(() => runStability(runs, "ndcg"), /run 1, query q1: no ndcg/);
+  assert.throws(() => measureSpreadOverRuns(runs, "ndcg"), /run 1, query q1: no ndcg/);
 });
 
 Deno.test("seedsNeeded: the smallest n whose t interval half-width fits (tabulated t)", () => {

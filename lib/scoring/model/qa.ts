@@ -187,31 +187,3 @@ function trailingSpecials(template: ModelTemplate): number {
 }
 
 type ModelTemplate = LoadedModel["tokenizer"]["template"];
-
-/**
- * Ranked answer spans for questions over passages with an extractive QA model given by
- * path or hub id (or an already loaded reader). This is the interface the QRCD run
- * writer uses.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { extractSpans } from "./qa.ts";
- * const [spans] = await extractSpans("tests/fixtures/tiny-model/qa",
- *   [{ id: "1:1_1", question: "who?", passage: "Hamlet is a play." }], { backend: "cpu", topK: 3 });
- * assert(spans.length === 3);
- * ```
- */
-export async function extractSpans(
-  model: string | SpanReader,
-  inputs: PassageQuestionInput[],
-  options: SpanReaderOptions & SpanOptions = {},
-): Promise<Span[][]> {
-  if (typeof model !== "string") return await model.readSpans(inputs, options);
-  const reader = await loadSpanReader(model, options);
-  try {
-    return await reader.readSpans(inputs, options);
-  } finally {
-    await reader.close();
-  }
-}

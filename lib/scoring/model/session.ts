@@ -13,7 +13,7 @@ export type Backend = "webgpu" | "cpu";
 /** Every backend. */
 export const BACKENDS: readonly Backend[] = ["webgpu", "cpu"];
 
-type Ort = typeof import("onnxruntime-web");
+type Ort = typeof import("npm:onnxruntime-web@1.30.0");
 
 /**
  * The Vulkan loader behind Deno's WebGPU complains on every adapter request when
@@ -55,8 +55,8 @@ export async function defaultBackend(): Promise<Backend> {
 /** The onnxruntime-web module for a backend. */
 export async function ortFor(backend: Backend): Promise<Ort> {
   const ort: Ort = backend === "webgpu"
-    ? await import("onnxruntime-web/webgpu") as unknown as Ort
-    : await import("onnxruntime-web");
+    ? await import("npm:onnxruntime-web@1.30.0/webgpu") as unknown as Ort
+    : await import("npm:onnxruntime-web@1.30.0");
   ort.env.logLevel = "error";
   // one wasm thread: deterministic, and the machines this runs on have few cores
   if (backend === "cpu") ort.env.wasm.numThreads = 1;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Tokenizer } from "@huggingface/tokenizers";
+import { Tokenizer } from "npm:@huggingface/tokenizers@0.2.0";
 import { KitError } from "../../errors.ts";
 import { readJsonFile } from "../../io/json.ts";
 

@@ -5,62 +5,33 @@
  * @module
  */
 
-/** Questions and candidates of one split under one filter setting. */
-export interface PublishedSize {
-  questions: number;
-  candidates?: number;
-  /** Where the number comes from. */
-  source: string;
-}
+import { DATASETS, type PublishedSize } from "../data/datasets.ts";
+import type { FilterName } from "../data/filters.ts";
+
+export type { PublishedSize } from "../data/datasets.ts";
 
 const YANG = "Yang et al. 2015";
 const TANDA = "TANDA (Garg et al. 2020)";
-const FILTERED_REF = "official -filtered.ref";
-const WANG = "Wang et al. 2007, Yao et al. 2013";
 
 /**
- * Published split sizes: dataset, split, filter setting.
+ * Published split sizes: dataset, split, filter setting (each corpus's entry in `DATASETS`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PUBLISHED_SIZES } from "./reference.ts";
+ * import { PUBLISHED_SIZES } from "./published.ts";
  * assert(PUBLISHED_SIZES.wikiqa.test["no-all"]?.questions === 243);
  * ```
  */
 export const PUBLISHED_SIZES: Record<
   string,
-  Record<string, Partial<Record<"raw" | "no-all" | "clean", PublishedSize>>>
-> = {
-  wikiqa: {
-    train: {
-      raw: { questions: 2118, candidates: 20360, source: YANG },
-      "no-all": { questions: 873, source: TANDA },
-    },
-    dev: {
-      raw: { questions: 296, candidates: 2733, source: YANG },
-      "no-all": { questions: 126, source: TANDA },
-      clean: { questions: 122, source: FILTERED_REF },
-    },
-    test: {
-      raw: { questions: 633, candidates: 6165, source: YANG },
-      "no-all": { questions: 243, source: TANDA },
-      clean: { questions: 237, source: FILTERED_REF },
-    },
-  },
-  trecqa: {
-    "train-all": { raw: { questions: 1229, candidates: 53417, source: WANG } },
-    train: { raw: { questions: 94, candidates: 4718, source: WANG } },
-    dev: {
-      raw: { questions: 82, candidates: 1148, source: WANG },
-      clean: { questions: 65, source: TANDA },
-    },
-    test: {
-      raw: { questions: 100, candidates: 1517, source: WANG },
-      clean: { questions: 68, source: TANDA },
-    },
-  },
-};
+  Record<string, Partial<Record<FilterName, PublishedSize>>>
+> = Object.fromEntries(
+  DATASETS.filter((d) => d.task === "as2").map((d) => [
+    d.name,
+    Object.fromEntries(Object.entries(d.splits).map(([split, s]) => [split, s.published])),
+  ]),
+);
 
 /** Published MAP/MRR of answer-sentence-selection systems (test sets). */
 export interface PublishedResult {
@@ -77,7 +48,7 @@ export interface PublishedResult {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PUBLISHED_RESULTS } from "./reference.ts";
+ * import { PUBLISHED_RESULTS } from "./published.ts";
  * assert(PUBLISHED_RESULTS.some((r) => r.system === "Word Cnt" && r.map === 0.4891));
  * ```
  */
@@ -93,11 +64,13 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
 export const PUBLISHED_QRCD_SIZES: Record<
   string,
   { records: number; questions: number; passages: number; answers?: number; source: string }
-> = {
-  train: { records: 710, questions: 118, passages: 468, answers: 861, source: "QRCD v1.1" },
-  dev: { records: 109, questions: 17, passages: 101, answers: 128, source: "QRCD v1.1" },
-  test: { records: 274, questions: 34, passages: 256, source: "QRCD v1.1 (no answers)" },
-};
+> = Object.fromEntries(
+  Object.entries(DATASETS.find((d) => d.name === "qrcd")!.splits).map(([split, s]) => {
+    const { records, questions, passages, answers, source } = s.published.raw!;
+    const counts = { records: records!, questions, passages: passages! };
+    return [split, { ...counts, ...(answers === undefined ? {} : { answers }), source }];
+  }),
+);
 
 /** Published Qur'an QA 2022 results (pRR is the primary measure). */
 export const PUBLISHED_QRCD_RESULTS: readonly {

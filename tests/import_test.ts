@@ -1,0 +1,170 @@
+/**
+ * The kit is imported by path, with no configuration: every import in `lib/` is relative,
+ * `node:` or a full pinned `npm:name@x.y.z` specifier (deno.json's import map serves only the
+ * tests), and `lib/` has no import cycle.
+ */
+import assert from "node:assert/strict";
+import { PROJECT_ROOT } from "../lib/data/paths.ts";
+
+/** Every `.ts` file under `lib/`, as paths relative to the project root. */
+function libFiles(dir = "lib"): string[] {
+  const out: string[] = [];
+  for (const e of Deno.readDirSync(`${PROJECT_ROOT}/${dir}`)) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory) out.push(...libFiles(p));
+    else if (e.name.endsWith(".ts")) out.push(p);
+  }
+  return out.sort();
+}
+
+/** The specifiers a file imports or re-exports, statically or with `import("...")`. */
+function specifiers(text: string): string[] {
+  const code = text.replace(/^\s*\*.*$/gm, ""); // JSDoc lines (examples import too)
+  const found = [
+    ...code.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gms),
+    ...code.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g),
+  ];
+  return found.map((m) => m[1]);
+}
+
+const PINNED = /^npm:(@?[^@/]+(?:\/[^@/]+)?)@(\d+\.\d+\.\d+)(\/.*)?$/;
+
+Deno.test("import: lib/ names its packages by full pinned npm: specifiers, one version each", () => {
+  const imports = JSON.parse(Deno.readTextFileSync(`${PROJECT_ROOT}/deno.json`)).imports as Record<
+    string,
+    string
+  >;
+  const versions = new Map<string, string>(); // package -> version, across lib/ and deno.json
+  const bad: string[] = [];
+  const note = (pkg: string, version: string, where: string) => {
+    const seen = versions.get(pkg);
+    if (seen && seen !== version) bad.push(`${where}: ${pkg}@${version} beside ${pkg}@${seen}`);
+    versions.set(pkg, version);
+  };
+  for (const target of Object.values(imports)) {
+    const m = PINNED.exec(target);
+    if (m) note(m[1], m[2], "deno.json");
+  }
+  let npm = 0;
+  for (const file of libFiles()) {
+    for (const s of specifiers(Deno.readTextFileSync(`${PROJECT_ROOT}/${file}`))) {
+      if (s.startsWith("./") || s.startsWith("../") || s.startsWith("node:")) continue;
+      const m = PINNED.exec(s);
+      if (!m) {
+        bad.push(`${file}: '${s}' needs a config to resolve (write npm:name@x.y.z)`);
+        continue;
+      }
+      npm++;
+      note(m[1], m[2], file);
+    }
+  }
+  assert.deepEqual(bad, []);
+  assert(npm >= 5, `only ${npm} npm: imports found in lib/: is the scan still right?`);
+});
+
+/** The bundled sample run and its qrels. */
+const RUNS = `${PROJECT_ROOT}/data/samples/runs`;
+
+Deno.test("import: a script outside the repository imports lib/mod.ts with no config", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "kit-outside-" });
+  try {
+    const mod = new URL("../lib/mod.ts", import.meta.url).href;
+    await Deno.writeTextFile(
+      `${dir}/script.ts`,
+      `import { evaluate, evaluateTrecFiles, loadSplit, qrelsFromQuestions, runFromScores } from "${mod}";
+const { questions } = await loadSplit("wikiqa", "test", { filter: "clean", dir: "samples" });
+const scores = questions.flatMap((q) => q.candidates.map((_, i) => -i));
+const r = evaluate(qrelsFromQuestions(questions), runFromScores(questions, scores), ["map"]);
+const f = await evaluateTrecFiles("${RUNS}/wikiqa-test-clean.qrels", "${RUNS}/wikiqa-test.run", ["map"], { warn: false });
+console.log(JSON.stringify({ questions: questions.length, map: r.summary.map, file: f.summary.map }));
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", "--no-lock", "-A", "script.ts"],
+      cwd: dir,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert(out.success, `the outside script failed:\n${stderr}`);
+    const got = JSON.parse(new TextDecoder().decode(out.stdout));
+    // The same numbers in this process, through the import map's world.
+    const { evaluate, evaluateTrecFiles, loadSplit, qrelsFromQuestions, runFromScores } =
+      await import(mod);
+    const { questions } = await loadSplit("wikiqa", "test", { filter: "clean", dir: "samples" });
+    const scores = questions.flatMap((q: { candidates: unknown[] }) =>
+      q.candidates.map((_, i) => -i)
+    );
+    const r = evaluate(qrelsFromQuestions(questions), runFromScores(questions, scores), ["map"]);
+    const f = await evaluateTrecFiles(
+      `${RUNS}/wikiqa-test-clean.qrels`,
+      `${RUNS}/wikiqa-test.run`,
+      ["map"],
+      { warn: false },
+    );
+    assert.deepEqual(got, { questions: questions.length, map: r.summary.map, file: f.summary.map });
+    assert(got.questions > 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** The cycles among `lib/`'s modules, each as the files in order (from `deno info --json`). */
+async function libCycles(): Promise<string[][]> {
+  // deno info takes one root: a temporary module importing every file of lib/.
+  const root = await Deno.makeTempFile({ prefix: "kit-graph-", suffix: ".ts" });
+  const lib = new URL("../lib/", import.meta.url).href;
+  await Deno.writeTextFile(root, libFiles().map((f) => `import "${lib}${f.slice(4)}";\n`).join(""));
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--no-config", root],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output().finally(() => Deno.remove(root));
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: {
+      specifier: string;
+      dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
+    }[];
+  };
+  const edges = new Map<string, string[]>();
+  for (const m of info.modules) {
+    if (!m.specifier.startsWith(lib)) continue;
+    const to = (m.dependencies ?? []).flatMap((d) => [d.code?.specifier, d.type?.specifier])
+      .filter((s): s is string => s !== undefined && s.startsWith(lib));
+    edges.set(m.specifier.slice(lib.length), [...new Set(to.map((s) => s.slice(lib.length)))]);
+  }
+  return cyclesOf(edges);
+}
+
+/** Every elementary cycle's smallest representative (Tarjan's components, then a walk in each). */
+function cyclesOf(edges: Map<string, string[]>): string[][] {
+  const cycles = new Map<string, string[]>();
+  const walk = (start: string, node: string, path: string[], seen: Set<string>) => {
+    for (const next of edges.get(node) ?? []) {
+      if (next === start) {
+        const key = [...path].sort().join(" ");
+        if (!cycles.has(key)) cycles.set(key, [...path, start]);
+      } else if (!seen.has(next) && next > start) {
+        seen.add(next);
+        walk(start, next, [...path, next], seen);
+        seen.delete(next);
+      }
+    }
+  };
+  for (const start of [...edges.keys()].sort()) walk(start, start, [start], new Set([start]));
+  return [...cycles.values()];
+}
+
+Deno.test("import: no import cycle in lib/", async () => {
+  const cycles = await libCycles();
+  assert.deepEqual(cycles.map((c) => c.join(" -> ")), []);
+});
+
+Deno.test("import: the cycle finder finds a cycle", () => {
+  const edges = new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", ["a.ts", "d.ts"]]]);
+  assert.deepEqual(cyclesOf(edges), [["a.ts", "b.ts", "c.ts", "a.ts"]]);
+  assert.deepEqual(cyclesOf(new Map([["a.ts", ["b.ts"]], ["b.ts", []]])), []);
+});
