@@ -32,7 +32,14 @@ import { readSpanRun } from "../qrcd/runfile.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
 import type { Backend } from "../scoring/model/session.ts";
 import { launchBrowser } from "./browser.ts";
-import { checkPage, checkPdf, type PageCheck, pageOk, type PdfCheck } from "./check.ts";
+import {
+  checkPage,
+  checkPdf,
+  type PageCheck,
+  pageOk,
+  pageProblems,
+  type PdfCheck,
+} from "./check.ts";
 import { executeNotebook, type ExecutionResult, type NotebookParams } from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
@@ -142,20 +149,6 @@ export function listNotebooks(
     throw new KitError(`no notebooks (NN-name.ipynb) found${hint}`, { file: dir });
   }
   return names;
-}
-
-function checkProblems(c: PageCheck): string[] {
-  const p: string[] = [];
-  for (const f of c.figures) {
-    if (!f.svg || f.marks === 0) p.push(`figure ${f.id} not drawn`);
-  }
-  for (const e of c.pageErrors) p.push(`script error: ${e}`);
-  for (const u of c.blockedRequests) p.push(`network request: ${u}`);
-  for (const u of c.failedRequests) p.push(`failed to load: ${u}`);
-  for (const f of c.arabicFonts) {
-    if (!f.coversArabic) p.push(`Arabic text drawn with '${f.family}', which lacks Arabic`);
-  }
-  return p;
 }
 
 export { REPORT_MARKER };
@@ -392,7 +385,7 @@ async function buildInto(
     );
 
     const problems = [indexCheck, ...entries.map((e) => e.check)].flatMap((c) =>
-      checkProblems(c).map((p) => `${c.page}: ${p}`)
+      pageProblems(c).map((p) => `${c.page}: ${p}`)
     );
     const expectedFigures = entries.reduce((n, e) => n + e.figures, 0);
     if (pdfCheck && expectedFigures > 0 && pdfCheck.pagesWithFigures === 0) {
