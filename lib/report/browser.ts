@@ -10,6 +10,7 @@
 import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { KitError } from "../errors.ts";
+import { makeKitTempDir } from "../io/temp.ts";
 
 /** Where Debian installs Chromium; `$KIT_CHROMIUM` overrides it. */
 export function chromiumPath(): string {
@@ -56,12 +57,26 @@ export async function launchBrowser(): Promise<BrowserSession> {
     );
   }
   // playwright gives every launch a fresh temporary profile (it refuses --user-data-dir)
-  // and adds --headless itself.
-  const browser = await chromium.launch({
-    executablePath: path,
-    args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
-    headless: true,
-  });
+  // and adds --headless itself. It makes the profile in the system's temporary folder
+  // (TMPDIR, read when it launches): a kit folder named with this process's id, so the
+  // profile of a report killed outright is swept by the next one (lib/io/temp.ts).
+  const tmp = await makeKitTempDir("kit-chromium-");
+  const savedTmp = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", tmp);
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: path,
+      args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
+      headless: true,
+    });
+  } catch (e) {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    throw e;
+  } finally {
+    if (savedTmp === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", savedTmp);
+  }
   // Pages are laid out at the printed width, so one load serves the checks and the PDF.
   const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   return {
@@ -69,6 +84,7 @@ export async function launchBrowser(): Promise<BrowserSession> {
     context,
     async close() {
       await browser.close();
+      await Deno.remove(tmp, { recursive: true }).catch(() => {});
     },
   };
 }

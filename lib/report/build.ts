@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { makeKitTempDir } from "../io/temp.ts";
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
@@ -40,18 +41,25 @@ import {
   pageProblems,
   type PdfCheck,
 } from "./check.ts";
-import { executeNotebook, type ExecutionResult, type NotebookParams } from "./execute.ts";
+import {
+  executeNotebook,
+  type ExecutionResult,
+  jupyterVersions,
+  type NotebookParams,
+} from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
 import { exportFiles, summarySystems, type SystemsExport, systemsOf } from "./systems_export.ts";
 import { checkSpec, type UserSystemsSpec } from "./user_systems.ts";
 import {
+  checkInputsOutside,
   checkReplaceable,
   openWorkspace,
   REPORT_MARKER,
   reportFolder,
   type Workspace,
+  writeMarker,
 } from "./workspace.ts";
 import { unitePdfs } from "./pdf.ts";
 import {
@@ -119,6 +127,11 @@ export interface ReportResult {
   notebooks: NotebookEntry[];
   indexCheck: PageCheck;
   pdfCheck?: PdfCheck & { bytes: number };
+  /**
+   * What the pages were made and checked with: Chromium (the browser's own version string),
+   * Deno, and the Jupyter packages (`jupyterVersions`).
+   */
+  versions: { chromium: string; deno: string; jupyter: Record<string, string> };
   /** The user's systems (summary.json `systems`), when given. */
   systems?: Record<string, unknown>[];
   /** Wall time of the whole build, seconds. */
@@ -208,16 +221,63 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     options.outDir ?? `${PROJECT_ROOT}/reports/${options.params.data}`,
   );
   const names = listNotebooks(srcDir, options.only, options.params.systems !== undefined);
+  await checkInputsOutside(outDir, reportInputs(options.params));
   await checkReplaceable(outDir, options.force ?? false);
   const ws = await openWorkspace(outDir, { log });
+  let result: ReportResult;
   try {
-    const result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
-    ws.swapIn();
-    return result;
+    result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
+    await writeMarker(ws.dir);
   } catch (e) {
-    ws.discard();
-    throw e;
+    throw failed(ws, e, log);
   }
+  ws.swapIn();
+  return result;
+}
+
+/**
+ * After a failed build: keeps the attempt as `<out>.failed/` when a notebook ran in it (a
+ * failure while reading the inputs leaves nothing worth keeping) and returns the error with
+ * the workspace's paths moved there and a line saying where it is.
+ */
+function failed(ws: Workspace, e: unknown, log: (line: string) => void): unknown {
+  const ran = (() => {
+    try {
+      return [...Deno.readDirSync(`${ws.dir}/notebooks`)].length > 0;
+    } catch {
+      return false;
+    }
+  })();
+  if (!ran) {
+    ws.discard();
+    return e;
+  }
+  const kept = ws.keepFailed();
+  if (!kept) return e;
+  log(`the failed attempt is kept for inspection: ${kept}/ (replaced by the next failure)`);
+  if (!(e instanceof KitError)) return e;
+  return new KitError(
+    relocate(e.message, ws.dir, kept) +
+      `\n(the failed attempt is kept in ${kept}/; the previous report is unchanged)`,
+    {},
+    { cause: e },
+  );
+}
+
+/** The files and folders the user gave the report (runs, QRCD runs and gold, model folders). */
+function reportInputs(params: NotebookParams): { label: string; path: string }[] {
+  const spec = params.systems;
+  const inputs: { label: string; path: string }[] = [];
+  for (const s of spec?.systems ?? []) {
+    for (const run of s.runs) inputs.push({ label: `--run ${s.name}`, path: run });
+    if (s.model?.startsWith("/")) inputs.push({ label: `--model ${s.name}`, path: s.model });
+  }
+  for (const r of spec?.qrcd?.runs ?? []) {
+    inputs.push({ label: `--qrcd-run ${r.name}`, path: r.path });
+  }
+  if (spec?.qrcd?.gold.startsWith("/")) inputs.push({ label: "--qrcd-gold", path: spec.qrcd.gold });
+  if (params.model) inputs.push({ label: "--model", path: params.model });
+  return inputs;
 }
 
 /** `value` with every occurrence of the workspace path in its strings moved to `outDir`. */
@@ -239,8 +299,8 @@ async function buildInto(
   for (const sub of ["notebooks", "html", "screenshots"]) {
     await Deno.mkdir(`${dir}/${sub}`, { recursive: true });
   }
-  const runtimeDir = await Deno.makeTempDir({ prefix: "kit-runtime-" });
-  const partsDir = await Deno.makeTempDir({ prefix: "kit-pdf-parts-" });
+  const runtimeDir = await makeKitTempDir("kit-runtime-");
+  const partsDir = await makeKitTempDir("kit-pdf-parts-");
   ws.also.push(runtimeDir, partsDir);
   const systems = options.params.systems &&
     await prepareSystems(options.params.systems, `${dir}/runs`, options.params.backend, log);
@@ -361,6 +421,11 @@ async function buildInto(
     }
 
     const result: ReportResult = {
+      versions: {
+        chromium: session.browser.version(),
+        deno: Deno.version.deno,
+        jupyter: await jupyterVersions(),
+      },
       outDir: ws.outDir,
       index,
       pdf,

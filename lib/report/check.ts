@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { makeKitTempDir } from "../io/temp.ts";
 import type { Page } from "playwright-core";
 import type { BrowserSession, FailedLoad } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
@@ -349,7 +350,7 @@ export function countTracePixels(ppm: Uint8Array): number {
  * show figure ink (at least `minPixels` pixels in Plotly's trace colours).
  */
 export async function checkPdf(pdf: string, minPixels = 200): Promise<PdfCheck> {
-  const dir = await Deno.makeTempDir({ prefix: "kit-pdf-" });
+  const dir = await makeKitTempDir("kit-pdf-");
   try {
     await tool("pdftoppm", ["-r", "40", pdf, `${dir}/page`]);
     const pages = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".ppm"))

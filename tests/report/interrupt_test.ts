@@ -3,13 +3,15 @@
  * beside the old one and swapped in only when complete. Real interrupts of a running
  * `deno task report` (Ctrl-C as a terminal sends it, to the whole process group; SIGTERM to
  * the kit's process alone) stop the notebook runner and its Jupyter kernel, remove the partial
- * folder, and leave the previous report as it was; a failing model or cell does the same; a
- * partial folder left by a killed build is swept by the next one.
+ * folder, and leave the previous report as it was; a failing model or cell does the same (a
+ * failing cell keeps the attempt as `<out>.failed/`); a partial folder left by a killed build is
+ * swept by the next one; an input inside the report folder, or a file there the kit did not
+ * write, stops the report before any work.
  */
 import assert from "node:assert/strict";
 import { descendants } from "../../lib/report/process_tree.ts";
 import { buildReport } from "../../lib/report/build.ts";
-import { REPORT_MARKER } from "../../lib/report/workspace.ts";
+import { openWorkspace, REPORT_MARKER } from "../../lib/report/workspace.ts";
 import { runCli } from "../helpers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -132,6 +134,53 @@ for (
   });
 }
 
+Deno.test({
+  name: "report killed outright (SIGKILL): runner and kernel end with it; the next build sweeps " +
+    "its folders",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { dir, out, snapshot } = await oldReport();
+    const before = await snapshot();
+    const child = startReport(out);
+    try {
+      const tree = await waitForKernel(child.pid);
+      const kit = tree.find((d) => d.argv.includes("lib/cli/main.ts"))!;
+      const tmp = Deno.env.get("TMPDIR") || "/tmp";
+      const ours = () =>
+        [...Deno.readDirSync(tmp)].map((e) => e.name).filter((n) =>
+          n.startsWith("kit-") && n.includes(`-${kit.pid}-`)
+        );
+      assert.ok(ours().length >= 2, `runtime and PDF folders named with the pid: ${ours()}`);
+      Deno.kill(kit.pid, "SIGKILL");
+      // The runner gets SIGTERM when its parent dies and stops its kernel (which also has
+      // SIGKILL as its parent-death signal): wait for both to be gone.
+      const others = tree.filter((d) => d.pid !== kit.pid && d.argv.length > 0);
+      for (let i = 0; i < 200 && others.some((d) => running(d.pid)); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      for (const d of others) assert.ok(!running(d.pid), `still running: ${d.argv.join(" ")}`);
+      await child.output();
+      assert.equal(await snapshot(), before, "the old report as it was");
+      // The next build of the report sweeps the partial folder and the temporary folders.
+      const lines: string[] = [];
+      const ws = await openWorkspace(out, { log: (l) => lines.push(l) });
+      ws.discard();
+      assert.ok(
+        lines.some((l) => /removed a partial report left behind/.test(l)),
+        lines.join("\n"),
+      );
+      assert.deepEqual(ours(), []);
+      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
+    } finally {
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch { /* gone */ }
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
 Deno.test("a failing model or cell leaves the old report whole; stale partial folders are swept", async () => {
   const { dir, out, snapshot } = await oldReport();
   try {
@@ -175,18 +224,92 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
         nbformat_minor: 5,
       }),
     );
+    const lines: string[] = [];
     await assert.rejects(
       buildReport({
         params: { data: "sample" },
         notebooksDir: notebooks,
         outDir: out,
         pdf: false,
-        log: () => {},
+        log: (line) => lines.push(line),
       }),
-      /cell broke 41/,
+      (e: Error) =>
+        /cell broke 41/.test(e.message) &&
+        e.message.includes(`(the failed attempt is kept in ${out}.failed/; the previous report `),
     );
     assert.equal(await snapshot(), before);
-    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["notebooks", "report"]);
+    // The failed attempt is kept for inspection under a printed name, the executed notebook in it.
+    assert.ok(
+      lines.includes(
+        `the failed attempt is kept for inspection: ${out}.failed/ ` +
+          "(replaced by the next failure)",
+      ),
+      lines.join("\n"),
+    );
+    const kept = JSON.parse(await Deno.readTextFile(`${out}.failed/notebooks/01-broken.ipynb`));
+    assert.equal(kept.cells[0].outputs[0].evalue.includes("cell broke 41"), true);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "notebooks",
+      "report",
+      "report.failed",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("report: an input inside the report folder or a file the kit did not write stops it before any work", async () => {
+  // Issue 23's case: R/mine.run and R/runs/01-bm.run given as runs, R/NOTES.txt added by hand.
+  const dir = await Deno.makeTempDir({ prefix: "kit-inputs-" });
+  try {
+    const out = `${dir}/R`;
+    await Deno.mkdir(`${out}/runs`, { recursive: true });
+    await Deno.writeTextFile(
+      `${out}/${REPORT_MARKER}`,
+      JSON.stringify({ made_by: "deno task report", files: ["index.html", "runs/01-bm.run"] }),
+    );
+    await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
+    const run = await Deno.readTextFile(SAMPLE_RUN);
+    await Deno.writeTextFile(`${out}/runs/01-bm.run`, run);
+    await Deno.writeTextFile(`${out}/mine.run`, run);
+    await Deno.writeTextFile(`${out}/NOTES.txt`, "x\n");
+    const listing = async () => {
+      const files: string[] = [];
+      const walk = (d: string) => {
+        for (const e of Deno.readDirSync(d)) {
+          e.isDirectory ? walk(`${d}/${e.name}`) : files.push(`${d}/${e.name}`);
+        }
+      };
+      walk(dir);
+      return await Promise.all(files.sort().map(async (f) => `${f} ${await Deno.readTextFile(f)}`));
+    };
+    const before = await listing();
+    const args = (...runs: string[]) => [
+      "report",
+      "--only",
+      "00",
+      "--no-pdf",
+      "--out",
+      out,
+      ...runs.flatMap((r) => ["--run", r]),
+    ];
+    const inside = await runCli(args(`mine=${out}/mine.run`, `prev=${out}/runs/01-bm.run`));
+    assert.equal(inside.code, 2, inside.stderr);
+    assert.match(
+      inside.stderr,
+      /mine\.run: --run mine is inside the report folder .*R, which the report replaces/,
+    );
+    assert.doesNotMatch(inside.stderr, /executing|scored/);
+    // With the runs outside, the note the user added still stops it (no --force).
+    await Deno.copyFile(SAMPLE_RUN, `${dir}/base.run`);
+    const foreign = await runCli(args(`mine=${dir}/base.run`));
+    assert.equal(foreign.code, 2, foreign.stderr);
+    assert.match(
+      foreign.stderr,
+      /R: refusing to replace this report: it holds 2 file\(s\) the report did not write \(NOTES\.txt, mine\.run\)/,
+    );
+    await Deno.remove(`${dir}/base.run`);
+    assert.deepEqual(await listing(), before, "every file as it was");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
