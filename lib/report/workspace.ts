@@ -322,8 +322,9 @@ export async function openWorkspace(
     await writeFileAtomic(`${dir}/${REPORT_MARKER}`, "made by deno task report (unfinished)\n");
   } catch (e) {
     removeSync(dir);
-    // The folder's own problem (read-only, full, forbidden), in the words of every writer.
-    throw await outputError(e, outDir);
+    // The folder's own problem (read-only, full, forbidden), in the words of every writer,
+    // naming the report folder (not the marker that could not be written).
+    throw await outputError(e instanceof KitError && e.cause ? e.cause : e, outDir);
   }
   const also: string[] = [];
   const removeAll = () => [dir, ...also].forEach(removeSync);
