@@ -193,7 +193,7 @@ def main(argv) -> int:
             status = 1
         except NoSuchKernel:
             print(f"{args.input}: the Jupyter kernel '{kernel}' is not installed: "
-                  "run `deno jupyter --install`", file=sys.stderr)
+                  "run ./kit setup (or `deno jupyter --install`)", file=sys.stderr)
             return 2
         except Exception as e:  # noqa: BLE001 - any kernel/transport failure
             if attempt == 2:

@@ -27,6 +27,11 @@ function tree(dir: string): string[] {
   return out.sort();
 }
 
+/** The report names its folder by absolute path: the doc shows it from the scenario's folder. */
+function inDir(doc: string): string {
+  return doc.replace(/[^\s`(]*\/DIR\//g, "DIR/");
+}
+
 const REPORT = (out: string) => ["report", "--only", "01", "--no-pdf", "--out", out];
 
 /** A report folder that cannot be written, checked before any notebook runs. */
@@ -39,7 +44,7 @@ export const REPORT_DESTINATION_SCENARIOS: Scenario[] = [
       await ctx.tmpfs("ro");
       const r = await ctx.kit(REPORT("ro/report"));
       assert(!/executing/.test(r.stderr), `a notebook ran:\n${r.stderr}`);
-      return refused(r, `${ctx.dir}/ro/report`, /cannot write: read-only file system/);
+      return inDir(refused(r, `${ctx.dir}/ro/report`, /cannot write: read-only file system/));
     },
   },
   {
@@ -52,7 +57,7 @@ export const REPORT_DESTINATION_SCENARIOS: Scenario[] = [
       assertEquals(fill.code, 0);
       const r = await ctx.kit(REPORT("full/report"));
       assert(!/executing/.test(r.stderr), `a notebook ran:\n${r.stderr}`);
-      const doc = refused(r, `${ctx.dir}/full/report`, /the disk is full/);
+      const doc = inDir(refused(r, `${ctx.dir}/full/report`, /the disk is full/));
       // No empty `report.tmp-PID-*` folder left behind.
       assertEquals(listing(full), ["filler"]);
       return `${doc}; nothing left in the folder`;
