@@ -6,6 +6,7 @@
  * for a missing file, the script error and where it was thrown, the figure that did not draw.
  */
 import assert from "node:assert/strict";
+import { buildReport } from "../../lib/report/build.ts";
 import { launchBrowser } from "../../lib/report/browser.ts";
 import { checkPage, checkStaticImages, pageOk, pageProblems } from "../../lib/report/check.ts";
 
@@ -136,6 +137,83 @@ Deno.test({
       );
     } finally {
       await session.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a report whose page fails its check is kept as <out>.failed/; the message says why",
+  ...resources,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "kit-page-check-" });
+    try {
+      const notebooks = `${dir}/notebooks`;
+      await Deno.mkdir(notebooks);
+      const cell = (source: string) => ({
+        id: crypto.randomUUID().slice(0, 8),
+        cell_type: "code",
+        source,
+        metadata: {},
+        outputs: [],
+        execution_count: null,
+      });
+      await Deno.writeTextFile(
+        `${notebooks}/01-broken.ipynb`,
+        JSON.stringify({
+          cells: [
+            { id: "t", cell_type: "markdown", source: "# A broken page", metadata: {} },
+            cell(
+              'await Deno.jupyter.display({ "text/html": ' +
+                `'<p>نص عربي</p><img src="missing.png"><script>drawFigure();</script>' }, ` +
+                "{ raw: true });",
+            ),
+          ],
+          metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
+          nbformat: 4,
+          nbformat_minor: 5,
+        }),
+      );
+      const out = `${dir}/report`;
+      const lines: string[] = [];
+      let message = "";
+      await buildReport({
+        params: { data: "sample" },
+        notebooksDir: notebooks,
+        outDir: out,
+        pdf: false,
+        log: (l) => lines.push(l),
+      }).catch((e) => message = (e as Error).message);
+      const page = `${out}.failed/html/01-broken.html`;
+      const real = await Deno.realPath(`${out}.failed/html`);
+      assert.match(message, /^report checks failed:/);
+      assert.ok(
+        message.includes(
+          `${page}: failed to load file://${real}/missing.png (Image, asked by the page's ` +
+            "parser): net::ERR_FILE_NOT_FOUND",
+        ),
+        message,
+      );
+      assert.match(
+        message,
+        /01-broken\.html: script error: ReferenceError: drawFigure is not defined \(at /,
+      );
+      assert.ok(
+        message.endsWith(
+          `(the failed attempt is kept in ${out}.failed/; the previous ` +
+            "report is unchanged)",
+        ),
+        message,
+      );
+      assert.ok(lines.includes(
+        `the failed attempt is kept for inspection: ${out}.failed/ ` +
+          "(replaced by the next failure)",
+      ));
+      // What the message names is there to open.
+      assert.ok((await Deno.stat(page)).isFile);
+      assert.ok((await Deno.stat(`${out}.failed/screenshots/01-broken.png`)).isFile);
+      assert.equal(await Deno.stat(out).then(() => true, () => false), false);
+    } finally {
       await Deno.remove(dir, { recursive: true });
     }
   },
