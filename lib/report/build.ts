@@ -61,6 +61,7 @@ import {
   type Workspace,
   writeMarker,
 } from "./workspace.ts";
+import { carryForeign, plannedKinds } from "./foreign.ts";
 import { unitePdfs } from "./pdf.ts";
 import {
   addStaticImages,
@@ -80,10 +81,15 @@ export interface ReportOptions {
   notebooksDir?: string;
   /**
    * Output folder (default `reports/<data>`). A folder that exists is replaced only when it
-   * is a report the kit made (it holds `.kit-report`) or is empty, or with `force`.
+   * is empty or a report the kit made (it holds `.kit-report`) holding only what the report
+   * wrote, or with `force`. Files the report did not write are never deleted: they are
+   * carried over into the new report.
    */
   outDir?: string;
-  /** Replace an existing output folder that is not a kit report. */
+  /**
+   * Replace an existing output folder that holds files the report did not write (or no
+   * `.kit-report`): only what the report wrote is replaced, the rest is kept.
+   */
   force?: boolean;
   /** Only the notebooks whose names start with one of these (e.g. `01`). */
   only?: string[];
@@ -222,16 +228,29 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   );
   const names = listNotebooks(srcDir, options.only, options.params.systems !== undefined);
   await checkInputsOutside(outDir, reportInputs(options.params));
-  await checkReplaceable(outDir, options.force ?? false);
+  await checkReplaceable(
+    outDir,
+    options.force ?? false,
+    plannedKinds(plannedFiles(names, options)),
+  );
   const ws = await openWorkspace(outDir, { log });
   let result: ReportResult;
   try {
     result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
     await writeMarker(ws.dir);
+    // The files the report did not write go on in the new report (the old one is only read).
+    const carried = await carryForeign(outDir, ws.dir);
+    if (carried.length) log(`kept ${carried.length} file(s) the report did not write`);
   } catch (e) {
     throw failed(ws, e, log);
   }
-  ws.swapIn();
+  const kept = ws.swapIn();
+  if (kept) {
+    log(
+      `the previous report is kept in ${kept}/: files the report did not write arrived there ` +
+        "during the build and could not be moved into the new one",
+    );
+  }
   return result;
 }
 
@@ -262,6 +281,26 @@ function failed(ws: Workspace, e: unknown, log: (line: string) => void): unknown
     {},
     { cause: e },
   );
+}
+
+/**
+ * The files a report of these notebooks will write (relative paths): what a file the report
+ * did not write must not sit at (checked again, exactly, when it is carried over).
+ */
+function plannedFiles(names: readonly string[], options: ReportOptions): string[] {
+  const files = ["index.html", "summary.json", "screenshots/index.png"];
+  if (options.pdf !== false) files.push("report.pdf");
+  for (const file of names) {
+    const name = file.replace(/\.ipynb$/, "");
+    files.push(`html/${name}.html`, `notebooks/${file}`, `screenshots/${name}.png`);
+  }
+  const spec = options.params.systems;
+  if (spec) {
+    files.push("per-question.csv", "per-question.json");
+    if (spec.qrcd) files.push("per-record-qrcd.csv");
+    spec.systems.forEach((s, i) => s.model && files.push(`runs/${fileSafe(s.name, i)}.run`));
+  }
+  return files;
 }
 
 /** The files and folders the user gave the report (runs, QRCD runs and gold, model folders). */

@@ -6,12 +6,15 @@
  * folder, and leave the previous report as it was; a failing model or cell does the same (a
  * failing cell keeps the attempt as `<out>.failed/`); a partial folder left by a killed build is
  * swept by the next one; an input inside the report folder, or a file there the kit did not
- * write, stops the report before any work.
+ * write, stops the report before any work; with --force the report replaces only what it wrote
+ * and the user's files go on in the new report (and stay in the old one when a build fails or
+ * is interrupted).
  */
 import assert from "node:assert/strict";
 import { descendants } from "../../lib/report/process_tree.ts";
 import { buildReport } from "../../lib/report/build.ts";
 import { openWorkspace, REPORT_MARKER } from "../../lib/report/workspace.ts";
+import { UNFINISHED_MARKER } from "../../lib/report/foreign.ts";
 import { runCli } from "../helpers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -25,6 +28,10 @@ async function oldReport(): Promise<{ dir: string; out: string; snapshot: () => 
   await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, "made by deno task report\n");
   await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
   await Deno.writeTextFile(`${out}/html/01-datasets.html`, "<p>a page</p>\n");
+  // The user's own files in it: every build below runs with --force, which keeps them.
+  await Deno.writeTextFile(`${out}/NOTES.txt`, "my notes\n");
+  await Deno.mkdir(`${out}/mine`);
+  await Deno.writeTextFile(`${out}/mine/base.run`, "q 0 d 1 1 mine\n");
   const snapshot = async () => {
     const files: string[] = [];
     const walk = async (d: string) => {
@@ -55,6 +62,7 @@ function startReport(out: string) {
       "--out",
       out,
       "--no-pdf",
+      "--force",
     ],
     cwd: ROOT,
     stdout: "piped",
@@ -187,6 +195,7 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
     const before = await snapshot();
     // A partial folder of a build that was killed outright (its pid no longer runs).
     await Deno.mkdir(`${out}.tmp-999999999-xy1/notebooks`, { recursive: true });
+    await Deno.writeTextFile(`${out}.tmp-999999999-xy1/${REPORT_MARKER}`, UNFINISHED_MARKER);
     const bad = await runCli([
       "report",
       "--run",
@@ -198,6 +207,7 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
       "--out",
       out,
       "--no-pdf",
+      "--force",
     ]);
     assert.equal(bad.code, 2, bad.stderr);
     assert.match(bad.stderr, /removed a partial report left behind: .*report\.tmp-999999999-xy1/);
@@ -230,6 +240,7 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
         params: { data: "sample" },
         notebooksDir: notebooks,
         outDir: out,
+        force: true,
         pdf: false,
         log: (line) => lines.push(line),
       }),
@@ -258,7 +269,7 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
   }
 });
 
-Deno.test("report: an input inside the report folder or a file the kit did not write stops it before any work", async () => {
+Deno.test("report: an input inside the report folder or a file the kit did not write stops it before any work; --force keeps the user's files", async () => {
   // Issue 23's case: R/mine.run and R/runs/01-bm.run given as runs, R/NOTES.txt added by hand.
   const dir = await Deno.makeTempDir({ prefix: "kit-inputs-" });
   try {
@@ -308,8 +319,55 @@ Deno.test("report: an input inside the report folder or a file the kit did not w
       foreign.stderr,
       /R: refusing to replace this report: it holds 2 file\(s\) the report did not write \(NOTES\.txt, mine\.run\)/,
     );
-    await Deno.remove(`${dir}/base.run`);
-    assert.deepEqual(await listing(), before, "every file as it was");
+    assert.doesNotMatch(foreign.stderr, /executing|scored/);
+    assert.deepEqual(await listing(), [...before, `${dir}/base.run ${run}`].sort());
+
+    // --force: a file of the user's where the new report writes is still refused before any work.
+    await Deno.mkdir(`${out}/html`);
+    await Deno.writeTextFile(`${out}/html/00-your-systems.html`, "<p>my page</p>\n");
+    const clash = await runCli([...args(`mine=${dir}/base.run`), "--force"]);
+    assert.equal(clash.code, 2, clash.stderr);
+    assert.match(
+      clash.stderr,
+      /R: refusing to build: 1 file\(s\) the report did not write sit where the new report writes \(html\/00-your-systems\.html\); the report never deletes a file it did not write, so move or rename them, or choose another --out/,
+    );
+    assert.doesNotMatch(clash.stderr, /executing|scored/);
+    await Deno.remove(`${out}/html`, { recursive: true });
+
+    // --force: the report replaces what it wrote; the user's files go on, same bytes, mode, time.
+    const then = new Date("2001-02-03T04:05:06.789Z");
+    await Deno.chmod(`${out}/NOTES.txt`, 0o600);
+    await Deno.utime(`${out}/NOTES.txt`, then, then);
+    await Deno.mkdir(`${out}/mine/deep`, { recursive: true });
+    await Deno.writeTextFile(`${out}/mine/deep/seed2.run`, run);
+    await Deno.utime(`${out}/mine/deep`, then, then);
+    await Deno.utime(`${out}/mine`, then, then);
+    const users = ["NOTES.txt", "mine.run", "mine", "mine/deep", "mine/deep/seed2.run"];
+    const stamp = async (p: string) => {
+      const st = await Deno.lstat(`${out}/${p}`);
+      const bytes = st.isDirectory ? "folder" : await Deno.readTextFile(`${out}/${p}`);
+      return `${p} ${(st.mode! & 0o7777).toString(8)} ${st.mtime?.toISOString()} ${bytes}`;
+    };
+    const usersBefore = await Promise.all(users.map(stamp));
+    const forced = await runCli([...args(`mine=${dir}/base.run`), "--force"]);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.match(forced.stderr, /kept 3 file\(s\) the report did not write/);
+    assert.deepEqual(await Promise.all(users.map(stamp)), usersBefore);
+    assert.ok(usersBefore[0].startsWith("NOTES.txt 600 2001-02-03T04:05:06.789Z x\n"));
+    // What the old report wrote and the new one did not is gone; the new marker lists only the
+    // new report's files, so the user's stay theirs (the next build without --force refuses).
+    assert.equal(await Deno.stat(`${out}/runs/01-bm.run`).then(() => 1, () => 0), 0);
+    assert.match(await Deno.readTextFile(`${out}/index.html`), /00-your-systems/);
+    const files: string[] = JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`)).files;
+    assert.ok(files.includes("html/00-your-systems.html"), files.join(" "));
+    for (const u of users) assert.ok(!files.includes(u), u);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["R", "base.run"]);
+    const again = await runCli(args(`mine=${dir}/base.run`));
+    assert.equal(again.code, 2, again.stderr);
+    assert.match(
+      again.stderr,
+      /it holds 3 file\(s\) the report did not write \(NOTES\.txt, mine\.run, mine\/deep\/seed2\.run\)/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -26,7 +26,8 @@ export const CLASSES = {
     title: "Output paths that are special files, links or folders",
     summary: "a FIFO, character device or descriptor is written through (as `>` does) and " +
       "never replaced, even with `--force`; a link is followed (its target is written, the " +
-      "link stays); a folder, disk or socket is refused",
+      "link stays); a folder, disk or socket is refused; a report never deletes a file it " +
+      "did not write",
   },
   unwritable: {
     title: "Outputs that cannot be written",

@@ -1,5 +1,6 @@
 /**
- * The kit where users run it: a report folder on a read-only or full file system, `./kit` with
+ * The kit where users run it: a report folder on a read-only or full file system or holding
+ * the user's files (`--force` keeps them; one where the report writes stops it), `./kit` with
  * `JUPYTER_DATA_DIR` set (where the kernel is registered, and that `--help` changes nothing),
  * and a checkout copied with `cp -a` or mounted read-only (the corpus check says one line, once).
  *
@@ -34,7 +35,10 @@ function inDir(doc: string): string {
 
 const REPORT = (out: string) => ["report", "--only", "01", "--no-pdf", "--out", out];
 
-/** A report folder that cannot be written, checked before any notebook runs. */
+/**
+ * A report folder that cannot be written, or holds a file the report would overwrite, checked
+ * before any notebook runs.
+ */
 export const REPORT_DESTINATION_SCENARIOS: Scenario[] = [
   {
     cls: "unwritable",
@@ -61,6 +65,55 @@ export const REPORT_DESTINATION_SCENARIOS: Scenario[] = [
       // No empty `report.tmp-PID-*` folder left behind.
       assertEquals(listing(full), ["filler"]);
       return `${doc}; nothing left in the folder`;
+    },
+  },
+  {
+    cls: "targets",
+    tried: "`report --out R --force`, R a report holding NOTES.txt (0600, dated 2001), mine/ " +
+      "and html/01-datasets.html",
+    async run(ctx) {
+      const out = `${ctx.dir}/R`;
+      await Deno.mkdir(`${out}/html`, { recursive: true });
+      await Deno.mkdir(`${out}/mine`);
+      await Deno.writeTextFile(
+        `${out}/.kit-report`,
+        JSON.stringify({ made_by: "deno task report", files: ["index.html"] }),
+      );
+      await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
+      await Deno.writeTextFile(`${out}/html/01-datasets.html`, "<p>my own page</p>\n");
+      await Deno.writeTextFile(`${out}/NOTES.txt`, "my notes\n");
+      await Deno.chmod(`${out}/NOTES.txt`, 0o600);
+      await Deno.writeTextFile(`${out}/mine/base.run`, "q1 Q0 d1 1 0.5 mine\n");
+      const then = new Date("2001-02-03T04:05:06Z");
+      for (const p of ["NOTES.txt", "mine/base.run", "mine"]) {
+        await Deno.utime(`${out}/${p}`, then, then);
+      }
+      const users = ["NOTES.txt", "mine", "mine/base.run"];
+      const stamp = async (p: string) => {
+        const st = await Deno.lstat(`${out}/${p}`);
+        const bytes = st.isFile ? await Deno.readTextFile(`${out}/${p}`) : "folder";
+        return `${p} ${(st.mode! & 0o7777).toString(8)} ${st.mtime?.toISOString()} ${bytes}`;
+      };
+      const before = await Promise.all(users.map(stamp));
+      const clash = await ctx.kit([...REPORT("R"), "--force"]);
+      assert(!/executing/.test(clash.stderr), `a notebook ran:\n${clash.stderr}`);
+      const doc = inDir(
+        refused(clash, out, /refusing to build: 1 file\(s\) .* \(html\/01-datasets\.html\)/),
+      );
+      assertEquals(await Deno.readTextFile(`${out}/html/01-datasets.html`), "<p>my own page</p>\n");
+      await Deno.rename(`${out}/html/01-datasets.html`, `${ctx.dir}/01-datasets.html`);
+      const forced = await ctx.kit([...REPORT("R"), "--force"]);
+      succeeded(forced, "report --force");
+      assertEquals(await Promise.all(users.map(stamp)), before);
+      assert(before[0].startsWith("NOTES.txt 600 2001-02-03T04:05:06.000Z"), before[0]);
+      const marker = JSON.parse(await Deno.readTextFile(`${out}/.kit-report`));
+      assert(marker.files.includes("html/01-datasets.html"), marker.files.join(" "));
+      assert(!marker.files.some((f: string) => f === "NOTES.txt" || f.startsWith("mine/")));
+      assert(/01-datasets/.test(await Deno.readTextFile(`${out}/index.html`)));
+      assertEquals(listing(ctx.dir), ["01-datasets.html", "R"]);
+      return `${doc}; with that page moved out, exit 0: the report replaced what it wrote, ` +
+        "NOTES.txt and mine/ kept in the new report (same bytes, mode and time), listed " +
+        "nowhere in its `.kit-report`";
     },
   },
 ];
