@@ -253,7 +253,8 @@ export const OUT_OPTION: Option = {
 /** `--force`: replace an existing output file. */
 export const FORCE_OPTION: Option = {
   name: "force",
-  help: "replace an existing output: a regular file, or a report folder the kit made",
+  help: "replace an existing output: a regular file, or in a report folder what the report " +
+    "wrote (files it did not write are kept)",
 };
 
 /** `--filter`: the question filter of an answer-selection split ({@link filterFlag}). */

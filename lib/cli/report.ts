@@ -146,6 +146,13 @@ export const reportCommand: Command = {
         }`,
       );
     }
+    const j = r.versions.jupyter;
+    console.log(
+      `pages checked with Chromium ${r.versions.chromium}; notebooks run by nbclient ` +
+        `${j.nbclient ?? "?"}, exported by nbconvert ${
+          j.nbconvert ?? "?"
+        }, Deno ${r.versions.deno}`,
+    );
     console.log(`${r.index} (${r.seconds.toFixed(0)} s in all)`);
   },
 };

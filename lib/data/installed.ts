@@ -6,9 +6,13 @@
  * and change times. Before a corpus is read, {@link verifyInstalled} compares every file's
  * size and times with the marker (a few `stat` calls) and hashes only a file whose stamp
  * differs: a file whose content changed (an edited label, a truncated copy) or that is gone
- * is an error naming it and the command that restores it; a file only touched (same
- * content) is read, with a note. The change time (ctime) cannot be set back by `touch` or
- * `cp -p`, so an edit that restores the modification time is still noticed.
+ * is an error naming it and the command that restores it; a file only touched or copied
+ * (`cp -a` of the checkout: new change times, same content) is read, its new stamp recorded
+ * in the marker so the next command checks stamps alone again, and one note line says so.
+ * Where the marker cannot be written (a read-only checkout), the verified stamps go to the
+ * user's cache instead (`$XDG_CACHE_HOME/qa-eval-kit/verified-stamps.json`), keyed by the
+ * file's absolute path and pinned sha256. The change time (ctime) cannot be set back by
+ * `touch` or `cp -p`, so an edit that restores the modification time is still noticed.
  *
  * @module
  */
@@ -173,7 +177,8 @@ export function verifyInstalled(
 ): string[] {
   const marker = readInstallMarker(dataset, dir);
   if (!marker) return [];
-  const notes: string[] = [];
+  const cached = readStampCache();
+  const touched: { rel: string; path: string; stamp: Omit<InstalledFile, "sha256"> }[] = [];
   for (const [rel, recorded] of Object.entries(marker.files)) {
     const path = `${dir}/${rel}`;
     const want: InstalledFile = typeof recorded === "string"
@@ -190,6 +195,9 @@ export function verifyInstalled(
       );
     }
     if (sameStamp(stamp, want)) continue;
+    const key = stampKey(path);
+    const known = cached[key];
+    if (known && known.sha256 === want.sha256 && sameStamp(stamp, known)) continue;
     const memo = verified.get(path);
     let sha: string;
     if (
@@ -200,12 +208,7 @@ export function verifyInstalled(
     } else {
       sha = fileSha256(path);
       verified.set(path, { stamp, sha256: sha });
-      if (sha === want.sha256 && typeof recorded !== "string") {
-        notes.push(
-          `note: ${path} was touched after it was installed, but its content is the pinned ` +
-            `one (sha256 checked); '${fetch}' records the new time`,
-        );
-      }
+      if (sha === want.sha256 && typeof recorded !== "string") touched.push({ rel, path, stamp });
     }
     if (sha !== want.sha256) {
       throw new KitError(
@@ -216,5 +219,89 @@ export function verifyInstalled(
       );
     }
   }
-  return notes;
+  if (touched.length === 0) return [];
+  const where = recordStamps(dir, dataset, marker, touched, cached);
+  const what = touched.length === 1
+    ? touched[0].path
+    : `${touched.length} files of ${dir}/${dataset}`;
+  return [
+    `note: ${what} ${touched.length === 1 ? "was" : "were"} touched or copied after ` +
+    `installation; the content is the pinned one (sha256 checked) and the new times are ` +
+    `recorded ${where}, so this is checked once`,
+  ];
+}
+
+/** The user's cache of verified stamps (for corpora whose marker cannot be written). */
+export function stampCachePath(): string {
+  const base = Deno.env.get("XDG_CACHE_HOME") || `${Deno.env.get("HOME") ?? "/tmp"}/.cache`;
+  return `${base}/qa-eval-kit/verified-stamps.json`;
+}
+
+type StampCache = Record<string, InstalledFile>;
+
+function stampKey(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function readStampCache(): StampCache {
+  try {
+    const data = JSON.parse(Deno.readTextFileSync(stampCachePath()));
+    return data && typeof data === "object" ? data as StampCache : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Writes `text` to `path` through a temporary file and a rename (never half a file). */
+function replaceFileSync(path: string, text: string): void {
+  const tmp = `${path}.tmp-${Deno.pid}-${Date.now().toString(36)}`;
+  try {
+    Deno.writeTextFileSync(tmp, text);
+    Deno.renameSync(tmp, path);
+  } catch (e) {
+    try {
+      Deno.removeSync(tmp);
+    } catch { /* not made */ }
+    throw e;
+  }
+}
+
+/**
+ * Records the new stamps of files verified by hash: in the install marker, or where it cannot
+ * be written (a read-only checkout), in the user's stamp cache; says where (for the note).
+ */
+function recordStamps(
+  dir: string,
+  dataset: DatasetName,
+  marker: InstallMarkerData,
+  touched: { rel: string; path: string; stamp: Omit<InstalledFile, "sha256"> }[],
+  cached: StampCache,
+): string {
+  const files = { ...marker.files };
+  for (const t of touched) {
+    const sha256 = (files[t.rel] as InstalledFile).sha256;
+    files[t.rel] = { sha256, ...t.stamp };
+  }
+  try {
+    replaceFileSync(
+      installMarker(dir, dataset),
+      JSON.stringify({ ...marker, files }, null, 1) + "\n",
+    );
+    return "in its install marker";
+  } catch { /* read-only checkout: the user's cache */ }
+  for (const t of touched) {
+    cached[stampKey(t.path)] = { sha256: (files[t.rel] as InstalledFile).sha256, ...t.stamp };
+  }
+  try {
+    const path = stampCachePath();
+    Deno.mkdirSync(path.replace(/\/[^/]*$/, ""), { recursive: true });
+    replaceFileSync(path, JSON.stringify(cached, null, 1) + "\n");
+    return `in ${path} (the corpus folder cannot be written)`;
+  } catch {
+    return "nowhere (neither the corpus folder nor the user's cache can be written)";
+  }
 }

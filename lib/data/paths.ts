@@ -51,6 +51,9 @@ export function isInstalled(dataset: DatasetName, dir = defaultCacheDir()): bool
   }
 }
 
+/** Whether this process printed its line about the corpus check already. */
+let corpusNoted = false;
+
 /**
  * The folder to read a corpus from: `dir` when given (`"samples"` means the bundled samples),
  * else the cache when the corpus is installed there, else the samples. A folder holding an
@@ -69,7 +72,11 @@ export function datasetDir(dataset: DatasetName, dir?: string): string {
   const chosen = dir ?? (isInstalled(dataset) ? defaultCacheDir() : SAMPLES_DIR);
   if (chosen !== SAMPLES_DIR) {
     const fetch = `deno task data fetch ${dataset}${dir === undefined ? "" : ` --dir ${dir}`}`;
-    for (const note of verifyInstalled(dataset, chosen, fetch)) console.error(note);
+    // One line at most per process about the corpus check (a copied checkout touches them all).
+    for (const note of verifyInstalled(dataset, chosen, fetch)) {
+      if (!corpusNoted) console.error(note);
+      corpusNoted = true;
+    }
   }
   return chosen;
 }

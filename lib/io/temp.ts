@@ -105,3 +105,77 @@ export async function sweepStaleTemps(dir: string, target?: string): Promise<str
   }
   return removed;
 }
+
+/**
+ * The kit's temporary folders in the system's temporary folder, by name prefix: the kernels'
+ * runtime folder, the PDF's parts, the PDF check's rasters, the static images' page, the
+ * browser's profile (Playwright makes it inside the folder given as `TMPDIR`). Each
+ * name carries the process id (`kit-runtime-<pid>-<random>`), so a later run can tell the
+ * folders of a process that was killed outright from those of one still running.
+ */
+export const KIT_TEMP_PREFIXES = [
+  "kit-runtime-",
+  "kit-pdf-parts-",
+  "kit-pdf-",
+  "kit-png-",
+  "kit-chromium-",
+];
+
+const KIT_TEMP_NAME = /^(kit-(?:runtime|pdf-parts|pdf|png|chromium)-)(\d+)-[^/]+$/;
+
+/** The system's temporary folder (as `Deno.makeTempDir` uses it). */
+function systemTempDir(): string {
+  return (Deno.env.get("TMPDIR") || "/tmp").replace(/\/+$/, "") || "/";
+}
+
+/**
+ * Makes a kit temporary folder `<tmp>/<prefix><pid>-<random>` ({@link KIT_TEMP_PREFIXES}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { makeKitTempDir } from "./temp.ts";
+ * const dir = await makeKitTempDir("kit-runtime-");
+ * assert(dir.includes(`/kit-runtime-${Deno.pid}-`));
+ * await Deno.remove(dir);
+ * ```
+ */
+export async function makeKitTempDir(prefix: string): Promise<string> {
+  if (!KIT_TEMP_PREFIXES.includes(prefix)) throw new Error(`not a kit temporary prefix: ${prefix}`);
+  return await Deno.makeTempDir({ prefix: `${prefix}${Deno.pid}-` });
+}
+
+/**
+ * Removes the kit temporary folders ({@link makeKitTempDir}) of processes that are gone (killed
+ * outright: SIGKILL, a power cut) from `dir` (default the system's temporary folder); returns
+ * the paths removed. Folders of running processes and every other name are left alone.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sweepKitTempDirs } from "./temp.ts";
+ * const tmp = await Deno.makeTempDir();
+ * for (const n of ["kit-runtime-999999999-a1", `kit-pdf-parts-${Deno.pid}-b2`, "kit-runtime-x"]) {
+ *   await Deno.mkdir(`${tmp}/${n}`);
+ * }
+ * assert.deepEqual(await sweepKitTempDirs(tmp), [`${tmp}/kit-runtime-999999999-a1`]);
+ * ```
+ */
+export async function sweepKitTempDirs(dir: string = systemTempDir()): Promise<string[]> {
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return removed;
+  }
+  for (const e of entries) {
+    const m = KIT_TEMP_NAME.exec(e.name);
+    if (!m || !e.isDirectory || processMayRun(Number(m[2]))) continue;
+    try {
+      await Deno.remove(`${dir}/${e.name}`, { recursive: true });
+      removed.push(`${dir}/${e.name}`);
+    } catch { /* another user's, or gone meanwhile */ }
+  }
+  return removed;
+}

@@ -10,6 +10,7 @@
 import { chromium } from "npm:playwright-core@1.65.1";
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { KitError } from "../errors.ts";
+import { makeKitTempDir } from "../io/temp.ts";
 
 /** Where Debian installs Chromium; `$KIT_CHROMIUM` overrides it. */
 export function chromiumPath(): string {
@@ -56,12 +57,26 @@ export async function launchBrowser(): Promise<BrowserSession> {
     );
   }
   // playwright gives every launch a fresh temporary profile (it refuses --user-data-dir)
-  // and adds --headless itself.
-  const browser = await chromium.launch({
-    executablePath: path,
-    args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
-    headless: true,
-  });
+  // and adds --headless itself. It makes the profile in the system's temporary folder
+  // (TMPDIR, read when it launches): a kit folder named with this process's id, so the
+  // profile of a report killed outright is swept by the next one (lib/io/temp.ts).
+  const tmp = await makeKitTempDir("kit-chromium-");
+  const savedTmp = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", tmp);
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: path,
+      args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
+      headless: true,
+    });
+  } catch (e) {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    throw e;
+  } finally {
+    if (savedTmp === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", savedTmp);
+  }
   // Pages are laid out at the printed width, so one load serves the checks and the PDF.
   const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   return {
@@ -69,25 +84,94 @@ export async function launchBrowser(): Promise<BrowserSession> {
     context,
     async close() {
       await browser.close();
+      await Deno.remove(tmp, { recursive: true }).catch(() => {});
     },
   };
 }
 
+/** A local load that failed, with what Chromium said about it. */
+export interface FailedLoad {
+  /** The URL requested. */
+  url: string;
+  /** Chromium's resource type (`Document`, `Script`, `Image`, `Stylesheet`, `Other`, ...). */
+  type: string;
+  /** What issued it: the DevTools initiator type (`parser`, `script`, `preload`, `other`). */
+  initiator: string;
+  /**
+   * Chromium's error text (`net::ERR_FILE_NOT_FOUND`) and, when it blocked the load, its
+   * blocked or CORS reason.
+   */
+  reason: string;
+}
+
 /** What happened on a page besides its rendering. */
 export interface PageLog {
-  /** Uncaught exceptions in page scripts. */
+  /** Uncaught exceptions in page scripts: the message and where it was thrown. */
   pageErrors: string[];
   /** `console.error` messages. */
   consoleErrors: string[];
   /** URLs the page tried to load from the network (all were aborted). */
   blockedRequests: string[];
-  /** Local files or data the page loaded that failed. */
-  failedRequests: string[];
+  /** Local resources of the page (its document, frames, scripts, styles, images) that failed. */
+  failedRequests: FailedLoad[];
+  /**
+   * Failed loads that the page did not ask for (e.g. the page's URL requested again by a
+   * DevTools call of the checker): kept for the record, never a failure of the page.
+   */
+  ignoredRequests: FailedLoad[];
+}
+
+/** What the DevTools protocol said when a request was sent (`Network.requestWillBeSent`). */
+export interface SentRequest {
+  /** The URL requested. */
+  url: string;
+  /** Resource type (`Document`, `Image`, `Other`, ...). */
+  type: string;
+  /** Initiator type: `parser`, `script`, `preload`, `SignedExchange`, `preflight` or `other`. */
+  initiator: string;
+  /** Whether it is a frame's navigation (its request id is the loader id). */
+  navigation: boolean;
+}
+
+/** Initiators that mean the page's own HTML or scripts asked for the resource. */
+const PAGE_INITIATORS = new Set(["parser", "script", "preload", "SignedExchange", "preflight"]);
+
+/**
+ * Whether a request is the page's own: a frame's navigation (the page's document, an iframe)
+ * or a resource its HTML or scripts asked for. Anything else (initiator `other` without a
+ * navigation: a request made by the browser or by a DevTools call, such as the page's URL
+ * requested again after `CSS.enable`, seen in Chromium 150) is not the page's, and a page
+ * never loads its own document as a resource.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { requestOfPage } from "./browser.ts";
+ * const page = "file:///r/html/05-qrcd.html";
+ * assert(requestOfPage({ url: page, type: "Document", initiator: "other", navigation: true }, page));
+ * assert(requestOfPage({ url: "file:///r/x.png", type: "Image", initiator: "parser", navigation: false }, page));
+ * // Chromium 150 after CSS.enable: the page's URL again, resource type Other.
+ * assert(!requestOfPage({ url: page, type: "Other", initiator: "other", navigation: false }, page));
+ * assert(!requestOfPage({ url: page, type: "Other", initiator: "script", navigation: false }, page));
+ * ```
+ */
+export function requestOfPage(r: SentRequest, pageUrl: string | undefined): boolean {
+  if (r.navigation) return r.type === "Document";
+  if (pageUrl !== undefined && r.url.split("#")[0] === pageUrl.split("#")[0]) return false;
+  return PAGE_INITIATORS.has(r.initiator);
+}
+
+/** An uncaught page error as one line: its message and the first place in its stack. */
+function errorLine(e: Error): string {
+  const at = (e.stack ?? "").split("\n").map((l) => l.trim()).find((l) => l.startsWith("at "));
+  return `${e.name && e.name !== "Error" ? `${e.name}: ` : ""}${e.message}${at ? ` (${at})` : ""}`;
 }
 
 /**
  * A new page in `session` that cannot reach the network, with a log of its errors and
- * attempted requests.
+ * attempted requests. Failed loads are read from the DevTools protocol's network events,
+ * which say who asked for each request (its initiator) and why it failed (error text,
+ * blocked reason), so only the page's own loads count ({@link requestOfPage}).
  */
 export async function offlinePage(session: BrowserSession): Promise<{ page: Page; log: PageLog }> {
   const page = await session.context.newPage();
@@ -96,15 +180,36 @@ export async function offlinePage(session: BrowserSession): Promise<{ page: Page
     consoleErrors: [],
     blockedRequests: [],
     failedRequests: [],
+    ignoredRequests: [],
   };
-  page.on("pageerror", (e) => log.pageErrors.push(String(e)));
+  page.on("pageerror", (e) => log.pageErrors.push(errorLine(e)));
   page.on("console", (m) => {
     if (m.type() === "error") log.consoleErrors.push(m.text());
   });
-  page.on("requestfailed", (r) => {
-    const url = r.url();
-    if (!log.blockedRequests.includes(url)) log.failedRequests.push(url);
+  const network = await page.context().newCDPSession(page);
+  const sent = new Map<string, SentRequest>();
+  let pageUrl: string | undefined;
+  network.on("Network.requestWillBeSent", (e) => {
+    const r: SentRequest = {
+      url: e.request.url,
+      type: e.type ?? "Other",
+      initiator: e.initiator.type,
+      navigation: e.requestId === e.loaderId,
+    };
+    pageUrl ??= r.navigation ? r.url : undefined; // the first navigation: the page itself
+    sent.set(e.requestId, r);
   });
+  network.on("Network.loadingFailed", (e) => {
+    const r = sent.get(e.requestId) ??
+      { url: "(unknown)", type: e.type ?? "Other", initiator: "none", navigation: false };
+    if (log.blockedRequests.includes(r.url)) return; // refused network access, listed there
+    const reason = e.errorText + (e.blockedReason ? ` (blocked: ${e.blockedReason})` : "") +
+      (e.corsErrorStatus ? ` (CORS: ${e.corsErrorStatus.corsError})` : "") +
+      (e.canceled ? " (canceled)" : "");
+    const failed = { url: r.url, type: r.type, initiator: r.initiator, reason };
+    (requestOfPage(r, pageUrl) ? log.failedRequests : log.ignoredRequests).push(failed);
+  });
+  await network.send("Network.enable");
   await page.route("**/*", (route) => {
     const url = route.request().url();
     if (/^(file|data|blob|about):/.test(url)) return route.continue();

@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { makeKitTempDir } from "../io/temp.ts";
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
@@ -31,8 +32,13 @@ import { runFromScores, writeRun } from "../metrics/mod.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
 import type { Backend } from "../scoring/model/session.ts";
 import { launchBrowser } from "./browser.ts";
-import { checkPage, checkPdf, type PageCheck, type PdfCheck } from "./check.ts";
-import { executeNotebook, type ExecutionResult, type NotebookParams } from "./execute.ts";
+import { checkPage, checkPdf, type PageCheck, pageProblems, type PdfCheck } from "./check.ts";
+import {
+  executeNotebook,
+  type ExecutionResult,
+  jupyterVersions,
+  type NotebookParams,
+} from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
@@ -52,12 +58,15 @@ import {
   readQrcdInputs,
 } from "./systems_input.ts";
 import {
+  checkInputsOutside,
   checkReplaceable,
   openWorkspace,
   REPORT_MARKER,
   reportFolder,
   type Workspace,
+  writeMarker,
 } from "./workspace.ts";
+import { carryForeign, plannedKinds } from "./foreign.ts";
 import { unitePdfs } from "./pdf.ts";
 import {
   addStaticImages,
@@ -77,10 +86,15 @@ export interface ReportOptions {
   notebooksDir?: string;
   /**
    * Output folder (default `reports/<data>`). A folder that exists is replaced only when it
-   * is a report the kit made (it holds `.kit-report`) or is empty, or with `force`.
+   * is empty or a report the kit made (it holds `.kit-report`) holding only what the report
+   * wrote, or with `force`. Files the report did not write are never deleted: they are
+   * carried over into the new report.
    */
   outDir?: string;
-  /** Replace an existing output folder that is not a kit report. */
+  /**
+   * Replace an existing output folder that holds files the report did not write (or no
+   * `.kit-report`): only what the report wrote is replaced, the rest is kept.
+   */
   force?: boolean;
   /** Only the notebooks whose names start with one of these (e.g. `01`). */
   only?: string[];
@@ -124,6 +138,11 @@ export interface ReportResult {
   notebooks: NotebookEntry[];
   indexCheck: PageCheck;
   pdfCheck?: PdfCheck & { bytes: number };
+  /**
+   * What the pages were made and checked with: Chromium (the browser's own version string),
+   * Deno, and the Jupyter packages (`jupyterVersions`).
+   */
+  versions: { chromium: string; deno: string; jupyter: Record<string, string> };
   /** The user's systems (summary.json `systems`), when given. */
   systems?: Record<string, unknown>[];
   /**
@@ -159,20 +178,6 @@ export function listNotebooks(
     throw new KitError(`no notebooks (NN-name.ipynb) found${hint}`, { file: dir });
   }
   return names;
-}
-
-function checkProblems(c: PageCheck): string[] {
-  const p: string[] = [];
-  for (const f of c.figures) {
-    if (!f.svg || f.marks === 0) p.push(`figure ${f.id} not drawn`);
-  }
-  for (const e of c.pageErrors) p.push(`script error: ${e}`);
-  for (const u of c.blockedRequests) p.push(`network request: ${u}`);
-  for (const u of c.failedRequests) p.push(`failed to load: ${u}`);
-  for (const f of c.arabicFonts) {
-    if (!f.coversArabic) p.push(`Arabic text drawn with '${f.family}', which lacks Arabic`);
-  }
-  return p;
 }
 
 export { REPORT_MARKER };
@@ -249,16 +254,96 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
     options.outDir ?? `${PROJECT_ROOT}/reports/${options.params.data}`,
   );
   const names = listNotebooks(srcDir, options.only, options.params.systems !== undefined);
-  await checkReplaceable(outDir, options.force ?? false);
+  await checkInputsOutside(outDir, reportInputs(options.params));
+  await checkReplaceable(
+    outDir,
+    options.force ?? false,
+    plannedKinds(plannedFiles(names, options)),
+  );
   const ws = await openWorkspace(outDir, { log });
+  let result: ReportResult;
   try {
-    const result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
-    ws.swapIn();
-    return result;
+    result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
+    await writeMarker(ws.dir);
+    // The files the report did not write go on in the new report (the old one is only read).
+    const carried = await carryForeign(outDir, ws.dir);
+    if (carried.length) log(`kept ${carried.length} file(s) the report did not write`);
   } catch (e) {
-    ws.discard();
-    throw e;
+    throw failed(ws, e, log);
   }
+  const kept = ws.swapIn();
+  if (kept) {
+    log(
+      `the previous report is kept in ${kept}/: files the report did not write arrived there ` +
+        "during the build and could not be moved into the new one",
+    );
+  }
+  return result;
+}
+
+/**
+ * After a failed build: keeps the attempt as `<out>.failed/` when a notebook ran in it (a
+ * failure while reading the inputs leaves nothing worth keeping) and returns the error with
+ * the workspace's paths moved there and a line saying where it is.
+ */
+function failed(ws: Workspace, e: unknown, log: (line: string) => void): unknown {
+  const ran = (() => {
+    try {
+      return [...Deno.readDirSync(`${ws.dir}/notebooks`)].length > 0;
+    } catch {
+      return false;
+    }
+  })();
+  if (!ran) {
+    ws.discard();
+    return e;
+  }
+  const kept = ws.keepFailed();
+  if (!kept) return e;
+  log(`the failed attempt is kept for inspection: ${kept}/ (replaced by the next failure)`);
+  if (!(e instanceof KitError)) return e;
+  return new KitError(
+    relocate(e.message, ws.dir, kept) +
+      `\n(the failed attempt is kept in ${kept}/; the previous report is unchanged)`,
+    {},
+    { cause: e },
+  );
+}
+
+/**
+ * The files a report of these notebooks will write (relative paths): what a file the report
+ * did not write must not sit at (checked again, exactly, when it is carried over).
+ */
+function plannedFiles(names: readonly string[], options: ReportOptions): string[] {
+  const files = ["index.html", "summary.json", "screenshots/index.png"];
+  if (options.pdf !== false) files.push("report.pdf");
+  for (const file of names) {
+    const name = file.replace(/\.ipynb$/, "");
+    files.push(`html/${name}.html`, `notebooks/${file}`, `screenshots/${name}.png`);
+  }
+  const spec = options.params.systems;
+  if (spec) {
+    files.push("per-question.csv", "per-question.json");
+    if (spec.qrcd) files.push("per-record-qrcd.csv");
+    spec.systems.forEach((s, i) => s.model && files.push(`runs/${fileSafe(s.name, i)}.run`));
+  }
+  return files;
+}
+
+/** The files and folders the user gave the report (runs, QRCD runs and gold, model folders). */
+function reportInputs(params: NotebookParams): { label: string; path: string }[] {
+  const spec = params.systems;
+  const inputs: { label: string; path: string }[] = [];
+  for (const s of spec?.systems ?? []) {
+    for (const run of s.runs) inputs.push({ label: `--run ${s.name}`, path: run });
+    if (s.model?.startsWith("/")) inputs.push({ label: `--model ${s.name}`, path: s.model });
+  }
+  for (const r of spec?.qrcd?.runs ?? []) {
+    inputs.push({ label: `--qrcd-run ${r.name}`, path: r.path });
+  }
+  if (spec?.qrcd?.gold.startsWith("/")) inputs.push({ label: "--qrcd-gold", path: spec.qrcd.gold });
+  if (params.model) inputs.push({ label: "--model", path: params.model });
+  return inputs;
 }
 
 /** `value` with every occurrence of the workspace path in its strings moved to `outDir`. */
@@ -280,8 +365,8 @@ async function buildInto(
   for (const sub of ["notebooks", "html", "screenshots"]) {
     await Deno.mkdir(`${dir}/${sub}`, { recursive: true });
   }
-  const runtimeDir = await Deno.makeTempDir({ prefix: "kit-runtime-" });
-  const partsDir = await Deno.makeTempDir({ prefix: "kit-pdf-parts-" });
+  const runtimeDir = await makeKitTempDir("kit-runtime-");
+  const partsDir = await makeKitTempDir("kit-pdf-parts-");
   ws.also.push(runtimeDir, partsDir);
   const specFile = `${partsDir}/systems.json`;
   const systems = options.params.systems &&
@@ -411,6 +496,11 @@ async function buildInto(
     }
 
     const result: ReportResult = {
+      versions: {
+        chromium: session.browser.version(),
+        deno: Deno.version.deno,
+        jupyter: await jupyterVersions(),
+      },
       outDir: ws.outDir,
       index,
       pdf,
@@ -435,7 +525,7 @@ async function buildInto(
     );
 
     const problems = [indexCheck, ...entries.map((e) => e.check)].flatMap((c) =>
-      checkProblems(c).map((p) => `${c.page}: ${p}`)
+      pageProblems(c).map((p) => `${c.page}: ${p}`)
     );
     const expectedFigures = entries.reduce((n, e) => n + e.figures, 0);
     if (pdfCheck && expectedFigures > 0 && pdfCheck.pagesWithFigures === 0) {

@@ -7,8 +7,9 @@
  *
  * @module
  */
+import { makeKitTempDir } from "../io/temp.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
-import type { BrowserSession } from "./browser.ts";
+import type { BrowserSession, FailedLoad } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
 import { printLoadedPage } from "./pdf.ts";
 import { KitError } from "../errors.ts";
@@ -21,6 +22,10 @@ export interface FigureCheck {
   svg: boolean;
   /** Drawn marks: bar, box and point paths, line paths with geometry. */
   marks: number;
+  /** Its place on the page: 1 for the first figure. */
+  n?: number;
+  /** The code cell holding it (1 for the page's first code cell), on notebook pages. */
+  cell?: number;
 }
 
 /** The result of checking one page. */
@@ -29,14 +34,16 @@ export interface PageCheck {
   page: string;
   /** One entry per `.kit-plotly` figure div. */
   figures: FigureCheck[];
-  /** Uncaught script errors. */
+  /** Uncaught script errors: message and where it was thrown. */
   pageErrors: string[];
   /** `console.error` messages. */
   consoleErrors: string[];
   /** Network URLs the page tried to load (all aborted). */
   blockedRequests: string[];
-  /** Local resources that failed to load. */
-  failedRequests: string[];
+  /** The page's own loads that failed, with Chromium's reason. */
+  failedRequests: FailedLoad[];
+  /** Failed loads the page did not ask for (a DevTools call's): recorded, not a failure. */
+  ignoredRequests: FailedLoad[];
   /** Where the full-page screenshot was saved. */
   screenshot?: string;
   /**
@@ -58,8 +65,12 @@ export const ALL_FIGURES_DRAWN = `[...document.querySelectorAll(".kit-plotly")]
  * Page script: per figure div, its id, whether Plotly's SVG exists, and how many marks have
  * geometry (a list of {@link FigureCheck}).
  */
-export const FIGURE_MARKS = `[...document.querySelectorAll(".kit-plotly")].map((d) => ({
+export const FIGURE_MARKS = `[...document.querySelectorAll(".kit-plotly")].map((d, i) => ({
   id: d.id,
+  n: i + 1,
+  ...(d.closest(".jp-CodeCell")
+    ? { cell: [...document.querySelectorAll(".jp-CodeCell")].indexOf(d.closest(".jp-CodeCell")) + 1 }
+    : {}),
   svg: !!d.querySelector("svg.main-svg"),
   marks: [...d.querySelectorAll(".plot path, .barlayer path, .scatterlayer path, .boxlayer path")]
     .filter((p) => { const g = p.getAttribute("d") || ""; return g.length > 4 && g !== "M0,0Z"; })
@@ -97,20 +108,68 @@ export async function openAndDraw(
   timeoutMs: number,
 ): Promise<FigureCheck[]> {
   // A 5 MB page on a busy machine can take longer than Playwright's default 30 s to load.
-  await page.goto(`file://${await Deno.realPath(htmlPath)}`, {
-    waitUntil: "load",
-    timeout: timeoutMs,
-  });
+  try {
+    const url = `file://${await Deno.realPath(htmlPath)}`;
+    await page.goto(url, {
+      waitUntil: "load",
+      timeout: timeoutMs,
+    });
+  } catch (e) {
+    const why = (e as Error).message.split("\n")[0].replace(/^page\.goto: /, "");
+    throw new KitError(`Chromium could not open the page: ${why}`, { file: htmlPath });
+  }
   await page.waitForFunction(ALL_FIGURES_DRAWN, undefined, { timeout: timeoutMs })
     .catch(() => {});
   return await page.evaluate(FIGURE_MARKS) as FigureCheck[];
 }
 
+/**
+ * What is wrong with a checked page, one line per problem, each with its reason: the figure
+ * that did not draw (its place, id and code cell) and whether it lacks Plotly's SVG or drew
+ * no marks, the script error and where it was thrown, the load that failed with Chromium's
+ * error text or blocked reason, the network request refused, the font without Arabic.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pageProblems } from "./check.ts";
+ * const problems = pageProblems({
+ *   page: "p.html", seconds: 1, consoleErrors: [], blockedRequests: [], ignoredRequests: [],
+ *   arabicFonts: [], pageErrors: ["x is not defined (at file:///p.html:3:9)"],
+ *   figures: [{ id: "fig-1", svg: false, marks: 0, n: 1, cell: 4 }],
+ *   failedRequests: [{
+ *     url: "file:///plot.js", type: "Script", initiator: "parser", reason: "net::ERR_FILE_NOT_FOUND",
+ *   }],
+ * });
+ * assert.deepEqual(problems, [
+ *   "figure 1 (fig-1, code cell 4) did not draw: Plotly made no SVG",
+ *   "script error: x is not defined (at file:///p.html:3:9)",
+ *   "failed to load file:///plot.js (Script, asked by the page's parser): net::ERR_FILE_NOT_FOUND",
+ * ]);
+ * ```
+ */
+export function pageProblems(c: PageCheck): string[] {
+  const p: string[] = [];
+  for (const f of c.figures) {
+    if (f.svg && f.marks > 0) continue;
+    const where = [f.id, ...(f.cell ? [`code cell ${f.cell}`] : [])].join(", ");
+    const why = f.svg ? "its SVG has no marks (no bars, points or lines)" : "Plotly made no SVG";
+    p.push(`figure ${f.n ?? "?"} (${where}) did not draw: ${why}`);
+  }
+  for (const e of c.pageErrors) p.push(`script error: ${e}`);
+  for (const u of c.blockedRequests) p.push(`network request refused (reports are offline): ${u}`);
+  for (const r of c.failedRequests) {
+    p.push(`failed to load ${r.url} (${r.type}, asked by the page's ${r.initiator}): ${r.reason}`);
+  }
+  for (const f of c.arabicFonts) {
+    if (!f.coversArabic) p.push(`Arabic text drawn with '${f.family}', which lacks Arabic`);
+  }
+  return p;
+}
+
 /** True when a page check found every figure drawn and nothing wrong. */
 export function pageOk(c: PageCheck): boolean {
-  return c.figures.every((f) => f.svg && f.marks > 0) && c.pageErrors.length === 0 &&
-    c.blockedRequests.length === 0 && c.failedRequests.length === 0 &&
-    c.arabicFonts.every((f) => f.coversArabic);
+  return pageProblems(c).length === 0;
 }
 
 /**
@@ -143,6 +202,7 @@ export async function checkPage(
       consoleErrors: log.consoleErrors,
       blockedRequests: log.blockedRequests,
       failedRequests: log.failedRequests,
+      ignoredRequests: log.ignoredRequests,
       ...(screenshotPath ? { screenshot: screenshotPath } : {}),
       arabicFonts,
       seconds,
@@ -290,7 +350,7 @@ export function countTracePixels(ppm: Uint8Array): number {
  * show figure ink (at least `minPixels` pixels in Plotly's trace colours).
  */
 export async function checkPdf(pdf: string, minPixels = 200): Promise<PdfCheck> {
-  const dir = await Deno.makeTempDir({ prefix: "kit-pdf-" });
+  const dir = await makeKitTempDir("kit-pdf-");
   try {
     await tool("pdftoppm", ["-r", "40", pdf, `${dir}/page`]);
     const pages = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".ppm"))

@@ -6,12 +6,48 @@
  *
  * @module
  */
+import { makeKitTempDir } from "../io/temp.ts";
 import { KitError } from "../errors.ts";
 import { ENV_NAMES, SYSTEMS_ENV, type UserSystemsSpec } from "./user_systems.ts";
 
 /** The Python that has nbclient/nbconvert (Debian packages); `$KIT_PYTHON` overrides it. */
 export function jupyterPython(): string {
   return Deno.env.get("KIT_PYTHON") ?? "/usr/bin/python3";
+}
+
+/**
+ * The versions of the Jupyter packages the notebooks run with (`jupyter_core`,
+ * `jupyter_client`, `nbclient`, `nbconvert`, `notebook`, `ipykernel`), read from
+ * {@link jupyterPython}; a package that is missing is left out.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { jupyterVersions } from "./execute.ts";
+ * const v = await jupyterVersions();
+ * assert.match(v.nbclient ?? "missing", /^(\d+\.\d+|missing)/);
+ * ```
+ */
+export async function jupyterVersions(): Promise<Record<string, string>> {
+  const script = `import importlib, json
+out = {}
+for name in ["jupyter_core", "jupyter_client", "nbclient", "nbconvert", "notebook", "ipykernel"]:
+    try:
+        out[name] = importlib.import_module(name).__version__
+    except Exception:
+        pass
+print(json.dumps(out))`;
+  try {
+    const out = await new Deno.Command(jupyterPython(), {
+      args: ["-c", script],
+      env: { PYDEVD_DISABLE_FILE_VALIDATION: "1" },
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return out.success ? JSON.parse(new TextDecoder().decode(out.stdout)) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The runner script next to this module. */
@@ -106,7 +142,7 @@ export async function withRuntimeDir<T>(
 ): Promise<T> {
   const existing = Deno.env.get("XDG_RUNTIME_DIR") ?? given;
   if (existing) return await fn(existing);
-  const made = await Deno.makeTempDir({ prefix: "kit-runtime-" });
+  const made = await makeKitTempDir("kit-runtime-");
   try {
     return await fn(made);
   } finally {

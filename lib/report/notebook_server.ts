@@ -5,6 +5,12 @@
  * URL with its token is printed instead). `./kit notebook` runs this; the live-Notebook
  * test starts the same server on a free port.
  *
+ * Running notebooks live must not dirty the checkout (autosave writes every output into the
+ * file): `./kit notebook` serves a working copy, `notebooks-live/` (git-ignored, beside
+ * `notebooks/` so `../lib/mod.ts` still resolves), made from the tracked notebooks. A copy the
+ * user already has is never overwritten; when its tracked notebook changed since it was made,
+ * a line says so (delete the copy to start again from the new one).
+ *
  * ```sh
  * ./kit notebook [--port N] [--data sample|real] [--dir DIR]
  * ```
@@ -13,6 +19,7 @@
  */
 import { KitError } from "../errors.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { resolvePath } from "../io/path.ts";
 import { callerDirectory } from "../cli/main.ts";
 
@@ -190,6 +197,71 @@ export async function startNotebookServer(
   return { url, token, log: () => log, close: stop };
 }
 
+/** The working copy `./kit notebook` serves (git-ignored). */
+export const LIVE_DIR = `${PROJECT_ROOT}/notebooks-live`;
+
+function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>).then((d) =>
+    [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("")
+  );
+}
+
+/**
+ * Makes `dest` a working copy of the notebooks (`NN-name.ipynb`) of `src`: each notebook
+ * missing from `dest` is copied (recording the source's sha256 in its metadata,
+ * `kit.copied_from_sha256`); one already there is left as it is (it holds the user's work),
+ * with a note when the tracked notebook changed since the copy was made. Returns the notes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { workingCopy } from "./notebook_server.ts";
+ * const src = await Deno.makeTempDir();
+ * const dest = `${await Deno.makeTempDir()}/live`;
+ * await Deno.writeTextFile(`${src}/01-a.ipynb`, JSON.stringify({ cells: [], metadata: {} }));
+ * assert.deepEqual(await workingCopy(src, dest), []);
+ * const copy = JSON.parse(await Deno.readTextFile(`${dest}/01-a.ipynb`));
+ * assert.match(copy.metadata.kit.copied_from_sha256, /^[0-9a-f]{64}$/);
+ * await Deno.writeTextFile(`${src}/01-a.ipynb`, JSON.stringify({ cells: [1], metadata: {} }));
+ * const notes = await workingCopy(src, dest);
+ * assert.match(notes[0], /01-a\.ipynb: notebooks\/01-a\.ipynb changed since this copy was made/);
+ * ```
+ */
+export async function workingCopy(src: string, dest: string): Promise<string[]> {
+  await Deno.mkdir(dest, { recursive: true });
+  const notes: string[] = [];
+  const names = [...Deno.readDirSync(src)].filter((e) =>
+    e.isFile && /^\d\d-.+\.ipynb$/.test(e.name)
+  )
+    .map((e) => e.name).sort();
+  for (const name of names) {
+    const bytes = await Deno.readFile(`${src}/${name}`);
+    const sha = await sha256Hex(bytes);
+    const target = `${dest}/${name}`;
+    let existing: string | undefined;
+    try {
+      existing = await Deno.readTextFile(target);
+    } catch { /* not copied yet */ }
+    if (existing === undefined) {
+      const nb = JSON.parse(new TextDecoder().decode(bytes));
+      nb.metadata = { ...nb.metadata, kit: { ...nb.metadata?.kit, copied_from_sha256: sha } };
+      await writeFileAtomic(target, JSON.stringify(nb, null, 1) + "\n");
+      continue;
+    }
+    let from: unknown;
+    try {
+      from = JSON.parse(existing)?.metadata?.kit?.copied_from_sha256;
+    } catch { /* the user's file, whatever it holds */ }
+    if (from !== sha) {
+      notes.push(
+        `note: ${target}: notebooks/${name} changed since this copy was made; the copy is kept ` +
+          "(delete it to start from the new one)",
+      );
+    }
+  }
+  return notes;
+}
+
 /** `./kit notebook`: parses its flags and runs the server in the foreground. */
 async function main(args: string[]): Promise<number> {
   const options: NotebookServerOptions = {};
@@ -217,6 +289,14 @@ async function main(args: string[]): Promise<number> {
     throw new KitError(`--data must be 'sample' or 'real', not '${env.KIT_DATA}'`);
   }
   if (options.port === 0) options.port = freePort();
+  if (options.dir === undefined) {
+    // A working copy: the tracked notebooks stay clean (outputs, autosave, checkpoints).
+    for (const note of await workingCopy(`${PROJECT_ROOT}/notebooks`, LIVE_DIR)) {
+      console.error(note);
+    }
+    options.dir = LIVE_DIR;
+    console.error(`serving ${LIVE_DIR}/ (a working copy; notebooks/ is not changed)`);
+  }
   const token = randomToken();
   const child = new Deno.Command("jupyter", {
     args: notebookServerArgs({ ...options, token }),

@@ -14,6 +14,12 @@ Parameters reach the notebook as environment variables (the kernel inherits this
 process's environment; the first cell of each notebook reads KIT_DATA, KIT_MODEL,
 KIT_BACKEND). NO_COLOR=1 is set so text outputs carry no ANSI colour codes.
 
+The runner and its kernel end with their parent: the runner asks Linux for SIGTERM when the
+process that started it dies (prctl PR_SET_PDEATHSIG; a killed `deno task report` must not
+leave a notebook running into a deleted folder), and on SIGTERM it stops its kernel and removes
+the kernel's connection file; the kernel is started with SIGKILL as its parent-death signal, so
+it ends with the runner however the runner ends.
+
 Exit status: 0 when every cell ran; 1 when a cell failed (the cell's number, source
 and error are printed on stderr and the partly executed notebook is still written);
 2 for usage errors. On success one JSON line is printed on stdout with timings.
@@ -22,9 +28,11 @@ and error are printed on stderr and the partly executed notebook is still writte
 import argparse
 import asyncio
 import copy
+import ctypes
 import json
 import os
 import re
+import signal
 import sys
 import time
 
@@ -39,6 +47,42 @@ except ImportError as e:  # pragma: no cover - depends on the machine
     sys.exit(2)
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(sig: int) -> bool:
+    """Asks Linux to send `sig` to this process when its parent dies; False where unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux
+        return False
+
+
+def kernel_dies_with_runner() -> None:
+    """preexec_fn of the kernel (between fork and exec): SIGKILL when the runner ends."""
+    die_with_parent(signal.SIGKILL)
+
+
+def stop_on_sigterm(client_ref: list) -> None:
+    """On SIGTERM (the parent died, or was asked to stop): kill the kernel, remove its files."""
+    def handler(signum, _frame):
+        client = client_ref[0] if client_ref else None
+        km = getattr(client, "km", None)
+        try:
+            process = getattr(getattr(km, "provisioner", None), "process", None)
+            if process is not None:
+                os.killpg(process.pid, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+        try:
+            if km is not None and km.connection_file:
+                os.remove(km.connection_file)
+        except OSError:
+            pass
+        os._exit(128 + signum)
+    signal.signal(signal.SIGTERM, handler)
 
 
 def describe_failure(nb, error: CellExecutionError) -> str:
@@ -74,6 +118,11 @@ def main(argv) -> int:
     args = parser.parse_args(argv)
 
     os.environ["NO_COLOR"] = "1"
+    parent = os.getppid()
+    clients: list = []
+    stop_on_sigterm(clients)
+    if die_with_parent(signal.SIGTERM) and os.getppid() != parent:
+        return 143  # the parent died before the request took effect
     source = nbformat.read(args.input, as_version=4)
     cwd = os.path.dirname(os.path.abspath(args.input))
     kernel = args.kernel or source.metadata.get("kernelspec", {}).get("name", "deno")
@@ -92,14 +141,16 @@ def main(argv) -> int:
             resources={"metadata": {"path": cwd}},
             record_timing=True,
         )
+        clients[:] = [client]
         try:
-            client.execute()
+            # Keyword arguments reach the kernel's Popen (jupyter_client's launch_kernel).
+            client.execute(preexec_fn=kernel_dies_with_runner)
         except CellExecutionError as e:
             print(f"{args.input}: " + describe_failure(nb, e), file=sys.stderr)
             status = 1
         except NoSuchKernel:
             print(f"{args.input}: the Jupyter kernel '{kernel}' is not installed: "
-                  "run `deno jupyter --install`", file=sys.stderr)
+                  "run ./kit setup (or `deno jupyter --install`)", file=sys.stderr)
             return 2
         except Exception as e:  # noqa: BLE001 - any kernel/transport failure
             if attempt == 2:

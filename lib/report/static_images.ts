@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { makeKitTempDir } from "../io/temp.ts";
 import type { Figure } from "../plot/figures.ts";
 import { describeFigure, PLOTLY_MIME, withStaticImage } from "../plot/display.ts";
 import { plotlyJsPath } from "../plot/plotlyjs.ts";
@@ -52,7 +53,7 @@ export interface FigureRenderer {
 /** Opens a page with plotly.js (from the pinned package file) for {@link addStaticImages}. */
 export async function figureRenderer(session: BrowserSession): Promise<FigureRenderer> {
   const { page, log } = await offlinePage(session);
-  const dir = await Deno.makeTempDir({ prefix: "kit-png-" });
+  const dir = await makeKitTempDir("kit-png-");
   try {
     const html = `${dir}/render.html`;
     await writeFileAtomic(

@@ -4,19 +4,43 @@
  * the previous report whole. Ctrl-C (SIGINT), SIGTERM, SIGHUP and SIGQUIT stop every process the build
  * started (the notebook runner, its Jupyter kernel, Chromium) and remove the partial folder
  * and the temporary files; folders left by a build that was killed outright (SIGKILL, a power
- * cut) are swept by the next build of the same report.
+ * cut) are swept by the next build of the same report, and so are the kit's folders in the
+ * system's temporary folder (`kit-runtime-<pid>-*`, `kit-pdf-parts-<pid>-*`) whose process is
+ * gone.
+ *
+ * Nothing given is lost: an input of the report (a run, a QRCD run, a gold file, a model folder)
+ * inside the folder it would replace is refused before any work ({@link checkInputsOutside}),
+ * and a report folder holding files the kit did not write is not replaced without `--force`
+ * ({@link checkReplaceable}): the marker `.kit-report` lists every file the report wrote. With
+ * `--force` the report replaces only those: every other file is carried over into the new
+ * report before the swap (foreign.ts), and one sitting where the new report writes is refused
+ * before any work. No file the report did not write is ever deleted. A build that fails is
+ * kept for inspection as `<out>.failed/` (replacing the previous failed attempt), the previous
+ * report untouched.
  *
  * @module
  */
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { onInterrupt } from "../io/interrupt.ts";
+import { outputError } from "../io/output.ts";
 import { basename, dirname } from "../io/path.ts";
-import { parseTempName, tempPathFor } from "../io/temp.ts";
+import { parseTempName, sweepKitTempDirs, tempPathFor } from "../io/temp.ts";
 import { isRunning, stopDescendants } from "./process_tree.ts";
+import {
+  collisionError,
+  collisions,
+  filesBelow,
+  foreignFiles,
+  moveUncarried,
+  type PathKind,
+  REPORT_MARKER,
+  type ReportMarker,
+  uncarried,
+  UNFINISHED_MARKER,
+} from "./foreign.ts";
 
-/** The file that marks a folder as a report the kit made (and may replace). */
-export const REPORT_MARKER = ".kit-report";
+export { filesBelow, foreignFiles, REPORT_MARKER };
 
 /**
  * The folder a report goes to: `outDir`, or where it leads when it is a symbolic link (the
@@ -38,18 +62,52 @@ export async function reportFolder(outDir: string): Promise<string> {
 }
 
 /**
- * Refuses to replace what the kit did not make: the report's folder is replaced, so
- * `--out ~/somewhere` must not wipe a user's files, and `--out /dev/null` must not replace a
- * device. A folder qualifies when it holds `.kit-report` or is empty, or with `force`.
- * (Give it {@link reportFolder}'s answer: links are followed first.)
+ * Writes the marker of a finished report into `dir`: every file now in it, which the build
+ * wrote (the folder was new).
  */
-export async function checkReplaceable(dir: string, force: boolean): Promise<void> {
+export async function writeMarker(dir: string): Promise<void> {
+  const marker: ReportMarker = {
+    made_by: "deno task report",
+    files: filesBelow(dir).filter((f) => f !== REPORT_MARKER),
+  };
+  await writeFileAtomic(`${dir}/${REPORT_MARKER}`, JSON.stringify(marker, null, 1) + "\n", {
+    force: true,
+  });
+}
+
+/**
+ * Refuses, before any work, to replace what the kit did not make: `--out ~/somewhere` must not
+ * take over a user's folder, and `--out /dev/null` must not replace a device. A folder
+ * qualifies when it is empty, or holds `.kit-report` and no file besides those the kit wrote
+ * there (a note the user added, a run copied in); with `force` any folder does, its files the
+ * report did not write then carried over into the new report (`carryForeign`, foreign.ts),
+ * unless one sits where the new report writes: `kindAt` says what the new report will have at
+ * a relative path. (Give it {@link reportFolder}'s answer: links are followed first.)
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkReplaceable, REPORT_MARKER } from "./workspace.ts";
+ * import { plannedKinds } from "./foreign.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/${REPORT_MARKER}`, JSON.stringify({ made_by: "x", files: [] }));
+ * await Deno.writeTextFile(`${dir}/NOTES.txt`, "mine");
+ * await assert.rejects(() => checkReplaceable(dir, false, plannedKinds([])), /holds 1 file/);
+ * await checkReplaceable(dir, true, plannedKinds(["index.html"])); // NOTES.txt will be kept
+ * await assert.rejects(() => checkReplaceable(dir, true, plannedKinds(["NOTES.txt"])), /NOTES\.txt/);
+ * ```
+ */
+export async function checkReplaceable(
+  dir: string,
+  force: boolean,
+  kindAt: (path: string) => PathKind,
+): Promise<void> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(dir);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return;
-    throw e;
+    throw await outputError(e, dir);
   }
   if (!info.isDirectory) {
     throw new KitError("the report folder exists and is not a folder; choose another --out", {
@@ -57,20 +115,90 @@ export async function checkReplaceable(dir: string, force: boolean): Promise<voi
     });
   }
   const entries = [...Deno.readDirSync(dir)].map((e) => e.name);
-  if (force || entries.length === 0 || entries.includes(REPORT_MARKER)) return;
+  if (entries.length === 0) return;
+  if (!force && !entries.includes(REPORT_MARKER)) {
+    throw new KitError(
+      "refusing to replace a folder that is not a report made by the kit (it has no " +
+        `${REPORT_MARKER}); choose another --out, or pass --force to write the report into it ` +
+        "(its files are kept)",
+      { file: dir },
+    );
+  }
+  const foreign = foreignFiles(dir, { folders: true });
+  if (foreign.length === 0) return;
+  if (force) {
+    const clash = collisions(foreign, kindAt);
+    if (clash.length) throw collisionError(dir, clash);
+    return;
+  }
+  const shown = foreign.slice(0, 5).join(", ") + (foreign.length > 5 ? ", ..." : "");
   throw new KitError(
-    "refusing to replace a folder that is not a report made by the kit (it has no " +
-      `${REPORT_MARKER}); choose another --out or pass --force`,
+    `refusing to replace this report: it holds ${foreign.length} file(s) the report did not ` +
+      `write (${shown}); move them out of it or choose another --out (--force replaces only ` +
+      "what the report wrote and keeps them)",
     { file: dir },
   );
 }
 
 /**
+ * Refuses, before any work, an input of the report that lies inside the folder the report
+ * replaces (`outDir`): a file the report wrote there goes with the old report, and a report
+ * never reads from the folder it replaces. `inputs` are the paths as the flags named them
+ * (`label` says which flag), absolute.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkInputsOutside } from "./workspace.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/R`);
+ * await Deno.writeTextFile(`${dir}/R/mine.run`, "");
+ * await Deno.writeTextFile(`${dir}/base.run`, "");
+ * await checkInputsOutside(`${dir}/R`, [{ label: "--run", path: `${dir}/base.run` }]);
+ * await assert.rejects(
+ *   () => checkInputsOutside(`${dir}/R`, [{ label: "--run", path: `${dir}/R/mine.run` }]),
+ *   /mine\.run: --run is inside the report folder/,
+ * );
+ * ```
+ */
+export async function checkInputsOutside(
+  outDir: string,
+  inputs: readonly { label: string; path: string }[],
+): Promise<void> {
+  let out: string;
+  try {
+    out = await Deno.realPath(outDir);
+  } catch {
+    return; // no folder yet: nothing can be inside it
+  }
+  for (const { label, path } of inputs) {
+    let real: string;
+    try {
+      real = await Deno.realPath(path);
+    } catch {
+      continue; // not a path (a model spec such as lexical:bm25), or checked by its reader
+    }
+    if (real === out || real.startsWith(out === "/" ? "/" : `${out}/`)) {
+      throw new KitError(
+        `${label} is inside the report folder ${outDir}, which the report replaces (a file ` +
+          "the report wrote there goes with the old report); move or copy it out first, e.g. " +
+          "to runs/",
+        { file: path },
+      );
+    }
+  }
+}
+
+/**
  * Removes build folders of `outDir` (kit temporary names, `<out>.tmp-<pid>-<random>`: the new
  * report being built, or the old one being swapped out) left by builds that are no longer
- * running (the pid in the name is gone). Returns the folders removed.
+ * running (the pid in the name is gone), except an old report holding files the report did
+ * not write that are not in `outDir` (`log` says so). Returns the folders removed.
  */
-export async function sweepStale(outDir: string): Promise<string[]> {
+export function sweepStale(
+  outDir: string,
+  log: (line: string) => void = () => {},
+): string[] {
   const parent = dirname(outDir);
   const removed: string[] = [];
   let entries: Deno.DirEntry[];
@@ -82,7 +210,18 @@ export async function sweepStale(outDir: string): Promise<string[]> {
   for (const e of entries) {
     const t = parseTempName(e.name);
     if (!e.isDirectory || !t || t.target !== basename(outDir) || isRunning(t.pid)) continue;
-    await Deno.remove(`${parent}/${e.name}`, { recursive: true }).catch(() => {});
+    // An old report swapped out by a build killed before it removed it: removed only when
+    // every file in it the report did not write is in the report (carried over).
+    const left = uncarried(`${parent}/${e.name}`, outDir);
+    if (left.length) {
+      const shown = left.slice(0, 3).join(", ") + (left.length > 3 ? ", ..." : "");
+      log(
+        `kept ${parent}/${e.name}, an old report a killed build left: it holds files the ` +
+          `report did not write (${shown}); move them out of it, then remove it`,
+      );
+      continue;
+    }
+    removeSync(`${parent}/${e.name}`);
     removed.push(`${parent}/${e.name}`);
   }
   return removed;
@@ -97,12 +236,44 @@ export interface Workspace {
   /** Extra paths (temporary folders elsewhere) removed with the workspace. */
   also: string[];
   /**
-   * Puts the finished report in place of the old one (which is then removed) and removes the
-   * signal handlers. Synchronous: no signal can land halfway.
+   * Puts the finished report in place of the old one and removes the signal handlers. The
+   * old one is then removed, after the files the report did not write that arrived after
+   * `carryForeign` (foreign.ts) are moved over; when one cannot be, the old one is kept and its
+   * path returned. Synchronous: no signal can land halfway.
    */
-  swapIn(): void;
+  swapIn(): string | undefined;
   /** Removes the workspace (after a failure) and the signal handlers; the old report stays. */
   discard(): void;
+  /**
+   * After a failure: moves the workspace to `<out>.failed` (replacing an earlier failed attempt
+   * of the kit) for inspection and removes the signal handlers; returns where it is, or
+   * undefined when it could not be kept (then it is removed). The old report stays.
+   */
+  keepFailed(): string | undefined;
+}
+
+function existsSync(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A failed swap as one line naming the report folder. */
+function swapError(e: unknown, outDir: string): KitError {
+  const code = (e as { code?: string })?.code;
+  const why = code === "EROFS"
+    ? "read-only file system"
+    : code === "EACCES" || code === "EPERM"
+    ? "permission denied"
+    : (e as Error).message;
+  return new KitError(
+    `cannot put the new report in place (${why}); the previous report is unchanged`,
+    { file: outDir },
+    { cause: e },
+  );
 }
 
 /**
@@ -118,7 +289,22 @@ function onSignals(cleanup: () => void, note: string): () => void {
 function removeSync(path: string): void {
   try {
     Deno.removeSync(path, { recursive: true });
-  } catch { /* gone */ }
+  } catch {
+    // A read-only folder of the user's carried over (made anew here, so ours to change):
+    // made writable, then removed. Files are never changed: they may be links to the user's.
+    try {
+      writableFolders(path);
+      Deno.removeSync(path, { recursive: true });
+    } catch { /* gone */ }
+  }
+}
+
+/** Makes `dir` and every folder below it writable and searchable by its owner. */
+function writableFolders(dir: string): void {
+  const info = Deno.lstatSync(dir);
+  if (!info.isDirectory) return;
+  Deno.chmodSync(dir, (info.mode! & 0o7777) | 0o700);
+  for (const e of Deno.readDirSync(dir)) if (e.isDirectory) writableFolders(`${dir}/${e.name}`);
 }
 
 /**
@@ -131,12 +317,21 @@ export async function openWorkspace(
   options: { log?: (line: string) => void } = {},
 ): Promise<Workspace> {
   const log = options.log ?? ((s: string) => console.error(s));
-  for (const stale of await sweepStale(outDir)) {
+  for (const stale of sweepStale(outDir, log)) {
     log(`removed a partial report left behind: ${stale}`);
   }
+  const swept = await sweepKitTempDirs();
+  if (swept.length) log(`removed ${swept.length} temporary folder(s) of killed reports`);
   const dir = tempPathFor(outDir);
-  await Deno.mkdir(dir, { recursive: true });
-  await writeFileAtomic(`${dir}/${REPORT_MARKER}`, "made by deno task report\n");
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    await writeFileAtomic(`${dir}/${REPORT_MARKER}`, UNFINISHED_MARKER);
+  } catch (e) {
+    removeSync(dir);
+    // The folder's own problem (read-only, full, forbidden), in the words of every writer,
+    // naming the report folder (not the marker that could not be written).
+    throw await outputError(e instanceof KitError && e.cause ? e.cause : e, outDir);
+  }
   const also: string[] = [];
   const removeAll = () => [dir, ...also].forEach(removeSync);
   const dispose = onSignals(() => {
@@ -156,22 +351,45 @@ export async function openWorkspace(
       try {
         Deno.renameSync(outDir, old);
       } catch (e) {
-        if (!(e instanceof Deno.errors.NotFound)) throw e;
+        if (!(e instanceof Deno.errors.NotFound)) throw swapError(e, outDir);
         hadOld = false;
       }
       try {
         Deno.renameSync(dir, outDir);
       } catch (e) {
         if (hadOld) Deno.renameSync(old, outDir);
-        throw e;
+        throw swapError(e, outDir);
       }
-      if (hadOld) removeSync(old);
+      let kept: string | undefined;
+      if (hadOld && moveUncarried(old, outDir).length === 0) removeSync(old);
+      else if (hadOld) kept = old;
       also.forEach(removeSync);
       dispose();
+      return kept;
     },
     discard() {
       removeAll();
       dispose();
+    },
+    keepFailed() {
+      also.forEach(removeSync);
+      const failed = `${outDir}.failed`;
+      let kept: string | undefined;
+      try {
+        const st = Deno.lstatSync(failed);
+        // Only a failed attempt of the kit (it holds the marker) is replaced.
+        if (st.isDirectory && !st.isSymlink && existsSync(`${failed}/${REPORT_MARKER}`)) {
+          removeSync(failed);
+        }
+      } catch { /* none yet */ }
+      try {
+        Deno.renameSync(dir, failed);
+        kept = failed;
+      } catch {
+        removeSync(dir);
+      }
+      dispose();
+      return kept;
     },
   };
 }

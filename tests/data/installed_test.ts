@@ -1,6 +1,7 @@
 /**
  * The install marker check (`verifyInstalled`) on a small corpus laid out by hand: an intact
- * install passes on stamps alone, a touched file is hashed once (a note, then memoized), an
+ * install passes on stamps alone, a touched file is hashed once (a note; its new stamp recorded
+ * in the marker), a copied corpus gives one note for all its files, an
  * edited one and a missing one are errors naming the file and the restoring command, and a
  * marker of an older kit (sha256 only) is checked by hash without a note.
  */
@@ -31,8 +32,12 @@ Deno.test("verifyInstalled: intact, touched (one note), edited, missing", async 
   await Deno.utime(`${dir}/qrcd/a.jsonl`, later, later);
   const notes = verifyInstalled("qrcd", dir, "FETCH");
   assertEquals(notes.length, 1);
-  assert(notes[0].includes("a.jsonl was touched") && notes[0].includes("'FETCH'"), notes[0]);
+  assert(notes[0].includes("a.jsonl was touched or copied after installation"), notes[0]);
+  assert(notes[0].includes("recorded in its install marker"), notes[0]);
   assertEquals(verifyInstalled("qrcd", dir), [], "hashed once per process, then remembered");
+  // The new stamp is in the marker: the next process checks stamps alone.
+  const marker = JSON.parse(await Deno.readTextFile(`${dir}/qrcd/.installed.json`));
+  assertEquals(marker.files["qrcd/a.jsonl"].mtimeMs, later.getTime());
   // An edit comes later than the install (times are compared to the millisecond).
   await new Promise((r) => setTimeout(r, 5));
   await Deno.writeTextFile(`${dir}/qrcd/b.jsonl`, "twO\n");
@@ -43,6 +48,19 @@ Deno.test("verifyInstalled: intact, touched (one note), edited, missing", async 
   await Deno.remove(`${dir}/qrcd/b.jsonl`);
   assertThrows(() => verifyInstalled("qrcd", dir), /b\.jsonl: is missing/);
   assertEquals(verifyInstalled("qrcd", `${dir}/nothing-here`), []);
+});
+
+Deno.test("verifyInstalled: a copied corpus (every stamp new) gives one note for all files", async () => {
+  const dir = await installed({ "a.jsonl": "one\n", "b.jsonl": "two\n", "c.jsonl": "three\n" });
+  const copy = await Deno.makeTempDir();
+  // Deno reports change times to the second: copy in a later second than the install.
+  await new Promise((r) => setTimeout(r, 1100));
+  const cp = await new Deno.Command("cp", { args: ["-a", `${dir}/qrcd`, `${copy}/qrcd`] }).output();
+  assert(cp.success);
+  const notes = verifyInstalled("qrcd", copy);
+  assertEquals(notes.length, 1, notes.join("\n"));
+  assert(notes[0].startsWith(`note: 3 files of ${copy}/qrcd were touched or copied`), notes[0]);
+  assertEquals(verifyInstalled("qrcd", copy), []);
 });
 
 Deno.test("verifyInstalled: a marker of an older kit (sha256 only) is checked by hash", async () => {

@@ -3,7 +3,9 @@
  * random runs full of ties compared byte for byte with `-m all_trec -q -c` and the options.
  * Needs the binary (`$TREC_EVAL`, or `.tools/trec_eval-9.0.8/trec_eval`, which `./kit` builds
  * from ../shared/tools/trec_eval-9.0.8.tar.gz); without it the tests are skipped with a
- * reason, unless `QA_KIT_REQUIRE_TREC_EVAL=1` (CI) makes that a failure.
+ * reason, unless `QA_KIT_REQUIRE_TREC_EVAL=1` (CI) makes that a failure. The quicktest also
+ * needs the release's `test/` folder (found beside the binary, in `$TREC_EVAL_TEST_DIR` or in
+ * the tree `./kit setup` built); a bare binary without one runs the random comparison only.
  *
  * Left out, as the README says: trec_eval's preference and judgment-group modes (`-R prefs`,
  * `-R qrels_prefs`, `-R qrels_jg`) and z-scores (`-Z`).
@@ -35,7 +37,36 @@ function findTrecEval(): string | undefined {
 }
 
 const TREC_EVAL = findTrecEval();
-const TEST_DIR = TREC_EVAL?.replace(/[^/]*$/, "test");
+
+/**
+ * The release's `test/` folder with the quicktest's expected outputs: `$TREC_EVAL_TEST_DIR`,
+ * beside the binary (a built source tree), or the tree `./kit setup` built. A bare binary
+ * (`TREC_EVAL=/usr/local/bin/trec_eval`) has none beside it: the quicktest is then skipped with
+ * the reason, and the random-run comparison, which needs the binary alone, still runs.
+ */
+function findQuicktest(): string | undefined {
+  if (!TREC_EVAL) return undefined;
+  const candidates = [
+    Deno.env.get("TREC_EVAL_TEST_DIR"),
+    TREC_EVAL.replace(/[^/]*$/, "test"),
+    new URL("../../.tools/trec_eval-9.0.8/test", import.meta.url).pathname,
+  ];
+  for (const dir of candidates) {
+    try {
+      if (dir && Deno.statSync(`${dir}/out.test`).isFile) return dir;
+    } catch { /* not there */ }
+  }
+  if (Deno.env.get("QA_KIT_REQUIRE_TREC_EVAL") === "1") {
+    throw new Error(`no quicktest outputs (test/out.test) for ${TREC_EVAL}: run ./kit setup`);
+  }
+  console.error(
+    `skipping trec_eval's quicktest: no test/out.test beside ${TREC_EVAL} (a bare binary); ` +
+      "set TREC_EVAL_TEST_DIR to the release's test/ folder to run it",
+  );
+  return undefined;
+}
+
+const TEST_DIR = findQuicktest();
 
 /** Runs the binary: its stdout, or undefined with its message when it stops on an error. */
 async function trecEval(args: string[]): Promise<{ stdout?: string; stderr: string }> {
@@ -92,7 +123,7 @@ const QUICKTEST: [string, string[]][] = [
 
 Deno.test({
   name: "trec_eval's own quicktest outputs, byte for byte (eval trec)",
-  ignore: !TREC_EVAL,
+  ignore: !TEST_DIR,
   async fn() {
     let lines = 0;
     for (const [expected, args] of QUICKTEST) {

@@ -3,13 +3,18 @@
  * beside the old one and swapped in only when complete. Real interrupts of a running
  * `deno task report` (Ctrl-C as a terminal sends it, to the whole process group; SIGTERM to
  * the kit's process alone) stop the notebook runner and its Jupyter kernel, remove the partial
- * folder, and leave the previous report as it was; a failing model or cell does the same; a
- * partial folder left by a killed build is swept by the next one.
+ * folder, and leave the previous report as it was; a failing model or cell does the same (a
+ * failing cell keeps the attempt as `<out>.failed/`); a partial folder left by a killed build is
+ * swept by the next one; an input inside the report folder, or a file there the kit did not
+ * write, stops the report before any work; with --force the report replaces only what it wrote
+ * and the user's files go on in the new report (and stay in the old one when a build fails or
+ * is interrupted).
  */
 import assert from "node:assert/strict";
 import { descendants } from "../../lib/report/process_tree.ts";
 import { buildReport } from "../../lib/report/build.ts";
-import { REPORT_MARKER } from "../../lib/report/workspace.ts";
+import { openWorkspace, REPORT_MARKER } from "../../lib/report/workspace.ts";
+import { UNFINISHED_MARKER } from "../../lib/report/foreign.ts";
 import { runCli } from "../helpers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -23,6 +28,10 @@ async function oldReport(): Promise<{ dir: string; out: string; snapshot: () => 
   await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, "made by deno task report\n");
   await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
   await Deno.writeTextFile(`${out}/html/01-datasets.html`, "<p>a page</p>\n");
+  // The user's own files in it: every build below runs with --force, which keeps them.
+  await Deno.writeTextFile(`${out}/NOTES.txt`, "my notes\n");
+  await Deno.mkdir(`${out}/mine`);
+  await Deno.writeTextFile(`${out}/mine/base.run`, "q 0 d 1 1 mine\n");
   const snapshot = async () => {
     const files: string[] = [];
     const walk = async (d: string) => {
@@ -53,6 +62,7 @@ function startReport(out: string) {
       "--out",
       out,
       "--no-pdf",
+      "--force",
     ],
     cwd: ROOT,
     stdout: "piped",
@@ -132,12 +142,60 @@ for (
   });
 }
 
+Deno.test({
+  name: "report killed outright (SIGKILL): runner and kernel end with it; the next build sweeps " +
+    "its folders",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { dir, out, snapshot } = await oldReport();
+    const before = await snapshot();
+    const child = startReport(out);
+    try {
+      const tree = await waitForKernel(child.pid);
+      const kit = tree.find((d) => d.argv.includes("lib/cli/main.ts"))!;
+      const tmp = Deno.env.get("TMPDIR") || "/tmp";
+      const ours = () =>
+        [...Deno.readDirSync(tmp)].map((e) => e.name).filter((n) =>
+          n.startsWith("kit-") && n.includes(`-${kit.pid}-`)
+        );
+      assert.ok(ours().length >= 2, `runtime and PDF folders named with the pid: ${ours()}`);
+      Deno.kill(kit.pid, "SIGKILL");
+      // The runner gets SIGTERM when its parent dies and stops its kernel (which also has
+      // SIGKILL as its parent-death signal): wait for both to be gone.
+      const others = tree.filter((d) => d.pid !== kit.pid && d.argv.length > 0);
+      for (let i = 0; i < 200 && others.some((d) => running(d.pid)); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      for (const d of others) assert.ok(!running(d.pid), `still running: ${d.argv.join(" ")}`);
+      await child.output();
+      assert.equal(await snapshot(), before, "the old report as it was");
+      // The next build of the report sweeps the partial folder and the temporary folders.
+      const lines: string[] = [];
+      const ws = await openWorkspace(out, { log: (l) => lines.push(l) });
+      ws.discard();
+      assert.ok(
+        lines.some((l) => /removed a partial report left behind/.test(l)),
+        lines.join("\n"),
+      );
+      assert.deepEqual(ours(), []);
+      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
+    } finally {
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch { /* gone */ }
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
 Deno.test("a failing model or cell leaves the old report whole; stale partial folders are swept", async () => {
   const { dir, out, snapshot } = await oldReport();
   try {
     const before = await snapshot();
     // A partial folder of a build that was killed outright (its pid no longer runs).
     await Deno.mkdir(`${out}.tmp-999999999-xy1/notebooks`, { recursive: true });
+    await Deno.writeTextFile(`${out}.tmp-999999999-xy1/${REPORT_MARKER}`, UNFINISHED_MARKER);
     const bad = await runCli([
       "report",
       "--run",
@@ -149,6 +207,7 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
       "--out",
       out,
       "--no-pdf",
+      "--force",
     ]);
     assert.equal(bad.code, 2, bad.stderr);
     assert.match(bad.stderr, /removed a partial report left behind: .*report\.tmp-999999999-xy1/);
@@ -175,18 +234,140 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
         nbformat_minor: 5,
       }),
     );
+    const lines: string[] = [];
     await assert.rejects(
       buildReport({
         params: { data: "sample" },
         notebooksDir: notebooks,
         outDir: out,
+        force: true,
         pdf: false,
-        log: () => {},
+        log: (line) => lines.push(line),
       }),
-      /cell broke 41/,
+      (e: Error) =>
+        /cell broke 41/.test(e.message) &&
+        e.message.includes(`(the failed attempt is kept in ${out}.failed/; the previous report `),
     );
     assert.equal(await snapshot(), before);
-    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["notebooks", "report"]);
+    // The failed attempt is kept for inspection under a printed name, the executed notebook in it.
+    assert.ok(
+      lines.includes(
+        `the failed attempt is kept for inspection: ${out}.failed/ ` +
+          "(replaced by the next failure)",
+      ),
+      lines.join("\n"),
+    );
+    const kept = JSON.parse(await Deno.readTextFile(`${out}.failed/notebooks/01-broken.ipynb`));
+    assert.equal(kept.cells[0].outputs[0].evalue.includes("cell broke 41"), true);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "notebooks",
+      "report",
+      "report.failed",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("report: an input inside the report folder or a file the kit did not write stops it before any work; --force keeps the user's files", async () => {
+  // Issue 23's case: R/mine.run and R/runs/01-bm.run given as runs, R/NOTES.txt added by hand.
+  const dir = await Deno.makeTempDir({ prefix: "kit-inputs-" });
+  try {
+    const out = `${dir}/R`;
+    await Deno.mkdir(`${out}/runs`, { recursive: true });
+    await Deno.writeTextFile(
+      `${out}/${REPORT_MARKER}`,
+      JSON.stringify({ made_by: "deno task report", files: ["index.html", "runs/01-bm.run"] }),
+    );
+    await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
+    const run = await Deno.readTextFile(SAMPLE_RUN);
+    await Deno.writeTextFile(`${out}/runs/01-bm.run`, run);
+    await Deno.writeTextFile(`${out}/mine.run`, run);
+    await Deno.writeTextFile(`${out}/NOTES.txt`, "x\n");
+    const listing = async () => {
+      const files: string[] = [];
+      const walk = (d: string) => {
+        for (const e of Deno.readDirSync(d)) {
+          e.isDirectory ? walk(`${d}/${e.name}`) : files.push(`${d}/${e.name}`);
+        }
+      };
+      walk(dir);
+      return await Promise.all(files.sort().map(async (f) => `${f} ${await Deno.readTextFile(f)}`));
+    };
+    const before = await listing();
+    const args = (...runs: string[]) => [
+      "report",
+      "--only",
+      "00",
+      "--no-pdf",
+      "--out",
+      out,
+      ...runs.flatMap((r) => ["--run", r]),
+    ];
+    const inside = await runCli(args(`mine=${out}/mine.run`, `prev=${out}/runs/01-bm.run`));
+    assert.equal(inside.code, 2, inside.stderr);
+    assert.match(
+      inside.stderr,
+      /mine\.run: --run mine is inside the report folder .*R, which the report replaces/,
+    );
+    assert.doesNotMatch(inside.stderr, /executing|scored/);
+    // With the runs outside, the note the user added still stops it (no --force).
+    await Deno.copyFile(SAMPLE_RUN, `${dir}/base.run`);
+    const foreign = await runCli(args(`mine=${dir}/base.run`));
+    assert.equal(foreign.code, 2, foreign.stderr);
+    assert.match(
+      foreign.stderr,
+      /R: refusing to replace this report: it holds 2 file\(s\) the report did not write \(NOTES\.txt, mine\.run\)/,
+    );
+    assert.doesNotMatch(foreign.stderr, /executing|scored/);
+    assert.deepEqual(await listing(), [...before, `${dir}/base.run ${run}`].sort());
+
+    // --force: a file of the user's where the new report writes is still refused before any work.
+    await Deno.mkdir(`${out}/html`);
+    await Deno.writeTextFile(`${out}/html/00-your-systems.html`, "<p>my page</p>\n");
+    const clash = await runCli([...args(`mine=${dir}/base.run`), "--force"]);
+    assert.equal(clash.code, 2, clash.stderr);
+    assert.match(
+      clash.stderr,
+      /R: refusing to build: 1 file\(s\) the report did not write sit where the new report writes \(html\/00-your-systems\.html\); the report never deletes a file it did not write, so move or rename them, or choose another --out/,
+    );
+    assert.doesNotMatch(clash.stderr, /executing|scored/);
+    await Deno.remove(`${out}/html`, { recursive: true });
+
+    // --force: the report replaces what it wrote; the user's files go on, same bytes, mode, time.
+    const then = new Date("2001-02-03T04:05:06.789Z");
+    await Deno.chmod(`${out}/NOTES.txt`, 0o600);
+    await Deno.utime(`${out}/NOTES.txt`, then, then);
+    await Deno.mkdir(`${out}/mine/deep`, { recursive: true });
+    await Deno.writeTextFile(`${out}/mine/deep/seed2.run`, run);
+    await Deno.utime(`${out}/mine/deep`, then, then);
+    await Deno.utime(`${out}/mine`, then, then);
+    const users = ["NOTES.txt", "mine.run", "mine", "mine/deep", "mine/deep/seed2.run"];
+    const stamp = async (p: string) => {
+      const st = await Deno.lstat(`${out}/${p}`);
+      const bytes = st.isDirectory ? "folder" : await Deno.readTextFile(`${out}/${p}`);
+      return `${p} ${(st.mode! & 0o7777).toString(8)} ${st.mtime?.toISOString()} ${bytes}`;
+    };
+    const usersBefore = await Promise.all(users.map(stamp));
+    const forced = await runCli([...args(`mine=${dir}/base.run`), "--force"]);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.match(forced.stderr, /kept 3 file\(s\) the report did not write/);
+    assert.deepEqual(await Promise.all(users.map(stamp)), usersBefore);
+    assert.ok(usersBefore[0].startsWith("NOTES.txt 600 2001-02-03T04:05:06.789Z x\n"));
+    // What the old report wrote and the new one did not is gone; the new marker lists only the
+    // new report's files, so the user's stay theirs (the next build without --force refuses).
+    assert.equal(await Deno.stat(`${out}/runs/01-bm.run`).then(() => 1, () => 0), 0);
+    assert.match(await Deno.readTextFile(`${out}/index.html`), /00-your-systems/);
+    const files: string[] = JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`)).files;
+    assert.ok(files.includes("html/00-your-systems.html"), files.join(" "));
+    for (const u of users) assert.ok(!files.includes(u), u);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["R", "base.run"]);
+    const again = await runCli(args(`mine=${dir}/base.run`));
+    assert.equal(again.code, 2, again.stderr);
+    assert.match(
+      again.stderr,
+      /it holds 3 file\(s\) the report did not write \(NOTES\.txt, mine\.run, mine\/deep\/seed2\.run\)/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

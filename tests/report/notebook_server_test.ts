@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { isRoot, notebookServerArgs } from "../../lib/report/notebook_server.ts";
+import {
+  isRoot,
+  LIVE_DIR,
+  notebookServerArgs,
+  workingCopy,
+} from "../../lib/report/notebook_server.ts";
 
 const server = new URL("../../lib/report/notebook_server.ts", import.meta.url).pathname;
 
@@ -34,4 +39,47 @@ Deno.test("./kit notebook: 127.0.0.1, a token, --allow-root only as root, flags 
     /--port must be a port number \(0-65535\), got 'x'/,
   );
   assert.match((await kitNotebook("--port=65536")).text, /got '65536'/);
+});
+
+Deno.test("./kit notebook serves a git-ignored working copy; the user's copy is never overwritten", async () => {
+  const root = new URL("../..", import.meta.url).pathname;
+  const ignored = await new Deno.Command("git", {
+    args: ["check-ignore", "notebooks-live/04-metrics.ipynb", "notebooks/.ipynb_checkpoints/x"],
+    cwd: root,
+    stdout: "piped",
+  }).output();
+  assert.deepEqual(new TextDecoder().decode(ignored.stdout).trim().split("\n"), [
+    "notebooks-live/04-metrics.ipynb",
+    "notebooks/.ipynb_checkpoints/x",
+  ]);
+  assert.equal(LIVE_DIR, `${root}notebooks-live`);
+
+  const src = await Deno.makeTempDir();
+  const dest = `${await Deno.makeTempDir()}/notebooks-live`;
+  try {
+    const nb = (source: string) =>
+      JSON.stringify({ cells: [{ cell_type: "code", source, outputs: [] }], metadata: {} });
+    await Deno.writeTextFile(`${src}/01-a.ipynb`, nb("1"));
+    await Deno.writeTextFile(`${src}/notes.md`, "not a notebook");
+    assert.deepEqual(await workingCopy(src, dest), []);
+    assert.deepEqual([...Deno.readDirSync(dest)].map((e) => e.name), ["01-a.ipynb"]);
+    // The user runs it live: outputs land in the copy, which a second start keeps as it is.
+    const live = JSON.parse(await Deno.readTextFile(`${dest}/01-a.ipynb`));
+    live.cells[0].outputs = [{ output_type: "stream", name: "stdout", text: "1\n" }];
+    await Deno.writeTextFile(`${dest}/01-a.ipynb`, JSON.stringify(live));
+    assert.deepEqual(await workingCopy(src, dest), []);
+    assert.equal(
+      JSON.parse(await Deno.readTextFile(`${dest}/01-a.ipynb`)).cells[0].outputs.length,
+      1,
+    );
+    assert.equal(await Deno.readTextFile(`${src}/01-a.ipynb`), nb("1"), "the source untouched");
+    // The tracked notebook changes (a pull): the copy is kept, with a note.
+    await Deno.writeTextFile(`${src}/01-a.ipynb`, nb("2"));
+    const notes = await workingCopy(src, dest);
+    assert.equal(notes.length, 1);
+    assert.match(notes[0], /changed since this copy was made; the copy is kept/);
+  } finally {
+    await Deno.remove(src, { recursive: true });
+    await Deno.remove(dest.replace(/\/notebooks-live$/, ""), { recursive: true });
+  }
 });

@@ -1,10 +1,28 @@
 /**
  * The build folder beside the report (lib/report/workspace.ts): stale partial folders of
  * builds that are gone are swept, a running build's is not, nothing else is touched; the swap
- * puts the new report in place and removes the old one.
+ * puts the new report in place and removes the old one; a failed build is kept as
+ * `<out>.failed`; the marker lists the files the report wrote, and a folder holding others is
+ * not replaced without --force, and with it they are carried over into the new report (same
+ * bytes, mode and time), never deleted; inputs inside the report folder are refused.
  */
 import assert from "node:assert/strict";
-import { openWorkspace, REPORT_MARKER, sweepStale } from "../../lib/report/workspace.ts";
+import {
+  carryForeign,
+  collisions,
+  foreignFiles as foreignEntries,
+  plannedKinds,
+  uncarried,
+} from "../../lib/report/foreign.ts";
+import {
+  checkInputsOutside,
+  checkReplaceable,
+  foreignFiles,
+  openWorkspace,
+  REPORT_MARKER,
+  sweepStale,
+  writeMarker,
+} from "../../lib/report/workspace.ts";
 
 Deno.test("sweepStale removes only partial folders of builds that are gone", async () => {
   const dir = await Deno.makeTempDir();
@@ -18,7 +36,7 @@ Deno.test("sweepStale removes only partial folders of builds that are gone", asy
       "report", // the report: kept
     ];
     for (const n of names) await Deno.mkdir(`${dir}/${n}`);
-    const removed = await sweepStale(`${dir}/report`);
+    const removed = sweepStale(`${dir}/report`);
     assert.deepEqual(removed.sort(), [
       `${dir}/report.tmp-999999999-abc`,
       `${dir}/report.tmp-999999999-def`,
@@ -39,6 +57,7 @@ Deno.test("a workspace swaps in whole, or is discarded leaving the old report", 
   try {
     const out = `${dir}/report`;
     await Deno.mkdir(out);
+    await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, "made by deno task report\n");
     await Deno.writeTextFile(`${out}/index.html`, "old");
     const failed = await openWorkspace(out, { log: () => {} });
     await Deno.writeTextFile(`${failed.dir}/index.html`, "half");
@@ -54,6 +73,354 @@ Deno.test("a workspace swaps in whole, or is discarded leaving the old report", 
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
     assert.equal(await Deno.stat(extra).then(() => true, () => false), false);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a failed build is kept as <out>.failed, replacing the previous failed attempt", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/report`;
+    await Deno.mkdir(out);
+    await Deno.writeTextFile(`${out}/index.html`, "old");
+    for (const attempt of ["first", "second"]) {
+      const ws = await openWorkspace(out, { log: () => {} });
+      await Deno.writeTextFile(`${ws.dir}/index.html`, attempt);
+      const extra = await Deno.makeTempDir();
+      ws.also.push(extra);
+      assert.equal(ws.keepFailed(), `${out}.failed`);
+      assert.equal(await Deno.readTextFile(`${out}.failed/index.html`), attempt);
+      assert.equal(await Deno.stat(extra).then(() => true, () => false), false);
+    }
+    assert.equal(await Deno.readTextFile(`${out}/index.html`), "old");
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "report",
+      "report.failed",
+    ]);
+    // A folder of the user's under that name is not replaced: the attempt is then removed.
+    await Deno.remove(`${out}.failed`, { recursive: true });
+    await Deno.mkdir(`${out}.failed`);
+    await Deno.writeTextFile(`${out}.failed/mine.txt`, "mine");
+    const ws = await openWorkspace(out, { log: () => {} });
+    assert.equal(ws.keepFailed(), undefined);
+    assert.deepEqual([...Deno.readDirSync(`${out}.failed`)].map((e) => e.name), ["mine.txt"]);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "report",
+      "report.failed",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the marker lists what the report wrote; other files stop a replacement without --force", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/report`;
+    const ws = await openWorkspace(out, { log: () => {} });
+    await Deno.mkdir(`${ws.dir}/runs`);
+    await Deno.writeTextFile(`${ws.dir}/runs/01-bm.run`, "run");
+    await Deno.writeTextFile(`${ws.dir}/index.html`, "new");
+    await writeMarker(ws.dir);
+    ws.swapIn();
+    const marker = JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`));
+    assert.deepEqual(marker.files, ["index.html", "runs/01-bm.run"]);
+    assert.deepEqual(foreignFiles(out), []);
+    const planned = plannedKinds(["index.html", "runs/01-bm.run"]);
+    await checkReplaceable(out, false, planned);
+
+    await Deno.writeTextFile(`${out}/NOTES.txt`, "mine");
+    await Deno.writeTextFile(`${out}/runs/mine.run`, "mine");
+    assert.deepEqual(foreignFiles(out), ["NOTES.txt", "runs/mine.run"]);
+    await assert.rejects(
+      () => checkReplaceable(out, false, planned),
+      (e: Error) =>
+        e.message ===
+          `${out}: refusing to replace this report: it holds 2 file(s) the report did not write ` +
+            "(NOTES.txt, runs/mine.run); move them out of it or choose another --out (--force " +
+            "replaces only what the report wrote and keeps them)",
+    );
+    await checkReplaceable(out, true, planned);
+    // With --force, still refused before any work where one sits at a path the report writes.
+    await assert.rejects(
+      () => checkReplaceable(out, true, plannedKinds(["index.html", "runs/mine.run"])),
+      (e: Error) =>
+        e.message ===
+          `${out}: refusing to build: 1 file(s) the report did not write sit where the new ` +
+            "report writes (runs/mine.run); the report never deletes a file it did not write, " +
+            "so move or rename them, or choose another --out",
+    );
+    // A folder without the marker: every file in it is the user's.
+    await Deno.mkdir(`${dir}/plain/empty`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/plain/index.html`, "mine");
+    assert.deepEqual(foreignEntries(`${dir}/plain`, { folders: true }), ["empty/", "index.html"]);
+    await assert.rejects(() => checkReplaceable(`${dir}/plain`, false, planned), /no \.kit-report/);
+    await assert.rejects(() => checkReplaceable(`${dir}/plain`, true, planned), /\(index\.html\)/);
+    await checkReplaceable(`${dir}/plain`, true, plannedKinds(["html/a.html"]));
+
+    // A marker of an older kit (plain text): the report's layout is the kit's, the rest not.
+    await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, "made by deno task report\n");
+    await Deno.writeTextFile(`${out}/per-record-qrcd.csv`, "");
+    assert.deepEqual(foreignFiles(out), ["NOTES.txt"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("inputs inside the report folder are refused, through links too", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/R`;
+    await Deno.mkdir(`${out}/runs`, { recursive: true });
+    await Deno.writeTextFile(`${out}/runs/01-bm.run`, "");
+    await Deno.writeTextFile(`${dir}/base.run`, "");
+    await Deno.symlink(`${out}/runs/01-bm.run`, `${dir}/prev.run`);
+    await checkInputsOutside(out, [
+      { label: "--run base", path: `${dir}/base.run` },
+      { label: "--model m", path: "lexical:bm25" },
+    ]);
+    await assert.rejects(
+      () => checkInputsOutside(out, [{ label: "--run prev", path: `${dir}/prev.run` }]),
+      (e: Error) =>
+        e.message.startsWith(
+          `${dir}/prev.run: --run prev is inside the report folder ${out}, which the report ` +
+            "replaces",
+        ),
+    );
+    await assert.rejects(
+      () => checkInputsOutside(out, [{ label: "--model m", path: out }]),
+      /--model m is inside the report folder/,
+    );
+    // No report folder yet: nothing can be inside it.
+    await checkInputsOutside(`${dir}/new`, [{ label: "--run x", path: `${dir}/base.run` }]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Everything below `dir` with its bytes (or link target), mode and modification time. */
+function entriesOf(dir: string, skip: (path: string) => boolean = () => false): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of Deno.readDirSync(rel ? `${dir}/${rel}` : dir)) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      const st = Deno.lstatSync(`${dir}/${path}`);
+      if (skip(path)) {
+        if (st.isDirectory) walk(path);
+        continue;
+      }
+      const what = st.isSymlink
+        ? `-> ${Deno.readLinkSync(`${dir}/${path}`)}`
+        : st.isDirectory
+        ? "folder"
+        : Deno.readTextFileSync(`${dir}/${path}`);
+      // A link's own time cannot be set by a copy (utime follows links); its target is what counts.
+      const time = st.isSymlink ? "" : ` ${st.mtime?.toISOString()}`;
+      out.push(`${path}: ${what} ${(st.mode! & 0o7777).toString(8)}${time}`);
+      if (st.isDirectory) walk(path);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
+/** An old report with the user's files in it, dated and with modes of their own. */
+async function reportWithUserFiles(out: string): Promise<void> {
+  await Deno.mkdir(`${out}/html`, { recursive: true });
+  await Deno.writeTextFile(
+    `${out}/${REPORT_MARKER}`,
+    JSON.stringify({ made_by: "deno task report", files: ["html/01-datasets.html", "index.html"] }),
+  );
+  await Deno.writeTextFile(`${out}/index.html`, "old index");
+  await Deno.writeTextFile(`${out}/html/01-datasets.html`, "old page");
+  await Deno.writeTextFile(`${out}/NOTES.txt`, "my notes\n", { mode: 0o600 });
+  await Deno.chmod(`${out}/NOTES.txt`, 0o600);
+  await Deno.writeTextFile(`${out}/html/mine.html`, "my page");
+  await Deno.mkdir(`${out}/mine/deep`, { recursive: true });
+  await Deno.writeTextFile(`${out}/mine/deep/a.run`, "q 0 d 1 1 x\n");
+  await Deno.chmod(`${out}/mine/deep/a.run`, 0o444);
+  await Deno.mkdir(`${out}/empty`);
+  await Deno.symlink("NOTES.txt", `${out}/notes-link`);
+  const then = new Date("2001-02-03T04:05:06.789Z");
+  for (
+    const p of ["NOTES.txt", "html/mine.html", "mine/deep/a.run", "mine/deep", "mine", "empty"]
+  ) {
+    await Deno.utime(`${out}/${p}`, then, then);
+  }
+  await Deno.chmod(`${out}/mine/deep`, 0o750);
+  await Deno.chmod(`${out}/mine`, 0o500); // read-only: filled before its mode is set
+}
+
+/** The old report's own files, and its folder html/ (which the new report makes anew). */
+const isReportFile = (p: string) =>
+  ["index.html", "html", "html/01-datasets.html", REPORT_MARKER].includes(p);
+
+Deno.test("the swap replaces only what the report wrote: the user's files, folders and links go on, same bytes, mode and time", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/report`;
+    await reportWithUserFiles(out);
+    const users = entriesOf(out, isReportFile);
+    assert.deepEqual(foreignEntries(out, { folders: true }), [
+      "NOTES.txt",
+      "empty/",
+      "html/mine.html",
+      "mine/deep/a.run",
+      "notes-link",
+    ]);
+    const ws = await openWorkspace(out, { log: () => {} });
+    await Deno.mkdir(`${ws.dir}/html`);
+    await Deno.writeTextFile(`${ws.dir}/index.html`, "new index");
+    await Deno.writeTextFile(`${ws.dir}/html/00-your-systems.html`, "new page");
+    await writeMarker(ws.dir);
+    const carried = await carryForeign(out, ws.dir);
+    assert.equal(carried.length, 5);
+    // A file added after the carry (during the last moments of the build) is moved at the swap.
+    await Deno.writeTextFile(`${out}/LATE.txt`, "late");
+    assert.deepEqual(uncarried(out, ws.dir), ["LATE.txt"]);
+    assert.equal(ws.swapIn(), undefined);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
+    // The old report's own page is gone, the new one's pages are there, the user's unchanged.
+    assert.deepEqual(
+      entriesOf(
+        out,
+        (p) => isReportFile(p) || p === "LATE.txt" || p === "html/00-your-systems.html",
+      ),
+      users,
+    );
+    assert.equal(await Deno.readTextFile(`${out}/index.html`), "new index");
+    assert.equal(await Deno.readTextFile(`${out}/LATE.txt`), "late");
+    assert.equal(await Deno.stat(`${out}/html/01-datasets.html`).then(() => 1, () => 0), 0);
+    // The new marker lists only what the new report wrote: the user's files stay theirs.
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`)).files, [
+      "html/00-your-systems.html",
+      "index.html",
+    ]);
+  } finally {
+    await Deno.chmod(`${dir}/report/mine`, 0o755).catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("carried over as copies where hard links fail (another file system): same bytes, mode and time", async () => {
+  const shm = "/dev/shm";
+  const other = await Deno.stat(shm).then((s) => s.dev, () => undefined);
+  const dir = await Deno.makeTempDir();
+  if (other === undefined || other === (await Deno.stat(dir)).dev) {
+    console.log(`skipped: ${shm} is not a file system of its own here`);
+    await Deno.remove(dir);
+    return;
+  }
+  const old = await Deno.makeTempDir({ dir: shm });
+  try {
+    await reportWithUserFiles(old);
+    const users = entriesOf(old, isReportFile);
+    await carryForeign(old, dir);
+    assert.deepEqual(entriesOf(dir, isReportFile), users);
+    assert.deepEqual(uncarried(old, dir), []);
+    assert.notEqual(
+      (await Deno.stat(`${dir}/NOTES.txt`)).ino,
+      (await Deno.stat(`${old}/NOTES.txt`)).ino,
+    );
+  } finally {
+    for (const d of [old, dir]) {
+      await Deno.chmod(`${d}/mine`, 0o755).catch(() => {});
+      await Deno.remove(d, { recursive: true });
+    }
+  }
+});
+
+Deno.test("a user's file where the new report wrote stops the carry before anything is carried; the old report stays", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/report`;
+    await reportWithUserFiles(out);
+    const before = entriesOf(out);
+    const ws = await openWorkspace(out, { log: () => {} });
+    await Deno.mkdir(`${ws.dir}/html/mine.html`, { recursive: true }); // a folder at its path
+    await Deno.writeTextFile(`${ws.dir}/empty`, "a file where the user has a folder");
+    await writeMarker(ws.dir);
+    await assert.rejects(
+      () => carryForeign(out, ws.dir),
+      (e: Error) =>
+        e.message.startsWith(
+          `${out}: refusing to build: 2 file(s) the report did not write sit where the new ` +
+            "report writes (empty/, html/mine.html)",
+        ),
+    );
+    assert.equal(await Deno.stat(`${ws.dir}/NOTES.txt`).then(() => 1, () => 0), 0);
+    ws.discard();
+    assert.deepEqual(entriesOf(out), before);
+    assert.deepEqual(
+      collisions(["NOTES.txt", "x/"], plannedKinds(["x/y.html", "NOTES.txt/z"])),
+      ["NOTES.txt"],
+    );
+  } finally {
+    await Deno.chmod(`${dir}/report/mine`, 0o755).catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an old report a killed swap left is swept only when the user's files in it are in the report", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/report`;
+    await Deno.mkdir(out);
+    // Swapped out by a build killed before it removed it: NOTES.txt was carried, MORE.txt not.
+    const old = `${out}.tmp-999999999-abc`;
+    await Deno.mkdir(old);
+    await Deno.writeTextFile(
+      `${old}/${REPORT_MARKER}`,
+      JSON.stringify({ made_by: "x", files: [] }),
+    );
+    await Deno.writeTextFile(`${old}/NOTES.txt`, "mine");
+    await Deno.link(`${old}/NOTES.txt`, `${out}/NOTES.txt`);
+    await Deno.writeTextFile(`${old}/MORE.txt`, "mine too");
+    // A build killed while it ran: its folder is the kit's alone.
+    const partial = `${out}.tmp-999999998-abc`;
+    await Deno.mkdir(`${partial}/html`, { recursive: true });
+    await Deno.writeTextFile(
+      `${partial}/${REPORT_MARKER}`,
+      "made by deno task report (unfinished)\n",
+    );
+    await Deno.writeTextFile(`${partial}/html/x.png`, "");
+    const lines: string[] = [];
+    assert.deepEqual(sweepStale(out, (l) => lines.push(l)), [partial]);
+    assert.equal(lines.length, 1);
+    assert.match(
+      lines[0],
+      /^kept .*report\.tmp-999999999-abc, an old report a killed build left: it holds files the report did not write \(MORE\.txt\)/,
+    );
+    await Deno.rename(`${old}/MORE.txt`, `${out}/MORE.txt`);
+    assert.deepEqual(sweepStale(out), [old]);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a build stopped after the carry (interrupt, failed check) leaves the user's files in the old report, unchanged", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/report`;
+    await reportWithUserFiles(out);
+    const before = entriesOf(out);
+    for (const end of ["discard", "keepFailed"] as const) {
+      const ws = await openWorkspace(out, { log: () => {} });
+      await Deno.writeTextFile(`${ws.dir}/index.html`, "new index");
+      await writeMarker(ws.dir);
+      await carryForeign(out, ws.dir);
+      assert.equal(await Deno.readTextFile(`${ws.dir}/NOTES.txt`), "my notes\n");
+      // What the interrupt handler and a failed build do with the workspace.
+      if (end === "discard") ws.discard();
+      else assert.equal(ws.keepFailed(), `${out}.failed`);
+      assert.deepEqual(entriesOf(out), before, end);
+    }
+    await Deno.chmod(`${out}.failed/mine`, 0o755);
+    await Deno.remove(`${out}.failed`, { recursive: true });
+    assert.deepEqual(entriesOf(out), before, "removing the failed attempt removes only it");
+  } finally {
+    await Deno.chmod(`${dir}/report/mine`, 0o755).catch(() => {});
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -26,7 +26,8 @@ export const CLASSES = {
     title: "Output paths that are special files, links or folders",
     summary: "a FIFO, character device or descriptor is written through (as `>` does) and " +
       "never replaced, even with `--force`; a link is followed (its target is written, the " +
-      "link stays); a folder, disk or socket is refused",
+      "link stays); a folder, disk or socket is refused; a report never deletes a file it " +
+      "did not write",
   },
   unwritable: {
     title: "Outputs that cannot be written",
@@ -45,7 +46,8 @@ export const CLASSES = {
   corpus: {
     title: "Installed corpus changed after installation",
     summary: "a changed or missing file is an error naming it and the command that restores " +
-      "it (size and times checked on every use, sha256 when they differ)",
+      "it (size and times checked on every use, sha256 when they differ); a copied or " +
+      "read-only checkout: one line, once",
   },
   jacana: {
     title: "TREC-QA jacana XML: malformed tags",
@@ -61,6 +63,11 @@ export const CLASSES = {
     title: "Filter defaults",
     summary: "every command defaults to the protocol's filter (clean for dev/test, no-all " +
       "for train) and says on stderr which one it used",
+  },
+  machine: {
+    title: "The kit on its user's machine",
+    summary: "`--help` installs and registers nothing; the Jupyter kernel is registered where " +
+      "Jupyter looks (`JUPYTER_DATA_DIR`), once, silently afterwards",
   },
 } as const;
 
@@ -240,7 +247,9 @@ async function kitDeno(): Promise<string | undefined> {
     !(await built(`${PROJECT_ROOT}/.tools/trec_eval-9.0.8/trec_eval`))
   ) return undefined;
   if (await run("bash", ["-c", "command -v jupyter"])) {
-    const data = Deno.env.get("JUPYTER_DATA_DIR") ?? `${Deno.env.get("HOME")}/.local/share/jupyter`;
+    // Where ./kit looks (jupyter_core's rule): $JUPYTER_DATA_DIR, else $XDG_DATA_HOME/jupyter.
+    const data = Deno.env.get("JUPYTER_DATA_DIR") ||
+      `${Deno.env.get("XDG_DATA_HOME") || `${Deno.env.get("HOME")}/.local/share`}/jupyter`;
     const spec = await readOr(`${data}/kernels/deno/kernel.json`);
     if (!spec?.includes(JSON.stringify(deno))) return undefined;
   }

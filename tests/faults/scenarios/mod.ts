@@ -11,6 +11,7 @@ import { CORPUS_SCENARIOS } from "./corpus.ts";
 import { FILTER_SCENARIOS } from "./filters.ts";
 import { INTERRUPT_SCENARIOS } from "./interrupts.ts";
 import { JACANA_SCENARIOS } from "./jacana.ts";
+import { MACHINE_SCENARIOS, REPORT_DESTINATION_SCENARIOS } from "./machine.ts";
 import { CAN, CLASSES, type ClassId, makeCtx, type Need, type Scenario } from "./kit.ts";
 import { TARGET_SCENARIOS, UNWRITABLE_SCENARIOS } from "./outputs.ts";
 import { PATH_SCENARIOS } from "./paths.ts";
@@ -20,12 +21,14 @@ import { STDOUT_SCENARIOS } from "./stdout.ts";
 export const SCENARIOS: Scenario[] = [
   ...TARGET_SCENARIOS,
   ...UNWRITABLE_SCENARIOS,
+  ...REPORT_DESTINATION_SCENARIOS,
   ...INTERRUPT_SCENARIOS,
   ...STDOUT_SCENARIOS,
   ...CORPUS_SCENARIOS,
   ...JACANA_SCENARIOS,
   ...PATH_SCENARIOS,
   ...FILTER_SCENARIOS,
+  ...MACHINE_SCENARIOS,
 ];
 
 /** What running a scenario gave. */

@@ -1,0 +1,315 @@
+/**
+ * What in a report folder the report did not write (a note the user added, a run copied in, a
+ * folder of theirs), and carrying it over into the new report: a report replaces only what it
+ * wrote and never deletes anything else. The marker `.kit-report` of a finished report lists
+ * every file the report wrote; the rest is foreign. Foreign files are hard-linked (or, where
+ * that fails, copied with their mode and times) into the new report before the swap, so the
+ * previous report stays whole until the swap and a failure or an interrupt loses nothing.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+
+/** The file that marks a folder as a report the kit made (and may replace). */
+export const REPORT_MARKER = ".kit-report";
+
+/** The marker's first line while a report is being built (the folder is the kit's own). */
+export const UNFINISHED_MARKER = "made by deno task report (unfinished)\n";
+
+/** What the marker of a finished report holds: every file the report wrote. */
+export interface ReportMarker {
+  made_by: string;
+  /** Paths inside the report folder, `/`-separated, sorted (the marker itself left out). */
+  files: string[];
+}
+
+/**
+ * The files of a report written before the marker listed them: the report's layout (see
+ * lib/report/build.ts).
+ */
+const LEGACY_LAYOUT =
+  /^(index\.html|report\.pdf|summary\.json|per-question\.(csv|json)|per-record-qrcd\.csv|(html|notebooks|screenshots|runs)\/.+)$/;
+
+/**
+ * Every file below `dir` (links not followed, listed as files), as paths relative to it; with
+ * `folders`, every empty folder too, as `name/`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { filesBelow } from "./foreign.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/html`);
+ * await Deno.mkdir(`${dir}/empty`);
+ * await Deno.writeTextFile(`${dir}/html/a.html`, "");
+ * await Deno.writeTextFile(`${dir}/index.html`, "");
+ * assert.deepEqual(filesBelow(dir), ["html/a.html", "index.html"]);
+ * assert.deepEqual(filesBelow(dir, { folders: true }), ["empty/", "html/a.html", "index.html"]);
+ * ```
+ */
+export function filesBelow(dir: string, options: { folders?: boolean } = {}): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    const entries = [...Deno.readDirSync(rel ? `${dir}/${rel}` : dir)];
+    if (rel && entries.length === 0 && options.folders) out.push(`${rel}/`);
+    for (const e of entries) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory) walk(path);
+      else out.push(path);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
+/**
+ * The files in a kit report folder that the kit did not write: those its marker does not list
+ * (a marker of an older kit, without a list: those outside the report's layout; no marker:
+ * every file); with
+ * `folders`, its empty folders too (`name/`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { foreignFiles, REPORT_MARKER } from "./foreign.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/${REPORT_MARKER}`, JSON.stringify({ made_by: "x", files: ["index.html"] }));
+ * await Deno.writeTextFile(`${dir}/index.html`, "");
+ * await Deno.writeTextFile(`${dir}/NOTES.txt`, "mine");
+ * assert.deepEqual(foreignFiles(dir), ["NOTES.txt"]);
+ * ```
+ */
+export function foreignFiles(dir: string, options: { folders?: boolean } = {}): string[] {
+  let listed: Set<string> | undefined;
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(`${dir}/${REPORT_MARKER}`);
+  } catch {
+    return filesBelow(dir, options); // no marker: the kit wrote none of it
+  }
+  try {
+    const marker = JSON.parse(text) as ReportMarker;
+    if (Array.isArray(marker?.files)) listed = new Set(marker.files);
+  } catch { /* an older marker (plain text): judged by the layout */ }
+  return filesBelow(dir, options).filter((f) =>
+    f !== REPORT_MARKER && (listed ? !listed.has(f) : !LEGACY_LAYOUT.test(f))
+  );
+}
+
+/** What is at a path of a report: a file (anything but a folder), a folder, or nothing. */
+export type PathKind = "file" | "folder" | undefined;
+
+/** The ancestors of a `/`-separated relative path, outermost first (`a/b/c` → `a`, `a/b`). */
+function ancestors(path: string): string[] {
+  const parts = path.split("/");
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+/**
+ * The foreign entries (files, empty folders as `name/`) that sit where a new report writes: at
+ * a path it writes a file to, a file where it makes a folder, or inside what it writes as a
+ * file. `kindAt` says what the new report has at a relative path.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { collisions, plannedKinds } from "./foreign.ts";
+ * const kindAt = plannedKinds(["index.html", "html/01-datasets.html"]);
+ * assert.deepEqual(
+ *   collisions(["NOTES.txt", "html/mine.html", "html/01-datasets.html", "index.html/x", "html", "html/"], kindAt),
+ *   ["html/01-datasets.html", "index.html/x", "html"],
+ * );
+ * ```
+ */
+export function collisions(
+  foreign: readonly string[],
+  kindAt: (path: string) => PathKind,
+): string[] {
+  return foreign.filter((entry) => {
+    const folder = entry.endsWith("/");
+    const path = folder ? entry.slice(0, -1) : entry;
+    const kind = kindAt(path);
+    return kind === "file" || (kind === "folder" && !folder) ||
+      ancestors(path).some((a) => kindAt(a) === "file");
+  });
+}
+
+/**
+ * What a report of these files (relative paths) has at a path: the files, and their folders.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { plannedKinds } from "./foreign.ts";
+ * const kindAt = plannedKinds(["html/a.html"]);
+ * assert.deepEqual([kindAt("html/a.html"), kindAt("html"), kindAt("NOTES.txt")], ["file", "folder", undefined]);
+ * ```
+ */
+export function plannedKinds(files: readonly string[]): (path: string) => PathKind {
+  const set = new Set(files);
+  const folders = new Set(files.flatMap(ancestors));
+  return (path) => set.has(path) ? "file" : folders.has(path) ? "folder" : undefined;
+}
+
+/** What is at `path` on disk (links not followed). */
+function kindOnDisk(path: string): PathKind {
+  try {
+    return Deno.lstatSync(path).isDirectory ? "folder" : "file";
+  } catch {
+    return undefined;
+  }
+}
+
+/** The refusal for foreign entries sitting where the new report writes. */
+export function collisionError(dir: string, clash: readonly string[]): KitError {
+  const shown = clash.slice(0, 5).join(", ") + (clash.length > 5 ? ", ..." : "");
+  return new KitError(
+    `refusing to build: ${clash.length} file(s) the report did not write sit where the new ` +
+      `report writes (${shown}); the report never deletes a file it did not write, so move or ` +
+      "rename them, or choose another --out",
+    { file: dir },
+  );
+}
+
+/** Whether `b` is `a` carried over: the same file (a hard link) or a copy with its size, mode and time. */
+function sameEntry(a: string, b: string): boolean {
+  try {
+    const [x, y] = [Deno.lstatSync(a), Deno.lstatSync(b)];
+    if (x.isDirectory || y.isDirectory) return x.isDirectory && y.isDirectory;
+    if (x.dev === y.dev && x.ino === y.ino) return true;
+    return x.isSymlink === y.isSymlink && x.size === y.size && x.mode === y.mode &&
+      (x.isSymlink || x.mtime?.getTime() === y.mtime?.getTime());
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The foreign entries of the report folder `oldDir` that `newDir` does not hold carried over
+ * (a hard link of the same file, or a copy with its size, mode and time). Empty when
+ * `oldDir` is a report being built (its marker says unfinished): everything in it is the kit's.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { REPORT_MARKER, uncarried } from "./foreign.ts";
+ * const [old, now] = [await Deno.makeTempDir(), await Deno.makeTempDir()];
+ * await Deno.writeTextFile(`${old}/${REPORT_MARKER}`, JSON.stringify({ made_by: "x", files: [] }));
+ * await Deno.writeTextFile(`${old}/NOTES.txt`, "mine");
+ * assert.deepEqual(uncarried(old, now), ["NOTES.txt"]);
+ * await Deno.link(`${old}/NOTES.txt`, `${now}/NOTES.txt`);
+ * assert.deepEqual(uncarried(old, now), []);
+ * ```
+ */
+export function uncarried(oldDir: string, newDir: string): string[] {
+  try {
+    if (Deno.readTextFileSync(`${oldDir}/${REPORT_MARKER}`) === UNFINISHED_MARKER) return [];
+  } catch { /* no marker: everything in it is foreign */ }
+  return foreignFiles(oldDir, { folders: true }).filter((e) =>
+    !sameEntry(`${oldDir}/${e}`, `${newDir}/${e.replace(/\/$/, "")}`)
+  );
+}
+
+/**
+ * Moves into `newDir` (rename: same bytes, mode and times) the entries of `oldDir` that
+ * {@link uncarried} names (files added while the report was built), where nothing is at their
+ * path; returns those left in `oldDir`. Synchronous: it runs within the swap.
+ */
+export function moveUncarried(oldDir: string, newDir: string): string[] {
+  const left: string[] = [];
+  for (const entry of uncarried(oldDir, newDir)) {
+    const path = entry.replace(/\/$/, "");
+    try {
+      if (kindOnDisk(`${newDir}/${path}`) !== undefined) throw new Error("taken");
+      for (const a of ancestors(path)) {
+        if (kindOnDisk(`${newDir}/${a}`) === undefined) Deno.mkdirSync(`${newDir}/${a}`);
+      }
+      Deno.renameSync(`${oldDir}/${path}`, `${newDir}/${path}`);
+    } catch {
+      left.push(entry);
+    }
+  }
+  return left;
+}
+
+/** Puts `from` (a file, link or special file) at `to`: a hard link, else a copy with its mode and times. */
+async function linkOrCopy(from: string, to: string, info: Deno.FileInfo): Promise<void> {
+  try {
+    await Deno.link(from, to);
+    return;
+  } catch { /* another file system below, or hard links forbidden: copy */ }
+  if (info.isSymlink) {
+    await Deno.symlink(await Deno.readLink(from), to);
+  } else if (info.isFile) {
+    await Deno.copyFile(from, to);
+    await Deno.chmod(to, info.mode! & 0o7777);
+    await Deno.utime(to, info.atime ?? new Date(), info.mtime ?? new Date());
+  } else {
+    throw new KitError(
+      "cannot carry this special file over into the new report (it could not be hard-linked); " +
+        "move it out of the report folder",
+      { file: from },
+    );
+  }
+}
+
+/**
+ * Carries every foreign entry of the report folder `oldDir` (files, links, empty folders, and
+ * the folders holding them) over into the new report `newDir`, at the same relative path, with
+ * the same bytes, mode and modification time: hard links where the file system allows, copies
+ * otherwise. Refuses (before carrying anything) when one sits where the new report wrote.
+ * Returns the entries carried. `oldDir` is only read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { carryForeign, REPORT_MARKER } from "./foreign.ts";
+ * const [old, now] = [await Deno.makeTempDir(), await Deno.makeTempDir()];
+ * await Deno.writeTextFile(`${old}/${REPORT_MARKER}`, JSON.stringify({ made_by: "x", files: ["index.html"] }));
+ * await Deno.writeTextFile(`${old}/index.html`, "old");
+ * await Deno.mkdir(`${old}/mine`);
+ * await Deno.writeTextFile(`${old}/mine/NOTES.txt`, "notes");
+ * await Deno.writeTextFile(`${now}/index.html`, "new");
+ * assert.deepEqual(await carryForeign(old, now), ["mine/NOTES.txt"]);
+ * assert.equal(await Deno.readTextFile(`${now}/mine/NOTES.txt`), "notes");
+ * assert.equal(await Deno.readTextFile(`${now}/index.html`), "new");
+ * await Deno.writeTextFile(`${old}/index.html`, "a user's page");
+ * await Deno.writeTextFile(`${old}/${REPORT_MARKER}`, JSON.stringify({ made_by: "x", files: [] }));
+ * await assert.rejects(() => carryForeign(old, now), /2 file\(s\) the report did not write sit where the new report writes \(index\.html, mine\/NOTES\.txt\)/);
+ * ```
+ */
+export async function carryForeign(oldDir: string, newDir: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    if (!(await Deno.lstat(oldDir)).isDirectory) return [];
+    entries = foreignFiles(oldDir, { folders: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  const clash = collisions(entries, (p) => kindOnDisk(`${newDir}/${p}`));
+  if (clash.length) throw collisionError(oldDir, clash);
+  const made: string[] = []; // folders made here: their mode and times are set last
+  for (const entry of entries) {
+    const path = entry.replace(/\/$/, "");
+    for (const folder of [...ancestors(path), ...(entry.endsWith("/") ? [path] : [])]) {
+      if (kindOnDisk(`${newDir}/${folder}`) !== undefined) continue;
+      await Deno.mkdir(`${newDir}/${folder}`);
+      made.push(folder);
+    }
+    if (!entry.endsWith("/")) {
+      await linkOrCopy(
+        `${oldDir}/${path}`,
+        `${newDir}/${path}`,
+        await Deno.lstat(`${oldDir}/${path}`),
+      );
+    }
+  }
+  // Innermost first, after they are filled: a read-only folder could not be filled otherwise.
+  for (const folder of made.reverse()) {
+    const info = await Deno.stat(`${oldDir}/${folder}`);
+    await Deno.chmod(`${newDir}/${folder}`, info.mode! & 0o7777);
+    await Deno.utime(`${newDir}/${folder}`, info.atime ?? new Date(), info.mtime ?? new Date());
+  }
+  return entries;
+}
