@@ -463,9 +463,9 @@ export function evaluate(
     const scores = new Float64Array(docnos.length);
     for (let i = 0; i < docnos.length; i++) {
       const s = docs.get(docnos[i])!;
-      if (!Number.isFinite(s)) {
+      if (Number.isNaN(s)) {
         throw new KitError(
-          `query ${qid}, document ${docnos[i]}: score ${s} is not a finite number`,
+          `query ${qid}, document ${docnos[i]}: score NaN has no place in trec_eval's order`,
         );
       }
       scores[i] = s;

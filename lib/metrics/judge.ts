@@ -9,6 +9,7 @@
 import { type RankedQuery, UNJUDGED } from "./measures/measure.ts";
 import type { QrelsIndex } from "./qrels_index.ts";
 import type { RunBlock } from "./run_reader.ts";
+import { compareScoresDesc } from "./rank.ts";
 import { duplicateDocument } from "./trec_format.ts";
 import { compareBytes, decodeField, equalBytes, hashBytes } from "./trec_scan.ts";
 
@@ -217,7 +218,7 @@ export class BlockJudge {
  * Ranks a block's documents in trec_eval order (score descending, then docno descending by
  * bytes) into `out[at, at + count)` (the block's positions, 0-based): runs are usually
  * already in score order, which one pass detects, and then only tie groups are sorted.
- * Scores are compared as stored (`trecScore`: 32-bit floats for 9.0.8).
+ * Scores are compared as stored (`trecScore`: 32-bit floats for 9.0.8), by `compareScoresDesc`.
  *
  * @example
  * ```ts
@@ -242,7 +243,9 @@ export function rankInto(b: RunBlock, out: Int32Array, at: number): void {
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) sorted = s[o + i] <= s[o + i - 1];
   if (!sorted) {
-    out.subarray(at, at + n).sort((x, y) => (s[o + y] - s[o + x]) || byDocDesc(x, y));
+    out.subarray(at, at + n).sort((x, y) =>
+      compareScoresDesc(s[o + x], s[o + y]) || byDocDesc(x, y)
+    );
     return;
   }
   let start = 0;

@@ -209,13 +209,13 @@ async function readNested(source: TextSource, integer: boolean): Promise<NestedS
           const docno = p.string("a document id");
           p.expect(58, "':'");
           const text = p.number(integer ? "a relevance" : "a score");
-          const value = Number(text);
-          const problem = integer && !/^-?\d+$/.test(text)
+          // A JSON number is decimal: a relevance that is an integer (`2.0`, `1e3`) is read
+          // as one; a score that overflows is an infinity, as in a TREC file.
+          const value = Number(text) + 0;
+          const problem = integer && !Number.isInteger(value)
             ? `relevance ${text} is not an integer`
             : integer && Math.abs(value) > 0x7fffffff
-            ? `relevance ${text} is out of range`
-            : !Number.isFinite(value)
-            ? `score ${text} is not a finite number`
+            ? `relevance ${text} is out of range (32-bit integers)`
             : undefined;
           if (problem) p.fail(problem, p.numberStart);
           if (docs.has(docno)) {

@@ -124,8 +124,8 @@ Deno.test("malformed lines name file, line and what was expected", async () => {
   );
   await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1\n")), /r\.txt:1: expected 6 fields/);
   await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 abc x\n")), /r\.txt:1: score 'abc'/);
-  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 NaN x\n")), /not a finite decimal/);
-  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 inf x\n")), /not a finite decimal/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 NaN x\n")), /is NaN, which trec_eval/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 1.5x x\n")), /not a decimal number/);
   await assertRejects(() => readRun(mem("r.txt", "")), /no result lines/);
   await assertRejects(() => readQrels(mem("q.txt", "")), /q\.txt: qrels file has no judgments/);
   await assertRejects(() => readQrels(mem("q.txt", "\n\n")), /q\.txt:1: empty line/);
@@ -237,7 +237,8 @@ Deno.test("tolerant mode (opt-in) skips malformed lines, counts them, and still 
   assertEquals(r.skipped!.run.count, 2);
   assertEquals(
     r.skipped!.qrels.examples[0],
-    "q.txt:2: relevance 'x' is not an integer (expected: qid iter docno relevance)",
+    "q.txt:2: relevance 'x' is not an integer: trec_eval would read it as 0 (its atol stops at " +
+      "the first character that is not a digit) (expected: qid iter docno relevance)",
   );
   assertEquals(
     r.skipped!.run.examples[1],
@@ -271,4 +272,28 @@ Deno.test("tolerant mode (opt-in) skips malformed lines, counts them, and still 
       }),
     /duplicate document a/,
   );
+});
+
+Deno.test("scores beyond the 32-bit floats tie at +inf in 9.0.8 on every path (issue 28, item 1)", async () => {
+  // trec_eval 9.0.8 (binary): 1e300 and 3.5e38 are both +inf as floats, a tie, b > a by
+  // docno: RR 0.5. Before, the ungrouped and JSON paths compared inf - inf = NaN and gave 1.
+  const qrels = "1 0 a 1\n";
+  const ungrouped = "1 Q0 c 1 0.002 r\n1 Q0 a 1 1e300 r\n2 Q0 x 1 1 r\n1 Q0 b 2 3.5e38 r\n";
+  const json = '{"1":{"c":0.002,"a":1e300,"b":3.5e38}}';
+  const grouped = "1 Q0 c 1 0.002 r\n1 Q0 a 1 1e300 r\n1 Q0 b 2 3.5e38 r\n";
+  for (const [name, run] of [["r.txt", ungrouped], ["r.json", json], ["g.txt", grouped]]) {
+    const r = await evaluateTrecFiles(mem("q.txt", qrels), mem(name, run), ["recip_rank"], {
+      warn: false,
+    });
+    assertEquals(r.summary.recip_rank, 0.5, name);
+    const m = evaluate(await readQrels(mem("q.txt", qrels)), await readRun(mem(name, run)), [
+      "recip_rank",
+    ]);
+    assertEquals(m.summary.recip_rank, 0.5, `${name} (evaluate)`);
+  }
+  // As doubles (10.0) 1e300 > 3.5e38: a first, RR 1.
+  const r10 = await evaluateTrecFiles(mem("q.txt", qrels), mem("r.json", json), ["recip_rank"], {
+    release: "10.0",
+  });
+  assertEquals(r10.summary.recip_rank, 1);
 });
