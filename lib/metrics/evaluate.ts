@@ -291,6 +291,27 @@ export class QueryEvaluator {
     return this.values.map((c) => c.instance.measure.completeSum?.(judgments.judged) ?? 0);
   }
 
+  /**
+   * The per-query values trec_eval 10.0 prints under `-q -c` for a qrels query missing from
+   * the run: it ranks one unjudged stand-in document for the query, computes every measure
+   * on it, then sets num_ret and utility back to 0 (its "clean up leftovers"). Its summary
+   * still adds `valuesForMissing`.
+   */
+  shownForMissing(judgments: Pick<QueryJudgments, "judged" | "numRel">): number[] {
+    const q: RankedQuery = {
+      rels: Float64Array.of(UNJUDGED),
+      numRel: judgments.numRel,
+      judged: judgments.judged,
+      level: this.level,
+    };
+    const seen = this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
+    return this.values.map(({ instance: c, view }) =>
+      c.measure.name === "num_ret" || c.measure.name === "utility"
+        ? 0
+        : c.measure.compute(seen[view], c.param as never, this.measureOptions)
+    );
+  }
+
   /** The output lines, in order. */
   layout(): OutputLine[] {
     return this.selection.instances.map((i): OutputLine => {
@@ -313,14 +334,16 @@ export class QueryEvaluator {
 
   /**
    * The result. `missing` lists qrels queries absent from the run with their values
-   * for an empty ranking; they enter the summary only in complete mode.
+   * (`valuesForMissing`), which enter the summary only in complete mode; in 10.0's complete
+   * mode their per-query lines are printed too, with the values `shown` (`shownForMissing`).
    */
   result(
     info: {
       complete: boolean;
       runOnlyQueries: string[];
-      missing: { qid: string; values: number[] }[];
+      missing: { qid: string; values: number[]; shown?: number[] }[];
       runId: string;
+      release?: TrecRelease;
     },
   ): EvalResult {
     const n = this.qids.length;
@@ -338,21 +361,32 @@ export class QueryEvaluator {
     // without -q never needs.
     let perQuery: Map<string, Record<string, number>> | undefined;
     let perQueryText: Map<string, Record<string, string>> | undefined;
-    const rows = <T>(cols: T[][], names: string[]) => {
-      const map = new Map<string, Record<string, T>>();
+    const complete = info.complete;
+    const listMissing = complete && info.release === "10.0" && info.missing.length > 0;
+    type Missing = (typeof info.missing)[number];
+    const rows = <T>(cols: T[][], names: string[], missing: (m: number, x: Missing) => T) => {
+      const entries: [string, Record<string, T>][] = [];
       for (const i of order) {
         const row: Record<string, T> = {};
         for (let m = 0; m < names.length; m++) row[names[m]] = cols[m][i];
-        map.set(qids[i], row);
+        entries.push([qids[i], row]);
       }
-      return map;
+      if (listMissing) {
+        for (const x of info.missing) {
+          const row: Record<string, T> = {};
+          for (let m = 0; m < names.length; m++) row[names[m]] = missing(m, x);
+          entries.push([x.qid, row]);
+        }
+        entries.sort((a, b) => compareDocnos(a[0], b[0]));
+      }
+      return new Map(entries);
     };
-    const complete = info.complete;
     const numQ = complete ? n + info.missing.length : n;
     const summary: Record<string, number> = {};
     for (let m = 0; m < labels.length; m++) {
       const measure = this.values[m].instance.measure;
       // Sums in qid order, as trec_eval, so the last bit does not depend on input order.
+      // (trec_eval's -c quirk, in both releases: num_rel sums judgments > 0 whatever -l.)
       const col = complete && this.completeColumns[m] ? this.completeColumns[m]! : columns[m];
       let sum = 0;
       if (measure.aggregate === "geometric") {
@@ -369,10 +403,10 @@ export class QueryEvaluator {
       measures: labels,
       summary,
       get perQuery() {
-        return perQuery ??= rows(columns, labels);
+        return perQuery ??= rows(columns, labels, (m, x) => (x.shown ?? x.values)[m]);
       },
       get perQueryText() {
-        return perQueryText ??= rows(textColumns, textLabels);
+        return perQueryText ??= rows(textColumns, textLabels, () => "");
       },
       layout: this.layout(),
       numQ,
@@ -445,15 +479,65 @@ export function evaluate(
   measures: readonly string[],
   options: EvalOptions = {},
 ): EvalResult {
+  return evaluateFrom(mapJudgments(qrels), run, measures, options);
+}
+
+/**
+ * Where {@link evaluateFrom} reads judgments: a `Qrels` Map (`mapJudgments`) or the file
+ * engine's index, which can count a docno judged twice in a query the run lacks (trec_eval
+ * 9.0.8's `-c` counts such judgments without looking at them).
+ */
+export interface JudgmentSource {
+  /** Whether the qrels judge the query. */
+  has(qid: string): boolean;
+  /** The judged queries, in file order. */
+  queries(): Iterable<string>;
+  /** A judged query's judgments at a level; `retrieved`: whether the run ranks the query. */
+  digest(qid: string, level: number, retrieved: boolean): QueryJudgments;
+}
+
+/**
+ * A `Qrels` Map as a {@link JudgmentSource}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mapJudgments } from "./evaluate.ts";
+ * const s = mapJudgments(new Map([["q1", new Map([["d1", 2], ["d2", 0]])]]));
+ * assert(s.has("q1") && s.digest("q1", 1, true).numRel === 1);
+ * ```
+ */
+export function mapJudgments(qrels: Qrels): JudgmentSource {
+  return {
+    has: (qid) => qrels.has(qid),
+    queries: () => qrels.keys(),
+    digest: (qid, level) => digestJudgments(qrels.get(qid)!, level),
+  };
+}
+
+/**
+ * {@link evaluate} on any {@link JudgmentSource} (the file engine reads an unsorted or JSON
+ * run this way).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evaluateFrom, mapJudgments } from "./evaluate.ts";
+ * const qrels = mapJudgments(new Map([["q1", new Map([["d1", 1]])]]));
+ * const r = evaluateFrom(qrels, new Map([["q1", new Map([["d1", 1]])]]), ["map"]);
+ * assert.equal(r.summary.map, 1);
+ * ```
+ */
+export function evaluateFrom(
+  qrels: JudgmentSource,
+  run: Run,
+  measures: readonly string[],
+  options: EvalOptions = {},
+): EvalResult {
   const ev = new QueryEvaluator(measures, options);
   const release = options.release ?? DEFAULT_RELEASE;
   const runOnlyQueries: string[] = [];
-  const digested = new Map<string, QueryJudgments>();
-  const digest = (qid: string) => {
-    let d = digested.get(qid);
-    if (!d) digested.set(qid, d = digestJudgments(qrels.get(qid)!, ev.level));
-    return d;
-  };
+  const digest = (qid: string) => qrels.digest(qid, ev.level, run.has(qid));
   for (const [qid, docs] of run) {
     if (!qrels.has(qid)) {
       runOnlyQueries.push(qid);
@@ -472,9 +556,16 @@ export function evaluate(
     }
     ev.addQuery(qid, docnos, scores, digest(qid), release);
   }
-  const missing: { qid: string; values: number[] }[] = [];
-  for (const qid of qrels.keys()) {
-    if (!run.has(qid)) missing.push({ qid, values: ev.valuesForMissing(digest(qid)) });
+  const missing: { qid: string; values: number[]; shown?: number[] }[] = [];
+  const listed = release === "10.0" && options.complete;
+  for (const qid of qrels.queries()) {
+    if (run.has(qid)) continue;
+    const j = digest(qid);
+    missing.push({
+      qid,
+      values: ev.valuesForMissing(j),
+      shown: listed ? ev.shownForMissing(j) : undefined,
+    });
   }
   runOnlyQueries.sort(compareDocnos);
   checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
@@ -484,5 +575,6 @@ export function evaluate(
     runOnlyQueries,
     missing,
     runId: "kit",
+    release,
   });
 }

@@ -74,8 +74,18 @@ export class BlockJudge {
     return m;
   }
 
-  /** Judges block `b`; returns false when the qrels have no judgment for its query. */
-  judge(b: RunBlock, qrels: QrelsIndex, level: number, file: string): boolean {
+  /**
+   * Judges block `b`; returns false when the qrels have no judgment for its query. A docno
+   * judged twice is an error, unless `countDuplicates` (a qrels-only query under 9.0.8's
+   * `-c`, which counts its judgments without looking at them): then each is counted.
+   */
+  judge(
+    b: RunBlock,
+    qrels: QrelsIndex,
+    level: number,
+    file: string,
+    countDuplicates = false,
+  ): boolean {
     const table = qrels.queryTable();
     const query = this.query = qrels.lookup(b.qid);
     const judged = query < 0 ? 0 : table.judgments(query);
@@ -174,7 +184,7 @@ export class BlockJudge {
             }
           } else {
             const j = -slot - 1;
-            if (equalBytes(arena, jStart[j], jEnd[j], doc, 0, docLen)) {
+            if (!countDuplicates && equalBytes(arena, jStart[j], jEnd[j], doc, 0, docLen)) {
               qrels.duplicate(b.qid, decodeField(doc, 0, docLen, { file, line: 0 }));
             }
           }

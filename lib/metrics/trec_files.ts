@@ -30,7 +30,8 @@ import { holdStdin, sourceName, type TextSource } from "../io/source.ts";
 import {
   type EvalOptions,
   type EvalResult,
-  evaluate,
+  evaluateFrom,
+  type JudgmentSource,
   type Qrels,
   QueryEvaluator,
   type Run,
@@ -237,23 +238,28 @@ export async function evaluateTrecFiles(
       // Not grouped by query (or JSON): in memory, through `evaluate`.
       if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
       const read = await readRunWithId(run, { release, skip: skipped?.run });
-      const result = evaluate(qrels.toQrels(), read.run, measures, options);
+      const result = evaluateFrom(indexJudgments(qrels, release), read.run, measures, options);
       result.runId = read.runId;
       if (skipped) result.skipped = skipped;
       return result;
     }
     // 4. The summary.
-    const missing: { qid: string; values: number[] }[] = [];
+    const missing: { qid: string; values: number[]; shown?: number[] }[] = [];
     const judge = new BlockJudge();
     const table = qrels.queryTable();
     for (let q = 0; q < table.size; q++) {
       if (pass.judged[q]) continue;
       const qid = table.id(q);
-      // As in trec_eval, a qrels-only query's judgments are looked at only with -c.
-      const values = options.complete
-        ? ev.valuesForMissing(qrels.digest(qid, ev.level, judge)!)
-        : [];
-      missing.push({ qid, values });
+      if (!options.complete) {
+        missing.push({ qid, values: [] });
+        continue;
+      }
+      // As in trec_eval, a qrels-only query's judgments are looked at only with -c (and
+      // 9.0.8 then only counts them: a docno judged twice counts twice; 10.0 stops on it and
+      // prints the query's per-query lines).
+      const j = qrels.digest(qid, ev.level, judge, release === "9.0.8")!;
+      const values = ev.valuesForMissing(j);
+      missing.push({ qid, values, shown: release === "10.0" ? ev.shownForMissing(j) : undefined });
     }
     checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
     const runOnly = pass.runOnly.sort(compareDocnos);
@@ -263,6 +269,7 @@ export async function evaluateTrecFiles(
       runOnlyQueries: runOnly,
       missing,
       runId,
+      release,
     });
     if (skipped) result.skipped = skipped; // (a spread would build the lazy perQuery)
     lap("summary");
@@ -329,4 +336,23 @@ async function evaluateGroupedRun(
   }
   lap("read the run");
   return { judged: judgedQueries, runOnly: [...runOnly] };
+}
+
+/**
+ * The index as `evaluateFrom` reads it: a query the run ranks is judged with duplicates
+ * checked; a qrels-only one (read only with -c) has its judgments counted, a docno judged
+ * twice counting twice, as 9.0.8 does (10.0 stops on it, as the kit then does).
+ */
+function indexJudgments(qrels: QrelsIndex, release: TrecRelease): JudgmentSource {
+  const judge = new BlockJudge();
+  return {
+    has: (qid) => qrels.lookup(qid) >= 0,
+    queries: () => qrels.queries(),
+    digest: (qid, level, retrieved) => {
+      const count = !retrieved && release === "9.0.8";
+      const j = qrels.digest(qid, level, judge, count)!;
+      const docs = j.judgedOnly(qrels);
+      return { get: (d) => docs.get(d), numRel: j.numRel, judged: j.judged.slice() };
+    },
+  };
 }

@@ -297,3 +297,61 @@ Deno.test("scores beyond the 32-bit floats tie at +inf in 9.0.8 on every path (i
   });
   assertEquals(r10.summary.recip_rank, 1);
 });
+
+Deno.test("-c: a duplicate judgment in a query the run lacks counts twice in 9.0.8, stops 10.0", async () => {
+  // trec_eval 9.0.8 (binary): num_q 2, num_rel 4, map 0.5000; trec_eval 10.0 stops
+  // ("duplicate docs a"), as it evaluates the missing query.
+  const qrels = "1 0 a 1\n2 0 a 1\n2 0 a 1\n2 0 b 2\n";
+  for (const run of ["1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n", '{"1": {"a": 2, "b": 1}}']) {
+    const name = run.startsWith("{") ? "r.json" : "r.txt";
+    const r = await evaluateTrecFiles(mem("q", qrels), mem(name, run), ["num_rel", "map"], {
+      complete: true,
+    });
+    assertEquals([r.numQ, r.summary.num_rel, r.summary.map], [2, 4, 0.5], name);
+    await assertRejects(
+      () =>
+        evaluateTrecFiles(mem("q", qrels), mem(name, run), ["map"], {
+          complete: true,
+          release: "10.0",
+        }),
+      /duplicate judgment for query 2, document a/,
+    );
+  }
+  // Without -c the query is not looked at, in both releases' file readers.
+  const r = await evaluateTrecFiles(mem("q", qrels), mem("r", "1 Q0 a 1 2 r\n"), ["map"]);
+  assertEquals(r.numQ, 1);
+});
+
+Deno.test("-m '' is an illegal measure, as trec_eval says", () => {
+  assertThrows(() => selectMeasures([""]), /illegal measure ''/);
+});
+
+Deno.test("--trec-eval 10.0 -q -c prints each qrels query missing from the run, as 10.0 does", async () => {
+  // trec_eval 10.0 (binary, -q -c -m map -m num_q -m num_rel -m relstring -l 2):
+  const want = [
+    "num_rel               \t1\t0",
+    "map                   \t1\t0.0000",
+    "relstring             \t1\t'1-'",
+    "num_rel               \t2\t1",
+    "map                   \t2\t0.0000",
+    "relstring             \t2\t''",
+    "num_q                 \tall\t2",
+    "num_rel               \tall\t3",
+    "map                   \tall\t0.0000",
+    "",
+  ].join("\n");
+  const qrels = "1 0 a 1\n2 0 a 2\n2 0 b 1\n";
+  for (const run of ["1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n", '{"1": {"a": 2, "b": 1}}']) {
+    const name = run.startsWith("{") ? "r.json" : "r.txt";
+    const options = { complete: true, release: "10.0", relevanceLevel: 2 } as const;
+    const measures = ["num_q", "num_rel", "map", "relstring"];
+    const r = await evaluateTrecFiles(mem("q", qrels), mem(name, run), measures, options);
+    assertEquals(formatTrecEval(r, { perQuery: true }), want, name);
+    // 9.0.8 prints no line for query 2.
+    const r9 = await evaluateTrecFiles(mem("q", qrels), mem(name, run), measures, {
+      ...options,
+      release: "9.0.8",
+    });
+    assertEquals(formatTrecEval(r9, { perQuery: true }).includes("\t2\t"), false);
+  }
+});

@@ -52,6 +52,7 @@ export interface MeasureSelection {
  * import { selectMeasures } from "./select.ts";
  * const s = selectMeasures(["P.5,10", "map", "AP@100"]);
  * assert(s.instances.map((i) => i.label).join() === "map,P_5,P_10,AP@100");
+ * assert.throws(() => selectMeasures([""]), /illegal measure ''/); // as trec_eval
  * ```
  */
 export function selectMeasures(
@@ -63,7 +64,11 @@ export function selectMeasures(
   const ir: MeasureInstance[] = [];
   for (const raw of names) {
     const spec = raw.trim();
-    if (spec === "") continue;
+    if (spec === "") {
+      throw new KitError(
+        `illegal measure '${raw}': -m takes a measure name (trec_eval stops on it too)`,
+      );
+    }
     const dot = spec.indexOf(".");
     let name = dot < 0 ? spec : spec.slice(0, dot);
     let given = dot < 0 ? undefined : spec.slice(dot + 1);
