@@ -45,10 +45,13 @@ const runCommand: Command = {
   async run(args) {
     const p = parseFlags(args, runCommand);
     const [input, output] = await inOut(p);
-    const { run, runId } = await readRunWithId(input, { release: trecRelease(p) });
+    const release = trecRelease(p);
+    const { run, runId } = await readRunWithId(input, { release });
+    // Written in the release's order (10.0: scores as doubles), as `eval trec` ranks them.
     await writeRun(output, run, {
       runId: str(p, "run-id") ?? runId,
       force: Boolean(p.values.force),
+      release,
     });
     console.error(`wrote ${output}: ${run.size} queries`);
   },

@@ -138,6 +138,8 @@ export interface EvaluatorOptions {
   maxDocs?: number;
   numDocs?: number;
   warn?: EvalOptions["warn"];
+  /** The release whose measure definitions apply (10.0 rounds recall cutoffs). */
+  release?: TrecRelease;
 }
 
 /** An instance computed per query, with the index of the query view it reads. */
@@ -195,7 +197,10 @@ export class QueryEvaluator {
     const warn = this.options.warn;
     this.selection = selectMeasures(measures, warn === false ? () => {} : warn);
     this.level = this.options.relevanceLevel ?? 1;
-    this.measureOptions = { numDocs: this.options.numDocs ?? 0 };
+    this.measureOptions = {
+      numDocs: this.options.numDocs ?? 0,
+      release: this.options.release ?? DEFAULT_RELEASE,
+    };
     const keys = [""];
     this.views = [{}];
     const computed = this.selection.instances.map((instance) => {
@@ -287,8 +292,16 @@ export class QueryEvaluator {
    * What a qrels query missing from the run adds to each measure's sum with `-c`: 0, or the
    * measure's `completeSum` of its judgments (num_rel).
    */
-  valuesForMissing(judgments: Pick<QueryJudgments, "judged">): number[] {
-    return this.values.map((c) => c.instance.measure.completeSum?.(judgments.judged) ?? 0);
+  valuesForMissing(
+    judgments: Pick<QueryJudgments, "judged" | "numRel">,
+    release: TrecRelease = DEFAULT_RELEASE,
+  ): number[] {
+    // 10.0 adds what it computed on its stand-in ranking (`shownForMissing`: not always 0,
+    // with -l -1 the stand-in document counts as relevant).
+    const shown = release === "10.0" ? this.shownForMissing(judgments) : undefined;
+    return this.values.map((c, m) =>
+      c.instance.measure.completeSum?.(judgments.judged) ?? shown?.[m] ?? 0
+    );
   }
 
   /**
@@ -347,7 +360,9 @@ export class QueryEvaluator {
     },
   ): EvalResult {
     const n = this.qids.length;
-    if (n === 0) {
+    // trec_eval 10.0's -c evaluates every qrels query (a missing one on a stand-in ranking).
+    const evaluated10 = info.complete && info.release === "10.0" ? info.missing.length : 0;
+    if (n + evaluated10 === 0) {
       throw new KitError(
         "no query has both results and relevance judgments (check that the run and the qrels " +
           "use the same query ids)",
@@ -391,7 +406,9 @@ export class QueryEvaluator {
       let sum = 0;
       if (measure.aggregate === "geometric") {
         for (const i of order) sum += Math.log(Math.max(col[i], MIN_GEO_MEAN));
-        if (complete) sum += (numQ - n) * Math.log(MIN_GEO_MEAN);
+        if (complete) {
+          for (const x of info.missing) sum += Math.log(Math.max(x.values[m], MIN_GEO_MEAN));
+        }
         summary[labels[m]] = Math.exp(sum / numQ);
         continue;
       }
@@ -563,7 +580,7 @@ export function evaluateFrom(
     const j = digest(qid);
     missing.push({
       qid,
-      values: ev.valuesForMissing(j),
+      values: ev.valuesForMissing(j, release),
       shown: listed ? ev.shownForMissing(j) : undefined,
     });
   }

@@ -258,7 +258,7 @@ export async function evaluateTrecFiles(
       // 9.0.8 then only counts them: a docno judged twice counts twice; 10.0 stops on it and
       // prints the query's per-query lines).
       const j = qrels.digest(qid, ev.level, judge, release === "9.0.8")!;
-      const values = ev.valuesForMissing(j);
+      const values = ev.valuesForMissing(j, release);
       missing.push({ qid, values, shown: release === "10.0" ? ev.shownForMissing(j) : undefined });
     }
     checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));

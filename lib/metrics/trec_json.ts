@@ -278,7 +278,16 @@ export function readJsonQrels(source: TextSource): Promise<NestedScores> {
 }
 
 /**
- * Formats nested scores as JSON, one query per line (ranx and pytrec_eval read it as is).
+ * A number as JSON text: JSON has no infinity, so +-inf is written `1e999` / `-1e999`, a
+ * number that overflows back to the infinity in every reader (this one, Python's `json`).
+ */
+function jsonNumber(v: number): string {
+  return v === Infinity ? "1e999" : v === -Infinity ? "-1e999" : String(v);
+}
+
+/**
+ * Formats nested scores as JSON, one query per line (ranx and pytrec_eval read it as is;
+ * an infinite score is `1e999`).
  * `order` gives each query's document order (default: as in the Map).
  *
  * @example
@@ -298,7 +307,7 @@ export function* formatScoresJson(
   let first = true;
   for (const [qid, docs] of scores) {
     const docnos = order ? order(qid, docs) : [...docs.keys()];
-    const entries = docnos.map((d) => `${JSON.stringify(d)}: ${docs.get(d)}`);
+    const entries = docnos.map((d) => `${JSON.stringify(d)}: ${jsonNumber(docs.get(d)!)}`);
     yield `${first ? "" : ",\n"}${JSON.stringify(qid)}: {${entries.join(", ")}}`;
     first = false;
   }

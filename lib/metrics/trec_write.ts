@@ -60,17 +60,26 @@ function checkRelevance(rel: number): void {
   if (!Number.isSafeInteger(rel)) throw new KitError(`relevance ${rel} is not an integer`);
 }
 
-/** A query's docnos in trec_eval order (their scores checked finite). */
+/** A query's docnos in trec_eval order (no NaN score: it has no place in that order). */
 function ranked(qid: string, docs: ReadonlyMap<string, number>, release?: TrecRelease) {
   for (const [d, s] of docs) {
-    if (!Number.isFinite(s)) throw new KitError(`query ${qid}, document ${d}: score ${s}`);
+    if (Number.isNaN(s)) {
+      throw new KitError(
+        `query ${qid}, document ${d}: score NaN has no place in trec_eval's order`,
+      );
+    }
   }
   return rankDocuments(docs, release);
 }
 
+/** A score in a TREC run: shortest round-trip form; an infinity as `inf`, which atof reads. */
+function trecScoreText(s: number): string {
+  return s === Infinity ? "inf" : s === -Infinity ? "-inf" : String(s);
+}
+
 /**
  * Formats a run as TREC run lines, each query's documents in trec_eval order with ranks
- * 1..n. Scores are written with full precision (shortest round-trip form).
+ * 1..n. Scores are written with full precision (shortest round-trip form; `inf`, `-inf`).
  *
  * @example
  * ```ts
@@ -87,7 +96,7 @@ export function* formatRun(run: Run, runId = "kit", release?: TrecRelease): Gene
     const lines: string[] = [];
     ranked(qid, docs, release).forEach((d, r) => {
       checkId(d, "document id");
-      lines.push(`${qid} Q0 ${d} ${r + 1} ${docs.get(d)} ${runId}\n`);
+      lines.push(`${qid} Q0 ${d} ${r + 1} ${trecScoreText(docs.get(d)!)} ${runId}\n`);
     });
     yield lines.join("");
   }

@@ -200,9 +200,9 @@ export const PRECISION = [
     params: "fractions",
     defaults: RECALL_POINTS,
     aggregate: "mean",
-    compute: (q, p) => {
+    compute: (q, p, o) => {
       let value = 0;
-      recallWalk(q, [recallCut(p, q.numRel)], (_, v) => value = v);
+      recallWalk(q, [recallCut(p, q.numRel, o.release)], (_, v) => value = v);
       return value;
     },
     reference: iprecReference,
