@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
+import { fail, KitError } from "../errors.ts";
 import { openSource, readAllBytes, sourceName, type TextSource } from "../io/source.ts";
 import { duplicateDocument, duplicateJudgment } from "./trec_format.ts";
 
@@ -242,6 +242,15 @@ async function readNested(source: TextSource, integer: boolean): Promise<NestedS
   }
   c = p.peek();
   if (c >= 0) p.fail(`expected the end of the file after the object, found ${describe(c)}`);
+  // As the TREC readers: a file with nothing to evaluate is an error naming it.
+  if (out.size === 0) {
+    fail(
+      integer
+        ? "qrels file has no judgments (a JSON object without any query's documents)"
+        : "run file has no results (a JSON object without any query's documents)",
+      { file },
+    );
+  }
   return out;
 }
 

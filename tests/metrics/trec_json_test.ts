@@ -3,6 +3,7 @@
  * written by `writeRun`/`writeQrels` (so `score --out x.json`, `data qrels --out x.json`) and
  * `deno task convert`; round trips byte for byte; bad JSON named by line and column.
  */
+import { existsSync } from "node:fs";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { assert, assertEquals, assertRejects } from "../assert.ts";
 import {
@@ -277,5 +278,56 @@ Deno.test("writeRun: TREC or JSON by the name, gzip for .gz; formatRun is trec_e
   // gzip as written here, read back by the kit.
   assertEquals(await readRun(`${dir}/r.txt.gz`), run);
   assertEquals(gunzipSync(gzipSync(new Uint8Array([1]))).length, 1);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("convert: ids as the readers keep them, messages naming the file, - as stdout, the release's order (issue 28, item 10)", async () => {
+  const dir = await Deno.makeTempDir();
+  const run = (...args: string[]) => runCli(["convert", "run", ...args], { cwd: dir });
+  // A no-break space and a control character: kept by the TREC readers and trec_eval alike.
+  await Deno.writeTextFile(`${dir}/odd.json`, '{"q\\u0001x": {"d\\u00a0e": 1}}');
+  const odd = await run("odd.json", "odd.run");
+  assertEquals(odd.code, 0, odd.stderr);
+  assertEquals(await Deno.readTextFile(`${dir}/odd.run`), "q\u0001x Q0 d\u00a0e 1 1 kit\n");
+  assertEquals([...(await readRun(`${dir}/odd.run`)).get("q\u0001x")!.keys()], ["d\u00a0e"]);
+  // NUL (trec_eval 9.0.8 crashes on it) and blanks: refused, shown escaped, naming the file.
+  await Deno.writeTextFile(`${dir}/nul.json`, '{"q\\u0000x": {"d": 1}}');
+  const nul = await run("nul.json", "nul.run");
+  assertEquals(nul.code, 2);
+  assert(
+    nul.stderr.includes(`error: nul.run: query id "q\\u0000x" holds a NUL character`),
+    nul.stderr,
+  );
+  await Deno.writeTextFile(`${dir}/tab.json`, '{"q": {"d\\tx": 1}}');
+  const tab = await run("tab.json", "tab.run");
+  assert(
+    tab.stderr.includes('document id "d\\tx" holds "\\t", where trec_eval splits'),
+    tab.stderr,
+  );
+  assertEquals([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+    "nul.json",
+    "odd.json",
+    "odd.run",
+    "tab.json",
+  ]);
+  // `{}` is a run without results, named as the TREC readers name an empty file.
+  await Deno.writeTextFile(`${dir}/empty.json`, "{}");
+  const empty = await run("empty.json", "x.run");
+  assert(empty.stderr.includes("error: empty.json: run file has no results"), empty.stderr);
+  // `-` is standard output (no file named -).
+  const piped = await runCli(["convert", "run", "-", "-"], {
+    cwd: dir,
+    stdin: "q Q0 a 1 0.3 r\n",
+  });
+  assertEquals([piped.code, piped.stdout], [0, "q Q0 a 1 0.3 r\n"]);
+  assert(!existsSync(`${dir}/-`));
+  // --trec-eval 10.0 writes 10.0's order: 0.30000001 above 0.3 (a 32-bit tie in 9.0.8).
+  await Deno.writeTextFile(`${dir}/tie.run`, "q Q0 a 1 0.30000001 r\nq Q0 b 2 0.3 r\n");
+  const as9 = await runCli(["convert", "run", "tie.run", "-"], { cwd: dir });
+  const as10 = await runCli(["convert", "run", "tie.run", "-", "--trec-eval", "10.0"], {
+    cwd: dir,
+  });
+  assertEquals(as9.stdout, "q Q0 b 1 0.3 r\nq Q0 a 2 0.30000001 r\n");
+  assertEquals(as10.stdout, "q Q0 a 1 0.30000001 r\nq Q0 b 2 0.3 r\n");
   await Deno.remove(dir, { recursive: true });
 });
