@@ -26,6 +26,7 @@
  *
  * @module
  */
+import { KitError } from "../errors.ts";
 import { holdStdin, sourceName, type TextSource } from "../io/source.ts";
 import {
   type EvalOptions,
@@ -37,7 +38,7 @@ import {
   type Run,
   warnRunOnly,
 } from "./evaluate.ts";
-import { BlockJudge, QueryRanker } from "./judge.ts";
+import { BlockJudge, QueryRanker, rankInto } from "./judge.ts";
 import { QrelsIndex } from "./qrels_index.ts";
 import { compareDocnos } from "./rank.ts";
 import { RunPipeline } from "./run_pipeline.ts";
@@ -237,7 +238,19 @@ export async function evaluateTrecFiles(
     if (!pass) {
       // Not grouped by query (or JSON): in memory, through `evaluate`.
       if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
-      const read = await readRunWithId(run, { release, skip: skipped?.run });
+      const read = await readRunWithId(run, { release, skip: skipped?.run }).catch((e) => {
+        // trec_eval checks duplicates among the first -M documents only; the kit can do so
+        // for a run grouped by query (read block by block), not for this one.
+        if (options.maxDocs === undefined || !/duplicate document/.test(String(e?.message))) {
+          throw e;
+        }
+        throw new KitError(
+          `${e.message.replace(" (trec_eval rejects this too)", "")}; with -M, trec_eval ` +
+            "looks for duplicates only among the first M " +
+            "documents of a query, which the kit does when the run's lines are grouped by " +
+            "query (sort the run by query, or drop the duplicate)",
+        );
+      });
       const result = evaluateFrom(indexJudgments(qrels, release), read.run, measures, options);
       result.runId = read.runId;
       if (skipped) result.skipped = skipped;
@@ -316,9 +329,13 @@ async function evaluateGroupedRun(
   const runOnly = new Set<string>();
   const judge = new BlockJudge();
   const ranker = new QueryRanker(ev.level);
+  const maxDocs = ev.options.maxDocs;
   for await (const blocks of chunks) {
     lap("read the run");
-    for (const b of blocks) {
+    for (const whole of blocks) {
+      // -M: trec_eval ranks every line, keeps the first M, and only then looks for duplicate
+      // docnos, so a duplicate below rank M is no error: judge the first M only.
+      const b = maxDocs !== undefined && whole.count > maxDocs ? topOf(whole, maxDocs) : whole;
       const judged = judge.judge(b, qrels, ev.level, file);
       lap("judge");
       if (!judged) {
@@ -336,6 +353,29 @@ async function evaluateGroupedRun(
   }
   lap("read the run");
   return { judged: judgedQueries, runOnly: [...runOnly] };
+}
+
+/** The first `m` documents of a block in trec_eval order, as a block of their own. */
+function topOf(b: RunBlock, m: number): RunBlock {
+  let order = b.order, at = b.first;
+  if (!order) {
+    order = new Int32Array(b.count);
+    rankInto(b, order, 0);
+    at = 0;
+  }
+  const keep = (col: Int32Array) =>
+    Int32Array.from({ length: m }, (_, r) => col[b.first + order![at + r]]);
+  return {
+    buf: b.buf,
+    qid: b.qid,
+    first: 0,
+    count: m,
+    docStart: keep(b.docStart),
+    docEnd: keep(b.docEnd),
+    score: Float64Array.from({ length: m }, (_, r) => b.score[b.first + order![at + r]]),
+    line: keep(b.line),
+    order: Int32Array.from({ length: m }, (_, r) => r), // already in trec_eval order
+  };
 }
 
 /**

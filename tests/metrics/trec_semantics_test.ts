@@ -355,3 +355,27 @@ Deno.test("--trec-eval 10.0 -q -c prints each qrels query missing from the run, 
     assertEquals(formatTrecEval(r9, { perQuery: true }).includes("\t2\t"), false);
   }
 });
+
+Deno.test("-M: a duplicate docno below the first M documents is no error, as in trec_eval", async () => {
+  // trec_eval 9.0.8 (binary): -M 1 -m P.1 gives P_1 1.0000; -M 3 stops on "duplicate docs b".
+  const qrels = "1 0 a 1\n1 0 b 0\n2 0 a 1\n";
+  const run = "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 b 3 1 r\n";
+  for (const maxDocs of [1, 2]) {
+    const r = await evaluateTrecFiles(mem("q", qrels), mem("r", run), ["P.1"], { maxDocs });
+    assertEquals(r.summary.P_1, 1);
+  }
+  await assertRejects(
+    () => evaluateTrecFiles(mem("q", qrels), mem("r", run), ["P.1"], { maxDocs: 3 }),
+    /r:3: duplicate document b for query 1/,
+  );
+  // A run not grouped by query is read whole: refused, saying why and what to do.
+  const ungrouped = "1 Q0 b 3 1 r\n2 Q0 a 1 1 r\n1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n";
+  await assertRejects(
+    () =>
+      evaluateTrecFiles(mem("q", qrels), mem("r", ungrouped), ["P.1"], {
+        maxDocs: 1,
+        warn: false,
+      }),
+    /with -M, trec_eval looks for duplicates only among the first M documents/,
+  );
+});
