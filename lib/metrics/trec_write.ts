@@ -208,8 +208,19 @@ export async function writeQrels(path: string, qrels: Qrels, options: WriteOptio
 }
 
 /** Writes text pieces atomically, gzip-compressed for a `.gz` name; `-` is standard output. */
-async function writeText(target: string, text: Iterable<string>, force?: boolean): Promise<void> {
-  const path = target === "-" ? "/dev/stdout" : target;
+async function writeText(path: string, text: Iterable<string>, force?: boolean): Promise<void> {
+  if (path === "-") {
+    // Standard output is written through, whatever it is (a file it redirects to is the
+    // caller's, never replaced).
+    const encoder = new TextEncoder();
+    for (const piece of text) {
+      const bytes = encoder.encode(piece);
+      for (let done = 0; done < bytes.length;) {
+        done += await Deno.stdout.write(bytes.subarray(done));
+      }
+    }
+    return;
+  }
   const pieces = ReadableStream.from(text).pipeThrough(new TextEncoderStream());
   const data = /\.gz$/i.test(path)
     ? pieces.pipeThrough(new CompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>)

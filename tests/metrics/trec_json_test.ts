@@ -321,6 +321,20 @@ Deno.test("convert: ids as the readers keep them, messages naming the file, - as
   });
   assertEquals([piped.code, piped.stdout], [0, "q Q0 a 1 0.3 r\n"]);
   assert(!existsSync(`${dir}/-`));
+  // Standard output redirected to a file (>>) is written through, never replaced.
+  await Deno.writeTextFile(`${dir}/log`, "before\n");
+  await Deno.writeTextFile(`${dir}/in.run`, "q Q0 a 1 0.3 r\n");
+  const main = new URL("../../lib/cli/main.ts", import.meta.url).pathname;
+  const shell = await new Deno.Command("bash", {
+    args: ["-c", `"${Deno.execPath()}" run -A "${main}" convert run in.run - >> log`],
+    cwd: dir,
+    env: { INIT_CWD: dir },
+    stderr: "null",
+  }).output();
+  assertEquals(shell.code, 0);
+  assertEquals(await Deno.readTextFile(`${dir}/log`), "before\nq Q0 a 1 0.3 r\n");
+  await Deno.remove(`${dir}/log`);
+  await Deno.remove(`${dir}/in.run`);
   // --trec-eval 10.0 writes 10.0's order: 0.30000001 above 0.3 (a 32-bit tie in 9.0.8).
   await Deno.writeTextFile(`${dir}/tie.run`, "q Q0 a 1 0.30000001 r\nq Q0 b 2 0.3 r\n");
   const as9 = await runCli(["convert", "run", "tie.run", "-"], { cwd: dir });
