@@ -75,8 +75,8 @@ export class BlockJudge {
   }
 
   /**
-   * Judges block `b`; returns false when the qrels have no judgment for its query. A docno
-   * judged twice is an error, unless `countDuplicates` (a qrels-only query under 9.0.8's
+   * Judges block `b`; returns false when the qrels have no judgment for its query (its
+   * docnos unlooked at, as trec_eval). A docno retrieved or judged twice is an error, unless `countDuplicates` (a qrels-only query under 9.0.8's
    * `-c`, which counts its judgments without looking at them): then each is counted.
    */
   judge(
@@ -88,7 +88,9 @@ export class BlockJudge {
   ): boolean {
     const table = qrels.queryTable();
     const query = this.query = qrels.lookup(b.qid);
-    const judged = query < 0 ? 0 : table.judgments(query);
+    // trec_eval never looks at a query the qrels lack (a docno twice there is no error).
+    if (query < 0) return false;
+    const judged = table.judgments(query);
     const n = b.count;
     let cap = 8;
     while (cap < 2 * (n + judged)) cap <<= 1;
@@ -123,7 +125,6 @@ export class BlockJudge {
       }
       rels[i] = UNJUDGED;
     }
-    if (query < 0) return false;
     const chunks = qrels.records();
     const jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
     const all = this.all, doc = this.doc;

@@ -62,6 +62,11 @@ export interface ReadOptions {
   release?: TrecRelease;
   /** Tolerant mode: skip malformed lines, counting them here. */
   skip?: SkippedLines;
+  /**
+   * Which queries of a TREC run a docno listed twice is an error in (default: every one).
+   * An evaluation passes the qrels' queries: trec_eval never looks at the others' lines.
+   */
+  checkDuplicatesIn?: (qid: string) => boolean;
 }
 
 /**
@@ -131,7 +136,12 @@ export async function readRunWithId(
       for (let i = b.first; i < b.first + b.count; i++) {
         const where = { file, line: b.line[i] };
         const docno = decodeField(b.buf, b.docStart[i], b.docEnd[i], where);
-        if (docs.has(docno)) throw duplicateDocument(b.qid, docno, where);
+        if (docs.has(docno)) {
+          if (options.checkDuplicatesIn?.(b.qid) ?? true) {
+            throw duplicateDocument(b.qid, docno, where);
+          }
+          continue; // a query the evaluation skips: its lines are never looked at
+        }
         docs.set(docno, b.score[i]);
       }
     }
@@ -238,7 +248,11 @@ export async function evaluateTrecFiles(
     if (!pass) {
       // Not grouped by query (or JSON): in memory, through `evaluate`.
       if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
-      const read = await readRunWithId(run, { release, skip: skipped?.run }).catch((e) => {
+      const read = await readRunWithId(run, {
+        release,
+        skip: skipped?.run,
+        checkDuplicatesIn: (qid) => qrels.lookup(qid) >= 0,
+      }).catch((e) => {
         // trec_eval checks duplicates among the first -M documents only; the kit can do so
         // for a run grouped by query (read block by block), not for this one.
         if (options.maxDocs === undefined || !/duplicate document/.test(String(e?.message))) {

@@ -379,3 +379,17 @@ Deno.test("-M: a duplicate docno below the first M documents is no error, as in 
     /with -M, trec_eval looks for duplicates only among the first M documents/,
   );
 });
+
+Deno.test("a docno twice in a query the qrels lack is not looked at, as in trec_eval", async () => {
+  // trec_eval 9.0.8 (binary) evaluates query 10 and never reads query 1's lines.
+  const qrels = "10 0 a 0\n";
+  for (
+    const run of [
+      "1 Q0 a 1 1 r\n10 Q0 a 2 1 r\n1 Q0 a 3 -5 r\n",
+      "1 Q0 a 1 1 r\n1 Q0 a 2 -5 r\n10 Q0 a 1 1 r\n",
+    ]
+  ) {
+    const r = await evaluateTrecFiles(mem("q", qrels), mem("r", run), ["num_ret"], { warn: false });
+    assertEquals(r.summary.num_ret, 1);
+  }
+});
