@@ -349,6 +349,10 @@ async function evaluateGroupedRun(
     for (const whole of blocks) {
       // -M: trec_eval ranks every line, keeps the first M, and only then looks for duplicate
       // docnos, so a duplicate below rank M is no error: judge the first M only.
+      // A query that comes back (the run is not grouped) is read whole instead: seen before
+      // judging, so a duplicate split across its blocks is judged there, with all its lines.
+      const known = qrels.lookup(whole.qid);
+      if (known >= 0 && judgedQueries[known]) return undefined;
       const b = maxDocs !== undefined && whole.count > maxDocs ? topOf(whole, maxDocs) : whole;
       const judged = judge.judge(b, qrels, ev.level, file);
       lap("judge");
