@@ -12,21 +12,22 @@
  * 4. summarize: qrels queries the run lacks (they count with `-c`), run queries the qrels
  *    lack (skipped with a warning), the means.
  *
- * A run that is not grouped by query (a query comes back after another), or a JSON run, is
- * read into memory instead and goes through the in-memory `evaluate`, with the same
- * semantics (the property tests hold both to the brute-force reference).
+ * A run that is not grouped by query (a query comes back after another) is read again,
+ * whole, regrouped into one block per query, and goes through the same steps; a JSON run is
+ * read into memory and goes through `evaluateFrom`, with the same semantics (the property
+ * and differential tests hold every path to the reference and to trec_eval).
  *
  * Formats (trec_eval's): qrels lines `qid iter docno relevance` (exactly 4 fields, an
  * integer relevance; a blank line is an error, as in trec_eval); run lines `qid Q0 docno
  * rank score runid` (at least 6 fields, the rank and extra fields ignored, blank lines
  * skipped; the runid is the last line's). Scores are read as C's `atof` reads decimal
- * numbers; what it would read differently (`0x10`, `1.5abc`) or not finitely (`inf`, `nan`)
- * is refused with the line, stricter than trec_eval (which reads `abc` as 0). The release
+ * numbers and infinities (`1e400`, `inf`); what it would read as another number (`0x10`,
+ * `1.5abc`, `abc` as 0) or cannot rank (`nan`) is refused with the line, saying what
+ * trec_eval would have read (`trec_format.ts`, `scoreFromText`). The release
  * reproduced (`trec_format.ts`) decides comments and score precision.
  *
  * @module
  */
-import { KitError } from "../errors.ts";
 import { holdStdin, sourceName, type TextSource } from "../io/source.ts";
 import {
   type EvalOptions,
@@ -42,7 +43,7 @@ import { BlockJudge, QueryRanker, rankInto } from "./judge.ts";
 import { QrelsIndex } from "./qrels_index.ts";
 import { compareDocnos } from "./rank.ts";
 import { RunPipeline } from "./run_pipeline.ts";
-import { type RunBlock, runBlockChunks } from "./run_reader.ts";
+import { type RunBlock, runBlockChunks, type RunReadOptions } from "./run_reader.ts";
 import {
   checkMissingQueries,
   checkOneStdin,
@@ -62,11 +63,6 @@ export interface ReadOptions {
   release?: TrecRelease;
   /** Tolerant mode: skip malformed lines, counting them here. */
   skip?: SkippedLines;
-  /**
-   * Which queries of a TREC run a docno listed twice is an error in (default: every one).
-   * An evaluation passes the qrels' queries: trec_eval never looks at the others' lines.
-   */
-  checkDuplicatesIn?: (qid: string) => boolean;
 }
 
 /**
@@ -136,12 +132,7 @@ export async function readRunWithId(
       for (let i = b.first; i < b.first + b.count; i++) {
         const where = { file, line: b.line[i] };
         const docno = decodeField(b.buf, b.docStart[i], b.docEnd[i], where);
-        if (docs.has(docno)) {
-          if (options.checkDuplicatesIn?.(b.qid) ?? true) {
-            throw duplicateDocument(b.qid, docno, where);
-          }
-          continue; // a query the evaluation skips: its lines are never looked at
-        }
+        if (docs.has(docno)) throw duplicateDocument(b.qid, docno, where);
         docs.set(docno, b.score[i]);
       }
     }
@@ -235,7 +226,7 @@ export async function evaluateTrecFiles(
     });
     lap("read the qrels");
     // 3. The run, query block by query block: judged, ranked and measured.
-    const ev = new QueryEvaluator(measures, options);
+    let ev = new QueryEvaluator(measures, options);
     let runId = "";
     const onRunId = (id: string) => runId = id;
     const blocks = pipeline ? pipeline.blocks(onRunId) : runBlockChunks(run, {
@@ -244,27 +235,23 @@ export async function evaluateTrecFiles(
       skip: skipped?.run,
       onRunId,
     });
-    const pass = json ? undefined : await evaluateGroupedRun(qrels, blocks, run, ev, lap);
-    if (!pass) {
-      // Not grouped by query (or JSON): in memory, through `evaluate`.
+    let pass = json ? undefined : await evaluateGroupedRun(qrels, blocks, run, ev, lap);
+    if (!pass && !json) {
+      // Not grouped by query: read whole, regrouped into one block per query, and through
+      // the same judging and ranking (so -M and duplicates are read as in a grouped run).
       if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
-      const read = await readRunWithId(run, {
+      ev = new QueryEvaluator(measures, options);
+      const whole = regroupedBlocks(run, {
         release,
+        chunkBytes: options.chunkBytes,
         skip: skipped?.run,
-        checkDuplicatesIn: (qid) => qrels.lookup(qid) >= 0,
-      }).catch((e) => {
-        // trec_eval checks duplicates among the first -M documents only; the kit can do so
-        // for a run grouped by query (read block by block), not for this one.
-        if (options.maxDocs === undefined || !/duplicate document/.test(String(e?.message))) {
-          throw e;
-        }
-        throw new KitError(
-          `${e.message.replace(" (trec_eval rejects this too)", "")}; with -M, trec_eval ` +
-            "looks for duplicates only among the first M " +
-            "documents of a query, which the kit does when the run's lines are grouped by " +
-            "query (sort the run by query, or drop the duplicate)",
-        );
+        onRunId,
       });
+      pass = await evaluateGroupedRun(qrels, whole, run, ev, lap);
+    }
+    if (!pass) {
+      // JSON: in memory, through `evaluateFrom`.
+      const read = await readRunWithId(run, { release });
       const result = evaluateFrom(indexJudgments(qrels, release), read.run, measures, options);
       result.runId = read.runId;
       if (skipped) result.skipped = skipped;
@@ -371,6 +358,56 @@ async function evaluateGroupedRun(
   }
   lap("read the run");
   return { judged: judgedQueries, runOnly: [...runOnly] };
+}
+
+/**
+ * A run not grouped by query, read whole and regrouped: one block per query, its lines in
+ * file order (trec_eval sorts each query's lines itself), their docnos copied into one
+ * buffer.
+ */
+async function* regroupedBlocks(
+  run: TextSource,
+  options: RunReadOptions,
+): AsyncGenerator<RunBlock[]> {
+  let bytes = new Uint8Array(1 << 16);
+  let used = 0;
+  const queries = new Map<
+    string,
+    { start: number[]; end: number[]; score: number[]; line: number[] }
+  >();
+  for await (const blocks of runBlockChunks(run, options)) {
+    for (const b of blocks) {
+      let q = queries.get(b.qid);
+      if (!q) queries.set(b.qid, q = { start: [], end: [], score: [], line: [] });
+      for (let i = b.first; i < b.first + b.count; i++) {
+        const len = b.docEnd[i] - b.docStart[i];
+        if (used + len > bytes.length) {
+          const bigger = new Uint8Array(Math.max(2 * bytes.length, used + len));
+          bigger.set(bytes.subarray(0, used));
+          bytes = bigger;
+        }
+        bytes.set(b.buf.subarray(b.docStart[i], b.docEnd[i]), used);
+        q.start.push(used);
+        q.end.push(used += len);
+        q.score.push(b.score[i]);
+        q.line.push(b.line[i]);
+      }
+    }
+  }
+  const out: RunBlock[] = [];
+  for (const [qid, q] of queries) {
+    out.push({
+      buf: bytes,
+      qid,
+      first: 0,
+      count: q.start.length,
+      docStart: Int32Array.from(q.start),
+      docEnd: Int32Array.from(q.end),
+      score: Float64Array.from(q.score),
+      line: Int32Array.from(q.line),
+    });
+  }
+  yield out;
 }
 
 /** The first `m` documents of a block in trec_eval order, as a block of their own. */

@@ -176,10 +176,6 @@ function reasonOf(message: string): string {
     [/invalid JSON/, "not JSON (inf, -Infinity, 0x10 in a JSON run)"],
     [/duplicate judgment/, "a docno judged twice in a query evaluated"],
     [/duplicate document .*\(trec_eval rejects this too\)$/, "a docno twice in a ranking"],
-    [
-      /with -M, trec_eval looks for duplicates only/,
-      "-M and a duplicate in a run not grouped by query",
-    ],
   ];
   for (const [re, reason] of reasons) if (re.test(message)) return reason;
   return `other: ${message}`;

@@ -368,15 +368,20 @@ Deno.test("-M: a duplicate docno below the first M documents is no error, as in 
     () => evaluateTrecFiles(mem("q", qrels), mem("r", run), ["P.1"], { maxDocs: 3 }),
     /r:3: duplicate document b for query 1/,
   );
-  // A run not grouped by query is read whole: refused, saying why and what to do.
+  // A run not grouped by query is regrouped and read the same way.
   const ungrouped = "1 Q0 b 3 1 r\n2 Q0 a 1 1 r\n1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n";
+  const u = await evaluateTrecFiles(mem("q", qrels), mem("r", ungrouped), ["P.1"], {
+    maxDocs: 1,
+    warn: false,
+  });
+  assertEquals(u.summary.P_1, 1); // trec_eval 9.0.8 (binary): P_1 1.0000
   await assertRejects(
     () =>
       evaluateTrecFiles(mem("q", qrels), mem("r", ungrouped), ["P.1"], {
-        maxDocs: 1,
+        maxDocs: 3,
         warn: false,
       }),
-    /with -M, trec_eval looks for duplicates only among the first M documents/,
+    /r:4: duplicate document b for query 1/,
   );
 });
 
