@@ -16,6 +16,7 @@ import {
   DEFAULT_RELEASE,
   parseRelease,
   RELEASES,
+  relevanceFromText,
   type TrecRelease,
 } from "../metrics/trec_format.ts";
 import { type Arguments, type Option, type Positional, positionalsText } from "./command.ts";
@@ -197,8 +198,9 @@ export function integerFlag(
 
 /**
  * The `-l LEVEL` flag (trec_eval's relevance level): an integer, 1 when absent. Zero and
- * negative levels mean what they mean to trec_eval (see `isRelevant`); text trec_eval's
- * `atol` would read another way (`1.5` as 1, `x` as 0) is refused.
+ * negative levels mean what they mean to trec_eval (see `isRelevant`); read as a relevance
+ * is (`relevanceFromText`: `2.0` is 2; `2.5`, which trec_eval's `atol` reads as 2, is
+ * refused).
  *
  * @example
  * ```ts
@@ -207,15 +209,18 @@ export function integerFlag(
  * assert.equal(relevanceLevel(undefined), 1);
  * assert.equal(relevanceLevel("2"), 2);
  * assert.equal(relevanceLevel("-1"), -1);
+ * assert.equal(relevanceLevel("2.0"), 2);
+ * assert.throws(() => relevanceLevel("2.5"), /trec_eval would read it as 2/);
  * assert.throws(() => relevanceLevel("x"), /-l takes an integer relevance level/);
  * ```
  */
 export function relevanceLevel(raw: string | undefined): number {
   if (raw === undefined) return 1;
-  if (!/^[+-]?\d+$/.test(raw) || Math.abs(Number(raw)) > 0x7fffffff) {
-    throw new KitError(`-l takes an integer relevance level, got '${raw}'`);
+  const read = relevanceFromText(raw);
+  if (typeof read === "string") {
+    throw new KitError(`-l takes an integer relevance level, got '${raw}': ${read}`);
   }
-  return Number(raw) + 0; // (-0 is 0)
+  return read;
 }
 
 /** `--trec-eval RELEASE`, as every command that reads runs or qrels declares it. */

@@ -27,13 +27,14 @@ const FORMATS = "IN: TREC or ranx/pytrec_eval JSON (detected), gzip or not, or -
 /** IN and OUT: the arguments of both conversions. */
 const IN_OUT: Positional[] = [
   { name: "IN", help: "the file to convert; - for stdin" },
-  { name: "OUT", help: "the file to write (format by its name, see below)" },
+  { name: "OUT", help: "the file to write (format by its name, see below); - for stdout (TREC)" },
 ];
 
 /** IN and OUT, OUT checked before any reading (as every output is: `checkOutput`). */
 async function inOut(p: Parsed): Promise<[string, string]> {
   const [input, output] = p.positionals;
-  await checkOutput(output, { force: p.values.force === true });
+  // `-` is standard output, as `-` is standard input for IN.
+  if (output !== "-") await checkOutput(output, { force: p.values.force === true });
   return [input, output];
 }
 
@@ -45,12 +46,15 @@ const runCommand: Command = {
   async run(args) {
     const p = parseFlags(args, runCommand);
     const [input, output] = await inOut(p);
-    const { run, runId } = await readRunWithId(input, { release: trecRelease(p) });
+    const release = trecRelease(p);
+    const { run, runId } = await readRunWithId(input, { release });
+    // Written in the release's order (10.0: scores as doubles), as `eval trec` ranks them.
     await writeRun(output, run, {
       runId: str(p, "run-id") ?? runId,
       force: Boolean(p.values.force),
+      release,
     });
-    console.error(`wrote ${output}: ${run.size} queries`);
+    console.error(`wrote ${output === "-" ? "<stdout>" : output}: ${run.size} queries`);
   },
 };
 
@@ -64,7 +68,7 @@ const qrelsCommand: Command = {
     const [input, output] = await inOut(p);
     const qrels = await readQrels(input, { release: trecRelease(p) });
     await writeQrels(output, qrels, { force: Boolean(p.values.force) });
-    console.error(`wrote ${output}: ${qrels.size} queries`);
+    console.error(`wrote ${output === "-" ? "<stdout>" : output}: ${qrels.size} queries`);
   },
 };
 

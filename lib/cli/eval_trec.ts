@@ -73,8 +73,8 @@ export const trecCommand: Command = {
     { name: "skip-bad-lines", help: "skip malformed lines (counted and shown on stderr)" },
   ],
   get notes() {
-    return "--trec-eval 10.0 also makes a qrels query missing from the run an error without -c.\n" +
-      measureHelp();
+    return "--trec-eval 10.0 also makes a qrels query missing from the run an error without -c,\n" +
+      "and prints its -q lines with -c (as trec_eval 10.0 does).\n" + measureHelp();
   },
   async run(args) {
     const p = parseFlags(args, trecCommand);

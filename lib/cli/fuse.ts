@@ -73,9 +73,11 @@ export const fuseCommand: Command = {
       weights,
       k: kRaw === undefined ? undefined : number(kRaw, "--k"),
     });
+    // Ranks written in full precision (ranx's order); `eval trec` ranks by its release.
     await writeRun(out, fused, {
       runId: str(p, "run-id") ?? method,
       force,
+      release: "10.0",
     });
     let docs = 0;
     for (const d of fused.values()) docs += d.size;

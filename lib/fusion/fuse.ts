@@ -93,7 +93,9 @@ export function fuse(runs: readonly Run[], options: FuseOptions = {}): Run {
       const docs = run.get(qid);
       const got = new Map<string, { score: number; rank: number }>();
       if (!docs) return got;
-      const ranked = rankDocuments(docs);
+      // Ranked in doubles, as ranx ranks (trec_eval 9.0.8's 32-bit ties are an evaluation
+      // matter, not fusion's): 0.6000000000000001 ranks above 0.6.
+      const ranked = rankDocuments(docs, "10.0");
       const normalized = normalizeScores(ranked.map((d) => docs.get(d)!), norm);
       ranked.forEach((d, i) => got.set(d, { score: normalized[i], rank: i + 1 }));
       return got;

@@ -138,6 +138,8 @@ export interface EvaluatorOptions {
   maxDocs?: number;
   numDocs?: number;
   warn?: EvalOptions["warn"];
+  /** The release whose measure definitions apply (10.0 rounds recall cutoffs). */
+  release?: TrecRelease;
 }
 
 /** An instance computed per query, with the index of the query view it reads. */
@@ -195,7 +197,10 @@ export class QueryEvaluator {
     const warn = this.options.warn;
     this.selection = selectMeasures(measures, warn === false ? () => {} : warn);
     this.level = this.options.relevanceLevel ?? 1;
-    this.measureOptions = { numDocs: this.options.numDocs ?? 0 };
+    this.measureOptions = {
+      numDocs: this.options.numDocs ?? 0,
+      release: this.options.release ?? DEFAULT_RELEASE,
+    };
     const keys = [""];
     this.views = [{}];
     const computed = this.selection.instances.map((instance) => {
@@ -287,8 +292,37 @@ export class QueryEvaluator {
    * What a qrels query missing from the run adds to each measure's sum with `-c`: 0, or the
    * measure's `completeSum` of its judgments (num_rel).
    */
-  valuesForMissing(judgments: Pick<QueryJudgments, "judged">): number[] {
-    return this.values.map((c) => c.instance.measure.completeSum?.(judgments.judged) ?? 0);
+  valuesForMissing(
+    judgments: Pick<QueryJudgments, "judged" | "numRel">,
+    release: TrecRelease = DEFAULT_RELEASE,
+  ): number[] {
+    // 10.0 adds what it computed on its stand-in ranking (`shownForMissing`: not always 0,
+    // with -l -1 the stand-in document counts as relevant).
+    const shown = release === "10.0" ? this.shownForMissing(judgments) : undefined;
+    return this.values.map((c, m) =>
+      c.instance.measure.completeSum?.(judgments.judged) ?? shown?.[m] ?? 0
+    );
+  }
+
+  /**
+   * The per-query values trec_eval 10.0 prints under `-q -c` for a qrels query missing from
+   * the run: it ranks one unjudged stand-in document for the query, computes every measure
+   * on it, then sets num_ret and utility back to 0 (its "clean up leftovers"). Its summary
+   * still adds `valuesForMissing`.
+   */
+  shownForMissing(judgments: Pick<QueryJudgments, "judged" | "numRel">): number[] {
+    const q: RankedQuery = {
+      rels: Float64Array.of(UNJUDGED),
+      numRel: judgments.numRel,
+      judged: judgments.judged,
+      level: this.level,
+    };
+    const seen = this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
+    return this.values.map(({ instance: c, view }) =>
+      c.measure.name === "num_ret" || c.measure.name === "utility"
+        ? 0
+        : c.measure.compute(seen[view], c.param as never, this.measureOptions)
+    );
   }
 
   /** The output lines, in order. */
@@ -313,18 +347,22 @@ export class QueryEvaluator {
 
   /**
    * The result. `missing` lists qrels queries absent from the run with their values
-   * for an empty ranking; they enter the summary only in complete mode.
+   * (`valuesForMissing`), which enter the summary only in complete mode; in 10.0's complete
+   * mode their per-query lines are printed too, with the values `shown` (`shownForMissing`).
    */
   result(
     info: {
       complete: boolean;
       runOnlyQueries: string[];
-      missing: { qid: string; values: number[] }[];
+      missing: { qid: string; values: number[]; shown?: number[] }[];
       runId: string;
+      release?: TrecRelease;
     },
   ): EvalResult {
     const n = this.qids.length;
-    if (n === 0) {
+    // trec_eval 10.0's -c evaluates every qrels query (a missing one on a stand-in ranking).
+    const evaluated10 = info.complete && info.release === "10.0" ? info.missing.length : 0;
+    if (n + evaluated10 === 0) {
       throw new KitError(
         "no query has both results and relevance judgments (check that the run and the qrels " +
           "use the same query ids)",
@@ -338,26 +376,39 @@ export class QueryEvaluator {
     // without -q never needs.
     let perQuery: Map<string, Record<string, number>> | undefined;
     let perQueryText: Map<string, Record<string, string>> | undefined;
-    const rows = <T>(cols: T[][], names: string[]) => {
-      const map = new Map<string, Record<string, T>>();
+    const complete = info.complete;
+    const listMissing = complete && info.release === "10.0" && info.missing.length > 0;
+    type Missing = (typeof info.missing)[number];
+    const rows = <T>(cols: T[][], names: string[], missing: (m: number, x: Missing) => T) => {
+      const entries: [string, Record<string, T>][] = [];
       for (const i of order) {
         const row: Record<string, T> = {};
         for (let m = 0; m < names.length; m++) row[names[m]] = cols[m][i];
-        map.set(qids[i], row);
+        entries.push([qids[i], row]);
       }
-      return map;
+      if (listMissing) {
+        for (const x of info.missing) {
+          const row: Record<string, T> = {};
+          for (let m = 0; m < names.length; m++) row[names[m]] = missing(m, x);
+          entries.push([x.qid, row]);
+        }
+        entries.sort((a, b) => compareDocnos(a[0], b[0]));
+      }
+      return new Map(entries);
     };
-    const complete = info.complete;
     const numQ = complete ? n + info.missing.length : n;
     const summary: Record<string, number> = {};
     for (let m = 0; m < labels.length; m++) {
       const measure = this.values[m].instance.measure;
       // Sums in qid order, as trec_eval, so the last bit does not depend on input order.
+      // (trec_eval's -c quirk, in both releases: num_rel sums judgments > 0 whatever -l.)
       const col = complete && this.completeColumns[m] ? this.completeColumns[m]! : columns[m];
       let sum = 0;
       if (measure.aggregate === "geometric") {
         for (const i of order) sum += Math.log(Math.max(col[i], MIN_GEO_MEAN));
-        if (complete) sum += (numQ - n) * Math.log(MIN_GEO_MEAN);
+        if (complete) {
+          for (const x of info.missing) sum += Math.log(Math.max(x.values[m], MIN_GEO_MEAN));
+        }
         summary[labels[m]] = Math.exp(sum / numQ);
         continue;
       }
@@ -369,10 +420,10 @@ export class QueryEvaluator {
       measures: labels,
       summary,
       get perQuery() {
-        return perQuery ??= rows(columns, labels);
+        return perQuery ??= rows(columns, labels, (m, x) => (x.shown ?? x.values)[m]);
       },
       get perQueryText() {
-        return perQueryText ??= rows(textColumns, textLabels);
+        return perQueryText ??= rows(textColumns, textLabels, () => "");
       },
       layout: this.layout(),
       numQ,
@@ -445,15 +496,65 @@ export function evaluate(
   measures: readonly string[],
   options: EvalOptions = {},
 ): EvalResult {
+  return evaluateFrom(mapJudgments(qrels), run, measures, options);
+}
+
+/**
+ * Where {@link evaluateFrom} reads judgments: a `Qrels` Map (`mapJudgments`) or the file
+ * engine's index, which can count a docno judged twice in a query the run lacks (trec_eval
+ * 9.0.8's `-c` counts such judgments without looking at them).
+ */
+export interface JudgmentSource {
+  /** Whether the qrels judge the query. */
+  has(qid: string): boolean;
+  /** The judged queries, in file order. */
+  queries(): Iterable<string>;
+  /** A judged query's judgments at a level; `retrieved`: whether the run ranks the query. */
+  digest(qid: string, level: number, retrieved: boolean): QueryJudgments;
+}
+
+/**
+ * A `Qrels` Map as a {@link JudgmentSource}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mapJudgments } from "./evaluate.ts";
+ * const s = mapJudgments(new Map([["q1", new Map([["d1", 2], ["d2", 0]])]]));
+ * assert(s.has("q1") && s.digest("q1", 1, true).numRel === 1);
+ * ```
+ */
+export function mapJudgments(qrels: Qrels): JudgmentSource {
+  return {
+    has: (qid) => qrels.has(qid),
+    queries: () => qrels.keys(),
+    digest: (qid, level) => digestJudgments(qrels.get(qid)!, level),
+  };
+}
+
+/**
+ * {@link evaluate} on any {@link JudgmentSource} (the file engine reads an unsorted or JSON
+ * run this way).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evaluateFrom, mapJudgments } from "./evaluate.ts";
+ * const qrels = mapJudgments(new Map([["q1", new Map([["d1", 1]])]]));
+ * const r = evaluateFrom(qrels, new Map([["q1", new Map([["d1", 1]])]]), ["map"]);
+ * assert.equal(r.summary.map, 1);
+ * ```
+ */
+export function evaluateFrom(
+  qrels: JudgmentSource,
+  run: Run,
+  measures: readonly string[],
+  options: EvalOptions = {},
+): EvalResult {
   const ev = new QueryEvaluator(measures, options);
   const release = options.release ?? DEFAULT_RELEASE;
   const runOnlyQueries: string[] = [];
-  const digested = new Map<string, QueryJudgments>();
-  const digest = (qid: string) => {
-    let d = digested.get(qid);
-    if (!d) digested.set(qid, d = digestJudgments(qrels.get(qid)!, ev.level));
-    return d;
-  };
+  const digest = (qid: string) => qrels.digest(qid, ev.level, run.has(qid));
   for (const [qid, docs] of run) {
     if (!qrels.has(qid)) {
       runOnlyQueries.push(qid);
@@ -463,18 +564,25 @@ export function evaluate(
     const scores = new Float64Array(docnos.length);
     for (let i = 0; i < docnos.length; i++) {
       const s = docs.get(docnos[i])!;
-      if (!Number.isFinite(s)) {
+      if (Number.isNaN(s)) {
         throw new KitError(
-          `query ${qid}, document ${docnos[i]}: score ${s} is not a finite number`,
+          `query ${qid}, document ${docnos[i]}: score NaN has no place in trec_eval's order`,
         );
       }
       scores[i] = s;
     }
     ev.addQuery(qid, docnos, scores, digest(qid), release);
   }
-  const missing: { qid: string; values: number[] }[] = [];
-  for (const qid of qrels.keys()) {
-    if (!run.has(qid)) missing.push({ qid, values: ev.valuesForMissing(digest(qid)) });
+  const missing: { qid: string; values: number[]; shown?: number[] }[] = [];
+  const listed = release === "10.0" && options.complete;
+  for (const qid of qrels.queries()) {
+    if (run.has(qid)) continue;
+    const j = digest(qid);
+    missing.push({
+      qid,
+      values: ev.valuesForMissing(j, release),
+      shown: listed ? ev.shownForMissing(j) : undefined,
+    });
   }
   runOnlyQueries.sort(compareDocnos);
   checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
@@ -484,5 +592,6 @@ export function evaluate(
     runOnlyQueries,
     missing,
     runId: "kit",
+    release,
   });
 }

@@ -119,9 +119,29 @@ export function formatJson(result: EvalResult, options: { perQuery?: boolean } =
   return JSON.stringify(out, null, 2) + "\n";
 }
 
-/** A CSV field (RFC 4180: quoted when it holds a comma, quote or line break). */
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+/** A cell a spreadsheet would run as a formula: OWASP's leading characters. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A plain number (safe whatever its sign). */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A CSV text field: a formula-leading cell (`=cmd|calc!A1`, `@SUM(...)`, `-1+2`) gets a
+ * leading `'`, so a spreadsheet shows it as text instead of running it (OWASP's rule; a plain
+ * number such as `-1` is left alone), then RFC 4180 quoting when it holds a comma, quote or
+ * line break.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { csvText } from "./format.ts";
+ * assert.equal(csvText("=cmd|' /C calc'!A1"), "'=cmd|' /C calc'!A1");
+ * assert.equal(csvText("-1"), "-1");
+ * assert.equal(csvText('a,"b"'), '"a,""b"""');
+ * ```
+ */
+export function csvText(s: string): string {
+  const safe = FORMULA_START.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** A number for CSV: shortest round-trip form, `NaN` for trec_eval's `-nan`. */
@@ -129,17 +149,22 @@ const csvNumber = (x: number) => String(x);
 
 /**
  * An evaluation as CSV. `long` (the default): one row per query and measure, header
- * `query,measure,value`, per-query rows (with `perQuery`) in qid order then the `all` rows
- * (runid and num_q included), as trec_eval's lines. `wide`: one row per query, a column per
- * measure, the `all` row last. Values at full precision.
+ * `scope,query,measure,value`, per-query rows (with `perQuery`, scope `query`) in qid order
+ * then the summary rows (scope `summary`, query `all`; runid and num_q included), as
+ * trec_eval's lines. `wide`: one row per query, header `scope,query` and a column per
+ * output line (runid and num_q too, filled in the summary row), the summary row last. The
+ * scope keeps a query named `all` apart from the summary. Values at full precision; text
+ * cells through {@link csvText} (safe in a spreadsheet).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { evaluate } from "./evaluate.ts";
  * import { formatCsv } from "./format.ts";
- * const r = evaluate(new Map([["q1", new Map([["d1", 1]])]]), new Map([["q1", new Map([["d1", 1]])]]), ["map"]);
- * assert(formatCsv(r, { shape: "wide", perQuery: true }) === "query,map\nq1,1\nall,1\n");
+ * const r = evaluate(new Map([["all", new Map([["d1", 1]])]]), new Map([["all", new Map([["d1", 1]])]]), ["map", "num_q"]);
+ * assert.equal(formatCsv(r, { shape: "wide", perQuery: true }),
+ *   "scope,query,num_q,map\nquery,all,,1\nsummary,all,1,1\n");
+ * assert.equal(formatCsv(r), "scope,query,measure,value\nsummary,all,num_q,1\nsummary,all,map,1\n");
  * ```
  */
 export function formatCsv(
@@ -149,34 +174,36 @@ export function formatCsv(
   const lines: string[] = [];
   const text = result.layout.some((l) => l.kind === "text") ? result.perQueryText : undefined;
   const cell = (qid: string, l: OutputLine, row: Record<string, number>) =>
-    l.kind === "text" ? csvField(text!.get(qid)![l.label]) : csvNumber(row[l.label]);
+    l.kind === "text" ? csvText(text!.get(qid)![l.label]) : csvNumber(row[l.label]);
+  const summaryCell = (l: OutputLine) => {
+    const v = summaryValue(result, l);
+    return typeof v === "string" ? csvText(v) : csvNumber(v);
+  };
   if (options.shape === "wide") {
-    const cols = result.layout.filter((l) => l.kind === "value" || l.kind === "text");
-    lines.push(["query", ...cols.map((l) => l.label)].map(csvField).join(","));
+    const cols = result.layout;
+    lines.push(["scope", "query", ...cols.map((l) => l.label)].map(csvText).join(","));
     if (options.perQuery) {
       for (const [qid, row] of result.perQuery) {
-        lines.push(
-          [csvField(qid), ...cols.map((l) => (l.perQuery ? cell(qid, l, row) : ""))].join(","),
+        const cells = cols.map((l) =>
+          l.perQuery && (l.kind === "value" || l.kind === "text") ? cell(qid, l, row) : ""
         );
+        lines.push(["query", csvText(qid), ...cells].join(","));
       }
     }
-    lines.push(
-      ["all", ...cols.map((l) => (l.summary ? csvNumber(result.summary[l.label]) : ""))].join(","),
-    );
+    lines.push(["summary", "all", ...cols.map((l) => (l.summary ? summaryCell(l) : ""))].join(","));
   } else {
-    lines.push("query,measure,value");
+    lines.push("scope,query,measure,value");
     if (options.perQuery) {
       for (const [qid, row] of result.perQuery) {
         for (const l of result.layout) {
           if (!l.perQuery || (l.kind !== "value" && l.kind !== "text")) continue;
-          lines.push(`${csvField(qid)},${csvField(l.label)},${cell(qid, l, row)}`);
+          lines.push(`query,${csvText(qid)},${csvText(l.label)},${cell(qid, l, row)}`);
         }
       }
     }
     for (const l of result.layout) {
       if (!l.summary) continue;
-      const v = summaryValue(result, l);
-      lines.push(`all,${csvField(l.label)},${typeof v === "string" ? csvField(v) : csvNumber(v)}`);
+      lines.push(`summary,all,${csvText(l.label)},${summaryCell(l)}`);
     }
   }
   return lines.join("\n") + "\n";

@@ -9,6 +9,7 @@
 import { type RankedQuery, UNJUDGED } from "./measures/measure.ts";
 import type { QueryTable } from "./query_table.ts";
 import type { RunBlock } from "./run_reader.ts";
+import { compareScoresDesc } from "./rank.ts";
 import { duplicateDocument } from "./trec_format.ts";
 import { compareBytes, decodeField, equalBytes, hashBytes } from "./trec_scan.ts";
 
@@ -90,11 +91,24 @@ export class BlockJudge {
     return m;
   }
 
-  /** Judges block `b`; returns false when the qrels have no judgment for its query. */
-  judge(b: RunBlock, qrels: JudgedQrels, level: number, file: string): boolean {
+  /**
+   * Judges block `b`; returns false when the qrels have no judgment for its query (its
+   * docnos unlooked at, as trec_eval). A docno retrieved or judged twice is an error, unless
+   * `countDuplicates` (a qrels-only query under 9.0.8's `-c`, which counts its judgments without
+   * looking at them): then each is counted.
+   */
+  judge(
+    b: RunBlock,
+    qrels: JudgedQrels,
+    level: number,
+    file: string,
+    countDuplicates = false,
+  ): boolean {
     const table = qrels.queryTable();
     const query = this.query = qrels.lookup(b.qid);
-    const judged = query < 0 ? 0 : table.judgments(query);
+    // trec_eval never looks at a query the qrels lack (a docno twice there is no error).
+    if (query < 0) return false;
+    const judged = table.judgments(query);
     const n = b.count;
     let cap = 8;
     while (cap < 2 * (n + judged)) cap <<= 1;
@@ -129,7 +143,6 @@ export class BlockJudge {
       }
       rels[i] = UNJUDGED;
     }
-    if (query < 0) return false;
     const chunks = qrels.records();
     const jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
     const all = this.all, doc = this.doc;
@@ -190,7 +203,7 @@ export class BlockJudge {
             }
           } else {
             const j = -slot - 1;
-            if (equalBytes(arena, jStart[j], jEnd[j], doc, 0, docLen)) {
+            if (!countDuplicates && equalBytes(arena, jStart[j], jEnd[j], doc, 0, docLen)) {
               qrels.duplicate(b.qid, decodeField(doc, 0, docLen, { file, line: 0 }));
             }
           }
@@ -234,7 +247,7 @@ export class BlockJudge {
  * Ranks a block's documents in trec_eval order (score descending, then docno descending by
  * bytes) into `out[at, at + count)` (the block's positions, 0-based): runs are usually
  * already in score order, which one pass detects, and then only tie groups are sorted.
- * Scores are compared as stored (`trecScore`: 32-bit floats for 9.0.8).
+ * Scores are compared as stored (`trecScore`: 32-bit floats for 9.0.8), by `compareScoresDesc`.
  *
  * @example
  * ```ts
@@ -259,7 +272,9 @@ export function rankInto(b: RunBlock, out: Int32Array, at: number): void {
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) sorted = s[o + i] <= s[o + i - 1];
   if (!sorted) {
-    out.subarray(at, at + n).sort((x, y) => (s[o + y] - s[o + x]) || byDocDesc(x, y));
+    out.subarray(at, at + n).sort((x, y) =>
+      compareScoresDesc(s[o + x], s[o + y]) || byDocDesc(x, y)
+    );
     return;
   }
   let start = 0;

@@ -211,12 +211,18 @@ export class QrelsIndex implements JudgedQrels {
   }
 
   /**
-   * A query's judgments judged against no retrieved document (duplicates checked), for a
-   * relevance level; undefined when the qrels do not judge the query. Valid until `judge`
-   * judges again.
+   * A query's judgments judged against no retrieved document (a docno judged twice is an
+   * error, or counted twice with `countDuplicates`), for a relevance level; undefined when
+   * the qrels do not judge the query. Valid until `judge` judges again.
    */
-  digest(qid: string, level: number, judge = new BlockJudge()): BlockJudge | undefined {
-    return judge.judge(emptyBlock(qid), this, level, this.file) ? judge : undefined;
+  digest(
+    qid: string,
+    level: number,
+    judge = new BlockJudge(),
+    countDuplicates = false,
+  ): BlockJudge | undefined {
+    const block = emptyBlock(qid);
+    return judge.judge(block, this, level, this.file, countDuplicates) ? judge : undefined;
   }
 
   /** The judgments of one query (docno to relevance), or undefined. */

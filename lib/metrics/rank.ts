@@ -2,7 +2,9 @@
  * trec_eval's ordering of a query's documents, on strings: score descending (scores as the
  * release stores them: 32-bit floats for 9.0.8, see `trecScore`), ties broken by docno
  * descending in byte (strcmp) order. The run's rank column is ignored. The file engine
- * ranks the same way on bytes (`judge.ts`).
+ * ranks the same way on bytes (`judge.ts`), with the same score comparison
+ * ({@link compareScoresDesc}), so every path (grouped or ungrouped TREC runs, JSON runs,
+ * convert, fusion) puts the same documents in the same order.
  *
  * @module
  */
@@ -39,6 +41,26 @@ export function compareDocnos(a: string, b: string): number {
 }
 
 /**
+ * The one order on stored scores, descending, as trec_eval's `qsort` comparator (`>` then
+ * `<`): a total order on every value a reader accepts, infinities included, so two scores
+ * that overflow to the same infinity (9.0.8 stores `1e39` and `1e300` as +inf) tie and the
+ * docno decides. A subtraction would give NaN for inf - inf and break the sort. NaN is
+ * refused by every reader (it has no place in the order).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compareScoresDesc } from "./rank.ts";
+ * assert.equal(compareScoresDesc(Infinity, Infinity), 0); // a tie: the docno decides
+ * assert(compareScoresDesc(2, 1) < 0 && compareScoresDesc(-Infinity, 0) > 0);
+ * assert.equal(compareScoresDesc(0, -0), 0);
+ * ```
+ */
+export function compareScoresDesc(a: number, b: number): number {
+  return a > b ? -1 : a < b ? 1 : 0;
+}
+
+/**
  * Returns the indexes of `docnos` in trec_eval order (score desc, then docno desc), the
  * scores compared as `release` stores them (default 9.0.8: 32-bit floats). Runs are usually
  * already sorted by score, so an in-order input is detected in one pass and only groups of
@@ -52,6 +74,8 @@ export function compareDocnos(a: string, b: string): number {
  * assert(order.join() === "1,2,0"); // b, then the tie c > a by docno desc
  * assert(rankOrder(["a", "b"], [0.30000001, 0.3]).join() === "1,0"); // a float tie in 9.0.8
  * assert(rankOrder(["a", "b"], [0.30000001, 0.3], "10.0").join() === "0,1");
+ * // 1e300 and 3.5e38 overflow a 32-bit float: both +inf in 9.0.8, a tie (b > a by docno)
+ * assert(rankOrder(["c", "a", "b"], [0.002, 1e300, 3.5e38]).join() === "2,1,0");
  * ```
  */
 export function rankOrder(
@@ -72,8 +96,7 @@ export function rankOrder(
   }
   if (!sortedByScore) {
     order.sort((x, y) => {
-      const d = scores[y] - scores[x];
-      return d !== 0 ? d : compareDocnos(docnos[y], docnos[x]);
+      return compareScoresDesc(scores[x], scores[y]) || compareDocnos(docnos[y], docnos[x]);
     });
     return order;
   }

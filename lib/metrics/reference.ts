@@ -9,6 +9,7 @@
  * @module
  */
 import { type MeasureOptions, type ReferenceQuery, selectMeasures } from "./measures.ts";
+import type { TrecRelease } from "./trec_format.ts";
 
 /** Qrels as plain records: query id to (docno to judgment). */
 export type Judgments = Record<string, Record<string, number>>;
@@ -54,7 +55,15 @@ export interface ReferenceOptions {
   judgedOnly?: boolean;
   maxDocs?: number;
   numDocs?: number;
+  /**
+   * 10.0 rounds recall cutoffs and, with `complete`, evaluates a query missing from the run
+   * on one unjudged stand-in document (num_ret and utility then 0), printing its line.
+   */
+  release?: TrecRelease;
 }
+
+/** The stand-in document trec_eval 10.0 ranks for a qrels query missing from the run. */
+const STAND_IN = "ceci_nest_pas_un_docno";
 
 /** What {@link referenceEvaluate} returns. */
 export interface ReferenceResult {
@@ -81,14 +90,22 @@ export function referenceEvaluate(
   options: ReferenceOptions = {},
 ): ReferenceResult {
   const level = options.relevanceLevel ?? 1;
-  const measureOptions: MeasureOptions = { numDocs: options.numDocs ?? 0 };
+  const measureOptions: MeasureOptions = {
+    numDocs: options.numDocs ?? 0,
+    release: options.release ?? "9.0.8",
+  };
+  const standIn = options.complete && options.release === "10.0";
   const lines = selectMeasures(measures, () => {}).instances.filter((i) =>
     i.measure.aggregate !== "meta"
   );
   const perQuery: Record<string, Record<string, number | string>> = {};
-  for (const q of Object.keys(run)) {
+  const queries = standIn
+    ? [...new Set([...Object.keys(run), ...Object.keys(qrels)])]
+    : Object.keys(run);
+  for (const q of queries) {
     if (!(q in qrels)) continue;
-    let ranking = referenceRanking(run[q]);
+    const missing = !(q in run);
+    let ranking = missing ? [STAND_IN] : referenceRanking(run[q]);
     if (options.maxDocs !== undefined) ranking = ranking.slice(0, options.maxDocs);
     const judged = (d: string) => d in qrels[q] && qrels[q][d] >= 0;
     if (options.judgedOnly) ranking = ranking.filter(judged);
@@ -107,12 +124,17 @@ export function referenceEvaluate(
         judgments,
         level: view.level ?? level,
       };
-      row[line.label] = line.measure.reference(rq, line.param as never, measureOptions);
+      const name = line.measure.name;
+      row[line.label] = missing && (name === "num_ret" || name === "utility")
+        ? 0
+        : missing && line.measure.aggregate === "none"
+        ? ""
+        : line.measure.reference(rq, line.param as never, measureOptions);
     }
     perQuery[q] = row;
   }
   const evaluated = Object.keys(perQuery);
-  const missing = options.complete ? Object.keys(qrels).filter((q) => !(q in run)) : [];
+  const missing = options.complete && !standIn ? Object.keys(qrels).filter((q) => !(q in run)) : [];
   const numQ = evaluated.length + missing.length;
   const summary: Record<string, number> = {};
   for (const line of lines) {
@@ -124,7 +146,7 @@ export function referenceEvaluate(
       const logs = [...values, ...missing.map(() => 0)].map((v) => Math.log(Math.max(v, 0.00001)));
       summary[line.label] = Math.exp(logs.reduce((s, x) => s + x, 0) / numQ);
     } else if (m.completeSum && options.complete) {
-      // trec_eval 9.0.8's num_rel with -c: every judgment > 0 of every qrels query.
+      // trec_eval's num_rel with -c (both releases): every judgment > 0 of every qrels query.
       summary[line.label] = Object.values(qrels).flatMap((j) => Object.values(j))
         .filter((v) => v > 0).length;
     } else {

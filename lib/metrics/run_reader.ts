@@ -9,7 +9,13 @@
  */
 import { fail } from "../errors.ts";
 import { sourceName, type TextSource } from "../io/source.ts";
-import { commentByte, DEFAULT_RELEASE, RUN_LAYOUT, type TrecRelease } from "./trec_format.ts";
+import {
+  commentByte,
+  DEFAULT_RELEASE,
+  RUN_LAYOUT,
+  scoreFromText,
+  type TrecRelease,
+} from "./trec_format.ts";
 import {
   asciiFieldEnd,
   blankEnd,
@@ -198,10 +204,14 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
       f5s = f[10];
       f5e = f[11];
       score[n] = parseScoreBytes(buf, f[8], f[9]);
-      if (!Number.isFinite(score[n])) {
-        const problem = `score '${decodeField(buf, f[8], f[9], { file, line })}' is not a ` +
-          `finite decimal number (expected: ${RUN_LAYOUT})`;
-        if (line <= p.parsed || rejectLine(skip, problem, file, line)) continue;
+      if (Number.isNaN(score[n])) {
+        // Not plain decimal: an infinity the kit reads, or a refusal saying what trec_eval does.
+        const read = scoreFromText(decodeField(buf, f[8], f[9], { file, line }));
+        if (typeof read === "number") score[n] = read;
+        else {
+          const problem = `${read} (expected: ${RUN_LAYOUT})`;
+          if (line <= p.parsed || rejectLine(skip, problem, file, line)) continue;
+        }
       }
     }
     if (float32) score[n] = Math.fround(score[n]);

@@ -12,16 +12,18 @@
  * 4. summarize: qrels queries the run lacks (they count with `-c`), run queries the qrels
  *    lack (skipped with a warning), the means.
  *
- * A run that is not grouped by query (a query comes back after another), or a JSON run, is
- * read into memory instead and goes through the in-memory `evaluate`, with the same
- * semantics (the property tests hold both to the brute-force reference).
+ * A run that is not grouped by query (a query comes back after another) is read again,
+ * whole, regrouped into one block per query, and goes through the same steps; a JSON run is
+ * read into memory and goes through `evaluateFrom`, with the same semantics (the property
+ * and differential tests hold every path to the reference and to trec_eval).
  *
  * Formats (trec_eval's): qrels lines `qid iter docno relevance` (exactly 4 fields, an
  * integer relevance; a blank line is an error, as in trec_eval); run lines `qid Q0 docno
  * rank score runid` (at least 6 fields, the rank and extra fields ignored, blank lines
  * skipped; the runid is the last line's). Scores are read as C's `atof` reads decimal
- * numbers; what it would read differently (`0x10`, `1.5abc`) or not finitely (`inf`, `nan`)
- * is refused with the line, stricter than trec_eval (which reads `abc` as 0). The release
+ * numbers and infinities (`1e400`, `inf`); what it would read as another number (`0x10`,
+ * `1.5abc`, `abc` as 0) or cannot rank (`nan`) is refused with the line, saying what
+ * trec_eval would have read (`trec_format.ts`, `scoreFromText`). The release
  * reproduced (`trec_format.ts`) decides comments and score precision.
  *
  * @module
@@ -30,17 +32,18 @@ import { holdStdin, sourceName, type TextSource } from "../io/source.ts";
 import {
   type EvalOptions,
   type EvalResult,
-  evaluate,
+  evaluateFrom,
+  type JudgmentSource,
   type Qrels,
   QueryEvaluator,
   type Run,
   warnRunOnly,
 } from "./evaluate.ts";
-import { BlockJudge, QueryRanker } from "./judge.ts";
+import { BlockJudge, QueryRanker, rankInto } from "./judge.ts";
 import { QrelsIndex } from "./qrels_index.ts";
 import { compareDocnos } from "./rank.ts";
 import { RunPipeline } from "./run_pipeline.ts";
-import { type RunBlock, runBlockChunks } from "./run_reader.ts";
+import { type RunBlock, runBlockChunks, type RunReadOptions } from "./run_reader.ts";
 import {
   checkMissingQueries,
   checkOneStdin,
@@ -223,7 +226,7 @@ export async function evaluateTrecFiles(
     });
     lap("read the qrels");
     // 3. The run, query block by query block: judged, ranked and measured.
-    const ev = new QueryEvaluator(measures, options);
+    let ev = new QueryEvaluator(measures, options);
     let runId = "";
     const onRunId = (id: string) => runId = id;
     const blocks = pipeline ? pipeline.blocks(onRunId) : runBlockChunks(run, {
@@ -232,28 +235,45 @@ export async function evaluateTrecFiles(
       skip: skipped?.run,
       onRunId,
     });
-    const pass = json ? undefined : await evaluateGroupedRun(qrels, blocks, run, ev, lap);
-    if (!pass) {
-      // Not grouped by query (or JSON): in memory, through `evaluate`.
+    let pass = json ? undefined : await evaluateGroupedRun(qrels, blocks, run, ev, lap);
+    if (!pass && !json) {
+      // Not grouped by query: read whole, regrouped into one block per query, and through
+      // the same judging and ranking (so -M and duplicates are read as in a grouped run).
       if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
-      const read = await readRunWithId(run, { release, skip: skipped?.run });
-      const result = evaluate(qrels.toQrels(), read.run, measures, options);
+      ev = new QueryEvaluator(measures, options);
+      const whole = regroupedBlocks(run, {
+        release,
+        chunkBytes: options.chunkBytes,
+        skip: skipped?.run,
+        onRunId,
+      });
+      pass = await evaluateGroupedRun(qrels, whole, run, ev, lap);
+    }
+    if (!pass) {
+      // JSON: in memory, through `evaluateFrom`.
+      const read = await readRunWithId(run, { release });
+      const result = evaluateFrom(indexJudgments(qrels, release), read.run, measures, options);
       result.runId = read.runId;
       if (skipped) result.skipped = skipped;
       return result;
     }
     // 4. The summary.
-    const missing: { qid: string; values: number[] }[] = [];
+    const missing: { qid: string; values: number[]; shown?: number[] }[] = [];
     const judge = new BlockJudge();
     const table = qrels.queryTable();
     for (let q = 0; q < table.size; q++) {
       if (pass.judged[q]) continue;
       const qid = table.id(q);
-      // As in trec_eval, a qrels-only query's judgments are looked at only with -c.
-      const values = options.complete
-        ? ev.valuesForMissing(qrels.digest(qid, ev.level, judge)!)
-        : [];
-      missing.push({ qid, values });
+      if (!options.complete) {
+        missing.push({ qid, values: [] });
+        continue;
+      }
+      // As in trec_eval, a qrels-only query's judgments are looked at only with -c (and
+      // 9.0.8 then only counts them: a docno judged twice counts twice; 10.0 stops on it and
+      // prints the query's per-query lines).
+      const j = qrels.digest(qid, ev.level, judge, release === "9.0.8")!;
+      const values = ev.valuesForMissing(j, release);
+      missing.push({ qid, values, shown: release === "10.0" ? ev.shownForMissing(j) : undefined });
     }
     checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
     const runOnly = pass.runOnly.sort(compareDocnos);
@@ -263,6 +283,7 @@ export async function evaluateTrecFiles(
       runOnlyQueries: runOnly,
       missing,
       runId,
+      release,
     });
     if (skipped) result.skipped = skipped; // (a spread would build the lazy perQuery)
     lap("summary");
@@ -309,9 +330,17 @@ async function evaluateGroupedRun(
   const runOnly = new Set<string>();
   const judge = new BlockJudge();
   const ranker = new QueryRanker(ev.level);
+  const maxDocs = ev.options.maxDocs;
   for await (const blocks of chunks) {
     lap("read the run");
-    for (const b of blocks) {
+    for (const whole of blocks) {
+      // -M: trec_eval ranks every line, keeps the first M, and only then looks for duplicate
+      // docnos, so a duplicate below rank M is no error: judge the first M only.
+      // A query that comes back (the run is not grouped) is read whole instead: seen before
+      // judging, so a duplicate split across its blocks is judged there, with all its lines.
+      const known = qrels.lookup(whole.qid);
+      if (known >= 0 && judgedQueries[known]) return undefined;
+      const b = maxDocs !== undefined && whole.count > maxDocs ? topOf(whole, maxDocs) : whole;
       const judged = judge.judge(b, qrels, ev.level, file);
       lap("judge");
       if (!judged) {
@@ -329,4 +358,96 @@ async function evaluateGroupedRun(
   }
   lap("read the run");
   return { judged: judgedQueries, runOnly: [...runOnly] };
+}
+
+/**
+ * A run not grouped by query, read whole and regrouped: one block per query, its lines in
+ * file order (trec_eval sorts each query's lines itself), their docnos copied into one
+ * buffer.
+ */
+async function* regroupedBlocks(
+  run: TextSource,
+  options: RunReadOptions,
+): AsyncGenerator<RunBlock[]> {
+  let bytes = new Uint8Array(1 << 16);
+  let used = 0;
+  const queries = new Map<
+    string,
+    { start: number[]; end: number[]; score: number[]; line: number[] }
+  >();
+  for await (const blocks of runBlockChunks(run, options)) {
+    for (const b of blocks) {
+      let q = queries.get(b.qid);
+      if (!q) queries.set(b.qid, q = { start: [], end: [], score: [], line: [] });
+      for (let i = b.first; i < b.first + b.count; i++) {
+        const len = b.docEnd[i] - b.docStart[i];
+        if (used + len > bytes.length) {
+          const bigger = new Uint8Array(Math.max(2 * bytes.length, used + len));
+          bigger.set(bytes.subarray(0, used));
+          bytes = bigger;
+        }
+        bytes.set(b.buf.subarray(b.docStart[i], b.docEnd[i]), used);
+        q.start.push(used);
+        q.end.push(used += len);
+        q.score.push(b.score[i]);
+        q.line.push(b.line[i]);
+      }
+    }
+  }
+  const out: RunBlock[] = [];
+  for (const [qid, q] of queries) {
+    out.push({
+      buf: bytes,
+      qid,
+      first: 0,
+      count: q.start.length,
+      docStart: Int32Array.from(q.start),
+      docEnd: Int32Array.from(q.end),
+      score: Float64Array.from(q.score),
+      line: Int32Array.from(q.line),
+    });
+  }
+  yield out;
+}
+
+/** The first `m` documents of a block in trec_eval order, as a block of their own. */
+function topOf(b: RunBlock, m: number): RunBlock {
+  let order = b.order, at = b.first;
+  if (!order) {
+    order = new Int32Array(b.count);
+    rankInto(b, order, 0);
+    at = 0;
+  }
+  const keep = (col: Int32Array) =>
+    Int32Array.from({ length: m }, (_, r) => col[b.first + order![at + r]]);
+  return {
+    buf: b.buf,
+    qid: b.qid,
+    first: 0,
+    count: m,
+    docStart: keep(b.docStart),
+    docEnd: keep(b.docEnd),
+    score: Float64Array.from({ length: m }, (_, r) => b.score[b.first + order![at + r]]),
+    line: keep(b.line),
+    order: Int32Array.from({ length: m }, (_, r) => r), // already in trec_eval order
+  };
+}
+
+/**
+ * The index as `evaluateFrom` reads it: a query the run ranks is judged with duplicates
+ * checked; a qrels-only one (read only with -c) has its judgments counted, a docno judged
+ * twice counting twice, as 9.0.8 does (10.0 stops on it, as the kit then does).
+ */
+function indexJudgments(qrels: QrelsIndex, release: TrecRelease): JudgmentSource {
+  const judge = new BlockJudge();
+  return {
+    has: (qid) => qrels.lookup(qid) >= 0,
+    queries: () => qrels.queries(),
+    digest: (qid, level, retrieved) => {
+      const count = !retrieved && release === "9.0.8";
+      const j = qrels.digest(qid, level, judge, count)!;
+      const docs = j.judgedOnly(qrels);
+      return { get: (d) => docs.get(d), numRel: j.numRel, judged: j.judged.slice() };
+    },
+  };
 }

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
+import { fail, KitError } from "../errors.ts";
 import { openSource, readAllBytes, sourceName, type TextSource } from "../io/source.ts";
 import { duplicateDocument, duplicateJudgment } from "./trec_format.ts";
 
@@ -209,13 +209,13 @@ async function readNested(source: TextSource, integer: boolean): Promise<NestedS
           const docno = p.string("a document id");
           p.expect(58, "':'");
           const text = p.number(integer ? "a relevance" : "a score");
-          const value = Number(text);
-          const problem = integer && !/^-?\d+$/.test(text)
+          // A JSON number is decimal: a relevance that is an integer (`2.0`, `1e3`) is read
+          // as one; a score that overflows is an infinity, as in a TREC file.
+          const value = Number(text) + 0;
+          const problem = integer && !Number.isInteger(value)
             ? `relevance ${text} is not an integer`
             : integer && Math.abs(value) > 0x7fffffff
-            ? `relevance ${text} is out of range`
-            : !Number.isFinite(value)
-            ? `score ${text} is not a finite number`
+            ? `relevance ${text} is out of range (32-bit integers)`
             : undefined;
           if (problem) p.fail(problem, p.numberStart);
           if (docs.has(docno)) {
@@ -242,6 +242,15 @@ async function readNested(source: TextSource, integer: boolean): Promise<NestedS
   }
   c = p.peek();
   if (c >= 0) p.fail(`expected the end of the file after the object, found ${describe(c)}`);
+  // As the TREC readers: a file with nothing to evaluate is an error naming it.
+  if (out.size === 0) {
+    fail(
+      integer
+        ? "qrels file has no judgments (a JSON object without any query's documents)"
+        : "run file has no results (a JSON object without any query's documents)",
+      { file },
+    );
+  }
   return out;
 }
 
@@ -278,7 +287,16 @@ export function readJsonQrels(source: TextSource): Promise<NestedScores> {
 }
 
 /**
- * Formats nested scores as JSON, one query per line (ranx and pytrec_eval read it as is).
+ * A number as JSON text: JSON has no infinity, so +-inf is written `1e999` / `-1e999`, a
+ * number that overflows back to the infinity in every reader (this one, Python's `json`).
+ */
+function jsonNumber(v: number): string {
+  return v === Infinity ? "1e999" : v === -Infinity ? "-1e999" : String(v);
+}
+
+/**
+ * Formats nested scores as JSON, one query per line (ranx and pytrec_eval read it as is;
+ * an infinite score is `1e999`).
  * `order` gives each query's document order (default: as in the Map).
  *
  * @example
@@ -298,7 +316,7 @@ export function* formatScoresJson(
   let first = true;
   for (const [qid, docs] of scores) {
     const docnos = order ? order(qid, docs) : [...docs.keys()];
-    const entries = docnos.map((d) => `${JSON.stringify(d)}: ${docs.get(d)}`);
+    const entries = docnos.map((d) => `${JSON.stringify(d)}: ${jsonNumber(docs.get(d)!)}`);
     yield `${first ? "" : ",\n"}${JSON.stringify(qid)}: {${entries.join(", ")}}`;
     first = false;
   }

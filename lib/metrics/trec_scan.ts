@@ -10,9 +10,10 @@
  *
  * @module
  */
-import { fail, KitError } from "../errors.ts";
+import { fail } from "../errors.ts";
 import { CorruptGzip, corruptGzip, openSource, type TextSource } from "../io/source.ts";
 import { countNewlines, lineTooLong, MAX_LINE_BYTES } from "../io/text.ts";
+import { relevanceFromText } from "./trec_format.ts";
 
 // ---------------------------------------------------------------- the chunk loop
 
@@ -389,9 +390,9 @@ export const POW10 = Float64Array.from({ length: 23 }, (_, i) => Number(`1e${i}`
 
 /**
  * Parses a score from bytes as C's `atof` reads it, for the text `atof` reads whole: a
- * decimal number (`-12.5`, `.5`, `5.`, `3e-2`). Anything `atof` would read differently or
- * only in part (`0x10`, `0b101`, `1.5abc`, `inf`, `nan`) gives NaN: the caller refuses the
- * line. Up to 15 significant digits take Clinger's exact path (mantissa and power of ten
+ * decimal number (`-12.5`, `.5`, `5.`, `3e-2`; `1e400` overflows to an infinity, as in C).
+ * Anything else (`0x10`, `1.5abc`, `inf`, `nan`) gives NaN: the caller reads it with
+ * `scoreFromText`, which reads infinities and says why it refuses the rest. Up to 15 significant digits take Clinger's exact path (mantissa and power of ten
  * both exact, one IEEE operation rounds correctly); others `Number()`, which rounds the same
  * syntax correctly as glibc's strtod does.
  */
@@ -441,8 +442,9 @@ export function parseScoreBytes(buf: Uint8Array, start: number, end: number): nu
 }
 
 /**
- * Parses a relevance from bytes as C's `atol` reads it, for the text `atol` reads whole: an
- * optional sign and decimal digits, within 32 bits. Anything else is an error at the line.
+ * Parses a relevance from bytes as C's `atol` reads it: an optional sign and decimal digits,
+ * within 32 bits, or any number `atol` reads as its value (`2.0`); anything else is an error
+ * at the line saying what trec_eval would read (`relevanceFromText`).
  */
 export function parseRelevanceBytes(
   buf: Uint8Array,
@@ -461,14 +463,11 @@ export function parseRelevanceBytes(
     if (d < 0 || d > 9) break;
     v = v * 10 + d;
   }
-  if (i !== e || digits === 0) {
-    fail(
-      `relevance '${decodeField(buf, s, e, where)}' is not an integer (expected: ${layout})`,
-      where,
-    );
-  }
-  if (v > 0x7fffffff) {
-    throw new KitError(`relevance '${decodeField(buf, s, e, where)}' is out of range`, where);
+  if (i !== e || digits === 0 || v > 0x7fffffff) {
+    // Not plain digits: `2.0` is read, `2.7` refused saying what trec_eval's atol would read.
+    const read = relevanceFromText(decodeField(buf, s, e, where));
+    if (typeof read === "number") return read;
+    fail(`${read} (expected: ${layout})`, where);
   }
   return neg ? -v : v;
 }

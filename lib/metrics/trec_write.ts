@@ -48,11 +48,39 @@ export function formatFor(path: string, format?: FileFormat): FileFormat {
   return format ?? (/\.json(\.gz)?$/i.test(path) ? "json" : "trec");
 }
 
-function checkId(id: string, what: string): void {
-  if (id.length === 0 || /\s/.test(id)) {
+/**
+ * Why a TREC file cannot hold an id, or undefined: an empty id, or one holding what
+ * trec_eval splits fields on (C's isspace: space, tab, line feed, vertical tab, form feed,
+ * carriage return) or NUL (which ends a C string; trec_eval 9.0.8 crashes on it). Anything
+ * else, a no-break space or another control character included, is kept by the kit's
+ * readers and trec_eval alike.
+ */
+function idProblem(id: string): string | undefined {
+  if (id.length === 0) return "is empty";
+  const bad = /[ \t\n\v\f\r\0]/.exec(id);
+  if (!bad) return undefined;
+  return bad[0] === "\0"
+    ? "holds a NUL character, which ends a C string (trec_eval 9.0.8 crashes on it)"
+    : `holds ${JSON.stringify(bad[0])}, where trec_eval splits the fields of a line`;
+}
+
+function checkId(id: string, what: string, file?: string): void {
+  const problem = idProblem(id);
+  if (problem) {
     throw new KitError(
-      `${what} '${id}' is empty or contains whitespace; TREC files cannot hold it`,
+      `${what} ${JSON.stringify(id)} ${problem}: a TREC file cannot hold it (JSON can: ` +
+        "write a .json file)",
+      file === undefined ? undefined : { file },
     );
+  }
+}
+
+/** Checks every id before a TREC file is written, so the error names the file. */
+function checkIds(scores: Run | Qrels, file: string, runId?: string): void {
+  if (runId !== undefined) checkId(runId, "run id", file);
+  for (const [qid, docs] of scores) {
+    checkId(qid, "query id", file);
+    for (const d of docs.keys()) checkId(d, "document id", file);
   }
 }
 
@@ -60,17 +88,26 @@ function checkRelevance(rel: number): void {
   if (!Number.isSafeInteger(rel)) throw new KitError(`relevance ${rel} is not an integer`);
 }
 
-/** A query's docnos in trec_eval order (their scores checked finite). */
+/** A query's docnos in trec_eval order (no NaN score: it has no place in that order). */
 function ranked(qid: string, docs: ReadonlyMap<string, number>, release?: TrecRelease) {
   for (const [d, s] of docs) {
-    if (!Number.isFinite(s)) throw new KitError(`query ${qid}, document ${d}: score ${s}`);
+    if (Number.isNaN(s)) {
+      throw new KitError(
+        `query ${qid}, document ${d}: score NaN has no place in trec_eval's order`,
+      );
+    }
   }
   return rankDocuments(docs, release);
 }
 
+/** A score in a TREC run: shortest round-trip form; an infinity as `inf`, which atof reads. */
+function trecScoreText(s: number): string {
+  return s === Infinity ? "inf" : s === -Infinity ? "-inf" : String(s);
+}
+
 /**
  * Formats a run as TREC run lines, each query's documents in trec_eval order with ranks
- * 1..n. Scores are written with full precision (shortest round-trip form).
+ * 1..n. Scores are written with full precision (shortest round-trip form; `inf`, `-inf`).
  *
  * @example
  * ```ts
@@ -87,7 +124,7 @@ export function* formatRun(run: Run, runId = "kit", release?: TrecRelease): Gene
     const lines: string[] = [];
     ranked(qid, docs, release).forEach((d, r) => {
       checkId(d, "document id");
-      lines.push(`${qid} Q0 ${d} ${r + 1} ${docs.get(d)} ${runId}\n`);
+      lines.push(`${qid} Q0 ${d} ${r + 1} ${trecScoreText(docs.get(d)!)} ${runId}\n`);
     });
     yield lines.join("");
   }
@@ -118,7 +155,8 @@ export function* formatQrels(qrels: Qrels): Generator<string> {
 }
 
 /**
- * Writes a run atomically, as TREC or JSON (see {@link formatFor}), gzip for a `.gz` name.
+ * Writes a run atomically, as TREC or JSON (see {@link formatFor}), gzip for a `.gz` name, `-`
+ * to standard output. An id a TREC file cannot hold is an error naming the file.
  *
  * @example
  * ```ts
@@ -133,14 +171,17 @@ export function* formatQrels(qrels: Qrels): Generator<string> {
  * ```
  */
 export async function writeRun(path: string, run: Run, options: WriteRunOptions = {}) {
-  const text = formatFor(path, options.format) === "json"
+  const json = formatFor(path, options.format) === "json";
+  if (!json) checkIds(run, path, options.runId ?? "kit");
+  const text = json
     ? formatScoresJson(run, (qid, docs) => ranked(qid, docs, options.release))
     : formatRun(run, options.runId ?? "kit", options.release);
   await writeText(path, text, options.force);
 }
 
 /**
- * Writes qrels atomically, as TREC or JSON (see {@link formatFor}), gzip for a `.gz` name.
+ * Writes qrels atomically, as TREC or JSON (see {@link formatFor}), gzip for a `.gz` name,
+ * `-` to standard output.
  *
  * @example
  * ```ts
@@ -159,12 +200,27 @@ export async function writeQrels(path: string, qrels: Qrels, options: WriteOptio
     // Checked before writing starts (formatQrels checks each line as it goes).
     for (const docs of qrels.values()) for (const rel of docs.values()) checkRelevance(rel);
     text = formatScoresJson(qrels);
-  } else text = formatQrels(qrels);
+  } else {
+    checkIds(qrels, path);
+    text = formatQrels(qrels);
+  }
   await writeText(path, text, options.force);
 }
 
-/** Writes text pieces atomically, gzip-compressed for a `.gz` name. */
+/** Writes text pieces atomically, gzip-compressed for a `.gz` name; `-` is standard output. */
 async function writeText(path: string, text: Iterable<string>, force?: boolean): Promise<void> {
+  if (path === "-") {
+    // Standard output is written through, whatever it is (a file it redirects to is the
+    // caller's, never replaced).
+    const encoder = new TextEncoder();
+    for (const piece of text) {
+      const bytes = encoder.encode(piece);
+      for (let done = 0; done < bytes.length;) {
+        done += await Deno.stdout.write(bytes.subarray(done));
+      }
+    }
+    return;
+  }
   const pieces = ReadableStream.from(text).pipeThrough(new TextEncoderStream());
   const data = /\.gz$/i.test(path)
     ? pieces.pipeThrough(new CompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>)

@@ -23,6 +23,7 @@ import {
 } from "./significance.ts";
 import { DEFAULT_SEED, type Seed } from "./random.ts";
 import { formatFixedC } from "../metrics/c_format.ts";
+import { csvText } from "../metrics/format.ts";
 
 /** Per-query values of one system: query id to (measure name to value), like `EvalResult.perQuery`. */
 export type PerQueryValues = Map<string, Record<string, number>>;
@@ -412,9 +413,8 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
   return lines.join("\n") + "\n";
 }
 
-function csvField(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** A run name or measure as a CSV cell: quoted, and safe in a spreadsheet (`csvText`). */
+const csvField = (s: string): string => csvText(s);
 
 /**
  * The comparison as CSV (RFC 4180 quoting): one row per measure and system, with the mean,

@@ -48,7 +48,8 @@ Deno.test("bad input: exit status 2 and one line naming file and line", async ()
   assertEquals(r.code, 2);
   assertEquals(
     r.stderr.trim(),
-    `error: ${dir}/run:1: score 'high' is not a finite decimal number (expected: qid Q0 docno rank score runid)`,
+    `error: ${dir}/run:1: score 'high' is not a decimal number: trec_eval would read it as 0 ` +
+      "(expected: qid Q0 docno rank score runid)",
   );
   const missing = await runCli(["eval", "trec", `${dir}/nope`, `${dir}/run`]);
   assertEquals(missing.code, 2);

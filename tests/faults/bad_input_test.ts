@@ -29,6 +29,8 @@ for (const reader of READERS) {
       if ("bug" in expect && expect.bug) continue; // asserted by the ignored test below
       if ("na" in expect) {
         assertEquals(o.kind, "na", what);
+      } else if ("reads" in expect) {
+        assert(o.kind === "ok", `${what}: expected it to read, got ${JSON.stringify(o)}`);
       } else if ("ok" in expect) {
         assert(o.kind === "ok", `${what}: expected it to read, got ${JSON.stringify(o)}`);
         assertEquals(o.value, base.value, `${what}: must give the clean file's result`);

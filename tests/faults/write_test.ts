@@ -152,7 +152,7 @@ Deno.test("writeRun / writeQrels / writeSpanRun: refuse without force, keep the 
   await assertRejects(() => writeRun(`${dir}/r.run`, bad, { force: true }), /score NaN/);
   await assertRejects(
     () => writeRun(`${dir}/r.run`, new Map([["q 1", new Map([["a", 1]])]]), { force: true }),
-    /query id 'q 1' is empty or contains whitespace/,
+    /query id "q 1" holds " ", where trec_eval splits the fields of a line/,
   );
   assertEquals(await Deno.readTextFile(`${dir}/r.run`), before.run);
   assertEquals(await Deno.readTextFile(`${dir}/q.qrels`), before.qrels);

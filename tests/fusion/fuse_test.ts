@@ -126,3 +126,13 @@ Deno.test("deno task fuse reads runs as eval trec does: --trec-eval 10.0 skips '
   assertClose(fused.get("d2")!, 1 / 62 + 1 / 61);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("fusion ranks in doubles, as ranx: 0.6000000000000001 above 0.6 (issue 28, item 8)", () => {
+  // As 32-bit floats the two scores tie and docno b would rank first; in doubles a does.
+  const a = new Map([["q", new Map([["b", 0.6], ["a", 0.6000000000000001]])]]);
+  const b = new Map([["q", new Map([["c", 1]])]]);
+  const rrf = fuse([a, b], { method: "rrf" }).get("q")!;
+  assertEquals([rrf.get("a"), rrf.get("b")], [1 / 61, 1 / 62]);
+  const rank = fuse([a, b], { method: "combsum", norm: "rank" }).get("q")!;
+  assertEquals([rank.get("a"), rank.get("b")], [1, 0.5]);
+});

@@ -39,15 +39,42 @@ Deno.test("JSON: summary at full precision, per-query values with -q, names as a
 
 Deno.test("CSV long and wide: one row per query and measure, or per query; quoting", () => {
   const long = formatCsv(result(), { perQuery: true }).split("\n");
-  assertEquals(long[0], "query,measure,value");
-  assert(long.includes('"q,3",map,0'));
-  assert(long.includes("q1,relstring_2,01"));
-  assert(long.includes("all,num_q,3"));
-  assert(long.includes(`all,P(rel=2)@1,${1 / 3}`));
+  assertEquals(long[0], "scope,query,measure,value");
+  assert(long.includes('query,"q,3",map,0'));
+  assert(long.includes("query,q1,relstring_2,01"));
+  assert(long.includes("summary,all,num_q,3"));
+  assert(long.includes(`summary,all,P(rel=2)@1,${1 / 3}`));
   const wide = formatCsv(result(), { perQuery: true, shape: "wide" }).trimEnd().split("\n");
-  assertEquals(wide[0], "query,num_ret,map,gm_map,relstring_2,P(rel=2)@1");
-  assertEquals(wide[2], "q1,2,0.5,,01,0");
-  assertEquals(wide.at(-1)!.split(",").slice(0, 3), ["all", "4", "0.5"]);
+  assertEquals(wide[0], "scope,query,num_q,num_ret,map,gm_map,relstring_2,P(rel=2)@1");
+  assertEquals(wide[2], "query,q1,,2,0.5,,01,0");
+  assertEquals(wide.at(-1)!.split(",").slice(0, 5), ["summary", "all", "3", "4", "0.5"]);
+});
+
+Deno.test("CSV: a query named all stays apart from the summary; formulas are neutralised (issue 28, item 9)", () => {
+  const r = evaluate(
+    m({ all: { a: 1 }, "=cmd|' /C calc'!A1": { a: 1 }, "-1": { a: 1 }, "@x": { a: 0 } }),
+    m({ all: { a: 1 }, "=cmd|' /C calc'!A1": { a: 1 }, "-1": { a: 1 }, "@x": { a: 1 } }),
+    ["map", "num_q"],
+  );
+  const long = formatCsv(r, { perQuery: true }).trimEnd().split("\n");
+  assertEquals(long, [
+    "scope,query,measure,value",
+    "query,-1,map,1",
+    "query,'=cmd|' /C calc'!A1,map,1",
+    "query,'@x,map,0",
+    "query,all,map,1",
+    "summary,all,num_q,4",
+    "summary,all,map,0.75",
+  ]);
+  const wide = formatCsv(r, { perQuery: true, shape: "wide" }).trimEnd().split("\n");
+  assertEquals(wide[0], "scope,query,num_q,map");
+  assertEquals(wide.slice(-2), ["query,all,,1", "summary,all,4,0.75"]);
+  // Every measure asked for has a column, num_q and runid included.
+  const all = formatCsv(
+    evaluate(m({ q: { a: 1 } }), m({ q: { a: 1 } }), ["runid", "num_q", "relstring"]),
+    { shape: "wide" },
+  );
+  assertEquals(all, "scope,query,runid,num_q,relstring\nsummary,all,kit,1,\n");
 });
 
 Deno.test("text: counts without decimals, relstring quoted, NaN as trec_eval's -nan", () => {
@@ -91,7 +118,7 @@ Deno.test("eval trec -h lists every measure of the table; --format json and csv 
     SAMPLE_QRELS,
     SAMPLE_RUN,
   ]);
-  assertEquals(c.stdout, "query,map\nall,0.6041666666666666\n");
+  assertEquals(c.stdout, "scope,query,map\nsummary,all,0.6041666666666666\n");
   const bad = await runCli(["eval", "trec", "--format", "xml", SAMPLE_QRELS, SAMPLE_RUN]);
   assertEquals(bad.code, 2);
 });

@@ -103,6 +103,7 @@ Deno.test("every measure equals its brute-force definition on random tied runs (
           got,
           referenceEvaluate(q, asStored(r, rel), REFERENCE_MEASURES, {
             complete,
+            release: rel,
             relevanceLevel: level,
           }),
         );
@@ -149,6 +150,7 @@ Deno.test("the streaming file evaluator agrees with the reference, grouped or sh
           got,
           referenceEvaluate(q, asStored(r, rel), REFERENCE_MEASURES, {
             complete,
+            release: rel,
             relevanceLevel: 1,
           }),
         );
@@ -328,6 +330,7 @@ Deno.test("the run-parsing worker gives the one-thread results, small buffers an
           got,
           referenceEvaluate(q, asStored(r, rel), REFERENCE_MEASURES, {
             complete,
+            release: rel,
             relevanceLevel: 1,
           }),
         );

@@ -4,7 +4,7 @@
  * missing queries, and the options that change what a measure sees (-c, -l, -J, -M, -N).
  * An entry without a reference fails here.
  */
-import { assert, assertEquals } from "../assert.ts";
+import { assert, assertClose, assertEquals, assertThrows } from "../assert.ts";
 import fc from "fast-check";
 import { evaluate, formatRun, MEASURES, selectMeasures } from "../../lib/metrics/mod.ts";
 import { evaluateTrecFiles } from "../../lib/metrics/trec_files.ts";
@@ -104,7 +104,25 @@ Deno.test("ir_measures names equal their references (own rel, judged_only, gains
       "NumRet",
       "NumRet(rel=2)",
       "NumRelRet",
-      "NumRel(rel=2)",
+      "NumRel",
+      "NumRel(rel=1)",
+      "NumQ",
+      "ERR@3",
+      "ERR@20",
+      "RBP(rel=1)",
+      "RBP(rel=2, p=0.5)",
+      // ranx's names
+      "mrr",
+      "mrr@2",
+      "map@3",
+      "ndcg@3",
+      "ndcg_burges@3",
+      "precision@1",
+      "recall@3",
+      "hit_rate@2",
+      "hits@2",
+      "r-precision",
+      "bpref",
       "Judged@3",
       "Judged",
       "SetP",
@@ -149,4 +167,51 @@ Deno.test("integer measures print as counts, with or without parameters", () => 
   );
   const integer = Object.fromEntries(r.layout.map((l) => [l.label, l.integer]));
   assertEquals(integer, { num_ret: true, num_rel_ret: true, P_5: false, "NumRet(rel=2)": true });
+});
+
+Deno.test("ir_measures and ranx names no provider computes are refused, saying why", () => {
+  for (
+    const [name, says] of [
+      ["NumRel(rel=2)", /only rel=1/],
+      ["RR(judged_only=True)@10", /RR with both a cutoff and judged_only=True/],
+      ["RBP", /RBP without rel=/],
+      ["RBP(rel=1)@5", /RBP takes no @ parameter/],
+      ["nDCG(dcg='exp-log2', judged_only=True)@5", /exp-log2 with judged_only=True/],
+      ["ERR", /needs a cutoff/],
+      ["f1@5", /f1@k is not in the measure table/],
+      ["rbp.95", /unknown measure|rbp/],
+    ] as const
+  ) {
+    assertThrows(() => selectMeasures([name], () => {}), says);
+  }
+});
+
+Deno.test("ERR@k, RBP and ir_measures' NumQ / NumRel worked by hand", () => {
+  const qrels = toMaps({ q1: { a: 2, b: 0, c: 1 }, q2: { a: 1, b: 2 }, q3: { x: 1 } });
+  // q1 ranks a (2), b (0), c (1); q2 ranks b (2), x (unjudged), a (1); q3 is not in the run.
+  const run = toMaps({ q1: { a: 3, b: 2, c: 1 }, q2: { b: 3, x: 2, a: 1 } });
+  const r = evaluate(
+    qrels,
+    run,
+    ["ERR@3", "ERR@1", "RBP(rel=1)", "RBP(rel=2, p=0.5)", "NumQ", "NumRel", "num_q", "num_rel"],
+    { complete: true },
+  );
+  // ERR: R = (2^g - 1) / 16. q1: 3/16 + (13/16)(0)/2 + (13/16)(1)(1/16)/3.
+  const q1 = 3 / 16 + (13 / 16) * (1 / 16) / 3;
+  assertEquals(r.perQuery.get("q1")!["ERR@3"], q1);
+  assertEquals(r.perQuery.get("q1")!["ERR@1"], 3 / 16);
+  // RBP(rel=1, p=0.8): q1 relevant at ranks 1 and 3: 0.2 (1 + 0.64); q2 at ranks 1 and 3.
+  assertClose(r.perQuery.get("q1")!["RBP(rel=1)"], 0.328);
+  // RBP(rel=2, p=0.5): q1 only rank 1: 0.5; q2 only rank 1: 0.5.
+  assertEquals(r.perQuery.get("q2")!["RBP(rel=2, p=0.5)"], 0.5);
+  // -c: q3 adds 0 to the means (over 3 queries) and to NumQ / NumRel, which count the queries
+  // in both files (ir_measures' 2 and 4), where num_q and num_rel count every qrels query.
+  const q2 = 3 / 16 + (13 / 16) * (1 / 16) / 3;
+  assertEquals(r.summary["ERR@3"], (q1 + q2) / 3);
+  assertEquals([r.summary.NumQ, r.summary.NumRel, r.numQ, r.summary.num_rel], [2, 4, 3, 5]);
+  // gdeval stops on judgments above 4; so does ERR.
+  assertThrows(
+    () => evaluate(toMaps({ q: { a: 5 } }), toMaps({ q: { a: 1 } }), ["ERR@5"]),
+    /ERR \(gdeval's\) takes judgments up to 4/,
+  );
 });

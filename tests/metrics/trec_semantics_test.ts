@@ -124,8 +124,8 @@ Deno.test("malformed lines name file, line and what was expected", async () => {
   );
   await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1\n")), /r\.txt:1: expected 6 fields/);
   await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 abc x\n")), /r\.txt:1: score 'abc'/);
-  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 NaN x\n")), /not a finite decimal/);
-  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 inf x\n")), /not a finite decimal/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 NaN x\n")), /is NaN, which trec_eval/);
+  await assertRejects(() => readRun(mem("r.txt", "q Q0 a 1 1.5x x\n")), /not a decimal number/);
   await assertRejects(() => readRun(mem("r.txt", "")), /no result lines/);
   await assertRejects(() => readQrels(mem("q.txt", "")), /q\.txt: qrels file has no judgments/);
   await assertRejects(() => readQrels(mem("q.txt", "\n\n")), /q\.txt:1: empty line/);
@@ -237,7 +237,8 @@ Deno.test("tolerant mode (opt-in) skips malformed lines, counts them, and still 
   assertEquals(r.skipped!.run.count, 2);
   assertEquals(
     r.skipped!.qrels.examples[0],
-    "q.txt:2: relevance 'x' is not an integer (expected: qid iter docno relevance)",
+    "q.txt:2: relevance 'x' is not an integer: trec_eval would read it as 0 (its atol stops at " +
+      "the first character that is not a digit) (expected: qid iter docno relevance)",
   );
   assertEquals(
     r.skipped!.run.examples[1],
@@ -271,4 +272,129 @@ Deno.test("tolerant mode (opt-in) skips malformed lines, counts them, and still 
       }),
     /duplicate document a/,
   );
+});
+
+Deno.test("scores beyond the 32-bit floats tie at +inf in 9.0.8 on every path (issue 28, item 1)", async () => {
+  // trec_eval 9.0.8 (binary): 1e300 and 3.5e38 are both +inf as floats, a tie, b > a by
+  // docno: RR 0.5. Before, the ungrouped and JSON paths compared inf - inf = NaN and gave 1.
+  const qrels = "1 0 a 1\n";
+  const ungrouped = "1 Q0 c 1 0.002 r\n1 Q0 a 1 1e300 r\n2 Q0 x 1 1 r\n1 Q0 b 2 3.5e38 r\n";
+  const json = '{"1":{"c":0.002,"a":1e300,"b":3.5e38}}';
+  const grouped = "1 Q0 c 1 0.002 r\n1 Q0 a 1 1e300 r\n1 Q0 b 2 3.5e38 r\n";
+  for (const [name, run] of [["r.txt", ungrouped], ["r.json", json], ["g.txt", grouped]]) {
+    const r = await evaluateTrecFiles(mem("q.txt", qrels), mem(name, run), ["recip_rank"], {
+      warn: false,
+    });
+    assertEquals(r.summary.recip_rank, 0.5, name);
+    const m = evaluate(await readQrels(mem("q.txt", qrels)), await readRun(mem(name, run)), [
+      "recip_rank",
+    ]);
+    assertEquals(m.summary.recip_rank, 0.5, `${name} (evaluate)`);
+  }
+  // As doubles (10.0) 1e300 > 3.5e38: a first, RR 1.
+  const r10 = await evaluateTrecFiles(mem("q.txt", qrels), mem("r.json", json), ["recip_rank"], {
+    release: "10.0",
+  });
+  assertEquals(r10.summary.recip_rank, 1);
+});
+
+Deno.test("-c: a duplicate judgment in a query the run lacks counts twice in 9.0.8, stops 10.0", async () => {
+  // trec_eval 9.0.8 (binary): num_q 2, num_rel 4, map 0.5000; trec_eval 10.0 stops
+  // ("duplicate docs a"), as it evaluates the missing query.
+  const qrels = "1 0 a 1\n2 0 a 1\n2 0 a 1\n2 0 b 2\n";
+  for (const run of ["1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n", '{"1": {"a": 2, "b": 1}}']) {
+    const name = run.startsWith("{") ? "r.json" : "r.txt";
+    const r = await evaluateTrecFiles(mem("q", qrels), mem(name, run), ["num_rel", "map"], {
+      complete: true,
+    });
+    assertEquals([r.numQ, r.summary.num_rel, r.summary.map], [2, 4, 0.5], name);
+    await assertRejects(
+      () =>
+        evaluateTrecFiles(mem("q", qrels), mem(name, run), ["map"], {
+          complete: true,
+          release: "10.0",
+        }),
+      /duplicate judgment for query 2, document a/,
+    );
+  }
+  // Without -c the query is not looked at, in both releases' file readers.
+  const r = await evaluateTrecFiles(mem("q", qrels), mem("r", "1 Q0 a 1 2 r\n"), ["map"]);
+  assertEquals(r.numQ, 1);
+});
+
+Deno.test("-m '' is an illegal measure, as trec_eval says", () => {
+  assertThrows(() => selectMeasures([""]), /illegal measure ''/);
+});
+
+Deno.test("--trec-eval 10.0 -q -c prints each qrels query missing from the run, as 10.0 does", async () => {
+  // trec_eval 10.0 (binary, -q -c -m map -m num_q -m num_rel -m relstring -l 2):
+  const want = [
+    "num_rel               \t1\t0",
+    "map                   \t1\t0.0000",
+    "relstring             \t1\t'1-'",
+    "num_rel               \t2\t1",
+    "map                   \t2\t0.0000",
+    "relstring             \t2\t''",
+    "num_q                 \tall\t2",
+    "num_rel               \tall\t3",
+    "map                   \tall\t0.0000",
+    "",
+  ].join("\n");
+  const qrels = "1 0 a 1\n2 0 a 2\n2 0 b 1\n";
+  for (const run of ["1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n", '{"1": {"a": 2, "b": 1}}']) {
+    const name = run.startsWith("{") ? "r.json" : "r.txt";
+    const options = { complete: true, release: "10.0", relevanceLevel: 2 } as const;
+    const measures = ["num_q", "num_rel", "map", "relstring"];
+    const r = await evaluateTrecFiles(mem("q", qrels), mem(name, run), measures, options);
+    assertEquals(formatTrecEval(r, { perQuery: true }), want, name);
+    // 9.0.8 prints no line for query 2.
+    const r9 = await evaluateTrecFiles(mem("q", qrels), mem(name, run), measures, {
+      ...options,
+      release: "9.0.8",
+    });
+    assertEquals(formatTrecEval(r9, { perQuery: true }).includes("\t2\t"), false);
+  }
+});
+
+Deno.test("-M: a duplicate docno below the first M documents is no error, as in trec_eval", async () => {
+  // trec_eval 9.0.8 (binary): -M 1 -m P.1 gives P_1 1.0000; -M 3 stops on "duplicate docs b".
+  const qrels = "1 0 a 1\n1 0 b 0\n2 0 a 1\n";
+  const run = "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 b 3 1 r\n";
+  for (const maxDocs of [1, 2]) {
+    const r = await evaluateTrecFiles(mem("q", qrels), mem("r", run), ["P.1"], { maxDocs });
+    assertEquals(r.summary.P_1, 1);
+  }
+  await assertRejects(
+    () => evaluateTrecFiles(mem("q", qrels), mem("r", run), ["P.1"], { maxDocs: 3 }),
+    /r:3: duplicate document b for query 1/,
+  );
+  // A run not grouped by query is regrouped and read the same way.
+  const ungrouped = "1 Q0 b 3 1 r\n2 Q0 a 1 1 r\n1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n";
+  const u = await evaluateTrecFiles(mem("q", qrels), mem("r", ungrouped), ["P.1"], {
+    maxDocs: 1,
+    warn: false,
+  });
+  assertEquals(u.summary.P_1, 1); // trec_eval 9.0.8 (binary): P_1 1.0000
+  await assertRejects(
+    () =>
+      evaluateTrecFiles(mem("q", qrels), mem("r", ungrouped), ["P.1"], {
+        maxDocs: 3,
+        warn: false,
+      }),
+    /r:4: duplicate document b for query 1/,
+  );
+});
+
+Deno.test("a docno twice in a query the qrels lack is not looked at, as in trec_eval", async () => {
+  // trec_eval 9.0.8 (binary) evaluates query 10 and never reads query 1's lines.
+  const qrels = "10 0 a 0\n";
+  for (
+    const run of [
+      "1 Q0 a 1 1 r\n10 Q0 a 2 1 r\n1 Q0 a 3 -5 r\n",
+      "1 Q0 a 1 1 r\n1 Q0 a 2 -5 r\n10 Q0 a 1 1 r\n",
+    ]
+  ) {
+    const r = await evaluateTrecFiles(mem("q", qrels), mem("r", run), ["num_ret"], { warn: false });
+    assertEquals(r.summary.num_ret, 1);
+  }
 });

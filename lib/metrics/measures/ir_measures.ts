@@ -63,6 +63,11 @@ function cutoff(args: Args, required: boolean): number | undefined {
   return k;
 }
 
+/** A name and parameters ir_measures reads but none of its default providers computes. */
+function noProvider(what: string): KitError {
+  return new KitError(`no provider of ir_measures computes ${what}; the kit refuses it too`);
+}
+
 /** `rel` and `judged_only` as a view. */
 function view(args: Args): QueryView {
   const v: QueryView = {};
@@ -85,7 +90,15 @@ const SPECS: Record<string, IrSpec> = {
   RR: {
     at: "cutoff",
     params: RELEVANCE,
-    resolve: (a) => optionalCutoff(a, "recip_rank", "recip_rank_cut"),
+    resolve: (a) => {
+      if (a.has("cutoff") && a.get("judged_only") === true) {
+        throw noProvider(
+          "RR with both a cutoff and judged_only=True (pytrec_eval has no " +
+            "cutoff, msmarco no judged_only)",
+        );
+      }
+      return optionalCutoff(a, "recip_rank", "recip_rank_cut");
+    },
   },
   P: {
     at: "cutoff",
@@ -114,7 +127,8 @@ const SPECS: Record<string, IrSpec> = {
       }
       const v = view(a);
       if (dcg === "exp-log2") {
-        if (gains) throw new KitError("ir_measures has no provider for exp-log2 with gains");
+        if (gains) throw noProvider("exp-log2 with gains");
+        if (v.judgedOnly) throw noProvider("exp-log2 with judged_only=True");
         return { name: "ndcg_exp", param: k ?? Infinity, view: v };
       }
       if (dcg !== "log2") {
@@ -131,13 +145,42 @@ const SPECS: Record<string, IrSpec> = {
   Rprec: { params: RELEVANCE, resolve: (a) => ({ name: "Rprec", view: view(a) }) },
   Bpref: { params: ["rel"], resolve: (a) => ({ name: "bpref", view: view(a) }) },
   infAP: { params: ["rel"], resolve: (a) => ({ name: "infAP", view: view(a) }) },
-  NumQ: { params: [], resolve: () => ({ name: "num_q" }) },
+  // ir_measures' NumQ and NumRel count the queries pytrec_eval evaluates (in both files):
+  // not trec_eval's num_q and num_rel, which -c extends to every qrels query.
+  NumQ: { params: [], resolve: () => ({ name: "num_q_both" }) },
   NumRet: {
     params: ["rel"],
     resolve: (a) => ({ name: a.has("rel") ? "num_rel_ret" : "num_ret", view: view(a) }),
   },
   NumRelRet: { params: ["rel"], resolve: (a) => ({ name: "num_rel_ret", view: view(a) }) },
-  NumRel: { params: ["rel"], resolve: (a) => ({ name: "num_rel", view: view(a) }) },
+  NumRel: {
+    params: ["rel"],
+    resolve: (a) => {
+      const rel = need<number>(a, "rel", "int") ?? 1;
+      if (rel !== 1) {
+        throw noProvider(
+          `NumRel(rel=${rel}): only rel=1 (pytrec_eval's num_rel ignores the level)`,
+        );
+      }
+      return { name: "num_rel_both", view: { level: 1 } };
+    },
+  },
+  ERR: {
+    at: "cutoff",
+    params: [],
+    resolve: (a) => ({ name: "err", param: cutoff(a, true) }),
+  },
+  RBP: {
+    params: ["rel", "p"],
+    resolve: (a) => {
+      if (!a.has("rel")) {
+        throw noProvider("RBP without rel= (cwl_eval, its provider, needs a relevance level)");
+      }
+      const p = need<number>(a, "p", "number") ?? 0.8;
+      if (!(p > 0 && p < 1)) throw new KitError(`p must be between 0 and 1, got ${p}`);
+      return { name: "rbp_binary", param: [p], view: view(a) };
+    },
+  },
   Judged: {
     at: "cutoff",
     params: [],

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { TrecRelease } from "../trec_format.ts";
 
 /** Marks a retrieved document that has no judgment in the qrels. */
 export const UNJUDGED = -Infinity;
@@ -62,6 +63,11 @@ export type Aggregate = "mean" | "sum" | "geometric" | "none" | "meta";
 export interface MeasureOptions {
   /** Number of documents in the collection (trec_eval `-N`; utility's fourth cell). */
   numDocs: number;
+  /**
+   * The trec_eval release whose definitions apply (default 9.0.8): 10.0 rounds the recall
+   * cutoffs of iprec_at_recall and 11pt_avg with lround, 9.0.8 as (long)(p R + 0.9).
+   */
+  release?: TrecRelease;
 }
 
 /**

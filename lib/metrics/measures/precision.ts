@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { defineMeasure, type RankedQuery, type ReferenceQuery } from "./measure.ts";
+import {
+  defineMeasure,
+  type MeasureOptions,
+  type RankedQuery,
+  type ReferenceQuery,
+} from "./measure.ts";
 import { recallCut, recallWalk, relevantInTop, trecRel } from "./query.ts";
 import {
   averagePrecision,
@@ -110,9 +115,11 @@ export function bprefReference(q: ReferenceQuery): number {
  * assert(iprecReference(q, 0.5) === 2 / 3 && iprecReference(q, 0) === 2 / 3);
  * ```
  */
-export function iprecReference(q: ReferenceQuery, p: number): number {
+export function iprecReference(q: ReferenceQuery, p: number, options?: MeasureOptions): number {
   const n = q.ranking.length;
-  const needed = Math.trunc(p * numRelevant(q) + 0.9);
+  // The p-th share of R in documents: 9.0.8 adds 0.9 and truncates, 10.0 rounds (lround).
+  const x = p * numRelevant(q);
+  const needed = options?.release === "10.0" ? Math.floor(x + 0.5) : Math.trunc(x + 0.9);
   if (needed > hits(q)) return 0;
   if (n === 0) return NaN; // trec_eval divides 0 by 0 here
   // The rank where the needed-th relevant document is retrieved (the first for <= 0).
@@ -200,9 +207,9 @@ export const PRECISION = [
     params: "fractions",
     defaults: RECALL_POINTS,
     aggregate: "mean",
-    compute: (q, p) => {
+    compute: (q, p, o) => {
       let value = 0;
-      recallWalk(q, [recallCut(p, q.numRel)], (_, v) => value = v);
+      recallWalk(q, [recallCut(p, q.numRel, o.release)], (_, v) => value = v);
       return value;
     },
     reference: iprecReference,

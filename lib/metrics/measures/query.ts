@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { TrecRelease } from "../trec_format.ts";
 import { type GainPair, type RankedQuery, UNJUDGED } from "./measure.ts";
 
 /**
@@ -240,16 +241,20 @@ export function recallWalk(
 }
 
 /**
- * A recall fraction `p` as a number of relevant documents, as trec_eval converts it:
- * `(long) (p * R + 0.9)`.
+ * A recall fraction `p` as a number of relevant documents, as trec_eval converts it: 9.0.8
+ * `(long) (p * R + 0.9)`; 10.0 `lround(p * R)` (its source: the old way "is not
+ * platform-safe"), so 0.6 of R = 2 is 2 in 9.0.8 and 1 in 10.0.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { recallCut } from "./query.ts";
  * assert(recallCut(0.1, 5) === 1 && recallCut(0, 5) === 0 && recallCut(0.3, 3) === 1);
+ * assert(recallCut(0.6, 2) === 2 && recallCut(0.6, 2, "10.0") === 1);
+ * assert(recallCut(0.5, 3, "10.0") === 2); // lround: halves away from zero
  * ```
  */
-export function recallCut(p: number, numRel: number): number {
+export function recallCut(p: number, numRel: number, release: TrecRelease = "9.0.8"): number {
+  if (release === "10.0") return Math.sign(p * numRel) * Math.round(Math.abs(p * numRel));
   return Math.trunc(p * numRel + 0.9); // C's (long) cast truncates toward zero
 }

@@ -174,12 +174,13 @@ export const RECALL = [
     params: "floats",
     defaults: RECALL_POINTS,
     aggregate: "mean",
-    compute: (q, points) => {
+    compute: (q, points, o) => {
       let sum = 0;
-      recallWalk(q, points.map((p) => recallCut(p, q.numRel)), (_, v) => sum += v);
+      recallWalk(q, points.map((p) => recallCut(p, q.numRel, o.release)), (_, v) => sum += v);
       return sum / points.length;
     },
-    reference: (q, points) => points.reduce((s, p) => s + iprecReference(q, p), 0) / points.length,
+    reference: (q, points, o) =>
+      points.reduce((s, p) => s + iprecReference(q, p, o), 0) / points.length,
     examples: [".25,.5,.75", "0.2,0.5,0.8"],
   }),
 ];

@@ -9,8 +9,8 @@
  * the union of the cutoffs (P_5 and P_10) rather than drop a requested line silently. For
  * measures with one line (`utility`, `ndcg`, ...) the first list is used and the kit warns. The kit also reads the output
  * form `P_5` (a cutoff measure with one cutoff) and ir_measures names (`AP@100`,
- * `P(rel=2)@5`), which print under the name as written, after the trec_eval names, in the
- * order given.
+ * `P(rel=2)@5`) and ranx names (`ndcg@10`, `mrr`, `hit_rate@5`), which print under the name
+ * as written, after the trec_eval names, in the order given.
  *
  * @module
  */
@@ -19,6 +19,7 @@ import type { AnyMeasure } from "./measure.ts";
 import { paramLines } from "./params.ts";
 import { findMeasure, MEASURES, NICKNAMES, NOT_IMPLEMENTED } from "./table.ts";
 import { parseIrMeasure, type QueryView } from "./ir_measures.ts";
+import { parseRanxMeasure } from "./ranx_names.ts";
 
 /** One output line of a selection: a table entry with its parameter and output name. */
 export interface MeasureInstance {
@@ -52,6 +53,7 @@ export interface MeasureSelection {
  * import { selectMeasures } from "./select.ts";
  * const s = selectMeasures(["P.5,10", "map", "AP@100"]);
  * assert(s.instances.map((i) => i.label).join() === "map,P_5,P_10,AP@100");
+ * assert.throws(() => selectMeasures([""]), /illegal measure ''/); // as trec_eval
  * ```
  */
 export function selectMeasures(
@@ -63,7 +65,11 @@ export function selectMeasures(
   const ir: MeasureInstance[] = [];
   for (const raw of names) {
     const spec = raw.trim();
-    if (spec === "") continue;
+    if (spec === "") {
+      throw new KitError(
+        `illegal measure '${raw}': -m takes a measure name (trec_eval stops on it too)`,
+      );
+    }
     const dot = spec.indexOf(".");
     let name = dot < 0 ? spec : spec.slice(0, dot);
     let given = dot < 0 ? undefined : spec.slice(dot + 1);
@@ -90,11 +96,12 @@ export function selectMeasures(
     } else if (NOT_IMPLEMENTED[name]) {
       throw new KitError(`measure '${spec}' ${NOT_IMPLEMENTED[name]}`);
     } else {
-      const m = parseIrMeasure(spec);
+      const m = parseIrMeasure(spec) ?? parseRanxMeasure(spec);
       if (!m) {
         throw new KitError(
-          `unknown measure '${spec}' (trec_eval names, all_trec, official, or ir_measures ` +
-            "names such as AP@100; deno task eval trec -h lists them)",
+          `unknown measure '${spec}' (trec_eval names, all_trec, official, ir_measures ` +
+            "names such as AP@100 or ranx names such as ndcg@10; deno task eval trec -h " +
+            "lists them)",
         );
       }
       if (!ir.some((x) => x.label === spec)) ir.push({ label: spec, ...m });
