@@ -27,6 +27,13 @@ export function emptyBlock(qid: string): RunBlock {
   };
 }
 
+/** Room for the hashes of a docno's prefixes up to `max` bytes; the empty prefix's is set. */
+function fnvPrefixes(max: number): Int32Array {
+  const h = new Int32Array(max + 1);
+  h[0] = 0x811c9dc5; // FNV-1a's offset basis, as `hashBytes` starts
+  return h;
+}
+
 /**
  * Judges one query block against the qrels in one hash table: the block's docnos go in first
  * (a docno twice in the block is an error, as in trec_eval), then the query's judgment
@@ -41,6 +48,8 @@ export class BlockJudge {
   private slots = new Int32Array(256);
   /** The docno of the record being read (records keep what they share with the previous). */
   private doc = new Uint8Array(65536);
+  /** `prefixHash[k]`: the hash of `doc`'s first k bytes (`hashBytes` stopped after k). */
+  private prefixHash = fnvPrefixes(65536);
   /** Judged-only docnos, `arena[jStart[j], jEnd[j])`. */
   private arena = new Uint8Array(4096);
   private jStart = new Int32Array(256);
@@ -115,7 +124,7 @@ export class BlockJudge {
     if (query < 0) return false;
     const chunks = qrels.records();
     const jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
-    const all = this.all, doc = this.doc;
+    const all = this.all, doc = this.doc, prefixHash = this.prefixHash;
     let arena = this.arena, used = 0;
     let numRel = 0, only = 0, count = 0, low = 0, high = 0;
     const ranges = table.ranges;
@@ -135,10 +144,15 @@ export class BlockJudge {
           len = (c[p] << 8) | c[p + 1];
           p += 2;
         }
-        for (let k = 0; k < len; k++) doc[shared + k] = c[p + k];
+        // The docno's hash continues from its shared prefix's (FNV-1a, as `hashBytes`): only
+        // the new bytes are hashed, as only they are copied.
+        let hash = prefixHash[shared];
+        for (let k = 0; k < len; k++) {
+          const byte = doc[shared + k] = c[p + k];
+          prefixHash[shared + k + 1] = hash = Math.imul(hash ^ byte, 0x01000193);
+        }
         p += len;
         const docLen = shared + len;
-        const hash = hashBytes(doc, 0, docLen);
         let rel = c[p++];
         if (rel === 0x80) {
           rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
