@@ -10,7 +10,7 @@ import { type RankedQuery, UNJUDGED } from "./measures/measure.ts";
 import type { QrelsIndex } from "./qrels_index.ts";
 import type { RunBlock } from "./run_reader.ts";
 import { duplicateDocument } from "./trec_format.ts";
-import { compareBytes, decodeField, equalBytes, hashBytes } from "./trec_scan.ts";
+import { compareBytes, decodeField, equalBytes } from "./trec_scan.ts";
 
 /** A block retrieving nothing (to digest a query's judgments alone). */
 export function emptyBlock(qid: string): RunBlock {
@@ -22,6 +22,7 @@ export function emptyBlock(qid: string): RunBlock {
     count: 0,
     docStart: none,
     docEnd: none,
+    docHash: none,
     score: new Float64Array(0),
     line: none,
   };
@@ -103,9 +104,9 @@ export class BlockJudge {
       this.allViews = [];
     }
     const slots = this.slots, rels = this.rels, mask = cap - 1;
-    const o = b.first, buf = b.buf, ds = b.docStart, de = b.docEnd;
+    const o = b.first, buf = b.buf, ds = b.docStart, de = b.docEnd, dh = b.docHash;
     for (let i = 0; i < n; i++) {
-      let h = hashBytes(buf, ds[o + i], de[o + i]) & mask;
+      let h = dh[o + i] & mask;
       for (;;) {
         const slot = slots[h];
         if (slot === 0) {
@@ -239,8 +240,8 @@ export class BlockJudge {
  * import { rankInto } from "./judge.ts";
  * const buf = new TextEncoder().encode("d1d2d3");
  * const block = { buf, qid: "q", first: 0, count: 3, docStart: Int32Array.of(0, 2, 4),
- *   docEnd: Int32Array.of(2, 4, 6), score: Float64Array.of(1, 2, 1),
- *   line: new Int32Array(3) };
+ *   docEnd: Int32Array.of(2, 4, 6), docHash: new Int32Array(3),
+ *   score: Float64Array.of(1, 2, 1), line: new Int32Array(3) };
  * const order = new Int32Array(3);
  * rankInto(block, order, 0);
  * assert.deepEqual([...order], [1, 2, 0]); // d2 (score 2), then the tie d3 > d1
@@ -262,20 +263,24 @@ export function rankInto(b: RunBlock, out: Int32Array, at: number): void {
   let start = 0;
   while (start < n) {
     let end = start + 1;
-    while (end < n && s[o + end] === s[o + start]) end++;
+    const score = s[o + start];
+    while (end < n && s[o + end] === score) end++;
     if (end - start > 16) out.subarray(at + start, at + end).sort(byDocDesc);
     else {
-      // Small tie groups (the usual case): insertion sort by docno descending, in place.
+      // Small tie groups (the usual case): insertion sort by docno descending, in place, the
+      // bytes compared here (strcmp order, as `compareBytes`) rather than through a call.
       for (let i = start + 1; i < end; i++) {
         const x = out[at + i];
-        const xs = ds[o + x], xe = de[o + x];
+        const xs = ds[o + x], xl = de[o + x] - xs;
         let j = i - 1;
-        while (
-          j >= start &&
-          compareBytes(buf, xs, xe, buf, ds[o + out[at + j]], de[o + out[at + j]]) > 0
-        ) {
-          out[at + j + 1] = out[at + j];
-          j--;
+        for (; j >= start; j--) {
+          const y = out[at + j];
+          const ys = ds[o + y], yl = de[o + y] - ys;
+          const m = xl < yl ? xl : yl;
+          let k = 0;
+          while (k < m && buf[xs + k] === buf[ys + k]) k++;
+          if ((k < m ? buf[xs + k] - buf[ys + k] : xl - yl) <= 0) break;
+          out[at + j + 1] = y;
         }
         out[at + j + 1] = x;
       }
