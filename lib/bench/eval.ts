@@ -9,11 +9,12 @@
  * median wall time, CPU time, lines and MB per second, peak RSS, the time over the floor's
  * and trec_eval's time over each tool's are printed, and every output must be
  * byte-identical. Start-up is timed on one-line files. The smallest size is first checked
- * against the brute-force reference; `--profile` splits the kit's time into the stages of
- * its route.
+ * against the brute-force reference; `--profile` splits the kit's time on each size into the
+ * stages of its route (one thread, in-process, with the CPU time of that evaluation).
  *
  * @module
  */
+import process from "node:process";
 import { KitError } from "../errors.ts";
 import { integerFlag, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
@@ -352,17 +353,24 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
     log(`  ${r.tool.padEnd(40)} ${fmt(r.seconds, 3)}  (${r.runs.map((s) => fmt(s, 3)).join(" ")})`);
   }
   if (options.profile) {
-    const biggest = Math.max(...options.sizes);
-    const f = await writeSynthetic(options.dir, {
-      queries: biggest,
-      candidates: options.candidates,
-      seed: options.seed,
-    });
-    const p = await profileEval(f.qrels, f.run);
-    const total = Object.values(p).reduce((a, b) => a + b, 0);
-    log(`\nprofile, ${biggest} queries (one thread, in-process, seconds):`);
-    for (const [k, v] of Object.entries(p)) {
-      log(`  ${k.padEnd(36)} ${fmt(v)}  ${fmt(100 * v / total, 0)}%`);
+    for (const queries of options.sizes) {
+      const f = await writeSynthetic(options.dir, {
+        queries,
+        candidates: options.candidates,
+        seed: options.seed,
+      });
+      const cpu0 = process.cpuUsage();
+      const p = await profileEval(f.qrels, f.run);
+      const cpu = process.cpuUsage(cpu0);
+      const total = Object.values(p).reduce((a, b) => a + b, 0);
+      log(
+        `\nprofile, ${queries} queries (one thread, in-process; wall s, ${
+          fmt(total)
+        } s in all, CPU ${fmt((cpu.user + cpu.system) / 1e6)} s):`,
+      );
+      for (const [k, v] of Object.entries(p)) {
+        log(`  ${k.padEnd(36)} ${fmt(v)}  ${fmt(100 * v / total, 0)}%`);
+      }
     }
   }
   return rows;

@@ -69,6 +69,12 @@ Deno.test("bench eval: the kit beside a previous revision and trec_eval, outputs
   assert(startup.every((r) => r.runs.length === 5));
   assertMatch(out, /^start-up on one-line files/m);
   assertMatch(startup[1].output, /^map\s+\tall\t1\.0000$/m);
+  // A profile per size, with the CPU time of the profiled evaluation.
+  assertMatch(
+    out,
+    /^profile, 40 queries \(one thread, in-process; wall s, [\d.]+ s in all, CPU [\d.]+ s\)/m,
+  );
+  assertMatch(out, /^profile, 120 queries /m);
   for (const stage of ["read the qrels", "read the run", "judge", "rank", "measures"]) {
     assertMatch(out, new RegExp(`  ${stage} +[\\d.]+ +\\d+%`));
   }
