@@ -1,16 +1,20 @@
 /**
  * `deno task bench eval`: the evaluation engine on seeded synthetic runs of 1k, 10k and 100k
- * queries x 100 candidates, side by side in one run with the previous engine (a revision of
- * this repository, extracted with `git archive` into a temporary folder) and trec_eval 9.0.8
- * (when built; it matches queries by linear scan, so it is timed up to `--trec-eval-max`
- * queries). Each tool runs as users run it (a subprocess, `eval trec` with map, recip_rank,
- * P.5 and ndcg_cut.10), the tools alternating, `--repeats` times; the median wall time, lines
- * and MB per second, peak RSS and the ratios are printed, and every output must be
- * byte-identical. The smallest size is first checked against the brute-force reference;
- * `--profile` splits the kit's time into the stages of its route.
+ * queries x 100 candidates, side by side in one run with the floor (reading both files and
+ * splitting them into lines, one core: `floor.ts`), the previous engine (a revision of this
+ * repository, extracted with `git archive` into a temporary folder) and trec_eval 9.0.8 (when
+ * built; it matches queries by linear scan, so it is timed up to `--trec-eval-max` queries,
+ * `--trec-eval-repeats` times). Each tool runs as users run it (a subprocess, `eval trec`
+ * with map, recip_rank, P.5 and ndcg_cut.10), the tools alternating, `--repeats` times; the
+ * median wall time, CPU time, lines and MB per second, peak RSS, the time over the floor's
+ * and trec_eval's time over each tool's are printed, and every output must be
+ * byte-identical. Start-up is timed on one-line files. The smallest size is first checked
+ * against the brute-force reference; `--profile` splits the kit's time on each size into the
+ * stages of its route (one thread, in-process, with the CPU time of that evaluation).
  *
  * @module
  */
+import process from "node:process";
 import { KitError } from "../errors.ts";
 import { integerFlag, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
@@ -23,8 +27,8 @@ import { trecEvalBinary } from "./trec_eval.ts";
 
 const MEASURES = ["-m", "map", "-m", "recip_rank", "-m", "P.5", "-m", "ndcg_cut.10"];
 
-/** The engine this one replaced (issue 15): main before it, the streaming-qrels engine. */
-export const PREVIOUS_ENGINE = "72cf2f9";
+/** The engine this one replaced (issue 26): main before it. */
+export const PREVIOUS_ENGINE = "5ccdf83";
 
 /** One timed tool on one size (the median of its runs). */
 export interface EvalBenchRow {
@@ -36,6 +40,10 @@ export interface EvalBenchRow {
   runLines: number;
   inputMB: number;
   peakRssMB: number;
+  /** Whether this is the start-up row (one-line files), not a synthetic size. */
+  startup?: boolean;
+  /** Median CPU seconds (user + system, every thread; sampled every 20 ms). */
+  cpuSeconds: number;
   output: string;
 }
 
@@ -47,16 +55,22 @@ interface Tool {
   cwd?: string;
 }
 
-function procPeakKb(pid: number): number {
+/** Peak RSS (kB) and CPU seconds (user + system, every thread) of a running process so far. */
+function procSample(pid: number): { peakKb: number; cpu: number } {
   try {
-    const m = /VmHWM:\s*(\d+)/.exec(Deno.readTextFileSync(`/proc/${pid}/status`));
-    return m ? Number(m[1]) : 0;
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const m = /VmHWM:\s*(\d+)/.exec(status);
+    // /proc/PID/stat: the fields after the command's closing parenthesis; utime and stime are
+    // the 12th and 13th of them, in clock ticks (100 per second on Linux).
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { peakKb: m ? Number(m[1]) : 0, cpu: (Number(f[11]) + Number(f[12])) / 100 };
   } catch {
-    return 0;
+    return { peakKb: 0, cpu: 0 };
   }
 }
 
-/** Runs a command once, sampling its peak RSS (the kit also reports its own at exit). */
+/** Runs a command once, sampling its peak RSS and CPU time (the kit also reports its peak). */
 async function timedOnce(tool: Tool, qrels: string, run: string) {
   const t0 = performance.now();
   const child = new Deno.Command(tool.cmd, {
@@ -67,8 +81,12 @@ async function timedOnce(tool: Tool, qrels: string, run: string) {
     env: { QA_KIT_PEAK_RSS: "1", NO_COLOR: "1" },
   }).spawn();
   // Sampled at once too: a tool that does not report its own (trec_eval) may end within 20 ms.
-  let peak = procPeakKb(child.pid);
-  const poll = setInterval(() => peak = Math.max(peak, procPeakKb(child.pid)), 20);
+  let { peakKb: peak, cpu } = procSample(child.pid);
+  const poll = setInterval(() => {
+    const now = procSample(child.pid);
+    peak = Math.max(peak, now.peakKb);
+    cpu = Math.max(cpu, now.cpu);
+  }, 20);
   const out = await child.output();
   clearInterval(poll);
   const seconds = (performance.now() - t0) / 1000;
@@ -76,7 +94,7 @@ async function timedOnce(tool: Tool, qrels: string, run: string) {
   const reported = /peak-rss-kb: (\d+)/.exec(stderr);
   if (reported) peak = Math.max(peak, Number(reported[1]));
   if (!out.success) throw new KitError(`${tool.name} failed: ${stderr.slice(0, 400)}`);
-  return { seconds, peakKb: peak, stdout: new TextDecoder().decode(out.stdout) };
+  return { seconds, peakKb: peak, cpu, stdout: new TextDecoder().decode(out.stdout) };
 }
 
 /** Compares the kit's file evaluation with the brute-force reference; the values compared. */
@@ -157,6 +175,11 @@ function fmt(x: number, d = 2): string {
   return x.toFixed(d);
 }
 
+/** A ratio with two significant digits or more (0.031x, 2.4x, 41.2x). */
+function ratio(x: number): string {
+  return `${x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(2)}x`;
+}
+
 /** Options of {@link benchEval}. */
 export interface EvalBenchOptions {
   sizes: number[];
@@ -166,18 +189,58 @@ export interface EvalBenchOptions {
   profile: boolean;
   /** Timed runs per tool and size (the median is reported; default 3). */
   repeats?: number;
+  /** trec_eval's runs per size, at most `repeats` (default 1: about 70 s at 100,000 queries). */
+  trecEvalRepeats?: number;
   /** The previous engine's revision (default {@link PREVIOUS_ENGINE}; `false`: none). */
   previous?: string | false;
-  /** trec_eval is timed up to this many queries (default 10,000). */
+  /** trec_eval is timed up to this many queries (default 100,000). */
   trecEvalMax?: number;
   log?: (s: string) => void;
 }
+
+/** The floor's name in the rows: reading both files and splitting lines, one core. */
+export const FLOOR = "floor: read both files, split lines";
+
+/** Median of a list of numbers. */
+function median(xs: number[]): number {
+  return quantileSorted([...xs].sort((a, b) => a - b), 0.5);
+}
+
+/** Runs the tools alternating, `repeats` times (trec_eval `trecEvalRepeats`); their rows. */
+async function timeTools(
+  tools: Tool[],
+  f: { qrels: string; run: string; runLines: number; inputMB: number; queries: number },
+  repeats: number,
+  trecEvalRepeats: number,
+): Promise<EvalBenchRow[]> {
+  const runs = tools.map(() => [] as Awaited<ReturnType<typeof timedOnce>>[]);
+  for (let i = 0; i < repeats; i++) {
+    for (const [t, tool] of tools.entries()) {
+      if (tool.name === TREC_EVAL && i >= trecEvalRepeats) continue;
+      runs[t].push(await timedOnce(tool, f.qrels, f.run));
+    }
+  }
+  return tools.map((tool, t) => ({
+    queries: f.queries,
+    tool: tool.name,
+    seconds: median(runs[t].map((r) => r.seconds)),
+    runs: runs[t].map((r) => r.seconds),
+    cpuSeconds: median(runs[t].map((r) => r.cpu)),
+    runLines: f.runLines,
+    inputMB: f.inputMB,
+    peakRssMB: Math.max(...runs[t].map((r) => r.peakKb)) / 1024,
+    output: runs[t][0].stdout,
+  }));
+}
+
+const TREC_EVAL = "trec_eval 9.0.8";
 
 /** Runs the benchmark and prints its tables; returns the rows. */
 export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow[]> {
   const log = options.log ?? ((s: string) => console.log(s));
   const repeats = options.repeats ?? 3;
-  const trecEvalMax = options.trecEvalMax ?? 10_000;
+  const trecEvalRepeats = Math.min(repeats, options.trecEvalRepeats ?? 1);
+  const trecEvalMax = options.trecEvalMax ?? 100_000;
   const kit = (dir: string, name: string, threads?: number): Tool => ({
     name,
     cmd: Deno.execPath(),
@@ -196,7 +259,14 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
       r,
     ],
   });
+  const floor: Tool = {
+    name: FLOOR,
+    cmd: Deno.execPath(),
+    cwd: PROJECT_ROOT,
+    args: (q, r) => ["run", "--allow-all", `${PROJECT_ROOT}/lib/bench/floor.ts`, q, r],
+  };
   const tools: Tool[] = [
+    floor,
     kit(PROJECT_ROOT, "kit eval trec"),
     kit(PROJECT_ROOT, "kit eval trec --threads 1", 1),
   ];
@@ -215,6 +285,9 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
     }
   }
   const trecEval = trecEvalBinary();
+  const trecEvalTool: Tool | undefined = trecEval
+    ? { name: TREC_EVAL, cmd: trecEval, args: (q, r) => [...MEASURES, q, r] }
+    : undefined;
   const load = () => Deno.loadavg().map((x) => x.toFixed(1)).join(" ");
   log(
     `machine: ${navigator.hardwareConcurrency} CPUs, load average ${load()} at the start ` +
@@ -223,7 +296,8 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
   log(previousNote);
   log(
     trecEval
-      ? `trec_eval: ${trecEval} (timed up to ${trecEvalMax} queries: it matches queries by linear scan)`
+      ? `trec_eval: ${trecEval} (timed up to ${trecEvalMax} queries, ${trecEvalRepeats} ` +
+        "run(s) per size: it matches queries by linear scan)"
       : "trec_eval: not built (set TREC_EVAL or build .tools/trec_eval-9.0.8/trec_eval)",
   );
   const rows: EvalBenchRow[] = [];
@@ -240,69 +314,102 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
         const n = await checkAgainstReference(f.qrels, f.run);
         log(`check: ${queries} queries, ${n} values equal to the brute-force reference (1e-12)`);
       }
-      const inputMB = (f.qrelsBytes + f.runBytes) / 1e6;
       const here = [...tools];
-      if (trecEval && queries <= trecEvalMax) {
-        here.push({ name: "trec_eval 9.0.8", cmd: trecEval, args: (q, r) => [...MEASURES, q, r] });
-      }
+      if (trecEvalTool && queries <= trecEvalMax) here.push(trecEvalTool);
       // The tools alternate, so that a change in the machine's load hits all of them alike.
-      const runs = here.map(() => [] as Awaited<ReturnType<typeof timedOnce>>[]);
-      for (let i = 0; i < repeats; i++) {
-        for (const [t, tool] of here.entries()) runs[t].push(await timedOnce(tool, f.qrels, f.run));
-      }
-      for (const [t, tool] of here.entries()) {
-        const out = runs[t][0].stdout;
-        if (runs[t].some((r) => r.stdout !== out) || out !== runs[0][0].stdout) {
-          throw new KitError(`${tool.name}: output differs from the kit's on ${queries} queries`);
-        }
-        const seconds = quantileSorted(runs[t].map((r) => r.seconds).sort((a, b) => a - b), 0.5);
-        rows.push({
-          queries,
-          tool: tool.name,
-          seconds,
-          runs: runs[t].map((r) => r.seconds),
-          runLines: f.runLines,
-          inputMB,
-          peakRssMB: Math.max(...runs[t].map((r) => r.peakKb)) / 1024,
-          output: out,
-        });
-      }
-      log(`${queries}: outputs byte-identical (${here.map((t) => t.name).join(", ")})`);
+      const inputMB = (f.qrelsBytes + f.runBytes) / 1e6;
+      const timed = await timeTools(here, { ...f, inputMB, queries }, repeats, trecEvalRepeats);
+      checkIdentical(timed, `${queries} queries`);
+      rows.push(...timed);
+      log(`${queries}: outputs byte-identical (${here.slice(1).map((t) => t.name).join(", ")})`);
     }
+    // Start-up: one judgment, one result line.
+    const one = {
+      qrels: `${options.dir}/one-line-qrels.txt`,
+      run: `${options.dir}/one-line-run.txt`,
+    };
+    await Deno.writeTextFile(one.qrels, "q1 0 d1 1\n");
+    await Deno.writeTextFile(one.run, "q1 Q0 d1 1 1.5 run\n");
+    const startTools = tools.filter((t) => !t.name.endsWith("--threads 1"));
+    if (trecEvalTool) startTools.push(trecEvalTool);
+    const startRepeats = Math.max(repeats, 5);
+    const start = await timeTools(
+      startTools,
+      { ...one, runLines: 1, inputMB: 28e-6, queries: 1 },
+      startRepeats,
+      startRepeats,
+    );
+    checkIdentical(start, "one-line files");
+    rows.push(...start.map((r) => ({ ...r, startup: true })));
   } finally {
     if (previousDir) await Deno.remove(previousDir, { recursive: true }).catch(() => {});
   }
   log(`load average ${load()} at the end`);
   log("");
-  log(
-    "| queries | tool | wall s (median) | runs | run lines/s | MB/s | peak RSS MB | RSS / input | time vs kit |",
-  );
-  log("|---:|---|---:|---|---:|---:|---:|---:|---:|");
-  for (const r of rows) {
-    const kitRow = rows.find((x) => x.queries === r.queries && x.tool === "kit eval trec")!;
-    log(
-      `| ${r.queries} | ${r.tool} | ${fmt(r.seconds)} | ${r.runs.map((s) => fmt(s)).join(" ")} | ${
-        Math.round(r.runLines / r.seconds)
-      } | ${fmt(r.inputMB / r.seconds, 1)} | ${fmt(r.peakRssMB, 0)} | ${
-        fmt(r.peakRssMB / r.inputMB)
-      } | ${r === kitRow ? "1.00" : fmt(r.seconds / kitRow.seconds) + "x"} |`,
-    );
+  printTable(rows.filter((r) => !r.startup), log);
+  log("");
+  log("start-up on one-line files (one judgment, one result line; wall s, median of runs):");
+  for (const r of rows.filter((r) => r.startup)) {
+    log(`  ${r.tool.padEnd(40)} ${fmt(r.seconds, 3)}  (${r.runs.map((s) => fmt(s, 3)).join(" ")})`);
   }
   if (options.profile) {
-    const biggest = Math.max(...options.sizes);
-    const f = await writeSynthetic(options.dir, {
-      queries: biggest,
-      candidates: options.candidates,
-      seed: options.seed,
-    });
-    const p = await profileEval(f.qrels, f.run);
-    const total = Object.values(p).reduce((a, b) => a + b, 0);
-    log(`\nprofile, ${biggest} queries (one thread, in-process, seconds):`);
-    for (const [k, v] of Object.entries(p)) {
-      log(`  ${k.padEnd(36)} ${fmt(v)}  ${fmt(100 * v / total, 0)}%`);
+    for (const queries of options.sizes) {
+      const f = await writeSynthetic(options.dir, {
+        queries,
+        candidates: options.candidates,
+        seed: options.seed,
+      });
+      const cpu0 = process.cpuUsage();
+      const p = await profileEval(f.qrels, f.run);
+      const cpu = process.cpuUsage(cpu0);
+      const total = Object.values(p).reduce((a, b) => a + b, 0);
+      log(
+        `\nprofile, ${queries} queries (one thread, in-process; wall s, ${
+          fmt(total)
+        } s in all, CPU ${fmt((cpu.user + cpu.system) / 1e6)} s):`,
+      );
+      for (const [k, v] of Object.entries(p)) {
+        log(`  ${k.padEnd(36)} ${fmt(v)}  ${fmt(100 * v / total, 0)}%`);
+      }
     }
   }
   return rows;
+}
+
+/** Fails unless every tool but the floor printed the same output on every run. */
+function checkIdentical(rows: EvalBenchRow[], what: string): void {
+  const tools = rows.filter((r) => r.tool !== FLOOR);
+  for (const r of tools) {
+    if (r.output !== tools[0].output) {
+      throw new KitError(`${r.tool}: output differs from the kit's on ${what}`);
+    }
+  }
+}
+
+/**
+ * The table: per size and tool the median wall time, CPU time (user + system, all threads),
+ * throughput, peak memory, and the two ratios: time over the floor's, and trec_eval's time
+ * over the tool's (how many times faster than trec_eval).
+ */
+function printTable(rows: EvalBenchRow[], log: (s: string) => void): void {
+  log(
+    "| queries | tool | wall s (median) | runs | CPU s | run lines/s | MB/s | peak RSS MB | " +
+      "RSS / input | time / floor | trec_eval 9.0.8 time / time |",
+  );
+  log("|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows) {
+    const floor = rows.find((x) => x.queries === r.queries && x.tool === FLOOR);
+    const trecEval = rows.find((x) => x.queries === r.queries && x.tool === TREC_EVAL);
+    log(
+      `| ${r.queries} | ${r.tool} | ${fmt(r.seconds)} | ${r.runs.map((s) => fmt(s)).join(" ")} | ${
+        fmt(r.cpuSeconds)
+      } | ${Math.round(r.runLines / r.seconds)} | ${fmt(r.inputMB / r.seconds, 1)} | ${
+        fmt(r.peakRssMB, 0)
+      } | ${fmt(r.peakRssMB / r.inputMB)} | ${floor ? ratio(r.seconds / floor.seconds) : "-"} | ${
+        trecEval ? ratio(trecEval.seconds / r.seconds) : "-"
+      } |`,
+    );
+  }
 }
 
 /** The `bench eval` command. */
@@ -334,8 +441,14 @@ export const benchEvalCommand: Command = {
     {
       name: "trec-eval-max",
       value: "N",
-      default: "10000",
+      default: "100000",
       help: "largest size trec_eval itself is run on",
+    },
+    {
+      name: "trec-eval-repeats",
+      value: "N",
+      default: "1",
+      help: "runs of trec_eval per size, at most --repeats (about 70 s each at 100,000 queries)",
     },
   ],
   async run(args) {
@@ -355,6 +468,7 @@ export const benchEvalCommand: Command = {
       repeats: integerFlag(p, "repeats", 1)!,
       previous: previous === "none" ? false : previous,
       trecEvalMax: integerFlag(p, "trec-eval-max", 1)!,
+      trecEvalRepeats: integerFlag(p, "trec-eval-repeats", 1)!,
     });
   },
 };

@@ -442,10 +442,11 @@ export class QueryEvaluator {
  * `compareDocnos`. Query ids are unique.
  */
 function qidOrder(qids: readonly string[]): number[] {
-  let plain = true;
+  let plain = qids.length < 1 << 28;
   for (const q of qids) {
     for (let i = 0; i < q.length; i++) {
-      if (q.charCodeAt(i) >= 0xd800) {
+      const c = q.charCodeAt(i);
+      if (c >= 0xd800 || c === 0) {
         plain = false;
         break;
       }
@@ -456,9 +457,20 @@ function qidOrder(qids: readonly string[]): number[] {
     const order = Array.from({ length: qids.length }, (_, i) => i);
     return order.sort((a, b) => compareDocnos(qids[a], qids[b]));
   }
-  const index = new Map<string, number>();
-  for (let i = 0; i < qids.length; i++) index.set(qids[i], i);
-  return [...qids].sort().map((q) => index.get(q)!);
+  // Each id carries its index after a NUL, which sorts before any other character: the sort
+  // keys order as the ids do, and the index is read back from the sorted key (a Map from
+  // 100,000 ids to their indexes cost 3 to 5 times the sort).
+  const keys = new Array<string>(qids.length);
+  for (let i = 0; i < qids.length; i++) {
+    keys[i] = qids[i] + String.fromCharCode(0, 1 + (i >>> 14), 1 + (i & 0x3fff));
+  }
+  keys.sort();
+  const order = new Array<number>(keys.length);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k], n = key.length;
+    order[k] = ((key.charCodeAt(n - 2) - 1) << 14) | (key.charCodeAt(n - 1) - 1);
+  }
+  return order;
 }
 
 /** Emits the run-only warning the way trec_eval users expect to see it. */

@@ -11,7 +11,7 @@ import type { QueryTable } from "./query_table.ts";
 import type { RunBlock } from "./run_reader.ts";
 import { compareScoresDesc } from "./rank.ts";
 import { duplicateDocument } from "./trec_format.ts";
-import { compareBytes, decodeField, equalBytes, hashBytes } from "./trec_scan.ts";
+import { compareBytes, decodeField, equalBytes } from "./trec_scan.ts";
 
 /**
  * What the judge reads of the qrels. `QrelsIndex` (qrels_index.ts) implements it; it is
@@ -40,9 +40,17 @@ export function emptyBlock(qid: string): RunBlock {
     count: 0,
     docStart: none,
     docEnd: none,
+    docHash: none,
     score: new Float64Array(0),
     line: none,
   };
+}
+
+/** Room for the hashes of a docno's prefixes up to `max` bytes; the empty prefix's is set. */
+function fnvPrefixes(max: number): Int32Array {
+  const h = new Int32Array(max + 1);
+  h[0] = 0x811c9dc5; // FNV-1a's offset basis, as `hashBytes` starts
+  return h;
 }
 
 /**
@@ -59,6 +67,8 @@ export class BlockJudge {
   private slots = new Int32Array(256);
   /** The docno of the record being read (records keep what they share with the previous). */
   private doc = new Uint8Array(65536);
+  /** `prefixHash[k]`: the hash of `doc`'s first k bytes (`hashBytes` stopped after k). */
+  private prefixHash = fnvPrefixes(65536);
   /** Judged-only docnos, `arena[jStart[j], jEnd[j])`. */
   private arena = new Uint8Array(4096);
   private jStart = new Int32Array(256);
@@ -125,9 +135,9 @@ export class BlockJudge {
       this.allViews = [];
     }
     const slots = this.slots, rels = this.rels, mask = cap - 1;
-    const o = b.first, buf = b.buf, ds = b.docStart, de = b.docEnd;
+    const o = b.first, buf = b.buf, ds = b.docStart, de = b.docEnd, dh = b.docHash;
     for (let i = 0; i < n; i++) {
-      let h = hashBytes(buf, ds[o + i], de[o + i]) & mask;
+      let h = dh[o + i] & mask;
       for (;;) {
         const slot = slots[h];
         if (slot === 0) {
@@ -145,7 +155,7 @@ export class BlockJudge {
     }
     const chunks = qrels.records();
     const jStart = this.jStart, jEnd = this.jEnd, jRel = this.jRel;
-    const all = this.all, doc = this.doc;
+    const all = this.all, doc = this.doc, prefixHash = this.prefixHash;
     let arena = this.arena, used = 0;
     let numRel = 0, only = 0, count = 0, low = 0, high = 0;
     const ranges = table.ranges;
@@ -165,10 +175,15 @@ export class BlockJudge {
           len = (c[p] << 8) | c[p + 1];
           p += 2;
         }
-        for (let k = 0; k < len; k++) doc[shared + k] = c[p + k];
+        // The docno's hash continues from its shared prefix's (FNV-1a, as `hashBytes`): only
+        // the new bytes are hashed, as only they are copied.
+        let hash = prefixHash[shared];
+        for (let k = 0; k < len; k++) {
+          const byte = doc[shared + k] = c[p + k];
+          prefixHash[shared + k + 1] = hash = Math.imul(hash ^ byte, 0x01000193);
+        }
         p += len;
         const docLen = shared + len;
-        const hash = hashBytes(doc, 0, docLen);
         let rel = c[p++];
         if (rel === 0x80) {
           rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
@@ -255,8 +270,8 @@ export class BlockJudge {
  * import { rankInto } from "./judge.ts";
  * const buf = new TextEncoder().encode("d1d2d3");
  * const block = { buf, qid: "q", first: 0, count: 3, docStart: Int32Array.of(0, 2, 4),
- *   docEnd: Int32Array.of(2, 4, 6), score: Float64Array.of(1, 2, 1),
- *   line: new Int32Array(3) };
+ *   docEnd: Int32Array.of(2, 4, 6), docHash: new Int32Array(3),
+ *   score: Float64Array.of(1, 2, 1), line: new Int32Array(3) };
  * const order = new Int32Array(3);
  * rankInto(block, order, 0);
  * assert.deepEqual([...order], [1, 2, 0]); // d2 (score 2), then the tie d3 > d1
@@ -280,20 +295,24 @@ export function rankInto(b: RunBlock, out: Int32Array, at: number): void {
   let start = 0;
   while (start < n) {
     let end = start + 1;
-    while (end < n && s[o + end] === s[o + start]) end++;
+    const score = s[o + start];
+    while (end < n && s[o + end] === score) end++;
     if (end - start > 16) out.subarray(at + start, at + end).sort(byDocDesc);
     else {
-      // Small tie groups (the usual case): insertion sort by docno descending, in place.
+      // Small tie groups (the usual case): insertion sort by docno descending, in place, the
+      // bytes compared here (strcmp order, as `compareBytes`) rather than through a call.
       for (let i = start + 1; i < end; i++) {
         const x = out[at + i];
-        const xs = ds[o + x], xe = de[o + x];
+        const xs = ds[o + x], xl = de[o + x] - xs;
         let j = i - 1;
-        while (
-          j >= start &&
-          compareBytes(buf, xs, xe, buf, ds[o + out[at + j]], de[o + out[at + j]]) > 0
-        ) {
-          out[at + j + 1] = out[at + j];
-          j--;
+        for (; j >= start; j--) {
+          const y = out[at + j];
+          const ys = ds[o + y], yl = de[o + y] - ys;
+          const m = xl < yl ? xl : yl;
+          let k = 0;
+          while (k < m && buf[xs + k] === buf[ys + k]) k++;
+          if ((k < m ? buf[xs + k] - buf[ys + k] : xl - yl) <= 0) break;
+          out[at + j + 1] = y;
         }
         out[at + j + 1] = x;
       }

@@ -327,7 +327,12 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     // then the newline, with a relevance of 1-9 digits; any other line is scanned again by
     // the general path, which decides.
     let qs = i;
-    let k = asciiFieldEnd(buf, qs);
+    // The query id: most lines repeat the open query's, compared in place (those bytes were
+    // checked when its range opened), else scanned.
+    let k = 0;
+    while (k < curQidLen && buf[i + k] === curQid[k]) k++;
+    const sameQuery = k === curQidLen && curQidLen > 0 && isBlank(buf[i + k]);
+    k = sameQuery ? i + curQidLen : asciiFieldEnd(buf, qs);
     let qe = k;
     let ok = qe > qs && buf[qs] !== comment && isBlank(buf[k]);
     let ds = blankEnd(buf, asciiFieldEnd(buf, blankEnd(buf, k))); // iter, then the docno
@@ -379,8 +384,9 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
       ({ chunk, pos, index: chunkIndex } = index.writing);
       newChunk = true;
     }
-    let same = qe - qs === curQidLen;
-    for (let q = 0; same && q < curQidLen; q++) same = curQid[q] === buf[qs + q];
+    // (A line that began with the open query's id and a blank has that id on either path.)
+    let same = sameQuery || qe - qs === curQidLen;
+    for (let q = 0; !sameQuery && same && q < curQidLen; q++) same = curQid[q] === buf[qs + q];
     if (!same) {
       // A new query, or one whose judgments resume here: a new range of records.
       if (added > 0) index.commit(q, r, pos, added);

@@ -22,6 +22,7 @@ import {
   type ChunkOptions,
   decodeField,
   equalBytes,
+  hashBytes,
   isBlank,
   lineChunks,
   type LineFields,
@@ -48,6 +49,8 @@ export interface RunBlock {
   count: number;
   docStart: Int32Array;
   docEnd: Int32Array;
+  /** The docnos' hashes (`hashBytes`), taken as the parser reads them. */
+  docHash: Int32Array;
   /** Scores as the release stores them (`trecScore`). */
   score: Float64Array;
   line: Int32Array;
@@ -62,6 +65,7 @@ export interface RunBlock {
 export interface RunColumns {
   docS: Int32Array;
   docE: Int32Array;
+  docH: Int32Array;
   score: Float64Array;
   line: Int32Array;
   /** Index of each block's first line, and one more: where the last one ends. */
@@ -75,6 +79,7 @@ export class RunLines implements RunColumns {
   n = 0;
   docS: Int32Array;
   docE: Int32Array;
+  docH: Int32Array;
   score: Float64Array;
   line: Int32Array;
   /** Ranked ahead (shared columns only, filled by the run-parsing worker). */
@@ -98,6 +103,7 @@ export class RunLines implements RunColumns {
     const cap = capacity;
     this.docS = new Int32Array(mem(4 * cap));
     this.docE = new Int32Array(mem(4 * cap));
+    this.docH = new Int32Array(mem(4 * cap));
     this.score = new Float64Array(mem(8 * cap));
     this.line = new Int32Array(mem(4 * cap));
     if (shared) this.order = new Int32Array(mem(4 * cap));
@@ -135,7 +141,7 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
   let n = out.n, blocks = out.blocks;
   let runIdS = out.runIdS, runIdE = out.runIdE, runIdLine = out.runIdLine;
   const blockFirst = out.blockFirst, blockByte = out.blockByte, blockLine = out.blockLine;
-  const docS = out.docS, docE = out.docE, score = out.score;
+  const docS = out.docS, docE = out.docE, docH = out.docH, score = out.score;
   const lines = out.line;
   const lf = out.fields;
   const f = lf.fields;
@@ -148,14 +154,21 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
     // other line (comments, CR, other whitespace, UTF-8, more fields, errors) is scanned
     // again by the general path below, which decides.
     let f0s = i;
-    let k = asciiFieldEnd(buf, f0s);
+    // The query id: most lines repeat the open block's, compared in place (those bytes were
+    // checked when the block opened), else scanned.
+    const qidLen = qidE - qidS;
+    let k = 0;
+    if (qidS >= 0) { while (k < qidLen && buf[i + k] === buf[qidS + k]) k++; }
+    const sameQuery = qidS >= 0 && k === qidLen && isBlank(buf[i + k]);
+    k = sameQuery ? i + qidLen : asciiFieldEnd(buf, f0s);
     let f0e = k;
     let ok = f0e > f0s && buf[f0s] !== comment && isBlank(buf[k]);
     let f2s = blankEnd(buf, asciiFieldEnd(buf, blankEnd(buf, k))); // Q0, then the docno
     ok = ok && isBlank(buf[f2s - 1]);
-    k = asciiFieldEnd(buf, f2s);
+    // The docno, hashed as it is scanned (FNV-1a, as `hashBytes`): the judge's table key.
+    let c = 0, hash = 0x811c9dc5;
+    for (k = f2s; (c = buf[k]) > 32 && c < 128; k++) hash = Math.imul(hash ^ c, 0x01000193);
     let f2e = k;
-    let c = buf[k];
     ok = ok && k > f2s && isBlank(c);
     const rankStart = blankEnd(buf, k);
     k = blankEnd(buf, asciiFieldEnd(buf, rankStart));
@@ -189,8 +202,10 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
     let f5e = k;
     ok = ok && k > f5s;
     k = blankEnd(buf, k);
-    if (ok && plainScore && buf[k] === 10) i = k + 1;
-    else {
+    if (ok && plainScore && buf[k] === 10) {
+      i = k + 1;
+      docH[n] = hash;
+    } else {
       const eol = scanLine(buf, i, lf);
       i = eol + 1;
       // Blank lines are skipped, as trec_eval does; comment lines only in 10.0.
@@ -203,6 +218,7 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
       f2e = f[5];
       f5s = f[10];
       f5e = f[11];
+      docH[n] = hashBytes(buf, f2s, f2e);
       score[n] = parseScoreBytes(buf, f[8], f[9]);
       if (Number.isNaN(score[n])) {
         // Not plain decimal: an infinity the kit reads, or a refusal saying what trec_eval does.
@@ -215,7 +231,8 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
       }
     }
     if (float32) score[n] = Math.fround(score[n]);
-    if (qidS < 0 || !equalBytes(buf, f0s, f0e, buf, qidS, qidE)) {
+    // (A line that began with the open block's id and a blank has that id on either path.)
+    if (!sameQuery && (qidS < 0 || !equalBytes(buf, f0s, f0e, buf, qidS, qidE))) {
       const b = blocks++;
       blockFirst[b] = n;
       blockByte[b] = lineStart;
@@ -347,6 +364,7 @@ export function chunkBlocks(
       count: 0,
       docStart: lines.docS,
       docEnd: lines.docE,
+      docHash: lines.docH,
       score: lines.score,
       line: lines.line,
     };
@@ -356,6 +374,7 @@ export function chunkBlocks(
     block.count = lines.blockFirst[b + 1] - block.first;
     block.docStart = lines.docS;
     block.docEnd = lines.docE;
+    block.docHash = lines.docH;
     block.score = lines.score;
     block.line = lines.line;
     block.order = lines.order;

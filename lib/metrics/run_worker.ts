@@ -56,6 +56,7 @@ async function start(request: Extract<PipelineRequest, { type: "start" }>): Prom
       columns: {
         docS: l.docS,
         docE: l.docE,
+        docH: l.docH,
         score: l.score,
         line: l.line,
         order: l.order,

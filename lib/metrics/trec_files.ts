@@ -373,12 +373,12 @@ async function* regroupedBlocks(
   let used = 0;
   const queries = new Map<
     string,
-    { start: number[]; end: number[]; score: number[]; line: number[] }
+    { start: number[]; end: number[]; hash: number[]; score: number[]; line: number[] }
   >();
   for await (const blocks of runBlockChunks(run, options)) {
     for (const b of blocks) {
       let q = queries.get(b.qid);
-      if (!q) queries.set(b.qid, q = { start: [], end: [], score: [], line: [] });
+      if (!q) queries.set(b.qid, q = { start: [], end: [], hash: [], score: [], line: [] });
       for (let i = b.first; i < b.first + b.count; i++) {
         const len = b.docEnd[i] - b.docStart[i];
         if (used + len > bytes.length) {
@@ -389,6 +389,7 @@ async function* regroupedBlocks(
         bytes.set(b.buf.subarray(b.docStart[i], b.docEnd[i]), used);
         q.start.push(used);
         q.end.push(used += len);
+        q.hash.push(b.docHash[i]);
         q.score.push(b.score[i]);
         q.line.push(b.line[i]);
       }
@@ -403,6 +404,7 @@ async function* regroupedBlocks(
       count: q.start.length,
       docStart: Int32Array.from(q.start),
       docEnd: Int32Array.from(q.end),
+      docHash: Int32Array.from(q.hash),
       score: Float64Array.from(q.score),
       line: Int32Array.from(q.line),
     });
@@ -427,6 +429,7 @@ function topOf(b: RunBlock, m: number): RunBlock {
     count: m,
     docStart: keep(b.docStart),
     docEnd: keep(b.docEnd),
+    docHash: keep(b.docHash),
     score: Float64Array.from({ length: m }, (_, r) => b.score[b.first + order![at + r]]),
     line: keep(b.line),
     order: Int32Array.from({ length: m }, (_, r) => r), // already in trec_eval order

@@ -1,9 +1,15 @@
 import assertNode from "node:assert/strict";
 import { assert, assertEquals } from "../assert.ts";
-import { benchEval, extractRevision } from "../../lib/bench/eval.ts";
+import { benchEval, extractRevision, FLOOR } from "../../lib/bench/eval.ts";
 import { trecEvalBinary } from "../../lib/bench/trec_eval.ts";
 
 const assertMatch = (text: string, re: RegExp) => assertNode.match(text, re);
+
+/** Lines of the synthetic qrels of a size (the file the benchmark wrote). */
+function qrelsLines(dir: string, size: number): number {
+  const text = Deno.readTextFileSync(`${dir}/qrels-${size}x12-s5.txt`);
+  return text.split("\n").length - 1;
+}
 
 Deno.test("bench eval: the kit beside a previous revision and trec_eval, outputs identical, profile", async () => {
   const dir = await Deno.makeTempDir();
@@ -23,26 +29,52 @@ Deno.test("bench eval: the kit beside a previous revision and trec_eval, outputs
   assertMatch(out, /^machine: \d+ CPUs, load average [\d. ]+ at the start/m);
   assertMatch(out, /previous engine: revision HEAD \(git archive/);
   const withTrecEval = trecEvalBinary() !== undefined;
-  assertMatch(out, withTrecEval ? /^trec_eval: \S+ \(timed up to 10000/m : /trec_eval: not built/);
+  assertMatch(out, withTrecEval ? /^trec_eval: \S+ \(timed up to 100000/m : /trec_eval: not built/);
   for (const size of [40, 120]) {
-    const mine = rows.filter((r) => r.queries === size);
+    const mine = rows.filter((r) => r.queries === size && !r.startup);
     assertEquals(mine.map((r) => r.tool), [
+      FLOOR,
       "kit eval trec",
       "kit eval trec --threads 1",
       "previous engine (HEAD)",
       "previous engine (HEAD) --threads 1",
       ...(withTrecEval ? ["trec_eval 9.0.8"] : []),
     ]);
-    for (const r of mine) {
-      assertEquals(r.output, mine[0].output);
-      assert(r.seconds > 0 && r.peakRssMB > 0 && r.inputMB > 0 && r.runs.length === 2);
+    // The floor read every line of both files.
+    assertMatch(mine[0].output, new RegExp(`^${mine[0].runLines + qrelsLines(dir, size)} lines`));
+    for (const r of mine.slice(1)) {
+      assertEquals(r.output, mine[1].output);
+      assert(r.seconds > 0 && r.peakRssMB > 0 && r.inputMB > 0 && r.cpuSeconds >= 0);
+      // trec_eval runs once per size by default; the others `repeats` times.
+      assertEquals(r.runs.length, r.tool === "trec_eval 9.0.8" ? 1 : 2);
     }
-    assertMatch(mine[0].output, /^map\s+\tall\t0\.\d{4}$/m);
+    assertMatch(mine[1].output, /^map\s+\tall\t0\.\d{4}$/m);
   }
+  const ratios = withTrecEval ? "[\\d.]+x \\| [\\d.]+x" : "[\\d.]+x \\| -";
   assertMatch(
     out,
-    /\| 120 \| kit eval trec \| [\d.]+ \| [\d.]+ [\d.]+ \| \d+ \| [\d.]+ \| \d+ \| [\d.]+ \| 1\.00 \|/,
+    new RegExp(
+      `\\| 120 \\| kit eval trec \\| [\\d.]+ \\| [\\d.]+ [\\d.]+ \\| [\\d.]+ \\| \\d+ \\| [\\d.]+ ` +
+        `\\| \\d+ \\| [\\d.]+ \\| ${ratios} \\|`,
+    ),
   );
+  // Start-up on one-line files: the floor, the kit, the previous engine (and trec_eval).
+  const startup = rows.filter((r) => r.startup);
+  assertEquals(startup.map((r) => r.tool), [
+    FLOOR,
+    "kit eval trec",
+    "previous engine (HEAD)",
+    ...(withTrecEval ? ["trec_eval 9.0.8"] : []),
+  ]);
+  assert(startup.every((r) => r.runs.length === 5));
+  assertMatch(out, /^start-up on one-line files/m);
+  assertMatch(startup[1].output, /^map\s+\tall\t1\.0000$/m);
+  // A profile per size, with the CPU time of the profiled evaluation.
+  assertMatch(
+    out,
+    /^profile, 40 queries \(one thread, in-process; wall s, [\d.]+ s in all, CPU [\d.]+ s\)/m,
+  );
+  assertMatch(out, /^profile, 120 queries /m);
   for (const stage of ["read the qrels", "read the run", "judge", "rank", "measures"]) {
     assertMatch(out, new RegExp(`  ${stage} +[\\d.]+ +\\d+%`));
   }
