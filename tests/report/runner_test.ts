@@ -1,11 +1,15 @@
 /**
- * The notebook runner on the real Deno kernel: every output of every cell is kept (the
- * kernel sometimes reports idle before a cell's outputs), parameters reach the kernel,
- * colour codes are off, and a failing cell fails with its source and error.
+ * The notebook runner on the real Deno kernel: every output sent with the kit's awaited
+ * `display` is kept (the kernel sometimes reports idle before a cell's outputs; `display` is the
+ * kit's one cure, and the runner is plain nbclient), parameters reach the kernel, colour codes
+ * are off, and a failing cell fails with its source and error.
  */
 import assert from "node:assert/strict";
 import { KitError } from "../../lib/errors.ts";
 import { executeNotebook } from "../../lib/report/execute.ts";
+
+/** The kit's public API by absolute URL, as a notebook anywhere imports it. */
+const MOD = new URL("../../lib/mod.ts", import.meta.url).href;
 
 interface Cell {
   cell_type: string;
@@ -51,8 +55,13 @@ Deno.test("runner keeps the output of every cell, passes parameters, no ANSI col
   const n = 40;
   const sources = [
     `const data = Deno.env.get("KIT_DATA"); const model = Deno.env.get("KIT_MODEL"); [data, model]`,
-    ...Array.from({ length: n }, (_, i) => `Deno.jupyter.md\`cell ${i}\``),
-    `console.log("printed"); ({ answer: 42 })`,
+    ...Array.from(
+      { length: n },
+      (_, i) =>
+        (i === 0 ? `import { display, markdown } from "${MOD}";\n` : "") +
+        `await display(markdown("cell ${i}"));`,
+    ),
+    `console.log("printed"); await display({ [Symbol.for("Jupyter.display")]: () => ({ "text/plain": "{ answer: 42 }" }) });`,
   ];
   const { result, cells } = await run(sources, { data: "sample", model: "tiny" } as never);
   assert.equal(result.cells, n + 2);
