@@ -34,9 +34,7 @@ export { compareOverRuns, comparisonRows, singleRunComparisons } from "./stats/m
 export { checkQrcdLeakage, labelAgreement, overfittingWarning } from "./stats/mod.ts";
 // Seeds: two regimes over the same seeds are pairs (paired t, Pitman–Morgan; Holm over a family).
 export { holm, pairedSeedTests, pairedVarianceTest } from "./stats/mod.ts";
-export { seedsNeeded, varianceRatioTest } from "./stats/mod.ts";
-export { robustnessRows, runningMeanFigure, spreadRows, stabilityFigure } from "./stats/mod.ts";
-export { seedSpreadFigure, seedStripFigure } from "./stats/mod.ts";
+export { robustnessRows, seedsNeeded, spreadRows, varianceRatioTest } from "./stats/mod.ts";
 // Scoring: lexical baselines, the learned ranker, transformer models (WebGPU or CPU).
 export { answerQrcdSplit, lexicalScorer, makeScorer, scoreSplit } from "./scoring/mod.ts";
 export { describeTraining, LTR_FEATURES, ltrTrainer, trainLtr } from "./scoring/mod.ts";
@@ -52,8 +50,10 @@ export { isSpanOfPassage, normalizeText, removePrefixes, tokenF1 } from "./qrcd/
 export { LIGHT_SEGMENTATION, NO_SEGMENTATION } from "./qrcd/mod.ts";
 // The systems report (notebook 00): your runs read, checked, evaluated and compared once.
 export { systemsPage } from "./report/mod.ts";
-// Notebook output: figures and tables, each shown with `await display(x)`.
-export { bar, display, histogram, line, markdown, scatter, table } from "./plot/mod.ts";
+// Notebook output: figures (seeds' too) and tables, each shown with `await display(x)`.
+export { bar, histogram, line, runningMeanFigure, scatter } from "./plot/mod.ts";
+export { seedSpreadFigure, seedStripFigure, stabilityFigure } from "./plot/mod.ts";
+export { display, markdown, table } from "./plot/mod.ts";
 // The report's notebooks: parameters, headline numbers, published numbers to compare with.
 export { corpusDir, headline, notebookParams, scoringModel } from "./report/mod.ts";
 export { PUBLISHED_QRCD_RESULTS, PUBLISHED_QRCD_SIZES } from "./report/mod.ts";

@@ -1,5 +1,5 @@
 /**
- * The kit is imported by path, with no configuration: every import in `lib/` is relative,
+ * The kit is imported by path or by URL, with no configuration: every import in `lib/` is relative,
  * `node:` or a full pinned `npm:name@x.y.z` specifier (deno.json's import map serves only the
  * tests), and `lib/` has no import cycle.
  */
@@ -107,6 +107,83 @@ console.log(JSON.stringify({ questions: questions.length, map: r.summary.map, fi
     assert(got.questions > 0);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Serves `lib/` of this checkout on 127.0.0.1 (a free port), as a web server would serve the kit. */
+function serveLib(): { url: string; server: Deno.HttpServer<Deno.NetAddr> } {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const path = decodeURIComponent(new URL(req.url).pathname);
+    if (!path.startsWith("/lib/") || path.includes("..")) {
+      return new Response(null, { status: 404 });
+    }
+    try {
+      const body = await Deno.readFile(`${PROJECT_ROOT}${path}`);
+      const type = path.endsWith(".ts") ? "application/typescript" : "application/octet-stream";
+      return new Response(body, { headers: { "content-type": type } });
+    } catch {
+      return new Response(null, { status: 404 });
+    }
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}`, server };
+}
+
+/** Removes what Deno cached of the modules fetched from `origin` (this test's server). */
+async function forgetRemote(port: number): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
+    .output();
+  const { modulesCache, typescriptCache } = JSON.parse(new TextDecoder().decode(out.stdout));
+  for (const dir of [modulesCache, typescriptCache]) {
+    await Deno.remove(`${dir}/http/127.0.0.1_PORT${port}`, { recursive: true }).catch(() => {});
+  }
+}
+
+Deno.test("import: a script imports the kit by http URL, with no config, and evaluates", async () => {
+  const { url, server } = serveLib();
+  const dir = await Deno.makeTempDir({ prefix: "kit-url-" });
+  try {
+    await Deno.writeTextFile(`${dir}/q.qrels`, "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n");
+    await Deno.writeTextFile(
+      `${dir}/r.run`,
+      "q1 Q0 d2 1 0.9 x\nq1 Q0 d1 2 0.5 x\nq2 Q0 d3 1 1 x\n",
+    );
+    await Deno.writeTextFile(
+      `${dir}/script.ts`,
+      `import { evaluate, evaluateTrecFiles, loadSplit } from "${url}/lib/mod.ts";
+const qrels = new Map([["q1", new Map([["d1", 1], ["d2", 0]])], ["q2", new Map([["d3", 1]])]]);
+const run = new Map([["q1", new Map([["d2", 0.9], ["d1", 0.5]])], ["q2", new Map([["d3", 1]])]]);
+const memory = evaluate(qrels, run, ["map", "P.1"]).summary;
+const files = (await evaluateTrecFiles("q.qrels", "r.run", ["map", "P.1"])).summary;
+let samples = "";
+try { await loadSplit("wikiqa", "test", { dir: "samples" }); } catch (e) { samples = String(e); }
+console.log(JSON.stringify({ memory, files, samples }));
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", "--no-lock", `--reload=${url}`, "-A", "script.ts"],
+      cwd: dir,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert(
+      out.success,
+      `the script importing by URL failed:\n${new TextDecoder().decode(out.stderr)}`,
+    );
+    const got = JSON.parse(new TextDecoder().decode(out.stdout));
+    // By hand: q1's relevant d1 at rank 2 (AP 1/2, P@1 0), q2's d3 at rank 1 (AP 1, P@1 1).
+    assert.deepEqual(got.memory, { map: 0.75, P_1: 0.5 });
+    assert.deepEqual(got.files, got.memory);
+    // The samples are a folder of the kit, which a URL import does not bring: a clear error.
+    assert.match(
+      got.samples,
+      /^KitError: no bundled samples here: data\/samples is a folder of the kit/,
+    );
+    assert.match(got.samples, new RegExp(`imported from ${url}/`));
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+    await forgetRemote(server.addr.port);
   }
 });
 

@@ -13,6 +13,7 @@ import {
   runWarnings,
 } from "../data/mod.ts";
 import { evaluate, qrelsFromQuestions, readRun, trecLine } from "../metrics/mod.ts";
+import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 import type { Command } from "./command.ts";
 import {
   DIR_OPTION,
@@ -28,8 +29,11 @@ import { qrcdCommands } from "./qrcd.ts";
 import { trecCommand } from "./eval_trec.ts";
 import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
-/** The AS2 protocol's measures, primary first. */
-export const AS2_MEASURES = ["map", "recip_rank", "P.1,5", "ndcg_cut.10"];
+/**
+ * What `eval as2` prints: the protocol's measures and P@5 (trec_eval's order: map, recip_rank,
+ * P_1, P_5, ndcg_cut_10).
+ */
+const AS2_MEASURES = [...PROTOCOL_MEASURES.map((m) => m.trecEval), "P.5"];
 
 const as2Command: Command = {
   summary: "evaluate a run on an answer-selection split (MAP and MRR first)",

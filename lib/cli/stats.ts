@@ -8,6 +8,7 @@ import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { readQrels, readRun } from "../metrics/mod.ts";
 import { checkOneStdin } from "../metrics/trec_format.ts";
+import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
 import {
   analyzeTies,
   compareSystems,
@@ -344,16 +345,19 @@ export const stabilityCommand: Command = {
       return;
     }
     const f = (x: number) => x.toFixed(4);
+    const legend = labelLegend(outputNames);
     const lines = [
-      `${runs.length} runs over the same ${numQ} queries`,
+      `${runs.length} runs over the same ${numQ} queries` +
+      (legend ? ` (measures in trec_eval's names: ${legend})` : ""),
       "",
-      [...outputNames.map((m) => m.padEnd(10)), "run"].join("  "),
+      [...outputNames.map((m) => measureLabel(m).padEnd(10)), "run"].join("  "),
       ...runs.map((r, i) => [...results.map((s) => f(s.perRun[i]).padEnd(10)), r].join("  ")),
     ];
     for (const s of results) {
       lines.push(
         "",
-        `${s.measure} over ${s.runs} runs: mean ${f(s.mean)}, sd ${f(s.sd)} (sample, n-1), ` +
+        `${measureLabel(s.measure)} over ${s.runs} runs: ` +
+          `mean ${f(s.mean)}, sd ${f(s.sd)} (sample, n-1), ` +
           `min ${f(s.min)}, max ${f(s.max)}, range ${f(s.range)}`,
         `runs for a 95% t interval of the mean within ±h, with this sd: ` +
           Object.entries(s.runsNeeded).map(([h, n]) => `±${h}: ${n}`).join(", "),

@@ -26,11 +26,9 @@ export { DEFAULT_RELEASE, RELEASES, type TrecRelease, trecScore } from "./trec_f
 export { qrelsFromQuestions, runFromScores } from "./convert.ts";
 export { rankDocuments } from "./rank.ts";
 export { bestRun, tiedRun, worstRun } from "./reference_runs.ts";
-export {
-  DEFAULT_MEASURES,
-  defineMeasure,
-  findMeasure,
-  MEASURES,
-  selectMeasures,
-} from "./measures.ts";
+export { DEFAULT_MEASURES, defineMeasure, findMeasure, MEASURES } from "./measures.ts";
+export { selectMeasures } from "./measures.ts";
 export type { Measure, MeasureOptions, RankedQuery } from "./measures.ts";
+// The answer-selection protocol's measures (MAP, MRR, P@1, nDCG@10) and their labels.
+export { labelLegend, measureLabel, PROTOCOL_MEASURES } from "./protocol_measures.ts";
+export type { ProtocolMeasure, ProtocolMeasureName } from "./protocol_measures.ts";

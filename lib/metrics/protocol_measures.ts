@@ -1,8 +1,9 @@
 /**
  * The answer-selection protocol's measures (TANDA, WikiQA, TREC-QA): MAP first (the primary
  * measure), MRR, P@1 and nDCG@10, each with the name readers know, trec_eval's `-m` name and
- * the name of its output line. The report, its page, its exports and its terminal lines all
- * name them from this one table.
+ * the name of its output line. The report, its page, its exports, its terminal lines and the
+ * commands (`eval as2`'s measures, `eval compare`'s and `eval stability`'s headers) all name
+ * them from this one table.
  *
  * @module
  */
@@ -28,24 +29,49 @@ export interface ProtocolMeasure {
  * assert.equal(PROTOCOL_MEASURES[2].name, "P_1");
  * ```
  */
-export const PROTOCOL_MEASURES: readonly ProtocolMeasure[] = [
+export const PROTOCOL_MEASURES = [
   { label: "MAP", trecEval: "map", name: "map" },
   { label: "MRR", trecEval: "recip_rank", name: "recip_rank" },
   { label: "P@1", trecEval: "P.1", name: "P_1" },
   { label: "nDCG@10", trecEval: "ndcg_cut.10", name: "ndcg_cut_10" },
-];
+] as const satisfies readonly ProtocolMeasure[];
+
+/** The output names of the protocol's measures (`map`, `recip_rank`, `P_1`, `ndcg_cut_10`). */
+export type ProtocolMeasureName = typeof PROTOCOL_MEASURES[number]["name"];
 
 /**
- * The label of a measure's output name (`map` is `MAP`); other names as they are.
+ * The label of a measure's output name, as the report's tables name it: the protocol's four
+ * (`map` is `MAP`, `recip_rank` is `MRR`), and the other cutoffs of P and nDCG in the same
+ * form (`P_5` is `P@5`, `ndcg_cut_20` is `nDCG@20`); other names as they are.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { measureLabel } from "./protocol_measures.ts";
  * assert.equal(measureLabel("recip_rank"), "MRR");
- * assert.equal(measureLabel("P_5"), "P_5");
+ * assert.equal(measureLabel("P_5"), "P@5");
+ * assert.equal(measureLabel("recall_5"), "recall_5");
  * ```
  */
 export function measureLabel(name: string): string {
-  return PROTOCOL_MEASURES.find((m) => m.name === name)?.label ?? name;
+  const protocol = PROTOCOL_MEASURES.find((m) => m.name === name)?.label;
+  if (protocol) return protocol;
+  const cutoff = /^(P|ndcg_cut)_(\d+)$/.exec(name);
+  return cutoff ? `${cutoff[1] === "P" ? "P" : "nDCG"}@${cutoff[2]}` : name;
+}
+
+/**
+ * What the labels of `names` are in trec_eval's names, for a caption (`MAP = map, MRR =
+ * recip_rank`); empty when every label is the name itself.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { labelLegend } from "./protocol_measures.ts";
+ * assert.equal(labelLegend(["map", "recip_rank", "recall_5"]), "MAP = map, MRR = recip_rank");
+ * ```
+ */
+export function labelLegend(names: readonly string[]): string {
+  return names.filter((n) => measureLabel(n) !== n).map((n) => `${measureLabel(n)} = ${n}`)
+    .join(", ");
 }

@@ -15,48 +15,26 @@
  * @module
  */
 export type { GoldAnswer, PassageQuestion, SpanPrediction, SpanRun } from "./types.ts";
-export {
-  isQrcdSplit,
-  loadQrcd,
-  loadQrcdSplit,
-  QRCD_FILES,
-  qrcdSplitPath,
-  qrcdStats,
-} from "./load.ts";
+// The corpus: files, splits, statistics.
+export { isQrcdSplit, loadQrcd, loadQrcdSplit, QRCD_FILES, qrcdSplitPath } from "./load.ts";
+export { qrcdStats } from "./load.ts";
 export type { QrcdSplit, QrcdStats } from "./load.ts";
-export {
-  LIGHT_SEGMENTATION,
-  lightSegmentToken,
-  NO_SEGMENTATION,
-  normalizeText,
-  removePrefixes,
-  removePunctuation,
-  SEGMENTERS,
-  STOPWORDS,
-} from "./normalize.ts";
+// The official scorer's text rules: normalization and clitic segmenters.
+export { LIGHT_SEGMENTATION, lightSegmentToken, NO_SEGMENTATION } from "./normalize.ts";
+export { normalizeText, removePrefixes, removePunctuation } from "./normalize.ts";
+export { SEGMENTERS, STOPWORDS } from "./normalize.ts";
 export type { Segmenter } from "./normalize.ts";
-export {
-  evaluateQrcd,
-  exactMatch,
-  isSpanOfPassage,
-  MAX_PREDICTIONS,
-  recordRows,
-  scoreRecord,
-  tokenF1,
-} from "./metrics.ts";
+// The official scorer: pRR, EM, F1@1, per record and per question.
+export { evaluateQrcd, exactMatch, isSpanOfPassage, MAX_PREDICTIONS } from "./metrics.ts";
+export { recordRows, scoreRecord, tokenF1 } from "./metrics.ts";
 export type { QrcdEvaluation, RecordRow, RecordScore, ScoredPrediction } from "./metrics.ts";
-export {
-  checkRunAgainstGold,
-  checkRunFileName,
-  formatIssue,
-  formatSpanRun,
-  parseSpanRun,
-  readSpanRun,
-  RUN_FILE_NAME,
-  writeSpanRun,
-} from "./runfile.ts";
-export type { CheckedRun, RunIssue } from "./runfile.ts";
-export { overlapBaseline, questionKeys, rankSpans } from "./baseline.ts";
-export type { BaselineOptions } from "./baseline.ts";
 export { scoresByQuestion } from "./by_question.ts";
 export type { QuestionScores } from "./by_question.ts";
+// Run files in the official JSON format, with the submission checker's rules.
+export { checkRunAgainstGold, checkRunFileName, formatIssue } from "./runfile.ts";
+export { formatSpanRun, parseSpanRun, readSpanRun, RUN_FILE_NAME } from "./runfile.ts";
+export { writeSpanRun } from "./runfile.ts";
+export type { CheckedRun, RunIssue } from "./runfile.ts";
+// An offline baseline: word overlap with the question.
+export { overlapBaseline, questionKeys, rankSpans } from "./baseline.ts";
+export type { BaselineOptions } from "./baseline.ts";

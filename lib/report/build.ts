@@ -29,6 +29,7 @@ import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
 import { runFromScores, writeRun } from "../metrics/mod.ts";
+import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
 import type { Backend } from "../scoring/model/session.ts";
 import { launchBrowser } from "./browser.ts";
@@ -547,13 +548,10 @@ function indexSystems(data: SystemsExport): IndexSystem[] {
       name: s.name,
       what:
         `${s.dataset} ${s.split} (${s.filter}), ${s.queries} questions, ${s.runs.length} run(s)`,
-      numbers: {
-        MAP: s.map,
-        ...(s.map_sd !== undefined ? { "MAP sd": s.map_sd } : {}),
-        MRR: s.recip_rank,
-        "P@1": s.P_1,
-        "nDCG@10": s.ndcg_cut_10,
-      },
+      numbers: Object.fromEntries(PROTOCOL_MEASURES.flatMap((m) => [
+        [m.label, s[m.name]],
+        ...(m.name === "map" && s.map_sd !== undefined ? [["MAP sd", s.map_sd]] : []),
+      ])),
     })),
     ...data.qrcd.filter((r) => r.kind === "user").map((r) => ({
       name: r.name,

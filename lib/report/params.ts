@@ -13,13 +13,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import {
-  datasetDir,
-  defaultCacheDir,
-  isInstalled,
-  PROJECT_ROOT,
-  SAMPLES_DIR,
-} from "../data/paths.ts";
+import { datasetDir, defaultCacheDir, isInstalled, PROJECT_ROOT } from "../data/paths.ts";
 import type { DatasetName } from "../data/types.ts";
 
 /** What a notebook runs on. */
@@ -71,7 +65,7 @@ export function notebookParams(
  * ```
  */
 export function corpusDir(params: KitParams, dataset: DatasetName): string {
-  if (params.data === "sample") return SAMPLES_DIR;
+  if (params.data === "sample") return datasetDir(dataset, "samples"); // an error by URL
   if (!isInstalled(dataset)) {
     throw new KitError(
       `KIT_DATA=real but ${dataset} is not fetched into ${defaultCacheDir()}: ` +

@@ -24,9 +24,6 @@ import type { QrcdEvaluation } from "../qrcd/metrics.ts";
 import { measureLabel, PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 import type { PassageQuestion } from "../qrcd/types.ts";
 
-/** The four measures of the page, with the names readers know (the protocol's table). */
-export const PAGE_MEASURES = PROTOCOL_MEASURES;
-
 /**
  * Text shown literally by Plotly (which reads `<b>`, `<br>`, `<a>` and entities in labels).
  *
@@ -104,7 +101,7 @@ function fmt(x: number, digits = 4): string {
 export function resultRows(summaries: ReadonlyMap<string, SystemSummary>): Row[] {
   return columnsWithValues([...summaries].map(([system, s]) => {
     const row: Row = { system, runs: s.runs, questions: s.queries };
-    for (const { name, label } of PAGE_MEASURES) {
+    for (const { name, label } of PROTOCOL_MEASURES) {
       const m = s.measures[name];
       row[label] = m.mean;
       if (m.ci) row[`${label} 95% CI`] = `[${fmt(m.ci.lower)}, ${fmt(m.ci.upper)}]`;
@@ -169,11 +166,11 @@ export function differenceIntervalRows(t: ComparisonTable): Row[] {
  * MAP, MRR, P@1 and nDCG@10 of every system, with bootstrap-interval whiskers.
  */
 export function resultFigure(summaries: ReadonlyMap<string, SystemSummary>): Figure {
-  const labels = PAGE_MEASURES.map((m) => m.label);
+  const labels = PROTOCOL_MEASURES.map((m) => m.label);
   return bar(
     labels,
     [...summaries].map(([name, s]) => {
-      const ms = PAGE_MEASURES.map((m) => s.measures[m.name]);
+      const ms = PROTOCOL_MEASURES.map((m) => s.measures[m.name]);
       return {
         name: plotlyText(name),
         values: ms.map((m) => m.mean),
@@ -193,7 +190,7 @@ export function stabilityRows(summaries: ReadonlyMap<string, SystemSummary>): Ro
       const r = s.measures[m].runs!;
       return {
         system,
-        measure: m === "map" ? "MAP" : "MRR",
+        measure: measureLabel(m),
         runs: r.runs,
         mean: r.mean,
         "sd (n-1)": r.sd,

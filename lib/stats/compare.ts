@@ -24,6 +24,7 @@ import {
 import { DEFAULT_SEED, type Seed } from "./random.ts";
 import { formatFixedC } from "../metrics/c_format.ts";
 import { csvText } from "../metrics/format.ts";
+import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
 
 /** Per-query values of one system: query id to (measure name to value), like `EvalResult.perQuery`. */
 export type PerQueryValues = Map<string, Record<string, number>>;
@@ -287,15 +288,18 @@ export interface ExportOptions {
 }
 
 function caption(t: ComparisonTable): string {
+  const legend = labelLegend(t.measures);
   return `${t.numQ} queries; ${t.testDetail}; ` +
     (t.correction === "none" ? "no correction" : `${t.correction} correction`) +
-    `; letters mark systems significantly worse at alpha = ${t.alpha}; best in bold.`;
+    `; letters mark systems significantly worse at alpha = ${t.alpha}; best in bold.` +
+    (legend ? ` Measures in trec_eval's names: ${legend}.` : "");
 }
 
 /**
  * The comparison as Markdown: the systems table (superscript letters of the systems each is
  * significantly better than, best value in bold) and, unless `pValues: false`, the pairwise
- * tests with raw and adjusted p-values.
+ * tests with raw and adjusted p-values. Measures are named as the report names them (`MAP`,
+ * `MRR`, `P@1`, `nDCG@10`), the caption gives their trec_eval names.
  *
  * @example
  * ```ts
@@ -303,13 +307,13 @@ function caption(t: ComparisonTable): string {
  * import { compareSystems, toMarkdown } from "./compare.ts";
  * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
  * const md = toMarkdown(compareSystems({ x: q([1, 0, 1]), y: q([0, 0, 1]) }, ["map"]));
- * assert(md.startsWith("| | system | map |"));
+ * assert(md.startsWith("| | system | MAP |") && md.includes("trec_eval's names: MAP = map."));
  * ```
  */
 export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): string {
   const d = options.digits ?? 4;
   const lines = [
-    `| | system | ${t.measures.join(" | ")} |`,
+    `| | system | ${t.measures.map(measureLabel).join(" | ")} |`,
     `|---|---|${t.measures.map(() => "---:").join("|")}|`,
   ];
   for (const s of t.systems) {
@@ -339,9 +343,9 @@ export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): str
     for (const p of t.pairs) {
       const interval = p.ci ? ` [${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] |` : "";
       lines.push(
-        `| ${p.measure} | ${p.a} | ${p.b} | ${fmt(p.meanDifference, d)} |${interval} ${
-          fmtP(p.p)
-        } | ${fmtP(p.pAdjusted)} | ${p.significant ? "yes" : "no"} |`,
+        `| ${measureLabel(p.measure)} | ${p.a} | ${p.b} | ${
+          fmt(p.meanDifference, d)
+        } |${interval} ${fmtP(p.p)} | ${fmtP(p.pAdjusted)} | ${p.significant ? "yes" : "no"} |`,
       );
     }
   }
@@ -355,7 +359,7 @@ function latexEscape(s: string): string {
 
 /**
  * The systems table as a LaTeX `table` (booktabs rules; best value bold, significance letters
- * as superscripts).
+ * as superscripts); measures named as in {@link toMarkdown}.
  *
  * @example
  * ```ts
@@ -363,7 +367,7 @@ function latexEscape(s: string): string {
  * import { compareSystems, toLatex } from "./compare.ts";
  * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { recip_rank: x }]));
  * const tex = toLatex(compareSystems({ bm_25: q([1, 0]), y: q([0, 0]) }, ["recip_rank"]));
- * assert(tex.includes("bm\\_25") && tex.includes("\\toprule"));
+ * assert(tex.includes("bm\\_25") && tex.includes("\\toprule") && tex.includes("& MRR \\\\"));
  * ```
  */
 export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string {
@@ -373,7 +377,7 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
     "\\centering",
     `\\begin{tabular}{ll${"r".repeat(t.measures.length)}}`,
     "\\toprule",
-    ` & System & ${t.measures.map(latexEscape).join(" & ")} \\\\`,
+    ` & System & ${t.measures.map((m) => latexEscape(measureLabel(m))).join(" & ")} \\\\`,
     "\\midrule",
   ];
   for (const s of t.systems) {
@@ -400,7 +404,7 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
       `Measure & A & B & $\\Delta$ & ${t.pairs[0]?.ci ? "CI & " : ""}$p$ & $p_{adj}$ \\\\`,
       "\\midrule",
       ...t.pairs.map((p) =>
-        `${latexEscape(p.measure)} & ${latexEscape(p.a)} & ${latexEscape(p.b)} & ${
+        `${latexEscape(measureLabel(p.measure))} & ${latexEscape(p.a)} & ${latexEscape(p.b)} & ${
           fmt(p.meanDifference, d)
         } & ${p.ci ? `[${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] & ` : ""}${fmtP(p.p)} & ${
           fmtP(p.pAdjusted)
@@ -420,7 +424,8 @@ const csvField = (s: string): string => csvText(s);
  * The comparison as CSV (RFC 4180 quoting): one row per measure and system, with the mean,
  * the bootstrap interval (empty when not computed), the letters of the systems it is
  * significantly better than, and the adjusted p-value against every other system
- * (`p_vs_<label>`; empty against itself). Values are written with full precision.
+ * (`p_vs_<label>`; empty against itself). Values are written with full precision; the
+ * `measure` column keeps the output names (`map`, `recip_rank`), for programs.
  *
  * @example
  * ```ts

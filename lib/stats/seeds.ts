@@ -10,8 +10,8 @@
  *   over its runs ({@link meanOverRuns}), then runs the paired test over questions;
  *   {@link singleRunComparisons} shows what comparing one run of each would have said.
  *
- * How many runs a stable mean needs is in `seeds_needed.ts`; the figures and tables of
- * notebook 07 in `seed_views.ts`.
+ * How many runs a stable mean needs is in `seeds_needed.ts`; the tables of notebook 07 in
+ * `seed_tables.ts`, its figures in lib/plot (`run_figures.ts`).
  *
  * @module
  */

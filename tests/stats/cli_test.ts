@@ -52,7 +52,9 @@ Deno.test("eval compare: exact randomization p-values in Markdown and CSV", asyn
     md.stdout,
     /\| a \| a \| \*\*1\.0000\*\*<sup>b<\/sup> \| \*\*1\.0000\*\*<sup>b<\/sup> \|/,
   );
-  assert.match(md.stdout, /\| recip_rank \| a \| b \| 0\.5000 \| 0\.0312 \| 0\.0312 \| yes \|/);
+  assert.match(md.stdout, /\| MRR \| a \| b \| 0\.5000 \| 0\.0312 \| 0\.0312 \| yes \|/);
+  assert.match(md.stdout, /^\| \| system \| MAP \| MRR \|$/m);
+  assert.match(md.stdout, /Measures in trec_eval's names: MAP = map, MRR = recip_rank\./);
   const csv = await runCli([
     "eval",
     "compare",

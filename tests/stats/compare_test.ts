@@ -80,12 +80,14 @@ Deno.test("exports: Markdown, LaTeX, CSV carry the same numbers", () => {
   // The difference with its paired interval (every difference is 1: the point 1).
   assert.match(
     md,
-    /\| map \| strong \| weak_1 \| 1\.0000 \| \[1\.0000, 1\.0000\] \| 0\.0078 \| 0\.0078 \| yes \|/,
+    /\| MAP \| strong \| weak_1 \| 1\.0000 \| \[1\.0000, 1\.0000\] \| 0\.0078 \| 0\.0078 \| yes \|/,
   );
+  assert.ok(md.startsWith("| | system | MAP | MRR |"));
   const tex = toLatex(t, { pValues: true });
   assert.ok(tex.includes("weak\\_1"));
   assert.ok(tex.includes("\\textbf{1.0000}$^{b}$"));
-  assert.ok(tex.includes("recip\\_rank"));
+  assert.ok(tex.includes(" & System & MAP & MRR \\\\"));
+  assert.ok(tex.includes("MAP = map, MRR = recip\\_rank")); // the caption's legend
   const csv = toCsv(t).trim().split("\n").map((l) => l.split(","));
   assert.deepEqual(csv[0], [
     "measure",

@@ -81,8 +81,9 @@ Deno.test("eval stability: every -m measure, and runs over different queries ref
     assert.deepEqual(r.measures[0].perRun, [0.75, 0.75]);
     assert.deepEqual(r.measures[1].perRun, [0.5, 0.5]);
     const text = await cli(...ab, "-m", "map", "-m", "recip_rank");
-    assert.match(text.stdout, /^map over 2 runs: mean 0\.7500/m);
-    assert.match(text.stdout, /^recip_rank over 2 runs: mean 0\.7500/m);
+    assert.match(text.stdout, /^MAP over 2 runs: mean 0\.7500/m);
+    assert.match(text.stdout, /^MRR over 2 runs: mean 0\.7500/m);
+    assert.match(text.stdout, /trec_eval's names: MAP = map, MRR = recip_rank\)$/m);
     assert.match(text.stdout, /^2 runs over the same 2 queries/);
 
     // c lacks q2: its mean would be over 1 question, a's over 2

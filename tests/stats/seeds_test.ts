@@ -8,13 +8,7 @@ import {
   singleRunComparisons,
 } from "../../lib/stats/seeds.ts";
 import { runningMeans, seedsNeeded, varianceRatioTest } from "../../lib/stats/seeds_needed.ts";
-import {
-  robustnessRows,
-  runningMeanFigure,
-  seedSpreadFigure,
-  seedStripFigure,
-  spreadRows,
-} from "../../lib/stats/seed_views.ts";
+import { robustnessRows, spreadRows } from "../../lib/stats/seed_tables.ts";
 import { spreadOverRuns } from "../../lib/stats/stability.ts";
 import { KitError } from "../../lib/errors.ts";
 import { studentTQuantile } from "../../lib/stats/special.ts";
@@ -103,11 +97,6 @@ Deno.test("runningMeans: mean and t interval of the first k runs", () => {
   assert.ok(Math.abs(r[1].upper - 0.71 - 12.706205 * 0.01) < 1e-6);
   // k = 3: mean 0.72, sd 0.02, half = 4.302653 * 0.02 / sqrt 3
   assert.ok(Math.abs(r[2].lower - (0.72 - 4.302653 * 0.02 / Math.sqrt(3))) < 1e-6);
-  const fig = runningMeanFigure({ a: [0.7, 0.72, 0.74], b: [0.6, 0.6, 0.61] }, "MAP");
-  assert.equal(fig.data.length, 4);
-  assert.deepEqual(fig.data[1].x, [1, 2, 3]);
-  assert.deepEqual(fig.data[3].y, runningMeans([0.6, 0.6, 0.61]).map((p) => p.mean));
-  JSON.stringify(fig);
 });
 
 Deno.test("compareOverRuns = compareSystems on per-question means (exact p by hand)", () => {
@@ -149,34 +138,6 @@ Deno.test("singleRunComparisons: one run against one, for every same-index or ev
   assert.throws(() => singleRunComparisons(a, [run({ q9: 1 }), b[1]], "map"), /different queries/);
 });
 
-Deno.test("seedSpreadFigure: every run a point, the mean with a sample-sd bar", () => {
-  const fig = seedSpreadFigure(
-    [
-      { name: "target only", x: [0, 10, 20], runs: [[0.7, 0.72], [0.6, 0.66, 0.63], [0.5]] },
-      { name: "transfer", x: [0, 10, 20], runs: [[0.71, 0.71], [0.65, 0.65], [0.55, 0.57]] },
-    ],
-    "MAP",
-    "noise (%)",
-  );
-  assert.equal(fig.data.length, 4);
-  assert.equal((fig.data[0].y as number[]).length, 6);
-  assert.equal((fig.data[2].y as number[]).length, 6);
-  const means = fig.data[1].y as number[];
-  assert.ok(Math.abs(means[1] - 0.63) < 1e-12);
-  const bars = (fig.data[1].error_y as { array: number[] }).array;
-  assert.ok(Math.abs(bars[1] - 0.03) < 1e-12); // sd of 0.60, 0.66, 0.63
-  assert.equal(bars[2], 0); // one run: no spread
-  // systems side by side, points within half the gap between settings
-  const xs = fig.data[0].x as number[];
-  for (const x of xs) assert.ok(x > -5 && x < 25);
-  assert.ok((fig.data[1].x as number[])[0] < (fig.data[3].x as number[])[0]);
-  assert.throws(() => seedSpreadFigure([], "MAP", "x"), /no series/);
-  assert.throws(
-    () => seedSpreadFigure([{ name: "a", x: [0], runs: [] }], "MAP", "x"),
-    /1 settings, 0 run lists/,
-  );
-});
-
 Deno.test("varianceRatioTest: F(1, d) is t squared, F(2, 2) has cdf x / (1 + x), tables", () => {
   // F(2, 2): P(F <= x) = x / (1 + x). Variances 9 and 1 (sd 3 and 1, three runs each).
   const r = varianceRatioTest([0, 3, 6], [0, 1, 2]);
@@ -209,18 +170,6 @@ Deno.test("singleRunComparisons extremes: best of a against worst of b, and the 
   assert.deepEqual([lucky.runA, lucky.runB, lucky.meanA, lucky.meanB], [1, 0, 1, 0.2]);
   assert.deepEqual([unlucky.runA, unlucky.runB], [2, 1]);
   assert.equal(lucky.p, 0.5); // two questions, both +0.8: exact 2 of 4
-});
-
-Deno.test("seedStripFigure: one column per system, runs as points, mean with its sd", () => {
-  const fig = seedStripFigure({ a: [0.7, 0.72, 0.74], b: [0.6] }, "MAP");
-  assert.equal(fig.data.length, 4);
-  const xs = fig.data[0].x as number[];
-  assert.ok(xs.every((x) => Math.abs(x) <= 0.2));
-  assert.ok(Math.abs((fig.data[1].y as number[])[0] - 0.72) < 1e-12);
-  assert.ok(Math.abs((fig.data[1].error_y as { array: number[] }).array[0] - 0.02) < 1e-12);
-  assert.deepEqual((fig.layout.xaxis as { ticktext: string[] }).ticktext, ["a", "b"]);
-  assert.deepEqual(fig.data[2].x, [1]);
-  assert.throws(() => seedStripFigure({}, "MAP"), /no system/);
 });
 
 Deno.test("spreadRows and robustnessRows: hand-worked means, sds and changes", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spreadOverRuns, stabilityFigure } from "../../lib/stats/stability.ts";
+import { spreadOverRuns } from "../../lib/stats/stability.ts";
 import { KitError } from "../../lib/errors.ts";
 
 Deno.test("stability: hand-worked mean, sample sd, min, max and flag", () => {
@@ -21,15 +21,4 @@ Deno.test("stability: hand-worked mean, sample sd, min, max and flag", () => {
   assert.equal(one.unstable, false);
   assert.throws(() => spreadOverRuns([]), KitError);
   assert.throws(() => spreadOverRuns([[]]), KitError);
-});
-
-Deno.test("stability figure: one box per system with every run", () => {
-  const fig = stabilityFigure({
-    a: spreadOverRuns([[0.9], [0.91]]),
-    b: spreadOverRuns([[0.7], [0.9]], { threshold: 0.05 }),
-  }, "MAP");
-  assert.equal(fig.data.length, 2);
-  assert.deepEqual(fig.data[0].y, [0.9, 0.91]);
-  assert.equal(fig.data[1].name, "b (unstable)");
-  JSON.stringify(fig); // plain data
 });

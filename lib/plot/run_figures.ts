@@ -1,16 +1,16 @@
 /**
- * Figures and tables of systems with several runs (notebook 07 and the report): the running
- * mean as runs are added, each run's value around its system's mean, and per-setting spread
- * and robustness tables.
+ * Figures of systems with several runs (seeds; notebook 07): each run's value around its
+ * system's mean, the running mean as runs are added, per-run values against a setting (TANDA's
+ * label-noise experiment) and a box per system. The numbers come from lib/stats
+ * (`spreadOverRuns`, `runningMeans`); this module only draws them.
  *
  * @module
  */
 import { KitError } from "../errors.ts";
-import type { PerQueryValues } from "./compare.ts";
-import { mean, sampleSd } from "./significance.ts";
-import type { PlotlyFigure } from "./stability.ts";
-import { measureSpreadOverRuns } from "./seeds.ts";
-import { runningMeans } from "./seeds_needed.ts";
+import { mean, sampleSd } from "../stats/significance.ts";
+import type { StabilityResult } from "../stats/stability.ts";
+import { runningMeans } from "../stats/seeds_needed.ts";
+import type { Figure, Trace } from "./figures.ts";
 
 const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
 
@@ -26,7 +26,7 @@ function rgba(hex: string, alpha: number): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { runningMeanFigure } from "./seed_views.ts";
+ * import { runningMeanFigure } from "./run_figures.ts";
  * const fig = runningMeanFigure({ a: [0.7, 0.71, 0.69] }, "MAP");
  * assert(fig.data.length === 2 && (fig.data[1].x as number[]).length === 3);
  * ```
@@ -35,7 +35,7 @@ export function runningMeanFigure(
   bySystem: Record<string, readonly number[]>,
   measure: string,
   level = 0.95,
-): PlotlyFigure {
+): Figure {
   const data = Object.entries(bySystem).flatMap(([name, perRun], i) => {
     const r = runningMeans(perRun, level);
     const color = COLORS[i % COLORS.length];
@@ -94,7 +94,7 @@ export interface SpreadSeries {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { seedSpreadFigure } from "./seed_views.ts";
+ * import { seedSpreadFigure } from "./run_figures.ts";
  * const fig = seedSpreadFigure([{ name: "a", x: [0, 10], runs: [[0.7, 0.72], [0.6, 0.64]] }], "MAP", "noise (%)");
  * assert(fig.data.length === 2 && (fig.data[1].y as number[])[1] === 0.62);
  * ```
@@ -103,7 +103,7 @@ export function seedSpreadFigure(
   series: readonly SpreadSeries[],
   measure: string,
   xTitle: string,
-): PlotlyFigure {
+): Figure {
   if (series.length === 0) throw new KitError("spread figure: no series");
   const xs = [...new Set(series.flatMap((s) => s.x))].sort((p, q) => p - q);
   const step = xs.length > 1 ? Math.min(...xs.slice(1).map((x, i) => x - xs[i])) : 1;
@@ -138,7 +138,7 @@ export function seedSpreadFigure(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { seedStripFigure } from "./seed_views.ts";
+ * import { seedStripFigure } from "./run_figures.ts";
  * const fig = seedStripFigure({ a: [0.7, 0.72], b: [0.6, 0.61, 0.62] }, "MAP");
  * assert(fig.data.length === 4 && (fig.data[2].x as number[]).length === 3);
  * ```
@@ -146,7 +146,7 @@ export function seedSpreadFigure(
 export function seedStripFigure(
   bySystem: Record<string, readonly number[]>,
   measure: string,
-): PlotlyFigure {
+): Figure {
   const names = Object.keys(bySystem);
   if (names.length === 0) throw new KitError("strip figure: no system");
   return {
@@ -177,7 +177,7 @@ function runTraces(
   spread: number,
   measure: string,
   joined: boolean,
-): Record<string, unknown>[] {
+): Trace[] {
   const color = COLORS[index % COLORS.length];
   const px: number[] = [], py: number[] = [];
   runs.forEach((values, i) => {
@@ -217,89 +217,44 @@ function runTraces(
 }
 
 /**
- * One row per system and measure: runs, mean, sample sd, min and max of the per-run means
- * ({@link measureSpreadOverRuns}), for a table.
+ * A Plotly figure of the per-run values of several systems: one box per system with every run
+ * drawn as a point, unstable systems in red.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { spreadRows } from "./seed_views.ts";
- * const run = (v: number) => new Map([["q1", { map: v }]]);
- * const rows = spreadRows({ a: [run(0.7), run(0.8)] }, { map: "MAP" });
- * assert(rows[0].measure === "MAP" && rows[0].runs === 2 && rows[0].max === 0.8);
+ * import { stabilityFigure } from "./run_figures.ts";
+ * import { spreadOverRuns } from "../stats/stability.ts";
+ * const fig = stabilityFigure({ tanda: spreadOverRuns([[0.9], [0.91]]), ft: spreadOverRuns([[0.7], [0.9]]) }, "MAP");
+ * assert(fig.data.length === 2 && fig.data[1].marker !== undefined);
  * ```
  */
-export function spreadRows(
-  systems: Record<string, readonly PerQueryValues[]>,
-  measures: Record<string, string>,
-): Record<string, string | number>[] {
-  return Object.entries(systems).flatMap(([system, runs]) =>
-    Object.entries(measures).map(([measure, label]) => {
-      const s = measureSpreadOverRuns(runs, measure);
-      return {
-        system,
-        measure: label,
-        runs: s.runs,
-        mean: s.mean,
-        sd: s.sd,
-        min: s.min,
-        max: s.max,
-      };
-    })
-  );
-}
-
-/** The runs of one system under one setting (e.g. a label-noise level). */
-export interface SettingRuns {
-  /** The setting, as shown (e.g. `10%`). */
-  setting: string;
-  /** The system's name. */
-  system: string;
-  /** Per-query values of each run. */
-  runs: readonly PerQueryValues[];
-}
-
-/**
- * TANDA's robustness layout: one row per setting, for each system and measure `mean ± sd` over
- * its runs, and the relative change of the first measure's mean from the `baseline` setting
- * (e.g. `-1.8%` of MAP at 10% label noise against no noise).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { robustnessRows } from "./seed_views.ts";
- * const run = (v: number) => new Map([["q1", { map: v }]]);
- * const rows = robustnessRows([
- *   { setting: "0%", system: "a", runs: [run(0.8), run(0.8)] },
- *   { setting: "10%", system: "a", runs: [run(0.7), run(0.74)] },
- * ], { map: "MAP" }, "0%");
- * assert(rows[1]["a MAP"] === "0.7200 ± 0.0283" && rows[1]["a MAP change"] === "-10.0%");
- * ```
- */
-export function robustnessRows(
-  cells: readonly SettingRuns[],
-  measures: Record<string, string>,
-  baseline: string,
-): Record<string, string>[] {
-  const [first, firstLabel] = Object.entries(measures)[0] ?? [];
-  if (first === undefined) throw new KitError("robustness table: no measure");
-  const base = new Map(
-    cells.filter((c) => c.setting === baseline).map((
-      c,
-    ) => [c.system, measureSpreadOverRuns(c.runs, first)]),
-  );
-  const rows = new Map<string, Record<string, string>>();
-  for (const c of cells) {
-    const row = rows.get(c.setting) ?? { setting: c.setting };
-    rows.set(c.setting, row);
-    for (const [m, label] of Object.entries(measures)) {
-      const s = measureSpreadOverRuns(c.runs, m);
-      row[`${c.system} ${label}`] = `${s.mean.toFixed(4)} ± ${s.sd.toFixed(4)}`;
-    }
-    const b = base.get(c.system);
-    if (!b) throw new KitError(`robustness table: ${c.system} has no runs at '${baseline}'`);
-    const change = (measureSpreadOverRuns(c.runs, first).mean / b.mean - 1) * 100;
-    row[`${c.system} ${firstLabel} change`] = `${change > 0 ? "+" : ""}${change.toFixed(1)}%`;
-  }
-  return [...rows.values()];
+export function stabilityFigure(
+  bySystem: Record<string, StabilityResult>,
+  measure: string,
+): Figure {
+  return {
+    data: Object.entries(bySystem).map(([name, s]) => ({
+      type: "box",
+      name: `${name}${s.unstable ? " (unstable)" : ""}`,
+      y: s.perRun,
+      boxpoints: "all",
+      jitter: 0.3,
+      pointpos: 0,
+      marker: { color: s.unstable ? "#d62728" : "#1f77b4" },
+      hovertemplate: `${name}<br>${measure} %{y:.4f}<extra></extra>`,
+    })),
+    layout: {
+      title: { text: `${measure} across runs (mean ± sample sd per system)` },
+      yaxis: { title: { text: measure } },
+      showlegend: false,
+      annotations: Object.entries(bySystem).map(([name, s]) => ({
+        x: `${name}${s.unstable ? " (unstable)" : ""}`,
+        y: s.max,
+        yshift: 14,
+        showarrow: false,
+        text: `${s.mean.toFixed(4)} ± ${s.sd.toFixed(4)}`,
+      })),
+    },
+  };
 }
