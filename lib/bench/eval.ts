@@ -23,6 +23,7 @@ import { evaluateTrecFiles, readQrels, readRun, type StageTimes } from "../metri
 import { REFERENCE_MEASURES, referenceEvaluate } from "../metrics/reference.ts";
 import { quantileSorted } from "../stats/significance.ts";
 import { writeSynthetic } from "./synthetic.ts";
+import { writeFileAtomic } from "../io/atomic.ts";
 import { trecEvalBinary } from "./trec_eval.ts";
 
 const MEASURES = ["-m", "map", "-m", "recip_rank", "-m", "P.5", "-m", "ndcg_cut.10"];
@@ -328,8 +329,8 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
       qrels: `${options.dir}/one-line-qrels.txt`,
       run: `${options.dir}/one-line-run.txt`,
     };
-    await Deno.writeTextFile(one.qrels, "q1 0 d1 1\n");
-    await Deno.writeTextFile(one.run, "q1 Q0 d1 1 1.5 run\n");
+    await writeFileAtomic(one.qrels, "q1 0 d1 1\n", { force: true });
+    await writeFileAtomic(one.run, "q1 Q0 d1 1 1.5 run\n", { force: true });
     const startTools = tools.filter((t) => !t.name.endsWith("--threads 1"));
     if (trecEvalTool) startTools.push(trecEvalTool);
     const startRepeats = Math.max(repeats, 5);

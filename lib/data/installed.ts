@@ -18,6 +18,7 @@
  */
 import { createHash } from "node:crypto";
 import { KitError } from "../errors.ts";
+import { replaceFileSync } from "../io/atomic.ts";
 import type { DatasetName } from "./types.ts";
 
 /**
@@ -253,20 +254,6 @@ function readStampCache(): StampCache {
     return data && typeof data === "object" ? data as StampCache : {};
   } catch {
     return {};
-  }
-}
-
-/** Writes `text` to `path` through a temporary file and a rename (never half a file). */
-function replaceFileSync(path: string, text: string): void {
-  const tmp = `${path}.tmp-${Deno.pid}-${Date.now().toString(36)}`;
-  try {
-    Deno.writeTextFileSync(tmp, text);
-    Deno.renameSync(tmp, path);
-  } catch (e) {
-    try {
-      Deno.removeSync(tmp);
-    } catch { /* not made */ }
-    throw e;
   }
 }
 

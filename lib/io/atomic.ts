@@ -223,3 +223,32 @@ async function writeAll(
     off += n;
   }
 }
+
+/**
+ * Writes `text` to `path` through a temporary file and a rename (never half a file), synchronously:
+ * for the kit's own bookkeeping files (install markers, the stamp cache), which it replaces without
+ * `--force`. A user's output goes through {@link writeFileAtomic}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { replaceFileSync } from "./atomic.ts";
+ * const dir = Deno.makeTempDirSync();
+ * replaceFileSync(`${dir}/marker.json`, "{}\n");
+ * replaceFileSync(`${dir}/marker.json`, "{\"a\": 1}\n");
+ * assert.equal(Deno.readTextFileSync(`${dir}/marker.json`), "{\"a\": 1}\n");
+ * assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["marker.json"]);
+ * ```
+ */
+export function replaceFileSync(path: string, text: string): void {
+  const tmp = `${path}.tmp-${Deno.pid}-${Date.now().toString(36)}`;
+  try {
+    Deno.writeTextFileSync(tmp, text);
+    Deno.renameSync(tmp, path);
+  } catch (e) {
+    try {
+      Deno.removeSync(tmp);
+    } catch { /* not made */ }
+    throw e;
+  }
+}

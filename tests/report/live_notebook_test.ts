@@ -200,7 +200,13 @@ Deno.test({
       await server.close();
       await Deno.remove(dir, { recursive: true });
     }
-    assert.doesNotMatch(server.log(), /Invalid Signature|Traceback/, server.log());
+    // Tornado logs a traceback when it writes to a websocket the page closed on reload
+    // (WebSocketClosedError): the page's own doing, not the kernel's. Any other traceback fails.
+    const serverLog = server.log().replace(
+      /Task exception was never retrieved\n(?:(?!\n\[[IWE] ).)*?\ntornado\.websocket\.WebSocketClosedError\n/gs,
+      "",
+    );
+    assert.doesNotMatch(serverLog, /Invalid Signature|Traceback/, server.log());
     assert.ok(foreign.every((u) => !u.includes("plot")), `figures fetched from: ${foreign}`);
   },
 });
