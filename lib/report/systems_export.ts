@@ -17,6 +17,7 @@ import type { SystemSummary } from "../stats/systems.ts";
 import type { QrcdEvaluation } from "../qrcd/metrics.ts";
 import { KIT_BASELINES, type UserSystemsSpec } from "./user_systems.ts";
 import { measureLabel } from "../metrics/protocol_measures.ts";
+import { csvText } from "../metrics/format.ts";
 
 /** One answer-selection system in the export. */
 export interface ExportedSystem {
@@ -287,9 +288,9 @@ export async function readExport(dir: string): Promise<SystemsExport | undefined
   return JSON.parse(text) as SystemsExport;
 }
 
+/** A cell: text through `csvText` (quoted, and a leading `=`, `+`, `-`, `@` made inert). */
 function csvField(v: string | number | boolean | null | undefined): string {
-  const s = v == null ? "" : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+  return v == null ? "" : typeof v === "string" ? csvText(v) : String(v);
 }
 
 /**
@@ -300,6 +301,8 @@ function csvField(v: string | number | boolean | null | undefined): string {
  * import assert from "node:assert/strict";
  * import { rowsCsv } from "./systems_export.ts";
  * assert.equal(rowsCsv([{ q: 'say "hi", then', v: 0.5 }]), 'q,v\n"say ""hi"", then",0.5\n');
+ * // A run name a spreadsheet would run as a formula stays text.
+ * assert.equal(rowsCsv([{ system: "=cmd|' /C calc'!A1" }]), "system\n'=cmd|' /C calc'!A1\n");
  * ```
  */
 export function rowsCsv(rows: readonly Row[]): string {
