@@ -96,3 +96,12 @@ export {
   pairsOf,
   webGpuAdapterInfo,
 } from "./model/inspect.ts";
+export {
+  MODEL_SHAPES,
+  parameterCount,
+  SHAPE_NAMES,
+  shapedModelDir,
+  writeShapedModel,
+} from "./model/shaped.ts";
+export type { ModelShape, ShapeName } from "./model/shaped.ts";
+export type { BertShape, WeightInit } from "./model/bert_onnx.ts";
