@@ -71,6 +71,14 @@ export interface BenchOptions {
   cacheDir?: string;
   /** Told each row as it is measured (a long run shows progress). */
   onRow?: (row: BenchRow) => void;
+  /**
+   * A time budget: `performance.now()` in ms after which no configuration starts. A batch
+   * size whose two passes would end after it (estimated from the last rate measured on the
+   * same model and backend) is skipped and told to `onSkip`.
+   */
+  deadline?: number;
+  /** Told each configuration skipped for the deadline. */
+  onSkip?: (skipped: { model: string; backend: Backend; batchSize: number }) => void;
 }
 
 /**
@@ -168,9 +176,22 @@ export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow
     // CPU first, so that WebGPU rows can say how far they are from it
     const order = [...backends].sort((a, b) => (a === "cpu" ? 0 : 1) - (b === "cpu" ? 0 : 1));
     for (const backend of order) {
+      const late = () => options.deadline !== undefined && performance.now() > options.deadline;
+      if (late()) {
+        for (const batchSize of batchSizes) {
+          options.onSkip?.({ model: model.name, backend, batchSize });
+        }
+        continue;
+      }
       const ce = await loadCrossEncoder(model.spec, { backend, scoreCache: false });
+      let secondsPerPair = 0;
       try {
         for (const batchSize of batchSizes) {
+          const estimate = 2 * pairs.length * secondsPerPair * 1000;
+          if (late() || performance.now() + estimate > (options.deadline ?? Infinity)) {
+            options.onSkip?.({ model: model.name, backend, batchSize });
+            continue;
+          }
           // warm-up over the same pairs: WebGPU compiles its kernels for each new shape
           await ce.scorePairs(pairs, { batchSize });
           let peak = Deno.memoryUsage().rss;
@@ -182,6 +203,7 @@ export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow
           const seconds = (performance.now() - t0) / 1000;
           clearInterval(timer);
           peak = Math.max(peak, Deno.memoryUsage().rss);
+          secondsPerPair = seconds / pairs.length;
           if (backend === "cpu") cpuScores.set(batchSize, scores);
           const cpu = backend === "cpu" ? undefined : cpuScores.get(batchSize);
           const { tokens, padded } = tokenCounts(ce, pairs, batchSize);
@@ -291,6 +313,8 @@ export const benchScoringCommand: Command = {
       backends,
       models: extra,
       shapes,
+      // a row on stderr as it is measured: a real-shaped model on a CPU adapter takes minutes
+      onRow: (row) => console.error(formatBenchTable([row]).split("\n")[2]),
     });
     console.log(formatBenchTable(rows));
   },
