@@ -144,6 +144,7 @@ for (const shape of ["minilm-l6", "bert-base"] as ShapeName[]) {
       const pairs = await benchPairs(PLAN.agreementPairs);
       const row = await backendAgreement(dirs.get(shape)!, pairs);
       report.agreement.push({ shape, batch: 32, ...row });
+      log(`agreement: ${JSON.stringify(report.agreement.at(-1))}`);
     });
   }
 }

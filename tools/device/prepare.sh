@@ -27,12 +27,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 DENO_DIR=$tmp/deno_dir "$deno" cache --quiet --config deno.json tools/device/bench.ts
 ort=$(echo "$tmp"/deno_dir/npm/registry.npmjs.org/onnxruntime-web/*/dist)
-# keep the entry points Deno resolves (node and default import conditions) and the two
-# wasm builds they load: plain (cpu) and jsep (webgpu)
-find "$ort" -type f ! \( -name 'ort.node.min.mjs' -o -name 'ort.bundle.min.mjs' \
-  -o -name 'ort.webgpu.bundle.min.mjs' -o -name 'ort.min.mjs' -o -name 'ort.webgpu.min.mjs' \
+# keep the two entry points Deno resolves (the "node" condition of "onnxruntime-web", the
+# default of "onnxruntime-web/webgpu") and the wasm builds they load: plain (cpu) and asyncify
+# (webgpu); the rehearsal (README.md) fails if one is missing
+find "$ort" -type f ! \( -name 'ort.node.min.mjs' -o -name 'ort.webgpu.bundle.min.mjs' \
   -o -name 'ort-wasm-simd-threaded.mjs' -o -name 'ort-wasm-simd-threaded.wasm' \
-  -o -name 'ort-wasm-simd-threaded.jsep.mjs' -o -name 'ort-wasm-simd-threaded.jsep.wasm' \) -delete
+  -o -name 'ort-wasm-simd-threaded.asyncify.mjs' -o -name 'ort-wasm-simd-threaded.asyncify.wasm' \) \
+  -delete
 rm -rf "$ort/../lib" "$tmp"/deno_dir/gen "$tmp"/deno_dir/*cache_v2*
 tar -C "$tmp/deno_dir" -cf - npm | xz -T2 -9 >.device/deno_dir.tar.xz.tmp
 mv .device/deno_dir.tar.xz.tmp .device/deno_dir.tar.xz

@@ -41,9 +41,10 @@ mkdir -p "$work/deno_dir" "$work/xdg" && chmod 700 "$work/xdg"
 unxz_to .device/deno_dir.tar.xz "$work/deno_dir.tar" && tar -xf "$work/deno_dir.tar" -C "$work/deno_dir" &&
   rm "$work/deno_dir.tar" || exit 1
 echo "run.sh: unpacked Deno and its npm cache in $(($(date +%s) - t0)) s"
-# no network there: a missing package must fail at once, not wait for a registry
+# no network there: --cached-only below makes a missing package fail at once (the cache is
+# kept per registry host, so NPM_CONFIG_REGISTRY must stay the default)
 export DENO_DIR=$work/deno_dir QA_KIT_DATA_DIR=$work/cache XDG_RUNTIME_DIR=$work/xdg \
-  NPM_CONFIG_REGISTRY=http://127.0.0.1:9/ DENO_NO_UPDATE_CHECK=1 NO_COLOR=1
+  DENO_NO_UPDATE_CHECK=1 NO_COLOR=1
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f $icd ] && [ -z "${VK_DRIVER_FILES:-}" ] && export VK_DRIVER_FILES=$icd
 {
