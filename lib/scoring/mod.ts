@@ -44,3 +44,8 @@ export { loadSpanReader } from "./model/qa.ts";
 export type { ExtractiveReader, SpanReaderOptions } from "./model/qa.ts";
 export { backendAgreement, batchPlan, measureThroughput } from "./model/inspect.ts";
 export { pairSegments, pairsOf, webGpuAdapterInfo } from "./model/inspect.ts";
+// Real-shaped cross-encoders the kit generates (seeded random weights; no download).
+export { MODEL_SHAPES, parameterCount, SHAPE_NAMES } from "./model/shaped.ts";
+export { shapedModelDir, writeShapedModel } from "./model/shaped.ts";
+export type { ModelShape, ShapeName } from "./model/shaped.ts";
+export type { BertShape, WeightInit } from "./model/bert_onnx.ts";
