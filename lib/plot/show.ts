@@ -44,6 +44,15 @@ interface KernelSession {
 
 /** Undefined outside a kernel; the session once connected. */
 let session: Promise<KernelSession | undefined> | undefined;
+/**
+ * Subscriptions that failed in a row. On a loaded machine the kernel can take seconds to add a
+ * subscriber; without one, `display` falls back to a pause, which the kernel's race can beat
+ * (an output lost, or shown under the next cell). So a failed subscription is tried again at
+ * the next `display`, a few times, rather than given up for the whole session.
+ */
+let failedConnects = 0;
+const CONNECT_TRIES = 4;
+const CONNECT_TIMEOUT_MS = 15_000;
 
 async function connect(): Promise<KernelSession | undefined> {
   const file = kernelConnectionFile();
@@ -51,8 +60,11 @@ async function connect(): Promise<KernelSession | undefined> {
   const info = readConnectionInfo(file);
   if (!info) return {};
   try {
-    return { watcher: await IopubWatcher.connect(info) };
+    const watcher = await IopubWatcher.connect(info, CONNECT_TIMEOUT_MS);
+    failedConnects = 0;
+    return { watcher };
   } catch {
+    failedConnects++;
     return {};
   }
 }
@@ -65,7 +77,10 @@ if (kernelConnectionFile()) session = connect();
 async function kernelSession(): Promise<KernelSession | undefined> {
   session ??= connect();
   const s = await session;
-  if (s?.watcher?.closed) {
+  const retry = s?.watcher
+    ? s.watcher.closed
+    : failedConnects > 0 && failedConnects < CONNECT_TRIES;
+  if (retry) {
     session = connect();
     return await session;
   }

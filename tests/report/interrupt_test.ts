@@ -74,7 +74,7 @@ function startReport(out: string) {
 
 /** Waits until the report's notebook runner and its kernel run; returns the tree below `pid`. */
 async function waitForKernel(pid: number) {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 1800; i++) {
     const tree = descendants(pid);
     const kernel = tree.find((d) => d.argv.includes("jupyter") && d.argv.includes("--kernel"));
     if (kernel && tree.some((d) => d.argv.some((a) => a.endsWith("run_notebook.py")))) return tree;

@@ -182,7 +182,7 @@ function attributeMessage(name: string, a: OnnxAttribute) {
  *   nodes: [{ opType: "Add", inputs: ["x", "one"], outputs: ["y"] }],
  * });
  * assert.equal(bytes[0], 0x08); // field 1 (ir_version), varint
- * const ort = await import("onnxruntime-web");
+ * const ort = await import("npm:onnxruntime-web@1.30.0");
  * ort.env.wasm.numThreads = 1;
  * const s = await ort.InferenceSession.create(bytes);
  * const out = await s.run({ x: new ort.Tensor("float32", new Float32Array([1, 2]), [2]) });

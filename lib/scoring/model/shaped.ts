@@ -10,7 +10,7 @@
  */
 import { KitError } from "../../errors.ts";
 import { defaultCacheDir } from "../../data/paths.ts";
-import { exists } from "../../io/atomic.ts";
+import { exists, writeFileAtomic } from "../../io/atomic.ts";
 import { dirname } from "../../io/path.ts";
 import { removeOnInterrupt } from "../../io/interrupt.ts";
 import { tempPathFor } from "../../io/temp.ts";
@@ -135,8 +135,9 @@ export async function writeShapedModel(
   try {
     await Deno.mkdir(`${tmp}/onnx`, { recursive: true });
     const { tokenizer, config } = bertTokenizerFiles(vocab, s.maxPositions);
+    // Files go into the folder being built (renamed into place when complete).
     const json = (name: string, value: unknown) =>
-      Deno.writeTextFile(`${tmp}/${name}`, JSON.stringify(value, null, 2) + "\n");
+      writeFileAtomic(`${tmp}/${name}`, JSON.stringify(value, null, 2) + "\n");
     await json("tokenizer.json", tokenizer);
     await json("tokenizer_config.json", config);
     await json("config.json", {
@@ -164,7 +165,7 @@ export async function writeShapedModel(
       },
     });
     const model = encodeOnnxModel(bertCrossEncoderGraph(s, bertWeights(s, init)));
-    await Deno.writeFile(`${tmp}/onnx/model.onnx`, model);
+    await writeFileAtomic(`${tmp}/onnx/model.onnx`, model);
     await Deno.rename(tmp, dir);
   } catch (e) {
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
