@@ -17,7 +17,7 @@ import { qrelsFromQuestions } from "../metrics/convert.ts";
 import type { Qrels, Run } from "../metrics/evaluate.ts";
 import { readRun } from "../metrics/trec_files.ts";
 import { isQrcdSplit, loadQrcd, loadQrcdSplit } from "../qrcd/load.ts";
-import { checkRunAgainstGold, formatIssue, readSpanRun } from "../qrcd/runfile.ts";
+import { checkRunAgainstGold, formatIssue, readSpanRun, unrelatedToGold } from "../qrcd/runfile.ts";
 import type { PassageQuestion, SpanRun } from "../qrcd/types.ts";
 import type { UserSystemsSpec } from "./user_systems.ts";
 
@@ -195,7 +195,8 @@ export interface QrcdRunRead {
 
 /**
  * Reads the QRCD runs of a spec and checks each against the gold records (missing and extra
- * pq_ids, the checker's rules). A run the official scorer would refuse is an error.
+ * pq_ids, the checker's rules). A run the official scorer would refuse is an error, as is a run
+ * that shares no pq_id with the gold (it would score 0 everywhere: the wrong file).
  */
 export async function readQrcdRuns(
   spec: UserSystemsSpec,
@@ -204,6 +205,8 @@ export async function readQrcdRuns(
   const out = new Map<string, QrcdRunRead>();
   for (const r of spec.qrcd?.runs ?? []) {
     const { run, issues } = await readSpanRun(r.path);
+    const unrelated = unrelatedToGold(gold, run);
+    if (unrelated) throw new KitError(unrelated, { file: r.path });
     const all = [...issues, ...checkRunAgainstGold(gold, run)];
     const errors = all.filter((i) => i.severity === "error");
     if (errors.length) {
