@@ -105,7 +105,10 @@ export async function readCheckedRun(
   spec: Pick<UserSystemsSpec, "dataset" | "split" | "filter">,
   split: SystemsSplit,
 ): Promise<CheckedRun> {
-  const read = renumberRun(await readRun(file), spec.dataset, split.raw);
+  const read = renumberRun(await readRun(file), spec.dataset, split.raw, {
+    split: spec.split,
+    file,
+  });
   const check = checkRunAgainstSplit(read.run, split.questions, {
     filter: spec.filter,
     split: spec.split,
