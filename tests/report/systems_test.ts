@@ -105,6 +105,8 @@ Deno.test("report CLI: flags for systems are checked before anything runs", asyn
       /unknown wikiqa split 'tset'/,
     ],
     [["--qrcd-gold", "dev"], /--qrcd-gold is for --qrcd-run/],
+    [["--only", "99", "--only", "01"], /--only 99 matches no notebook \(the notebooks: 01, 02,/],
+    [["--only", "01", "--only", "00"], /--only 00 matches no notebook \(00 needs systems: --run/],
     [
       ["--run", "x=data/samples/runs/wikiqa-test.run", "--filter", "dirty"],
       /unknown filter 'dirty'/,
