@@ -23,7 +23,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
+import { replaceFileSync, writeFileAtomic } from "../io/atomic.ts";
 import { onInterrupt } from "../io/interrupt.ts";
 import { outputError } from "../io/output.ts";
 import { basename, dirname } from "../io/path.ts";
@@ -292,6 +292,31 @@ export interface Workspace {
   keepFailed(): string | undefined;
 }
 
+/**
+ * The paths in `<kept>/summary.json` (written for the report folder `outDir` before a later
+ * step failed) pointed at the folder the failed attempt is kept in; nothing when there is none.
+ */
+function repointSummary(kept: string, outDir: string): void {
+  const file = `${kept}/summary.json`;
+  let summary: unknown;
+  try {
+    summary = JSON.parse(Deno.readTextFileSync(file));
+  } catch {
+    return; // none written, or not the kit's: left as it is
+  }
+  const move = (v: unknown): unknown =>
+    typeof v === "string"
+      ? (v === outDir ? kept : v.startsWith(`${outDir}/`) ? kept + v.slice(outDir.length) : v)
+      : Array.isArray(v)
+      ? v.map(move)
+      : v !== null && typeof v === "object"
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, move(x)]))
+      : v;
+  try {
+    replaceFileSync(file, JSON.stringify(move(summary), null, 2) + "\n");
+  } catch { /* a read-only copy: the attempt is still kept */ }
+}
+
 function existsSync(path: string): boolean {
   try {
     Deno.lstatSync(path);
@@ -428,6 +453,7 @@ export async function openWorkspace(
       } catch {
         removeSync(dir);
       }
+      if (kept) repointSummary(kept, outDir);
       dispose();
       return kept;
     },
