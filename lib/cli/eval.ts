@@ -60,7 +60,10 @@ const as2Command: Command = {
     if (raw.isSample) console.error("note: reading the bundled samples, not the real corpus");
     const qrels = qrelsFromQuestions(questions);
     // A run in another numbering its corpus's runs circulate in (WikiQA's .ref) is mapped.
-    const read = renumberRun(await readRun(runPath, { release }), dataset, raw.questions);
+    const read = renumberRun(await readRun(runPath, { release }), dataset, raw.questions, {
+      split: splitName,
+      file: runPath,
+    });
     if (read.numbering) console.error(`note: ${runPath}: ${numberingNote(read, splitName)}`);
     const run = read.run;
     const kept = new Set(questions.map((q) => q.id));

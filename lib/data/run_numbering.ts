@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { KitError } from "../errors.ts";
 import type { Question } from "./types.ts";
 import { refIdsToCorpusIds } from "./wikiqa.ts";
 
@@ -29,10 +30,28 @@ export interface RenumberedRun {
 const NUMBER = /^(0|[1-9]\d*)$/;
 
 /**
+ * The share of a recognised run's entries that must name a question and sentence of the split.
+ * A run in the split's own `.ref` numbering names only those; one in another split's numbering
+ * leaves a third or more unmapped on WikiQA (dev as test: 927 of 2733; test as train: 2138 of
+ * 6165), so anything below nine in ten is refused rather than scored.
+ */
+export const MIN_MAPPED_SHARE = 0.9;
+
+/** Where a run comes from, for {@link renumberRun}'s messages. */
+export interface RenumberOptions {
+  /** The split's name (`test`): the `.ref` file the message names. */
+  split?: string;
+  /** The run file, prefixed to an error. */
+  file?: string;
+}
+
+/**
  * Recognises a run numbered as another file of `dataset` numbers it (WikiQA's `.ref`: question
  * number, sentence index) and maps it to the corpus ids of `questions`, which must be the
  * split's questions in file order, unfiltered (`loadSplit(...).questions`). A run that uses
- * the corpus ids, or shares any question id with them, is returned as it is.
+ * the corpus ids, or shares any question id with them, is returned as it is. A run recognised
+ * as `.ref`-numbered of which fewer than {@link MIN_MAPPED_SHARE} of the entries name a
+ * question and sentence of the split is a `KitError` (most likely another split's numbering).
  *
  * @example
  * ```ts
@@ -48,18 +67,23 @@ const NUMBER = /^(0|[1-9]\d*)$/;
  * assert.deepEqual([...r.run.get("Q8")!.keys()], ["D8-0", "D8-1"]);
  * const own = new Map([["Q8", new Map([["D8-0", 1]])]]);
  * assert.equal(renumberRun(own, "wikiqa", questions).numbering, undefined);
+ * const other = new Map([["2", new Map([["0", 0.9], ["5", 0.1]])], ["9", new Map([["0", 1]])]]);
+ * assert.throws(() => renumberRun(other, "wikiqa", questions), /a run of another split/);
  * ```
  */
 export function renumberRun(
   run: Map<string, Map<string, number>>,
   dataset: string,
   questions: readonly Question[],
+  options: RenumberOptions = {},
 ): RenumberedRun {
   if (dataset !== "wikiqa" || !looksLikeRef(run, questions)) return { run, unmapped: 0 };
   const out = new Map<string, Map<string, number>>();
   let unmapped = 0;
+  let entries = 0;
   for (const [qnum, docs] of run) {
     for (const [index, score] of docs) {
+      entries++;
       const ids = refIdsToCorpusIds(questions, qnum, index);
       // An entry that names nothing in the split stays as given: the protocol check reports
       // it (an unknown question or candidate) like any other.
@@ -69,6 +93,18 @@ export function renumberRun(
       if (!m) out.set(qid, m = new Map());
       m.set(cid, score);
     }
+  }
+  const mapped = entries - unmapped;
+  if (mapped < MIN_MAPPED_SHARE * entries) {
+    const file = `WikiQA-${options.split ?? "<split>"}.ref`;
+    throw new KitError(
+      `every id is a number, so the run was read as numbered like ${file} (question number ` +
+        `in the file's order, sentence index), but only ${mapped} of its ${entries} entries ` +
+        `(${Math.floor((100 * mapped) / entries)}%) name a question and sentence of the ` +
+        `split's ${questions.length} questions: most likely a run of another split, in that ` +
+        `split's .ref numbering (give it with that --split), or not a WikiQA .ref run at all`,
+      options.file === undefined ? {} : { file: options.file },
+    );
   }
   return { run: out, numbering: "wikiqa-ref", unmapped };
 }

@@ -249,8 +249,8 @@ export async function readSpanRun(path: string): Promise<CheckedRun> {
 }
 
 /**
- * Checks a run against gold records: a gold pq_id without predictions is a warning (it scores 0),
- * as is a run pq_id not in the gold file (it is ignored).
+ * Checks a run against gold records: gold pq_ids without predictions are one warning (they score
+ * 0), as are run pq_ids not in the gold file (they are ignored).
  *
  * @example
  * ```ts
@@ -264,26 +264,56 @@ export async function readSpanRun(path: string): Promise<CheckedRun> {
  */
 export function checkRunAgainstGold(gold: PassageQuestion[], run: SpanRun): RunIssue[] {
   const issues: RunIssue[] = [];
-  const goldIds = new Set<string>();
-  for (const r of gold) {
-    goldIds.add(r.pqId);
-    if (!run.has(r.pqId)) {
-      issues.push({
-        severity: "warning",
-        pqId: r.pqId,
-        message: "no predictions for this gold pq_id; it scores 0",
-      });
-    }
+  const goldIds = new Set(gold.map((r) => r.pqId));
+  const missing = [...goldIds].filter((id) => !run.has(id));
+  if (missing.length === 1) {
+    issues.push({
+      severity: "warning",
+      pqId: missing[0],
+      message: "no predictions for this gold pq_id; it scores 0",
+    });
+  } else if (missing.length > 1) {
+    issues.push({
+      severity: "warning",
+      message: `${missing.length} of ${goldIds.size} gold pq_ids have no predictions and score ` +
+        `0: ${shortList(missing)}`,
+    });
   }
   const extra = [...run.keys()].filter((id) => !goldIds.has(id));
   if (extra.length > 0) {
-    const shown = extra.slice(0, 5).join(", ") + (extra.length > 5 ? ", ..." : "");
     issues.push({
       severity: "warning",
-      message: `${extra.length} pq_id(s) not in the gold file are ignored: ${shown}`,
+      message: `${extra.length} pq_id(s) not in the gold file are ignored: ${shortList(extra)}`,
     });
   }
   return issues;
+}
+
+function shortList(ids: string[]): string {
+  return ids.slice(0, 5).join(", ") + (ids.length > 5 ? ", ..." : "");
+}
+
+/**
+ * Why a run cannot be meant for these gold records: it shares no pq_id with them (an empty run,
+ * or a run of another split or question set); `undefined` when it shares at least one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unrelatedToGold } from "./runfile.ts";
+ * const gold = [{ pqId: "a" }] as Parameters<typeof unrelatedToGold>[0];
+ * assert(unrelatedToGold(gold, new Map([["a", []]])) === undefined);
+ * assert.match(unrelatedToGold(gold, new Map())!, /shares no pq_id/);
+ * ```
+ */
+export function unrelatedToGold(gold: PassageQuestion[], run: SpanRun): string | undefined {
+  if (gold.length === 0 || gold.some((r) => run.has(r.pqId))) return undefined;
+  const ours = shortList(gold.map((r) => r.pqId));
+  const why = run.size === 0
+    ? "the run has no pq_id at all (an empty file, or a run not yet filled)"
+    : `its pq_ids (${shortList([...run.keys()])}) are not the gold's: a run of another ` +
+      "split or question set, or scored against the wrong gold";
+  return `shares no pq_id with the gold records (${gold.length} records: ${ours}): ${why}`;
 }
 
 /**

@@ -159,24 +159,32 @@ export interface ReportResult {
 export const SYSTEMS_NOTEBOOK = "00-your-systems.ipynb";
 
 /**
- * The notebooks of a folder, `NN-name.ipynb`, in order; `00-your-systems` only `withSystems`.
+ * The notebooks of a folder, `NN-name.ipynb`, in order; `00-your-systems` only `withSystems`;
+ * `only`: those whose name starts with one of these (each must match one: an error names it).
  */
 export function listNotebooks(
   dir: string,
   only: readonly string[] = [],
   withSystems = false,
 ): string[] {
-  const names = [...Deno.readDirSync(dir)]
+  const all = [...Deno.readDirSync(dir)]
     .filter((e) => e.isFile && /^\d\d-.+\.ipynb$/.test(e.name))
     .map((e) => e.name)
-    .filter((n) => withSystems || n !== SYSTEMS_NOTEBOOK)
-    .filter((n) => only.length === 0 || only.some((o) => n.startsWith(o)))
     .sort();
+  const built = all.filter((n) => withSystems || n !== SYSTEMS_NOTEBOOK);
+  const hint = " (00 needs systems: --run, --model or --qrcd-run)";
+  for (const o of only) {
+    if (built.some((n) => n.startsWith(o))) continue;
+    const known = built.map((n) => n.slice(0, 2)).join(", ");
+    throw new KitError(
+      `--only ${o} matches no notebook${all.some((n) => n.startsWith(o)) ? hint : ""}` +
+        (known ? ` (the notebooks: ${known})` : ""),
+      { file: dir },
+    );
+  }
+  const names = built.filter((n) => only.length === 0 || only.some((o) => n.startsWith(o)));
   if (names.length === 0) {
-    const hint = only.some((o) => SYSTEMS_NOTEBOOK.startsWith(o)) && !withSystems
-      ? " (00 needs systems: --run, --model or --qrcd-run)"
-      : "";
-    throw new KitError(`no notebooks (NN-name.ipynb) found${hint}`, { file: dir });
+    throw new KitError("no notebooks (NN-name.ipynb) found", { file: dir });
   }
   return names;
 }

@@ -17,7 +17,7 @@ import { qrelsFromQuestions } from "../metrics/convert.ts";
 import type { Qrels, Run } from "../metrics/evaluate.ts";
 import { readRun } from "../metrics/trec_files.ts";
 import { isQrcdSplit, loadQrcd, loadQrcdSplit } from "../qrcd/load.ts";
-import { checkRunAgainstGold, formatIssue, readSpanRun } from "../qrcd/runfile.ts";
+import { checkRunAgainstGold, formatIssue, readSpanRun, unrelatedToGold } from "../qrcd/runfile.ts";
 import type { PassageQuestion, SpanRun } from "../qrcd/types.ts";
 import type { UserSystemsSpec } from "./user_systems.ts";
 
@@ -105,7 +105,10 @@ export async function readCheckedRun(
   spec: Pick<UserSystemsSpec, "dataset" | "split" | "filter">,
   split: SystemsSplit,
 ): Promise<CheckedRun> {
-  const read = renumberRun(await readRun(file), spec.dataset, split.raw);
+  const read = renumberRun(await readRun(file), spec.dataset, split.raw, {
+    split: spec.split,
+    file,
+  });
   const check = checkRunAgainstSplit(read.run, split.questions, {
     filter: spec.filter,
     split: spec.split,
@@ -195,7 +198,8 @@ export interface QrcdRunRead {
 
 /**
  * Reads the QRCD runs of a spec and checks each against the gold records (missing and extra
- * pq_ids, the checker's rules). A run the official scorer would refuse is an error.
+ * pq_ids, the checker's rules). A run the official scorer would refuse is an error, as is a run
+ * that shares no pq_id with the gold (it would score 0 everywhere: the wrong file).
  */
 export async function readQrcdRuns(
   spec: UserSystemsSpec,
@@ -214,6 +218,9 @@ export async function readQrcdRuns(
         { file: r.path },
       );
     }
+    // A run the checker accepts that answers none of the gold's questions is the wrong file.
+    const unrelated = unrelatedToGold(gold, run);
+    if (unrelated) throw new KitError(unrelated, { file: r.path });
     out.set(r.name, {
       path: r.path,
       run,

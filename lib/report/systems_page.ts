@@ -252,6 +252,35 @@ export async function systemsPage(options: SystemsPageOptions = {}): Promise<Sys
   return page;
 }
 
+/**
+ * What was done to the p-values of a measure's pairs, as a sentence: one pair needs no
+ * correction; several are adjusted together (Holm's method by default) or, when asked, not.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { correctionSentence } from "./systems_page.ts";
+ * const two = [{ name: "a", label: "a" }, { name: "b", label: "b" }];
+ * assert.match(correctionSentence({ systems: two, correction: "none" }), /one pair .* no correction/);
+ * const three = [...two, { name: "c", label: "c" }];
+ * assert.match(correctionSentence({ systems: three, correction: "holm" }), /Holm's method over the 3 pairs/);
+ * ```
+ */
+export function correctionSentence(c: Pick<ComparisonTable, "systems" | "correction">): string {
+  const k = c.systems.length;
+  const pairs = (k * (k - 1)) / 2;
+  if (pairs <= 1) {
+    return "With two systems there is one pair per measure, so p needs no correction for " +
+      "multiple comparisons.";
+  }
+  if (c.correction === "none") {
+    return `p is not adjusted for the ${pairs} pairs of a measure (no correction asked).`;
+  }
+  const method = c.correction === "holm" ? "Holm's method" : "the Bonferroni correction";
+  return `p is adjusted with ${method} over the ${pairs} pairs of a measure (multiple ` +
+    "comparisons).";
+}
+
 function fileName(path: string): string {
   return path.replace(/^.*\//, "");
 }
@@ -358,12 +387,11 @@ async function sectionItems(
             "difference of the means with its paired bootstrap interval (the questions resampled, " +
             "both systems' values of a question kept together), and the paired randomization test " +
             "(two-sided; 10,000 sign flips with seed 42, or every assignment with at most 13 " +
-            `questions), p adjusted with ${
-              c.correction === "none" ? "no correction" : `${c.correction}'s method`
-            } ` +
-            "over the pairs of a measure. A system with several runs enters with each question's " +
+            `questions). ${correctionSentence(c)} A system with several runs enters with each ` +
+            "question's " +
             "mean over its runs. After each mean, the letters of the systems it is significantly " +
-            `better than (adjusted p <= ${c.alpha}).`,
+            `better than (${c.systems.length > 2 && c.correction !== "none" ? "adjusted " : ""}p ` +
+            `<= ${c.alpha}).`,
         ),
         table(betterThanRows(c), { caption: `${c.numQ} questions` }),
         table(differenceIntervalRows(c), { caption: "Every pair: A - B, its interval and p" }),

@@ -10,6 +10,8 @@
  *
  * Nothing given is lost: an input of the report (a run, a QRCD run, a gold file, a model folder)
  * inside the folder it would replace is refused before any work ({@link checkInputsOutside}),
+ * and so is a caller whose working folder is that folder or inside it (the swap would leave
+ * the shell in a deleted folder),
  * and a report folder holding files the kit did not write is not replaced without `--force`
  * ({@link checkReplaceable}): the marker `.kit-report` lists every file the report wrote. With
  * `--force` the report replaces only those: every other file is carried over into the new
@@ -21,7 +23,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
+import { replaceFileSync, writeFileAtomic } from "../io/atomic.ts";
 import { onInterrupt } from "../io/interrupt.ts";
 import { outputError } from "../io/output.ts";
 import { basename, dirname } from "../io/path.ts";
@@ -144,7 +146,8 @@ export async function checkReplaceable(
  * Refuses, before any work, an input of the report that lies inside the folder the report
  * replaces (`outDir`): a file the report wrote there goes with the old report, and a report
  * never reads from the folder it replaces. `inputs` are the paths as the flags named them
- * (`label` says which flag), absolute.
+ * (`label` says which flag), absolute. The caller's working folder (`caller`, by default
+ * {@link callerCwd}) is refused there too: the swap would leave the shell in a deleted folder.
  *
  * @example
  * ```ts
@@ -159,17 +162,36 @@ export async function checkReplaceable(
  *   () => checkInputsOutside(`${dir}/R`, [{ label: "--run", path: `${dir}/R/mine.run` }]),
  *   /mine\.run: --run is inside the report folder/,
  * );
+ * await assert.rejects(() => checkInputsOutside(`${dir}/R`, [], `${dir}/R`), /run from elsewhere/);
  * ```
  */
 export async function checkInputsOutside(
   outDir: string,
   inputs: readonly { label: string; path: string }[],
+  caller: string | undefined = callerCwd(),
 ): Promise<void> {
   let out: string;
   try {
     out = await Deno.realPath(outDir);
   } catch {
     return; // no folder yet: nothing can be inside it
+  }
+  const inside = (real: string) => real === out || real.startsWith(out === "/" ? "/" : `${out}/`);
+  if (caller !== undefined) {
+    let real: string | undefined;
+    try {
+      real = await Deno.realPath(caller);
+    } catch {
+      real = undefined; // the caller's folder is gone or unreadable: nothing to protect
+    }
+    if (real !== undefined && inside(real)) {
+      throw new KitError(
+        `the report folder ${outDir} is the current folder${
+          real === out ? "" : " or holds it"
+        } (${caller}), which the report replaces: the shell would be left in a deleted ` +
+          "folder; run from elsewhere (e.g. cd ..) or choose another --out",
+      );
+    }
   }
   for (const { label, path } of inputs) {
     let real: string;
@@ -178,7 +200,7 @@ export async function checkInputsOutside(
     } catch {
       continue; // not a path (a model spec such as lexical:bm25), or checked by its reader
     }
-    if (real === out || real.startsWith(out === "/" ? "/" : `${out}/`)) {
+    if (inside(real)) {
       throw new KitError(
         `${label} is inside the report folder ${outDir}, which the report replaces (a file ` +
           "the report wrote there goes with the old report); move or copy it out first, e.g. " +
@@ -186,6 +208,24 @@ export async function checkInputsOutside(
         { file: path },
       );
     }
+  }
+}
+
+/**
+ * The caller's working folder: `INIT_CWD` (set by `./kit` and `deno task`, which run in the
+ * project root), else the process's; `undefined` when neither can be read.
+ */
+export function callerCwd(): string | undefined {
+  try {
+    const init = Deno.env.get("INIT_CWD");
+    if (init) return init;
+  } catch {
+    // no permission to read the environment: the process's folder
+  }
+  try {
+    return Deno.cwd();
+  } catch {
+    return undefined;
   }
 }
 
@@ -250,6 +290,31 @@ export interface Workspace {
    * undefined when it could not be kept (then it is removed). The old report stays.
    */
   keepFailed(): string | undefined;
+}
+
+/**
+ * The paths in `<kept>/summary.json` (written for the report folder `outDir` before a later
+ * step failed) pointed at the folder the failed attempt is kept in; nothing when there is none.
+ */
+function repointSummary(kept: string, outDir: string): void {
+  const file = `${kept}/summary.json`;
+  let summary: unknown;
+  try {
+    summary = JSON.parse(Deno.readTextFileSync(file));
+  } catch {
+    return; // none written, or not the kit's: left as it is
+  }
+  const move = (v: unknown): unknown =>
+    typeof v === "string"
+      ? (v === outDir ? kept : v.startsWith(`${outDir}/`) ? kept + v.slice(outDir.length) : v)
+      : Array.isArray(v)
+      ? v.map(move)
+      : v !== null && typeof v === "object"
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, move(x)]))
+      : v;
+  try {
+    replaceFileSync(file, JSON.stringify(move(summary), null, 2) + "\n");
+  } catch { /* a read-only copy: the attempt is still kept */ }
 }
 
 function existsSync(path: string): boolean {
@@ -388,6 +453,7 @@ export async function openWorkspace(
       } catch {
         removeSync(dir);
       }
+      if (kept) repointSummary(kept, outDir);
       dispose();
       return kept;
     },

@@ -50,9 +50,14 @@ Deno.test("eval qrcd prints one JSON object; warnings go to stderr", async () =>
   assert.equal(summary.exact_match, 1 / 7);
   assert.equal(summary["f1@1"], 1 / 7);
   assert.deepEqual([summary.records, summary.missing, summary.segmenter], [7, 5, "none"]);
-  // The file name and the 5 unanswered records are warnings.
+  // The file name and the 5 unanswered records are warnings, the records one line.
   assert.match(r.err, /RUN\.json: warning: file name "RUN.json"/);
-  assert.equal(r.err.split("\n").filter((l) => l.includes("it scores 0")).length, 5);
+  const missing = r.err.split("\n").filter((l) => l.includes("no predictions"));
+  assert.equal(missing.length, 1, r.err);
+  assert.match(
+    missing[0],
+    /RUN\.json: warning: 5 of 7 gold pq_ids have no predictions and score 0: /,
+  );
 
   const per = JSON.parse(
     (await run(qrcdEvalCommand, [SAMPLE_DEV_GOLD, runFile, "--per-record"])).out,

@@ -21,16 +21,17 @@ const question = (id: string, n: number) => ({
 });
 
 Deno.test("renumberRun: .ref numbers map to corpus ids; corpus ids and mixed runs stay", () => {
-  const qs = [question("Q0", 2), question("Q1", 3)];
+  const qs = [question("Q0", 2), question("Q1", 12)];
+  const ten = Array.from({ length: 10 }, (_, i) => [String(i + 2), 0.9 - i / 100] as const);
   const ref = new Map([
     ["1", new Map([["0", 0.5], ["1", 0.2]])],
-    ["2", new Map([["2", 0.9]])],
+    ["2", new Map(ten)],
     ["7", new Map([["0", 1]])], // no question 7: kept as given, counted
   ]);
   const r = renumberRun(ref, "wikiqa", qs);
   assert.equal(r.numbering, "wikiqa-ref");
   assert.deepEqual([...r.run.get("Q0")!], [["DQ0-0", 0.5], ["DQ0-1", 0.2]]);
-  assert.deepEqual([...r.run.get("Q1")!], [["DQ1-2", 0.9]]);
+  assert.deepEqual([...r.run.get("Q1")!][0], ["DQ1-2", 0.9]);
   assert.equal(r.unmapped, 1);
   assert.ok(r.run.has("7"));
   // A run with any corpus question id, or a non-number, is the corpus numbering.
@@ -126,6 +127,55 @@ realDataTest(
     assert.match(as2.stderr, /numbered as WikiQA-test\.ref/);
     assert.equal(allValue(as2.stdout, "map"), allValue(out, "map"));
     assert.equal(allValue(as2.stdout, "recip_rank"), allValue(out, "recip_rank"));
+  },
+);
+
+Deno.test("renumberRun: a .ref-looking run of which under nine in ten entries map is refused", () => {
+  const qs = [question("Q0", 2), question("Q1", 3)];
+  const ref = new Map([
+    ["1", new Map([["0", 0.5], ["1", 0.2], ["2", 0.1]])], // question 1 has two sentences
+    ["2", new Map([["0", 0.9], ["1", 0.3], ["2", 0.2]])],
+  ]);
+  assert.throws(
+    () => renumberRun(ref, "wikiqa", qs, { split: "test", file: "dev.run" }),
+    (e: Error) =>
+      e instanceof KitError &&
+      e.message.startsWith(
+        "dev.run: every id is a number, so the run was read as numbered " +
+          "like WikiQA-test.ref",
+      ) &&
+      /only 5 of its 6 entries \(83%\) name a question and sentence of the split's 2 questions/
+        .test(e.message) &&
+      /most likely a run of another split, in that split's \.ref numbering/.test(e.message),
+  );
+});
+
+realDataTest(
+  "a WikiQA dev run in dev .ref numbering given for test: refused by eval as2 and the report",
+  "wikiqa",
+  async (dir) => {
+    const dev = await loadSystemsSplit({ dataset: "wikiqa", split: "dev", filter: "raw" }, dir);
+    const lines: string[] = [];
+    dev.raw.forEach((q, i) => {
+      q.candidates.forEach((_, j) => lines.push(`${i + 1} Q0 ${j} 0 ${(j % 7) / 7} dev`));
+    });
+    const tmp = await Deno.makeTempDir();
+    const devRef = `${tmp}/devref.run`;
+    await Deno.writeTextFile(devRef, lines.join("\n") + "\n");
+    const why =
+      /only 1806 of its 2733 entries \(66%\) name a question and sentence of the split's 633 questions: most likely a run of another split/;
+    const spec = { dataset: "wikiqa", split: "test", filter: "clean" } as const;
+    const split = await loadSystemsSplit(spec, dir);
+    await assert.rejects(() => readCheckedRun(devRef, spec, split), why);
+    const as2 = await runCli(
+      ["eval", "as2", "--dataset", "wikiqa", "--split", "test", "--dir", dir, devRef],
+    );
+    assert.notEqual(as2.code, 0, as2.stderr);
+    assert.match(as2.stderr, why);
+    assert.equal(as2.stdout, "");
+    // Given for its own split it maps whole.
+    const own = await readCheckedRun(devRef, { ...spec, split: "dev", filter: "raw" }, dev);
+    assert.equal(own.numbering, "wikiqa-ref");
   },
 );
 

@@ -15,6 +15,7 @@ import {
   SAMPLE_SYSTEMS,
 } from "../../lib/report/user_systems.ts";
 import { expandGlob } from "../../lib/io/glob.ts";
+import { loadQrcdGold, readQrcdRuns } from "../../lib/report/systems_input.ts";
 import { KitError } from "../../lib/errors.ts";
 import {
   formatQrels,
@@ -104,6 +105,8 @@ Deno.test("report CLI: flags for systems are checked before anything runs", asyn
       /unknown wikiqa split 'tset'/,
     ],
     [["--qrcd-gold", "dev"], /--qrcd-gold is for --qrcd-run/],
+    [["--only", "99", "--only", "01"], /--only 99 matches no notebook \(the notebooks: 01, 02,/],
+    [["--only", "01", "--only", "00"], /--only 00 matches no notebook \(00 needs systems: --run/],
     [
       ["--run", "x=data/samples/runs/wikiqa-test.run", "--filter", "dirty"],
       /unknown filter 'dirty'/,
@@ -150,6 +153,43 @@ Deno.test("report: a QRCD run the checker refuses is one message before any note
       assert.doesNotMatch(r.stderr, /executing|Traceback| {4}at /);
       await assert.rejects(() => Deno.stat(`${dir}/out`), Deno.errors.NotFound);
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("report: a QRCD run sharing no pq_id with the gold is one message naming the cause", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const gold = (await Deno.readTextFile(`${ROOT}/data/samples/qrcd/qrcd_v1.1_dev.jsonl`))
+      .trim().split("\n").map((l) => JSON.parse(l).pq_id as string);
+    const other = { "99:1-2_999": [{ answer: "x", rank: 1, score: 1 }] };
+    const some = Object.fromEntries([[gold[0], [{ answer: "x", rank: 1, score: 1 }]]]);
+    const cases: [string, unknown, RegExp][] = [
+      ["empty.json", {}, /shares no pq_id with the gold records .*no pq_id at all/],
+      ["other.json", other, /shares no pq_id .*99:1-2_999\) are not the gold's: a run of another/],
+    ];
+    for (const [file, json, message] of cases) {
+      await Deno.writeTextFile(`${dir}/${file}`, JSON.stringify(json));
+      const r = await runCli(
+        ["report", "--qrcd-run", `q=${file}`, "--only", "00", "--no-pdf", "--out", "out"],
+        { cwd: dir },
+      );
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+      assert.doesNotMatch(r.stderr, /no predictions for this gold/);
+      await assert.rejects(() => Deno.stat(`${dir}/out`), Deno.errors.NotFound);
+    }
+    // Some pq_ids missing: one summary line, not one per pq_id.
+    await Deno.writeTextFile(`${dir}/some.json`, JSON.stringify(some));
+    const read = await readQrcdRuns(
+      { ...SAMPLE_SYSTEMS, qrcd: { gold: "dev", runs: [{ name: "q", path: `${dir}/some.json` }] } },
+      await loadQrcdGold("dev", `${ROOT}/data/samples`),
+    );
+    const issues = read.get("q")!.issues;
+    assert.equal(issues.length, 1, issues.join("\n"));
+    assert.match(issues[0], new RegExp(`^${gold.length - 1} of ${gold.length} gold pq_ids have`));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -23,6 +23,7 @@ import {
   sweepStale,
   writeMarker,
 } from "../../lib/report/workspace.ts";
+import { runCli } from "../helpers.ts";
 
 Deno.test("sweepStale removes only partial folders of builds that are gone", async () => {
   const dir = await Deno.makeTempDir();
@@ -86,10 +87,19 @@ Deno.test("a failed build is kept as <out>.failed, replacing the previous failed
     for (const attempt of ["first", "second"]) {
       const ws = await openWorkspace(out, { log: () => {} });
       await Deno.writeTextFile(`${ws.dir}/index.html`, attempt);
+      // summary.json is written for the report folder before the last checks, which may fail.
+      const summary = { outDir: out, index: `${out}/index.html`, other: `${out}x/a`, n: [1] };
+      await Deno.writeTextFile(`${ws.dir}/summary.json`, JSON.stringify(summary));
       const extra = await Deno.makeTempDir();
       ws.also.push(extra);
       assert.equal(ws.keepFailed(), `${out}.failed`);
       assert.equal(await Deno.readTextFile(`${out}.failed/index.html`), attempt);
+      assert.deepEqual(JSON.parse(await Deno.readTextFile(`${out}.failed/summary.json`)), {
+        outDir: `${out}.failed`,
+        index: `${out}.failed/index.html`,
+        other: `${out}x/a`,
+        n: [1],
+      });
       assert.equal(await Deno.stat(extra).then(() => true, () => false), false);
     }
     assert.equal(await Deno.readTextFile(`${out}/index.html`), "old");
@@ -193,6 +203,37 @@ Deno.test("inputs inside the report folder are refused, through links too", asyn
     );
     // No report folder yet: nothing can be inside it.
     await checkInputsOutside(`${dir}/new`, [{ label: "--run x", path: `${dir}/base.run` }]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a report whose folder is the caller's working folder, or holds it, is refused before any work (a real process)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = `${dir}/R`;
+    await Deno.mkdir(`${out}/sub`, { recursive: true });
+    await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, "{}");
+    await Deno.writeTextFile(`${out}/mine.txt`, "kept");
+    const cases: [string, string][] = [[out, "."], [`${out}/sub`, ".."], [`${out}/sub`, out]];
+    for (const [cwd, outArg] of cases) {
+      const r = await runCli(
+        ["report", "--only", "01", "--no-pdf", "--out", outArg, "--force"],
+        { cwd },
+      );
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        /is the current folder(?: or holds it)? \(.*\), which the report replaces: .*run from elsewhere \(e\.g\. cd \.\.\) or choose another --out/,
+      );
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+      assert.equal(await Deno.readTextFile(`${out}/mine.txt`), "kept");
+      assert((await Deno.stat(`${out}/sub`)).isDirectory);
+      await assert.rejects(() => Deno.stat(`${out}.failed`), Deno.errors.NotFound);
+    }
+    // The caller beside the folder, not in it: no refusal from this check.
+    await checkInputsOutside(out, [], dir);
+    await checkInputsOutside(out, [], `${dir}/Rx`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
