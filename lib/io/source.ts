@@ -29,19 +29,32 @@ export function sourceName(source: TextSource): string {
 }
 
 /**
- * Standard input held in memory (read once, whole), any other source as it is: for readers
- * that look at their input more than once (the JSON sniff, then the parser; a run block
- * read again), which standard input, read once, cannot give them.
+ * A source that can be read only once held in memory (read once, whole): standard input, and
+ * any path that is not a regular file (a pipe such as `<(zcat run.gz)` or `/dev/stdin`, a
+ * FIFO); a regular file or bytes as they are. For readers that look at their input more than
+ * once (the JSON sniff, then the parser; a run not grouped by query, read again whole; a
+ * duplicate judgment located), which a stream read once cannot give them: the second open of
+ * a pipe finds it empty, of a FIFO waits for a writer forever. The held source keeps its name.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { holdStdin } from "./source.ts";
  * assert.equal(await holdStdin("runs/a.run"), "runs/a.run");
+ * const held = await holdStdin("/dev/null"); // a character device: read once
+ * assert.equal(typeof held === "string" ? "path" : held.name, "/dev/null");
  * ```
  */
 export async function holdStdin(source: TextSource): Promise<TextSource> {
-  return source === "-" ? { name: sourceName("-"), bytes: await readAllBytes("-") } : source;
+  if (typeof source !== "string") return source;
+  if (source !== "-") {
+    try {
+      if ((await Deno.stat(source)).isFile) return source;
+    } catch {
+      return source; // not found, no permission: the reader reports it
+    }
+  }
+  return { name: sourceName(source), bytes: await readAllBytes(source) };
 }
 
 /** An opened path: a file, or standard input (whose `close` does nothing). */
