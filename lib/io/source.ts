@@ -54,8 +54,15 @@ export async function holdStdin(source: TextSource): Promise<TextSource> {
       return source; // not found, no permission: the reader reports it
     }
   }
-  return { name: sourceName(source), bytes: await readAllBytes(source) };
+  // A stream without newlines (`<(cat /dev/zero)`) is held only up to the readers' line cap.
+  return {
+    name: sourceName(source),
+    bytes: await readAllBytes(source, 2 ** 31, undefined, LINE_CAP),
+  };
 }
+
+/** text.ts's `MAX_LINE_BYTES`, every reader's longest line (text.ts imports this module). */
+const LINE_CAP = 1 << 24;
 
 /** An opened path: a file, or standard input (whose `close` does nothing). */
 export interface Input {
@@ -317,7 +324,9 @@ function gunzip(read: (into: Uint8Array) => Promise<number>, name: string) {
  * Reads a whole source into memory (decompressed), refusing more than `maxBytes`. Standard
  * input is read this way where a reader may need the data twice. `checkHead` sees the first
  * bytes read (up to 64 KiB) before the rest is read, to refuse a file of the wrong kind at
- * once (a JSON reader given `/dev/zero`).
+ * once (a JSON reader given `/dev/zero`). With `lineCap`, reading stops once the open line
+ * is longer than that (a stream without newlines): the bytes held end in that line, which
+ * the reader then refuses with its line-cap error, on its line number.
  *
  * @example
  * ```ts
@@ -331,10 +340,11 @@ export async function readAllBytes(
   source: TextSource,
   maxBytes = 2 ** 31,
   checkHead?: (head: Uint8Array, name: string) => void,
+  lineCap = Infinity,
 ): Promise<Uint8Array> {
   const r = await openSource(source);
   let buf = new Uint8Array(1 << 16);
-  let len = 0;
+  let len = 0, lineStart = 0;
   try {
     for (;;) {
       if (len === buf.length) {
@@ -358,7 +368,10 @@ export async function readAllBytes(
         throw e;
       }
       if (n === 0) break;
+      const nl = buf.subarray(len, len + n).lastIndexOf(10);
       len += n;
+      if (nl >= 0) lineStart = len - n + nl + 1;
+      if (len - lineStart > lineCap) break;
     }
     checkHead?.(buf.subarray(0, len), r.name);
   } finally {

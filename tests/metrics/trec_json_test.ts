@@ -168,6 +168,10 @@ Deno.test("pipes and FIFOs are read once, then held: grouped and ungrouped runs,
     const got = await sh(script);
     assertEquals([got.code, got.stdout], [0, want.stdout], `${script}: ${got.stderr}`);
   }
+  // A held stream without newlines stops at the readers' line cap, not at 2 GiB in memory.
+  const zeros = await sh("KIT eval trec q <(head -c 100000000 /dev/zero)");
+  assertEquals([zeros.code, zeros.stdout], [2, ""]);
+  assert(/^error: \/dev\/fd\/\d+:1: line longer than 16 MiB/.test(zeros.stderr), zeros.stderr);
   // JSON on standard input is recognized by its content (stdin is held, then looked at).
   const fromFile = await runCli(["convert", "run", "run.json", "file.run"], { cwd: dir });
   assertEquals(fromFile.code, 0, fromFile.stderr);
