@@ -72,6 +72,7 @@ export const fuseCommand: Command = {
       norm,
       weights,
       k: kRaw === undefined ? undefined : number(kRaw, "--k"),
+      names: paths,
     });
     // Ranks written in full precision (ranx's order); `eval trec` ranks by its release.
     await writeRun(out, fused, {

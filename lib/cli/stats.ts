@@ -167,7 +167,10 @@ export const compareCommand: Command = {
     let outputNames: string[] = [];
     for (let i = 0; i < runs.length; i++) {
       // The queries eval trec averages over with the same flags (-c: every qrels query).
-      const r = queryValues(qrels, await readRun(runs[i], { release }), measures, options);
+      const r = queryValues(qrels, await readRun(runs[i], { release }), measures, {
+        ...options,
+        file: runs[i],
+      });
       outputNames = r.measures;
       perQuery.set(systemNames[i], r.perQuery);
     }
@@ -218,7 +221,7 @@ export const tiesCommand: Command = {
     const analysis = analyzeTies(
       await readQrels(qrelsPath, { release }),
       await readRun(runPath, { release }),
-      options,
+      { ...options, file: runPath },
     );
     if (p.values.json) {
       const { perQuery, ...summary } = analysis;
@@ -323,7 +326,10 @@ export const stabilityCommand: Command = {
     let outputNames: string[] = [];
     const read: Map<string, Record<string, number>>[] = [];
     for (const run of runs) {
-      const r = queryValues(qrels, await readRun(run, { release }), measures, options);
+      const r = queryValues(qrels, await readRun(run, { release }), measures, {
+        ...options,
+        file: run,
+      });
       outputNames = r.measures;
       read.push(r.perQuery);
     }

@@ -50,6 +50,27 @@ export interface FuseOptions {
   weights?: readonly number[];
   /** rrf's k (default 60). */
   k?: number;
+  /** The runs' names (their files), for the errors; default `run 1`, `run 2`, ... */
+  names?: readonly string[];
+}
+
+/**
+ * The normalizations an infinite score breaks: with `inf` (or `-inf`) among a query's scores,
+ * ranx (numpy) computes inf - inf and inf / inf, NaN, for that document (and 0 or NaN for the
+ * others); `rank` uses ranks only and `none` keeps the score, so they take it.
+ */
+const FINITE_ONLY: ReadonlySet<Normalization> = new Set(["min-max", "zmuv", "sum"]);
+
+/** Refuses an infinite score for a normalization that cannot place it (`FINITE_ONLY`). */
+function checkFinite(docs: Map<string, number>, qid: string, norm: string, file: string): void {
+  for (const [doc, s] of docs) {
+    if (Number.isFinite(s)) continue;
+    throw new KitError(
+      `query ${qid}, document ${doc}: score ${s > 0 ? "inf" : "-inf"} is infinite, which ` +
+        `--norm ${norm} cannot normalize (ranx gets NaN); use --norm rank or none, or rrf`,
+      { file },
+    );
+  }
 }
 
 /** Median of a non-empty list, numpy style. */
@@ -85,6 +106,11 @@ export function fuse(runs: readonly Run[], options: FuseOptions = {}): Run {
     }
   } else if (weights) throw new KitError(`weights are for wsum, not ${method}`);
   if (!(k >= 0)) throw new KitError(`rrf's k must be a non-negative number, got ${k}`);
+  const names = options.names;
+  const name = (all: readonly Run[], run: Run) => {
+    const i = all.indexOf(run);
+    return names?.[i] ?? `run ${i + 1}`;
+  };
   const queries = new Set(runs.flatMap((r) => [...r.keys()]));
   const fused: Run = new Map();
   for (const qid of queries) {
@@ -96,6 +122,7 @@ export function fuse(runs: readonly Run[], options: FuseOptions = {}): Run {
       // Ranked in doubles, as ranx ranks (trec_eval 9.0.8's 32-bit ties are an evaluation
       // matter, not fusion's): 0.6000000000000001 ranks above 0.6.
       const ranked = rankDocuments(docs, "10.0");
+      if (method !== "rrf" && FINITE_ONLY.has(norm)) checkFinite(docs, qid, norm, name(runs, run));
       const normalized = normalizeScores(ranked.map((d) => docs.get(d)!), norm);
       ranked.forEach((d, i) => got.set(d, { score: normalized[i], rank: i + 1 }));
       return got;

@@ -29,20 +29,40 @@ export function sourceName(source: TextSource): string {
 }
 
 /**
- * Standard input held in memory (read once, whole), any other source as it is: for readers
- * that look at their input more than once (the JSON sniff, then the parser; a run block
- * read again), which standard input, read once, cannot give them.
+ * A source that can be read only once held in memory (read once, whole): standard input, and
+ * any path that is not a regular file (a pipe such as `<(zcat run.gz)` or `/dev/stdin`, a
+ * FIFO); a regular file or bytes as they are. For readers that look at their input more than
+ * once (the JSON sniff, then the parser; a run not grouped by query, read again whole; a
+ * duplicate judgment located), which a stream read once cannot give them: the second open of
+ * a pipe finds it empty, of a FIFO waits for a writer forever. The held source keeps its name.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { holdStdin } from "./source.ts";
  * assert.equal(await holdStdin("runs/a.run"), "runs/a.run");
+ * const held = await holdStdin("/dev/null"); // a character device: read once
+ * assert.equal(typeof held === "string" ? "path" : held.name, "/dev/null");
  * ```
  */
 export async function holdStdin(source: TextSource): Promise<TextSource> {
-  return source === "-" ? { name: sourceName("-"), bytes: await readAllBytes("-") } : source;
+  if (typeof source !== "string") return source;
+  if (source !== "-") {
+    try {
+      if ((await Deno.stat(source)).isFile) return source;
+    } catch {
+      return source; // not found, no permission: the reader reports it
+    }
+  }
+  // A stream without newlines (`<(cat /dev/zero)`) is held only up to the readers' line cap.
+  return {
+    name: sourceName(source),
+    bytes: await readAllBytes(source, 2 ** 31, undefined, LINE_CAP),
+  };
 }
+
+/** text.ts's `MAX_LINE_BYTES`, every reader's longest line (text.ts imports this module). */
+const LINE_CAP = 1 << 24;
 
 /** An opened path: a file, or standard input (whose `close` does nothing). */
 export interface Input {
@@ -304,7 +324,9 @@ function gunzip(read: (into: Uint8Array) => Promise<number>, name: string) {
  * Reads a whole source into memory (decompressed), refusing more than `maxBytes`. Standard
  * input is read this way where a reader may need the data twice. `checkHead` sees the first
  * bytes read (up to 64 KiB) before the rest is read, to refuse a file of the wrong kind at
- * once (a JSON reader given `/dev/zero`).
+ * once (a JSON reader given `/dev/zero`). With `lineCap`, reading stops once the open line
+ * is longer than that (a stream without newlines): the bytes held end in that line, which
+ * the reader then refuses with its line-cap error, on its line number.
  *
  * @example
  * ```ts
@@ -318,10 +340,11 @@ export async function readAllBytes(
   source: TextSource,
   maxBytes = 2 ** 31,
   checkHead?: (head: Uint8Array, name: string) => void,
+  lineCap = Infinity,
 ): Promise<Uint8Array> {
   const r = await openSource(source);
   let buf = new Uint8Array(1 << 16);
-  let len = 0;
+  let len = 0, lineStart = 0;
   try {
     for (;;) {
       if (len === buf.length) {
@@ -345,7 +368,10 @@ export async function readAllBytes(
         throw e;
       }
       if (n === 0) break;
+      const nl = buf.subarray(len, len + n).lastIndexOf(10);
       len += n;
+      if (nl >= 0) lineStart = len - n + nl + 1;
+      if (len - lineStart > lineCap) break;
     }
     checkHead?.(buf.subarray(0, len), r.name);
   } finally {

@@ -174,6 +174,26 @@ function applyView(q: RankedQuery, v: QueryView): RankedQuery {
 }
 
 /**
+ * The one refusal of a run that shares no query with the qrels (trec_eval's "no queries"):
+ * `eval trec`, and every statistic over its query set (`queryValues`, `analyzeTies`), `-c` or
+ * not, except trec_eval 10.0's `-c`, which evaluates every qrels query anyway.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noSharedQueries } from "./evaluate.ts";
+ * assert.match(noSharedQueries("b.run").message, /^b\.run: no query has both results/);
+ * ```
+ */
+export function noSharedQueries(file?: string): KitError {
+  return new KitError(
+    "no query has both results and relevance judgments (check that the run and the qrels " +
+      "use the same query ids)",
+    { file },
+  );
+}
+
+/**
  * Computes the selected measures query by query and keeps per-query values in
  * columnar arrays; `result()` forms the trec_eval summary. Used by every entry point.
  */
@@ -358,17 +378,14 @@ export class QueryEvaluator {
       missing: { qid: string; values: number[]; shown?: number[] }[];
       runId: string;
       release?: TrecRelease;
+      /** The run's name, for the error when no query is in both. */
+      file?: string;
     },
   ): EvalResult {
     const n = this.qids.length;
     // trec_eval 10.0's -c evaluates every qrels query (a missing one on a stand-in ranking).
     const evaluated10 = info.complete && info.release === "10.0" ? info.missing.length : 0;
-    if (n + evaluated10 === 0) {
-      throw new KitError(
-        "no query has both results and relevance judgments (check that the run and the qrels " +
-          "use the same query ids)",
-      );
-    }
+    if (n + evaluated10 === 0) throw noSharedQueries(info.file);
     const labels = this.values.map((c) => c.instance.label);
     const textLabels = this.texts.map((c) => c.instance.label);
     const order = qidOrder(this.qids);

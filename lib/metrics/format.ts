@@ -119,6 +119,52 @@ export function formatJson(result: EvalResult, options: { perQuery?: boolean } =
   return JSON.stringify(out, null, 2) + "\n";
 }
 
+/**
+ * Text in a Markdown table cell: `|` (which would end the cell), the backslash and the
+ * characters that start emphasis, code or HTML (`*`, a backquote, `<`, `>`) are escaped with
+ * a backslash (CommonMark's escapes of ASCII punctuation), and a line break becomes a space.
+ * `_` is left alone: inside a name (`bm25_v2`) it starts no emphasis.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { markdownText } from "./format.ts";
+ * assert.equal(markdownText("x|y"), "x\\|y");
+ * assert.equal(markdownText("a*b_c`d<e>\\"), "a\\*b_c\\`d\\<e\\>\\\\");
+ * ```
+ */
+export function markdownText(s: string): string {
+  return s.replace(/[\\|*`<>]/g, "\\$&").replace(/\r?\n|\r/g, " ");
+}
+
+const LATEX_SPECIAL: Record<string, string> = {
+  "\\": "\\textbackslash{}",
+  "~": "\\textasciitilde{}",
+  "^": "\\textasciicircum{}",
+  "<": "\\textless{}",
+  ">": "\\textgreater{}",
+  "|": "\\textbar{}",
+};
+
+/**
+ * Text in LaTeX (a table cell, a caption): the ten special characters (`& % $ # _ { } ~ ^ \`)
+ * and `< > |` (which the default OT1 font sets as other glyphs) escaped in one pass, so the
+ * braces of `\textbackslash{}` are not escaped again; a line break becomes a space.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { latexText } from "./format.ts";
+ * assert.equal(latexText("bm_25 & 50%"), "bm\\_25 \\& 50\\%");
+ * assert.equal(latexText("a\\b{x}"), "a\\textbackslash{}b\\{x\\}");
+ * assert.equal(latexText("x|y~"), "x\\textbar{}y\\textasciitilde{}");
+ * ```
+ */
+export function latexText(s: string): string {
+  return s.replace(/[\\~^<>|&%$#_{}]/g, (c) => LATEX_SPECIAL[c] ?? "\\" + c)
+    .replace(/\r?\n|\r/g, " ");
+}
+
 /** A cell a spreadsheet would run as a formula: OWASP's leading characters. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** A plain number (safe whatever its sign). */

@@ -284,6 +284,7 @@ export async function evaluateTrecFiles(
       missing,
       runId,
       release,
+      file: sourceName(run),
     });
     if (skipped) result.skipped = skipped; // (a spread would build the lazy perQuery)
     lap("summary");

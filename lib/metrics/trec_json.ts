@@ -22,9 +22,9 @@ export type NestedScores = Map<string, Map<string, number>>;
 /**
  * Whether a source holds ranx/pytrec_eval JSON: by its name (`.json`, `.json.gz`), else by
  * its content (the first bytes, after a BOM and blanks, are `{` then `"` or `}`). Content is
- * looked at only in regular files and in memory (standard input is held first,
- * `holdStdin`): a pipe, a FIFO or `<(...)` is read once, and the bytes looked at would be
- * gone for the reader, so such a source is JSON only by its name.
+ * looked at only in regular files and in memory (the readers hold standard input, a pipe, a
+ * FIFO or `<(...)` first, `holdStdin`: such a stream is read once, and the bytes looked at
+ * would be gone for the reader), so an unheld stream is JSON only by its name.
  *
  * @example
  * ```ts

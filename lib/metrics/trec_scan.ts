@@ -326,9 +326,9 @@ export function lineProblem(
   if (lf.n === 0) return `empty line; expected ${layout} (trec_eval rejects it too)`;
   if (lf.high && !isValidUtf8(buf, start, eol)) return "invalid UTF-8; expected UTF-8 text";
   if (exact ? lf.n !== fields : lf.n < fields) {
-    // Valid JSON reaches here only from a pipe or FIFO, whose content is not sniffed.
+    // Every source is sniffed (a pipe or FIFO held first): a `{` here is not JSON's start.
     const json = buf[start] === 123 // {
-      ? "; JSON through a pipe or FIFO is read as JSON only on standard input (-) or named .json"
+      ? '; ranx/pytrec_eval JSON is read as JSON when named .json or starting with {" or {}'
       : "";
     return `expected ${fields} fields (${layout}), found ${lf.n}${json}`;
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Displayable, MimeBundle } from "./display.ts";
+import { markdownText } from "../metrics/format.ts";
 
 /** A table row: column name to value. */
 export type Row = Record<string, string | number | boolean | null | undefined>;
@@ -63,7 +64,7 @@ export function tableBundle(rows: readonly Row[], options: TableOptions = {}): M
     ),
     "</tbody></table>",
   ].join("\n");
-  const md = (r: string[]) => "| " + r.map((v) => v.replaceAll("|", "\\|")).join(" | ") + " |";
+  const md = (r: string[]) => "| " + r.map(markdownText).join(" | ") + " |";
   const markdown = [
     ...(options.caption ? [`**${options.caption}**`, ""] : []),
     md(columns),

@@ -23,7 +23,7 @@ import {
 } from "./significance.ts";
 import { DEFAULT_SEED, type Seed } from "./random.ts";
 import { formatFixedC } from "../metrics/c_format.ts";
-import { csvText } from "../metrics/format.ts";
+import { csvText, latexText, markdownText } from "../metrics/format.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
 
 /** Per-query values of one system: query id to (measure name to value), like `EvalResult.perQuery`. */
@@ -313,7 +313,7 @@ function caption(t: ComparisonTable): string {
 export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): string {
   const d = options.digits ?? 4;
   const lines = [
-    `| | system | ${t.measures.map(measureLabel).join(" | ")} |`,
+    `| | system | ${t.measures.map((m) => markdownText(measureLabel(m))).join(" | ")} |`,
     `|---|---|${t.measures.map(() => "---:").join("|")}|`,
   ];
   for (const s of t.systems) {
@@ -325,7 +325,7 @@ export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): str
       if (c.betterThan.length) v += `<sup>${c.betterThan.join("")}</sup>`;
       return v;
     });
-    lines.push(`| ${s.label} | ${s.name} | ${cols.join(" | ")} |`);
+    lines.push(`| ${s.label} | ${markdownText(s.name)} | ${cols.join(" | ")} |`);
   }
   lines.push("", caption(t));
   if (t.systems.some((s) => t.measures.some((m) => t.cells[s.name][m].ci))) {
@@ -343,18 +343,15 @@ export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): str
     for (const p of t.pairs) {
       const interval = p.ci ? ` [${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] |` : "";
       lines.push(
-        `| ${measureLabel(p.measure)} | ${p.a} | ${p.b} | ${
-          fmt(p.meanDifference, d)
-        } |${interval} ${fmtP(p.p)} | ${fmtP(p.pAdjusted)} | ${p.significant ? "yes" : "no"} |`,
+        `| ${markdownText(measureLabel(p.measure))} | ${markdownText(p.a)} | ${
+          markdownText(p.b)
+        } | ${fmt(p.meanDifference, d)} |${interval} ${fmtP(p.p)} | ${fmtP(p.pAdjusted)} | ${
+          p.significant ? "yes" : "no"
+        } |`,
       );
     }
   }
   return lines.join("\n") + "\n";
-}
-
-function latexEscape(s: string): string {
-  return s.replace(/\\/g, "\\textbackslash{}").replace(/([&%$#_{}])/g, "\\$1")
-    .replace(/~/g, "\\textasciitilde{}").replace(/\^/g, "\\textasciicircum{}");
 }
 
 /**
@@ -377,7 +374,7 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
     "\\centering",
     `\\begin{tabular}{ll${"r".repeat(t.measures.length)}}`,
     "\\toprule",
-    ` & System & ${t.measures.map((m) => latexEscape(measureLabel(m))).join(" & ")} \\\\`,
+    ` & System & ${t.measures.map((m) => latexText(measureLabel(m))).join(" & ")} \\\\`,
     "\\midrule",
   ];
   for (const s of t.systems) {
@@ -388,12 +385,12 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
       if (c.betterThan.length) v += `$^{${c.betterThan.join("")}}$`;
       return v;
     });
-    lines.push(`${s.label} & ${latexEscape(s.name)} & ${cols.join(" & ")} \\\\`);
+    lines.push(`${s.label} & ${latexText(s.name)} & ${cols.join(" & ")} \\\\`);
   }
   lines.push(
     "\\bottomrule",
     "\\end{tabular}",
-    `\\caption{${latexEscape(caption(t))}}`,
+    `\\caption{${latexText(caption(t))}}`,
     "\\end{table}",
   );
   if (options.pValues) {
@@ -404,7 +401,7 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
       `Measure & A & B & $\\Delta$ & ${t.pairs[0]?.ci ? "CI & " : ""}$p$ & $p_{adj}$ \\\\`,
       "\\midrule",
       ...t.pairs.map((p) =>
-        `${latexEscape(measureLabel(p.measure))} & ${latexEscape(p.a)} & ${latexEscape(p.b)} & ${
+        `${latexText(measureLabel(p.measure))} & ${latexText(p.a)} & ${latexText(p.b)} & ${
           fmt(p.meanDifference, d)
         } & ${p.ci ? `[${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] & ` : ""}${fmtP(p.p)} & ${
           fmtP(p.pAdjusted)

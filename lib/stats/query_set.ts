@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { evaluate, type Qrels, type Run } from "../metrics/evaluate.ts";
+import { evaluate, noSharedQueries, type Qrels, type Run } from "../metrics/evaluate.ts";
 import type { TrecRelease } from "../metrics/trec_format.ts";
 import type { PerQueryValues } from "./compare.ts";
 
@@ -26,6 +26,8 @@ export interface QueryValuesOptions {
   release?: TrecRelease;
   /** Where the run-only warning goes (default stderr); `false` silences it. */
   warn?: ((message: string) => void) | false;
+  /** The run's name, for the error when it shares no query with the qrels. */
+  file?: string;
 }
 
 /** Per-query values over the query set `eval trec` averages over. */
@@ -68,6 +70,7 @@ export function queryValues(
   measures: readonly string[],
   options: QueryValuesOptions = {},
 ): QueryValues {
+  checkSharedQueries(qrels, run.keys(), options);
   const missingQueries = [...qrels.keys()].filter((q) => !run.has(q)).sort();
   let evaluated = run;
   if (options.complete && missingQueries.length) {
@@ -88,6 +91,32 @@ export function queryValues(
     missingQueries,
     runOnlyQueries: r.runOnlyQueries,
   };
+}
+
+/**
+ * Refuses a run that shares no query with the qrels, as `eval trec` does ({@link
+ * noSharedQueries}), `-c` or not: padding the qrels queries with empty rankings would
+ * otherwise give a mean of 0 for a run that was never evaluated. trec_eval 10.0's `-c` is
+ * the one exception (it evaluates every qrels query, as `eval trec --trec-eval 10.0 -c`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkSharedQueries } from "./query_set.ts";
+ * const qrels = new Map([["q1", new Map([["a", 1]])]]);
+ * checkSharedQueries(qrels, ["q1", "x"]);
+ * assert.throws(() => checkSharedQueries(qrels, ["x"], { complete: true, file: "b.run" }), /^KitError: b\.run: no query/);
+ * checkSharedQueries(qrels, ["x"], { complete: true, release: "10.0" });
+ * ```
+ */
+export function checkSharedQueries(
+  qrels: { has(qid: string): boolean; readonly size: number },
+  runQueries: Iterable<string>,
+  options: { complete?: boolean; release?: TrecRelease; file?: string } = {},
+): void {
+  if (options.complete && options.release === "10.0" && qrels.size > 0) return;
+  for (const q of runQueries) if (qrels.has(q)) return;
+  throw noSharedQueries(options.file);
 }
 
 /**

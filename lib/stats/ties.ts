@@ -23,6 +23,7 @@ import { KitError } from "../errors.ts";
 import { trecRel } from "../metrics/measures/query.ts";
 import { rankOrder } from "../metrics/rank.ts";
 import { type TrecRelease, trecScore } from "../metrics/trec_format.ts";
+import { checkSharedQueries } from "./query_set.ts";
 
 /** Query id to (document id to relevance): lib/metrics' `Qrels`. */
 export type QrelsLike = Map<string, Map<string, number>>;
@@ -75,6 +76,8 @@ export interface TieOptions {
    * only queries in both the run and the qrels, like trec_eval.
    */
   complete?: boolean;
+  /** The run's name, for the error when it shares no query with the qrels. */
+  file?: string;
 }
 
 /** One group of equal scores, in rank order. */
@@ -272,6 +275,7 @@ function meanRange(ranges: TieRange[]): TieRange {
  * ```
  */
 export function analyzeTies(qrels: QrelsLike, run: RunLike, options: TieOptions = {}): TieAnalysis {
+  checkSharedQueries(qrels, run.keys(), options);
   const perQuery: QueryTies[] = [];
   const queries = options.complete
     ? [...qrels.keys()]

@@ -136,3 +136,37 @@ Deno.test("fusion ranks in doubles, as ranx: 0.6000000000000001 above 0.6 (issue
   const rank = fuse([a, b], { method: "combsum", norm: "rank" }).get("q")!;
   assertEquals([rank.get("a"), rank.get("b")], [1, 0.5]);
 });
+
+Deno.test("an infinite score is refused by the normalizations it breaks, naming file, query, document", async () => {
+  const a = new Map([["q1", new Map([["d1", Infinity], ["d2", 1]])]]);
+  const b = new Map([["q1", new Map([["d1", 3], ["d3", -Infinity]])]]);
+  for (const norm of ["min-max", "zmuv", "sum"] as const) {
+    assertThrows(
+      () => fuse([a, b], { method: "combsum", norm, names: ["a.run", "b.run"] }),
+      new RegExp(`^a\\.run: query q1, document d1: score inf is infinite, which --norm ${norm}`),
+    );
+    assertThrows(
+      () => fuse([b, a], { method: "max", norm }),
+      /^run 1: query q1, document d3: score -inf is infinite/,
+    );
+  }
+  // rrf uses ranks only; rank and none take an infinite score.
+  assertEquals(fuse([a, b]).get("q1")!.get("d1"), 1 / 61 + 1 / 61);
+  assertEquals(fuse([a, b], { method: "combsum", norm: "rank" }).get("q1")!.get("d1"), 2);
+  assertEquals(fuse([a, b], { method: "combsum", norm: "none" }).get("q1")!.get("d1"), Infinity);
+  // On the command line, with the value as the run file gives it.
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/a.run`, "q1 Q0 d1 1 inf a\nq1 Q0 d2 2 1 a\n");
+  await Deno.writeTextFile(`${dir}/b.run`, "q1 Q0 d1 1 3 b\nq1 Q0 d3 2 1 b\n");
+  const r = await runCli(
+    ["fuse", "--method", "combsum", "a.run", "b.run", "--out", "f.run"],
+    { cwd: dir },
+  );
+  assertEquals(r.code, 2);
+  assertEquals(
+    r.stderr,
+    "error: a.run: query q1, document d1: score inf is infinite, which --norm min-max cannot " +
+      "normalize (ranx gets NaN); use --norm rank or none, or rrf\n",
+  );
+  await Deno.remove(dir, { recursive: true });
+});

@@ -215,3 +215,24 @@ Deno.test("ERR@k, RBP and ir_measures' NumQ / NumRel worked by hand", () => {
     /ERR \(gdeval's\) takes judgments up to 4/,
   );
 });
+
+Deno.test("a parameter out of its range is refused the same way in both spellings (rbp_binary's p)", () => {
+  for (const p of ["1.5", "-0.5", "1", "0"]) {
+    for (const name of [`rbp_binary.${p}`, `RBP(rel=1,p=${p})`]) {
+      assertThrows(
+        () => selectMeasures([name], () => {}),
+        new RegExp(
+          `^measure '${name.replace(/[.()]/g, "\\$&")}': p must be between 0 and 1, got ${p}$`,
+        ),
+      );
+    }
+  }
+  // In range: the same value either way.
+  const r = evaluate(
+    new Map([["q", new Map([["a", 1], ["b", 1]])]]),
+    new Map([["q", new Map([["a", 2], ["x", 1], ["b", 0]])]]),
+    ["rbp_binary.0.5", "RBP(rel=1,p=0.5)"],
+  );
+  assertEquals(r.summary["rbp_binary_0.5"], 0.625);
+  assertEquals(r.summary["RBP(rel=1,p=0.5)"], 0.625);
+});

@@ -183,3 +183,31 @@ Deno.test("paired difference interval in the exports: Markdown column, CSV mirro
   assert.equal(Number(rowB[col("diff_lower_vs_a")]), -ci.upper);
   assert.match(toLatex(t, { pValues: true }), /CI & \$p\$/);
 });
+
+Deno.test("exports: a system name with | or LaTeX's special characters keeps its table whole", () => {
+  const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+  const t = compareSystems({
+    "x|y": q([1, 1, 1, 1, 1, 1, 1, 1]),
+    "a\\b{c}~^<>&%$#_": q([0, 0, 0, 0, 0, 0, 0, 0]),
+  }, [
+    "map",
+  ]);
+  const md = toMarkdown(t);
+  for (const line of md.split("\n").filter((l) => l.startsWith("|"))) {
+    // Every row of a table has its header's number of cells (an unescaped | adds one).
+    const cells = line.replace(/\\\|/g, "").split("|").length;
+    assert.ok(cells === 5 || cells === 9, line);
+  }
+  assert.match(md, /^\| a \| x\\\|y \| \*\*1\.0000\*\*/m);
+  assert.match(md, /\| MAP \| x\\\|y \| a\\\\b\{c\}~\^\\<\\>&%\$#_ \|/);
+  const tex = toLatex(t, { pValues: true });
+  assert.match(tex, /^a & x\\textbar\{\}y & /m);
+  assert.ok(
+    tex.includes(
+      "a\\textbackslash{}b\\{c\\}\\textasciitilde{}\\textasciicircum{}\\textless{}\\textgreater{}" +
+        "\\&\\%\\$\\#\\_",
+    ),
+    tex,
+  );
+  assert.ok(!tex.includes("\\textbackslash\\{\\}"), tex);
+});

@@ -190,3 +190,36 @@ realDataTest(
     }
   },
 );
+
+Deno.test("a run sharing no query with the qrels is refused the same way everywhere, -c or not, naming the file", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/q`, [...formatQrels(qrels)].join(""));
+  await Deno.writeTextFile(`${dir}/a.run`, [...formatRun(run, "a")].join(""));
+  await Deno.writeTextFile(`${dir}/b.run`, "y1 Q0 d1 1 2 b\ny2 Q0 d2 1 1 b\n");
+  const refused =
+    /^(warning: .*\n)?error: b\.run: no query has both results and relevance judgments/;
+  for (const c of [[], ["-c"]]) {
+    for (
+      const args of [
+        ["eval", "trec", ...c, "q", "b.run"],
+        ["eval", "ties", ...c, "q", "b.run"],
+        ["eval", "compare", ...c, "-m", "map", "--qrels", "q", "a.run", "b.run"],
+        ["eval", "stability", ...c, "-m", "map", "--qrels", "q", "a.run", "b.run"],
+      ]
+    ) {
+      const got = await runCli(args, { cwd: dir });
+      assert.equal(got.code, 2, `${args.join(" ")}: ${got.stdout}`);
+      assert.equal(got.stdout, "", args.join(" "));
+      assert.match(got.stderr, refused, args.join(" "));
+    }
+  }
+  // In the library too; trec_eval 10.0's -c evaluates every qrels query, so does the kit.
+  const none = new Map([["y1", new Map([["d1", 1]])]]);
+  assert.throws(
+    () => queryValues(qrels, none, ["map"], { complete: true, file: "b" }),
+    /^KitError: b: no query/,
+  );
+  const ten = queryValues(qrels, none, ["map"], { complete: true, release: "10.0" });
+  assert.equal(ten.numQ, 3);
+  await Deno.remove(dir, { recursive: true });
+});

@@ -175,6 +175,8 @@ export const EXTRA = [
     params: "floats",
     defaults: [0.8],
     paramCount: 1,
+    // A persistence: p >= 1 sums growing weights (1 - p < 0), p <= 0 none (cwl_eval's range).
+    checkParam: ([p]) => p > 0 && p < 1 ? undefined : `p must be between 0 and 1, got ${p}`,
     aggregate: "mean",
     origin: "ir_measures cwl_eval provider",
     compute: (q, [p]) => {

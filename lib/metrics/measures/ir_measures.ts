@@ -11,6 +11,7 @@
 import { KitError } from "../../errors.ts";
 import type { AnyMeasure } from "./measure.ts";
 import { findMeasure } from "./table.ts";
+import { paramProblem } from "./params.ts";
 
 /** How a measure looks at a query besides the evaluation-wide settings. */
 export interface QueryView {
@@ -176,8 +177,7 @@ const SPECS: Record<string, IrSpec> = {
       if (!a.has("rel")) {
         throw noProvider("RBP without rel= (cwl_eval, its provider, needs a relevance level)");
       }
-      const p = need<number>(a, "p", "number") ?? 0.8;
-      if (!(p > 0 && p < 1)) throw new KitError(`p must be between 0 and 1, got ${p}`);
+      const p = need<number>(a, "p", "number") ?? 0.8; // its range: the table's checkParam
       return { name: "rbp_binary", param: [p], view: view(a) };
     },
   },
@@ -319,6 +319,8 @@ export function parseIrMeasure(text: string): IrMeasure | undefined {
     }
     const r = spec.resolve(args);
     const measure = findMeasure(r.name)!;
+    const problem = paramProblem(measure, r.param);
+    if (problem) throw new KitError(problem);
     return { measure, param: r.param, view: r.view ?? {} };
   } catch (e) {
     if (e instanceof KitError) throw new KitError(`measure '${text.trim()}': ${e.message}`);

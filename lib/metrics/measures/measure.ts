@@ -104,6 +104,11 @@ export interface Measure<K extends ParamKind = ParamKind> {
   defaults?: readonly number[];
   /** For `floats`: how many numbers the measure needs (utility's four), when fixed. */
   paramCount?: number;
+  /**
+   * The parameter's range, checked once for every spelling (`-m rbp_binary.0.5` and
+   * `RBP(rel=1,p=0.5)`): the problem with `param`, or undefined when it is fine.
+   */
+  checkParam?(param: ParamValue<K>): string | undefined;
   /** A count: printed without decimals (`%ld`), per query and in the summary. */
   integer?: boolean;
   /** How per-query values form the `all` line. */

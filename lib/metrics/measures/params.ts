@@ -59,6 +59,23 @@ function fractionLabel(name: string, x: number): string {
   return `${name}_${formatFixedC(x, 2).padStart(3)}`;
 }
 
+/**
+ * What the measure's own `checkParam` says of `param` (undefined: fine, or no check): the one
+ * range check of both spellings, trec_eval-style (`paramLines`) and ir_measures-style.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { paramProblem } from "./params.ts";
+ * import { findMeasure } from "./table.ts";
+ * assert.equal(paramProblem(findMeasure("rbp_binary")!, [1.5]), "p must be between 0 and 1, got 1.5");
+ * assert.equal(paramProblem(findMeasure("rbp_binary")!, [0.5]), undefined);
+ * ```
+ */
+export function paramProblem(m: AnyMeasure, param: unknown): string | undefined {
+  return (m.checkParam as ((p: unknown) => string | undefined) | undefined)?.(param);
+}
+
 function fail(spec: string, problem: string): never {
   throw new KitError(`measure '${spec}': ${problem}`);
 }
@@ -120,6 +137,8 @@ export function paramLines(m: AnyMeasure, raw: string | undefined): ParamLine[] 
       if (m.paramCount !== undefined && xs.length !== m.paramCount) {
         fail(spec, `${m.name} takes ${m.paramCount} numbers, got ${xs.length}`);
       }
+      const problem = paramProblem(m, xs);
+      if (problem) fail(spec, problem);
       return [{ label: raw === undefined ? m.name : `${m.name}_${raw}`, param: xs }];
     }
     case "gains": {
