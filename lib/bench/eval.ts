@@ -221,6 +221,15 @@ async function timeTools(
       runs[t].push(await timedOnce(tool, f.qrels, f.run));
     }
   }
+  // Every run of a tool must print what its first run printed (checkIdentical then compares
+  // the tools' first runs with each other).
+  tools.forEach((tool, t) => {
+    if (tool.name === FLOOR) return;
+    const differs = runs[t].findIndex((r) => r.stdout !== runs[t][0].stdout);
+    if (differs > 0) {
+      throw new KitError(`${tool.name}: run ${differs + 1} printed other output than run 1`);
+    }
+  });
   return tools.map((tool, t) => ({
     queries: f.queries,
     tool: tool.name,

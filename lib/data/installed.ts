@@ -178,7 +178,9 @@ export function verifyInstalled(
 ): string[] {
   const marker = readInstallMarker(dataset, dir);
   if (!marker) return [];
-  const cached = readStampCache();
+  // The user's stamp cache is read only when a stamp differs (most calls: none does).
+  let cachedStamps: StampCache | undefined;
+  const stampCache = () => cachedStamps ??= readStampCache();
   const touched: { rel: string; path: string; stamp: Omit<InstalledFile, "sha256"> }[] = [];
   for (const [rel, recorded] of Object.entries(marker.files)) {
     const path = `${dir}/${rel}`;
@@ -197,7 +199,7 @@ export function verifyInstalled(
     }
     if (sameStamp(stamp, want)) continue;
     const key = stampKey(path);
-    const known = cached[key];
+    const known = stampCache()[key];
     if (known && known.sha256 === want.sha256 && sameStamp(stamp, known)) continue;
     const memo = verified.get(path);
     let sha: string;
@@ -221,7 +223,7 @@ export function verifyInstalled(
     }
   }
   if (touched.length === 0) return [];
-  const where = recordStamps(dir, dataset, marker, touched, cached);
+  const where = recordStamps(dir, dataset, marker, touched, stampCache());
   const what = touched.length === 1
     ? touched[0].path
     : `${touched.length} files of ${dir}/${dataset}`;

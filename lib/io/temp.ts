@@ -49,6 +49,16 @@ export function parseTempName(name: string): { target: string; pid: number } | u
 }
 
 /** Whether process `pid` may still be running (true when this cannot be known). */
+/** Whether /proc answers for processes (Linux); elsewhere no process is known to be gone. */
+function hasProc(): boolean {
+  try {
+    Deno.statSync("/proc/self");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function processMayRun(pid: number): boolean {
   if (pid === Deno.pid) return true;
   try {
@@ -171,7 +181,8 @@ export async function sweepKitTempDirs(dir: string = systemTempDir()): Promise<s
   }
   for (const e of entries) {
     const m = KIT_TEMP_NAME.exec(e.name);
-    if (!m || !e.isDirectory || processMayRun(Number(m[2]))) continue;
+    // No age rule here: only a process known to be gone (its /proc entry missing) is swept.
+    if (!m || !e.isDirectory || !hasProc() || processMayRun(Number(m[2]))) continue;
     try {
       await Deno.remove(`${dir}/${e.name}`, { recursive: true });
       removed.push(`${dir}/${e.name}`);

@@ -349,7 +349,6 @@ async function evaluateGroupedRun(
         runOnly.add(b.qid);
         continue;
       }
-      if (judgedQueries[judge.query]) return undefined; // the query came back
       judgedQueries[judge.query] = 1;
       const query = ranker.rank(b, judge);
       lap("rank");

@@ -13,6 +13,7 @@ import type { Qrels, Run } from "./evaluate.ts";
 import { rankDocuments } from "./rank.ts";
 import { formatScoresJson } from "./trec_json.ts";
 import type { TrecRelease } from "./trec_format.ts";
+import { writeStdout } from "../io/output.ts";
 
 /** The file formats runs and qrels are written in. */
 export type FileFormat = "trec" | "json";
@@ -212,13 +213,8 @@ async function writeText(path: string, text: Iterable<string>, force?: boolean):
   if (path === "-") {
     // Standard output is written through, whatever it is (a file it redirects to is the
     // caller's, never replaced).
-    const encoder = new TextEncoder();
-    for (const piece of text) {
-      const bytes = encoder.encode(piece);
-      for (let done = 0; done < bytes.length;) {
-        done += await Deno.stdout.write(bytes.subarray(done));
-      }
-    }
+    // A reader that stops early (`| head`) is a quiet exit, as for every command's output.
+    for (const piece of text) await writeStdout(piece);
     return;
   }
   const pieces = ReadableStream.from(text).pipeThrough(new TextEncoderStream());

@@ -280,7 +280,13 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   } catch (e) {
     throw failed(ws, e, log);
   }
-  const kept = ws.swapIn();
+  let kept: string | undefined;
+  try {
+    kept = ws.swapIn();
+  } catch (e) {
+    ws.discard(); // the finished report, its temporary folders and the signal handlers
+    throw e;
+  }
   if (kept) {
     log(
       `the previous report is kept in ${kept}/: files the report did not write arrived there ` +
@@ -333,6 +339,7 @@ function plannedFiles(names: readonly string[], options: ReportOptions): string[
   const spec = options.params.systems;
   if (spec) {
     files.push("per-question.csv", "per-question.json");
+    if (spec.systems.length) files.push("pair-differences.csv");
     if (spec.qrcd) files.push("per-record-qrcd.csv");
     spec.systems.forEach((s, i) => s.model && files.push(`runs/${fileSafe(s.name, i)}.run`));
   }

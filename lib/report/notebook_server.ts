@@ -22,6 +22,7 @@ import { PROJECT_ROOT } from "../data/paths.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { resolvePath } from "../io/path.ts";
 import { callerDirectory } from "../cli/main.ts";
+import { sha256Hex } from "../data/fetch.ts";
 
 /** Options of {@link notebookServerArgs} and {@link startNotebookServer}. */
 export interface NotebookServerOptions {
@@ -199,12 +200,6 @@ export async function startNotebookServer(
 
 /** The working copy `./kit notebook` serves (git-ignored). */
 export const LIVE_DIR = `${PROJECT_ROOT}/notebooks-live`;
-
-function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>).then((d) =>
-    [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("")
-  );
-}
 
 /**
  * Makes `dest` a working copy of the notebooks (`NN-name.ipynb`) of `src`: each notebook

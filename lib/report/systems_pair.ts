@@ -14,6 +14,7 @@ import type { Row } from "../plot/table.ts";
 import { breakdown, CANDIDATE_GROUPS, candidateGroup, questionWord } from "../stats/breakdown.ts";
 import type { PerQueryValues } from "../stats/compare.ts";
 import { KIT_BASELINES, type UserSystemsSpec } from "./user_systems.ts";
+import { mean, sampleSd } from "../stats/significance.ts";
 
 /** A system of the pair: its runs and each run's per-question values. */
 export interface PairSystem {
@@ -55,10 +56,7 @@ export function comparedPair(
 }
 
 function meanSd(xs: readonly number[]): { mean: number; sd?: number } {
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  if (xs.length < 2) return { mean };
-  const v = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1);
-  return { mean, sd: Math.sqrt(v) };
+  return xs.length < 2 ? { mean: mean(xs) } : { mean: mean(xs), sd: sampleSd(xs) };
 }
 
 function clip(text: string, max = 200): string {

@@ -184,7 +184,6 @@ export async function writeShapedModel(
  * import assert from "node:assert/strict";
  * import { shapedModelDir } from "./shaped.ts";
  * import { exists } from "../../io/atomic.ts";
-import { dirname } from "../../io/path.ts";
  * const cacheDir = await Deno.makeTempDir();
  * const dir = await shapedModelDir("minilm-l6", { cacheDir, seed: 3 });
  * assert(dir.endsWith("/models/generated/minilm-l6-seed3"));

@@ -24,6 +24,7 @@ const COMMANDS: [string, string[]][] = [
   ["data stats", ["data", "stats", "wikiqa", "--dir", "samples"]],
   ["data qrels (no --out)", ARGS.qrels("test")],
   ["eval qrcd-baseline --out /dev/stdout", ARGS.baseline("/dev/stdout")],
+  ["convert run BIG.run - | head -1", ["convert", "run", "BIG.run", "-"]],
   ["--help", ["--help"]],
 ];
 
