@@ -134,7 +134,7 @@ export const KIT_TEMP_PREFIXES = [
 const KIT_TEMP_NAME = /^(kit-(?:runtime|pdf-parts|pdf|png|chromium)-)(\d+)-[^/]+$/;
 
 /** The system's temporary folder (as `Deno.makeTempDir` uses it). */
-function systemTempDir(): string {
+export function systemTempDir(): string {
   return (Deno.env.get("TMPDIR") || "/tmp").replace(/\/+$/, "") || "/";
 }
 

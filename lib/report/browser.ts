@@ -10,7 +10,7 @@
 import { chromium } from "npm:playwright-core@1.65.1";
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { KitError } from "../errors.ts";
-import { makeKitTempDir } from "../io/temp.ts";
+import { systemTempDir } from "../io/temp.ts";
 
 /** Where Debian installs Chromium; `$KIT_CHROMIUM` overrides it. */
 export function chromiumPath(): string {
@@ -56,27 +56,17 @@ export async function launchBrowser(): Promise<BrowserSession> {
       `Chromium not found at ${path}: install Debian 'chromium' (or set KIT_CHROMIUM)`,
     );
   }
-  // playwright gives every launch a fresh temporary profile (it refuses --user-data-dir)
-  // and adds --headless itself. It makes the profile in the system's temporary folder
-  // (TMPDIR, read when it launches): a kit folder named with this process's id, so the
-  // profile of a report killed outright is swept by the next one (lib/io/temp.ts).
-  const tmp = await makeKitTempDir("kit-chromium-");
-  const savedTmp = Deno.env.get("TMPDIR");
-  Deno.env.set("TMPDIR", tmp);
-  let browser: Browser;
-  try {
-    browser = await chromium.launch({
-      executablePath: path,
-      args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
-      headless: true,
-    });
-  } catch (e) {
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-    throw e;
-  } finally {
-    if (savedTmp === undefined) Deno.env.delete("TMPDIR");
-    else Deno.env.set("TMPDIR", savedTmp);
-  }
+  // playwright gives every launch a fresh temporary profile in the system's temporary folder
+  // (it refuses --user-data-dir) and removes it on close. A report killed outright leaves it
+  // behind, so profiles no running process names are swept first. (Pointing TMPDIR at a kit
+  // folder instead would change it for the whole process while Chromium starts: another task
+  // of the process making a temporary folder then would lose it when the browser closes.)
+  sweepOrphanProfiles();
+  const browser = await chromium.launch({
+    executablePath: path,
+    args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
+    headless: true,
+  });
   // Pages are laid out at the printed width, so one load serves the checks and the PDF.
   const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   return {
@@ -84,7 +74,6 @@ export async function launchBrowser(): Promise<BrowserSession> {
     context,
     async close() {
       await browser.close();
-      await Deno.remove(tmp, { recursive: true }).catch(() => {});
     },
   };
 }
@@ -217,4 +206,59 @@ export async function offlinePage(session: BrowserSession): Promise<{ page: Page
     return route.abort("blockedbyclient");
   });
   return { page, log };
+}
+
+/** The prefix of playwright's temporary Chromium profiles. */
+const PROFILE_PREFIX = "playwright_chromiumdev_profile-";
+
+/**
+ * Removes playwright's Chromium profiles in the temporary folder that no running process
+ * names on its command line (`--user-data-dir=...`) and that are over a minute old (a launch
+ * under way has made its profile before Chromium runs); returns the paths removed. Where
+ * /proc cannot tell which processes run, nothing is removed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sweepOrphanProfiles } from "./browser.ts";
+ * const tmp = await Deno.makeTempDir();
+ * await Deno.mkdir(`${tmp}/playwright_chromiumdev_profile-new`);
+ * assert.deepEqual(sweepOrphanProfiles(tmp), []); // too young to be an orphan
+ * await Deno.mkdir(`${tmp}/playwright_chromiumdev_profile-left`);
+ * const hourAgo = new Date(Date.now() - 3_600_000);
+ * Deno.utimeSync(`${tmp}/playwright_chromiumdev_profile-left`, hourAgo, hourAgo);
+ * assert.deepEqual(sweepOrphanProfiles(tmp), [`${tmp}/playwright_chromiumdev_profile-left`]);
+ * ```
+ */
+export function sweepOrphanProfiles(dir = systemTempDir()): string[] {
+  let names: string[];
+  try {
+    Deno.statSync("/proc/self");
+    names = [...Deno.readDirSync(dir)]
+      .filter((e) => e.isDirectory && e.name.startsWith(PROFILE_PREFIX)).map((e) => e.name);
+  } catch {
+    return [];
+  }
+  if (names.length === 0) return [];
+  const named = new Set<string>();
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const argv = Deno.readTextFileSync(`/proc/${e.name}/cmdline`);
+      for (const m of argv.matchAll(new RegExp(`${PROFILE_PREFIX}[^\\0/]+`, "g"))) {
+        named.add(m[0]);
+      }
+    } catch { /* gone meanwhile, or not ours to read */ }
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const path = `${dir}/${name}`;
+    try {
+      const age = Date.now() - (Deno.statSync(path).mtime?.getTime() ?? Date.now());
+      if (named.has(name) || age < 60_000) continue;
+      Deno.removeSync(path, { recursive: true });
+      removed.push(path);
+    } catch { /* removed meanwhile */ }
+  }
+  return removed;
 }
