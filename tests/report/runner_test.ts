@@ -54,13 +54,10 @@ async function run(sources: string[], params = { data: "sample" as const }) {
 Deno.test("runner keeps the output of every cell, passes parameters, no ANSI colour", async () => {
   const n = 40;
   const sources = [
-    `const data = Deno.env.get("KIT_DATA"); const model = Deno.env.get("KIT_MODEL"); [data, model]`,
-    ...Array.from(
-      { length: n },
-      (_, i) =>
-        (i === 0 ? `import { display, markdown } from "${MOD}";\n` : "") +
-        `await display(markdown("cell ${i}"));`,
-    ),
+    `import { display, markdown } from "${MOD}";\n` +
+    `const data = Deno.env.get("KIT_DATA"); const model = Deno.env.get("KIT_MODEL");\n` +
+    `await display({ [Symbol.for("Jupyter.display")]: () => ({ "text/plain": Deno.inspect([data, model]) }) });`,
+    ...Array.from({ length: n }, (_, i) => `await display(markdown("cell ${i}"));`),
     `console.log("printed"); await display({ [Symbol.for("Jupyter.display")]: () => ({ "text/plain": "{ answer: 42 }" }) });`,
   ];
   const { result, cells } = await run(sources, { data: "sample", model: "tiny" } as never);
