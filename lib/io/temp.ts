@@ -49,6 +49,15 @@ export function parseTempName(name: string): { target: string; pid: number } | u
 }
 
 /** Whether process `pid` may still be running (true when this cannot be known). */
+/** The entries of `dir`; none when it cannot be read (nothing there to sweep). */
+function entriesOf(dir: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(dir)];
+  } catch {
+    return [];
+  }
+}
+
 /** Whether /proc answers for processes (Linux); elsewhere no process is known to be gone. */
 function hasProc(): boolean {
   try {
@@ -94,12 +103,7 @@ function processMayRun(pid: number): boolean {
  */
 export async function sweepStaleTemps(dir: string, target?: string): Promise<string[]> {
   const removed: string[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return removed;
-  }
+  const entries = entriesOf(dir);
   const now = Date.now();
   for (const e of entries) {
     const t = parseTempName(e.name);
@@ -173,12 +177,7 @@ export async function makeKitTempDir(prefix: string): Promise<string> {
  */
 export async function sweepKitTempDirs(dir: string = systemTempDir()): Promise<string[]> {
   const removed: string[] = [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return removed;
-  }
+  const entries = entriesOf(dir);
   for (const e of entries) {
     const m = KIT_TEMP_NAME.exec(e.name);
     // No age rule here: only a process known to be gone (its /proc entry missing) is swept.

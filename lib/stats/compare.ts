@@ -415,7 +415,6 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
 }
 
 /** A run name or measure as a CSV cell: quoted, and safe in a spreadsheet (`csvText`). */
-const csvField = (s: string): string => csvText(s);
 
 /**
  * The comparison as CSV (RFC 4180 quoting): one row per measure and system, with the mean,
@@ -483,7 +482,7 @@ export function toCsv(t: ComparisonTable): string {
           c.betterThan.join(""),
           ...ps,
           ...diffs,
-        ].map(csvField).join(","),
+        ].map(csvText).join(","),
       );
     }
   }
