@@ -71,19 +71,33 @@ function procSample(pid: number): { peakKb: number; cpu: number } {
   }
 }
 
-/** Runs a command once, sampling its peak RSS and CPU time (the kit also reports its peak). */
+/**
+ * GNU time (Debian `time`): it reads the peak RSS and CPU time of the command it ran from the
+ * kernel when the command ends (wait4), so a tool that ends within milliseconds (trec_eval on a
+ * small input) is measured too; sampling /proc can miss it. Without it, /proc is sampled.
+ */
+const GNU_TIME = (() => {
+  try {
+    return Deno.statSync("/usr/bin/time").isFile ? "/usr/bin/time" : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/** Runs a command once, measuring its peak RSS and CPU time (the kit also reports its peak). */
 async function timedOnce(tool: Tool, qrels: string, run: string) {
   const t0 = performance.now();
-  const child = new Deno.Command(tool.cmd, {
-    args: tool.args(qrels, run),
+  const args = tool.args(qrels, run);
+  const child = new Deno.Command(GNU_TIME ?? tool.cmd, {
+    args: GNU_TIME ? ["-f", "peak-rss-kb: %M\ncpu-seconds: %U %S", tool.cmd, ...args] : args,
     cwd: tool.cwd,
     stdout: "piped",
     stderr: "piped",
     env: { QA_KIT_PEAK_RSS: "1", NO_COLOR: "1" },
   }).spawn();
-  // Sampled at once too: a tool that does not report its own (trec_eval) may end within 20 ms.
-  let { peakKb: peak, cpu } = procSample(child.pid);
-  const poll = setInterval(() => {
+  // Without GNU time: sampled at once too, as a quick tool may end within 20 ms.
+  let { peakKb: peak, cpu } = GNU_TIME ? { peakKb: 0, cpu: 0 } : procSample(child.pid);
+  const poll = GNU_TIME ? undefined : setInterval(() => {
     const now = procSample(child.pid);
     peak = Math.max(peak, now.peakKb);
     cpu = Math.max(cpu, now.cpu);
@@ -92,8 +106,9 @@ async function timedOnce(tool: Tool, qrels: string, run: string) {
   clearInterval(poll);
   const seconds = (performance.now() - t0) / 1000;
   const stderr = new TextDecoder().decode(out.stderr);
-  const reported = /peak-rss-kb: (\d+)/.exec(stderr);
-  if (reported) peak = Math.max(peak, Number(reported[1]));
+  for (const m of stderr.matchAll(/peak-rss-kb: (\d+)/g)) peak = Math.max(peak, Number(m[1]));
+  const used = /cpu-seconds: ([\d.]+) ([\d.]+)/.exec(stderr);
+  if (used) cpu = Number(used[1]) + Number(used[2]);
   if (!out.success) throw new KitError(`${tool.name} failed: ${stderr.slice(0, 400)}`);
   return { seconds, peakKb: peak, cpu, stdout: new TextDecoder().decode(out.stdout) };
 }

@@ -44,7 +44,10 @@ Deno.test("bench eval: the kit beside a previous revision and trec_eval, outputs
     assertMatch(mine[0].output, new RegExp(`^${mine[0].runLines + qrelsLines(dir, size)} lines`));
     for (const r of mine.slice(1)) {
       assertEquals(r.output, mine[1].output);
-      assert(r.seconds > 0 && r.peakRssMB > 0 && r.inputMB > 0 && r.cpuSeconds >= 0);
+      assert(
+        r.seconds > 0 && r.peakRssMB > 0 && r.inputMB > 0 && r.cpuSeconds >= 0,
+        `${r.tool}: seconds ${r.seconds}, peak ${r.peakRssMB} MB, input ${r.inputMB} MB, CPU ${r.cpuSeconds} s`,
+      );
       // trec_eval runs once per size by default; the others `repeats` times.
       assertEquals(r.runs.length, r.tool === "trec_eval 9.0.8" ? 1 : 2);
     }
