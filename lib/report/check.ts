@@ -48,7 +48,8 @@ export interface PageCheck {
   screenshot?: string;
   /**
    * Fonts Chromium used to draw the page's first Arabic word (empty when the page
-   * has none), and whether each covers Arabic according to fontconfig.
+   * has none), and whether each covers Arabic according to fontconfig. One entry with an
+   * empty family: Chromium named no font for the word (a problem, see {@link pageProblems}).
    */
   arabicFonts: { family: string; glyphs: number; coversArabic: boolean }[];
   /** Seconds from navigation to all figures drawn. */
@@ -93,7 +94,10 @@ const MARK_ARABIC = `(() => {
     span.setAttribute("data-kit-arabic", "1");
     rest.replaceWith(span);
     span.appendChild(rest);
-    return true;
+    // The new node has no layout yet: force it, then let a frame pass, so DevTools can say
+    // which fonts drew it (asked at once, it sometimes answers with none).
+    span.getBoundingClientRect();
+    return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));
   }
   return false;
 })()`;
@@ -162,7 +166,8 @@ export function pageProblems(c: PageCheck): string[] {
     p.push(`failed to load ${r.url} (${r.type}, asked by the page's ${r.initiator}): ${r.reason}`);
   }
   for (const f of c.arabicFonts) {
-    if (!f.coversArabic) p.push(`Arabic text drawn with '${f.family}', which lacks Arabic`);
+    if (f.family === "") p.push("Arabic text found, but Chromium named no font that drew it");
+    else if (!f.coversArabic) p.push(`Arabic text drawn with '${f.family}', which lacks Arabic`);
   }
   return p;
 }
@@ -221,6 +226,12 @@ export async function arabicFontFamilies(): Promise<Set<string>> {
   return arabicFamilies = new Set(text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean));
 }
 
+/** How many times the fonts of the Arabic word are asked for before giving up. */
+const FONT_ATTEMPTS = 20;
+
+/** Page script: resolves after the next frame is drawn. */
+const NEXT_FRAME = `new Promise((done) => requestAnimationFrame(() => done(true)))`;
+
 /**
  * The platform fonts Chromium used to draw the page's first Arabic word (through
  * the DevTools protocol's `CSS.getPlatformFontsForNode`).
@@ -237,7 +248,14 @@ async function fontsForArabic(page: Page): Promise<PageCheck["arabicFonts"]> {
       nodeId: root.nodeId,
       selector: "[data-kit-arabic]",
     });
-    const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
+    // Chromium can still answer with no fonts while the text's layout is pending: ask again
+    // a few frames later; an answer that stays empty is a problem of the page, not a pass.
+    let { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
+    for (let attempt = 1; fonts.length === 0 && attempt < FONT_ATTEMPTS; attempt++) {
+      await page.evaluate(NEXT_FRAME);
+      ({ fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId }));
+    }
+    if (fonts.length === 0) return [{ family: "", glyphs: 0, coversArabic: false }];
     const covering = await arabicFontFamilies();
     return fonts.map((f) => ({
       family: f.familyName,

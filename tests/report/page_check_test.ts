@@ -105,7 +105,10 @@ Deno.test({
       assert.deepEqual(c.figures, [{ id: "f", svg: false, marks: 0, n: 1 }]);
       assert.deepEqual(c.blockedRequests, ["http://example.invalid/x.png"]);
       assert.deepEqual(c.failedRequests, [], "the refused request is listed once, as network");
-      assert.ok(c.arabicFonts.length > 0 && c.arabicFonts.every((f) => f.coversArabic));
+      assert.ok(
+        c.arabicFonts.length > 0 && c.arabicFonts.every((f) => f.coversArabic),
+        JSON.stringify(c.arabicFonts),
+      );
       const problems = pageProblems(c);
       assert.equal(problems[0], "figure 1 (f) did not draw: Plotly made no SVG");
       assert.match(problems[1], /^script error: broken page \(at .*bad\.html:\d+:\d+\)$/);
@@ -219,4 +222,28 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("page problems name the font without Arabic, and a word no font was named for", () => {
+  const check = {
+    page: "p.html",
+    seconds: 1,
+    consoleErrors: [],
+    blockedRequests: [],
+    ignoredRequests: [],
+    pageErrors: [],
+    figures: [],
+    failedRequests: [],
+  };
+  const fonts = (family: string, coversArabic: boolean) => ({
+    ...check,
+    arabicFonts: [{ family, glyphs: family ? 2 : 0, coversArabic }],
+  });
+  assert.deepEqual(pageProblems(fonts("Noto Sans Arabic", true)), []);
+  assert.deepEqual(pageProblems(fonts("Liberation Sans", false)), [
+    "Arabic text drawn with 'Liberation Sans', which lacks Arabic",
+  ]);
+  assert.deepEqual(pageProblems(fonts("", false)), [
+    "Arabic text found, but Chromium named no font that drew it",
+  ]);
 });
