@@ -210,8 +210,8 @@ function unzipMembers(bytes: Uint8Array, url: string): Record<string, Uint8Array
  * import { fetchDataset } from "./fetch.ts";
  * const dir = await Deno.makeTempDir();
  * await assert.rejects(
- *   () => fetchDataset("qrcd", { mirror: "/nonexistent", dir, log: () => {} }),
- *   /mirror folder \/nonexistent does not exist/,
+ *   () => fetchDataset("qrcd", { mirror: `${dir}/no-mirror`, dir, log: () => {} }),
+ *   /mirror folder .*\/no-mirror does not exist/,
  * );
  * ```
  */

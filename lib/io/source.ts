@@ -180,6 +180,59 @@ export async function openSource(source: TextSource): Promise<ByteReader> {
   return { name, gzip: true, read: gunzip(read, name), close: raw.close };
 }
 
+/** Bytes `[from, to)` of a regular file: one thread's part of a file read in two halves. */
+export interface FileRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * Opens bytes `[range.from, range.to)` of a regular file for reading as they are (a plain
+ * text file: the halves of a gzip stream cannot be read apart).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openFileRange } from "./source.ts";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "a\nbb\nccc\n");
+ * const r = await openFileRange(path, { from: 2, to: 5 });
+ * const buf = new Uint8Array(16);
+ * assert.equal(new TextDecoder().decode(buf.subarray(0, await r.read(buf))), "bb\n");
+ * assert.equal(await r.read(buf), 0);
+ * ```
+ */
+export async function openFileRange(path: string, range: FileRange): Promise<ByteReader> {
+  const file = await openInput(path) as Deno.FsFile;
+  file.seekSync(range.from, Deno.SeekMode.Start);
+  let left = range.to - range.from;
+  let open = true;
+  const close = () => {
+    if (open) file.close();
+    open = false;
+  };
+  return {
+    name: path,
+    gzip: false,
+    read: (into) => {
+      if (!open || left <= 0) {
+        close();
+        return Promise.resolve(0);
+      }
+      let n: number | null;
+      try {
+        n = file.readSync(into.subarray(0, Math.min(into.length, left)));
+      } catch (e) {
+        close();
+        throw new KitError(`cannot read: ${(e as Error).message}`, { file: path }, { cause: e });
+      }
+      left -= n ?? left;
+      return Promise.resolve(n ?? 0);
+    },
+    close,
+  };
+}
+
 /** A plain reader of a path, standard input or bytes (no gzip). */
 async function openRaw(
   source: TextSource,

@@ -143,6 +143,14 @@ export interface EvaluatorOptions {
   release?: TrecRelease;
 }
 
+/** What a {@link QueryEvaluator} recorded, as plain data (`state`, `absorb`). */
+export interface EvaluatorState {
+  qids: string[];
+  columns: number[][];
+  textColumns: string[][];
+  completeColumns: (number[] | undefined)[];
+}
+
 /** An instance computed per query, with the index of the query view it reads. */
 interface Computed {
   instance: MeasureInstance;
@@ -295,6 +303,32 @@ export class QueryEvaluator {
       columns[m].push(c.measure.compute(seen[view], c.param as never, o));
     }
     this.recordRest(seen);
+  }
+
+  /** The queries recorded so far and their values, as plain data for another thread. */
+  state(): EvaluatorState {
+    return {
+      qids: this.qids,
+      columns: this.columns,
+      textColumns: this.textColumns,
+      completeColumns: this.completeColumns,
+    };
+  }
+
+  /**
+   * Adds the queries another evaluator of the same measures recorded (its {@link state}):
+   * the result is the same as if this one had recorded them (the summary sums in qid order,
+   * whatever the order queries came in).
+   */
+  absorb(other: EvaluatorState): void {
+    // (A loop, not push(...): a spread of a million values overflows the stack.)
+    const append = <T>(to: T[] | undefined, from: T[] | undefined) => {
+      for (let i = 0; to && from && i < from.length; i++) to.push(from[i]);
+    };
+    append(this.qids, other.qids);
+    this.columns.forEach((c, m) => append(c, other.columns[m]));
+    this.textColumns.forEach((c, m) => append(c, other.textColumns[m]));
+    this.completeColumns.forEach((c, m) => append(c, other.completeColumns[m]));
   }
 
   /** The text measures and the -c sums of a query, by view. */

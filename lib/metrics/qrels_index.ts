@@ -13,10 +13,16 @@
  * @module
  */
 import { fail } from "../errors.ts";
-import { gunzipLoaded, holdStdin, sourceName, type TextSource } from "../io/source.ts";
+import {
+  type FileRange,
+  gunzipLoaded,
+  holdStdin,
+  sourceName,
+  type TextSource,
+} from "../io/source.ts";
 import { BlockJudge, emptyBlock, type JudgedQrels } from "./judge.ts";
 import { isJsonSource, readJsonQrels } from "./trec_json.ts";
-import { QueryTable } from "./query_table.ts";
+import { QueryTable, type QueryTableState } from "./query_table.ts";
 import {
   commentByte,
   DEFAULT_RELEASE,
@@ -51,6 +57,22 @@ export interface QrelsReadOptions {
   skip?: SkippedLines;
   /** The trec_eval release whose reading rules apply (comment lines; default 9.0.8). */
   release?: TrecRelease;
+  /**
+   * Only bytes `[from, to)` of the file (a path; both at line starts), into records in shared
+   * memory: one thread's half, {@link QrelsIndex.append}ed to the other's. No judgment in
+   * the range is no error here (the whole file is checked).
+   */
+  range?: FileRange;
+}
+
+/** A {@link QrelsIndex} as plain data for another thread (its records in shared memory). */
+export interface QrelsIndexState {
+  file: string;
+  /** The path read, for the line of a duplicate judgment. */
+  path?: string;
+  chunks: Uint8Array[];
+  count: number;
+  table: QueryTableState;
 }
 
 /**
@@ -67,6 +89,8 @@ export class QrelsIndex implements JudgedQrels {
   private count = 0;
   /** The queries and the ranges of their records. */
   private table = new QueryTable();
+  /** Records in shared memory (a half read for {@link append}; see `QrelsReadOptions.range`). */
+  private shared = false;
   private constructor(private source: TextSource | undefined, name: string) {
     this.file = name;
   }
@@ -86,13 +110,15 @@ export class QrelsIndex implements JudgedQrels {
   static async read(source: TextSource, options: QrelsReadOptions = {}): Promise<QrelsIndex> {
     // Standard input is held: the JSON sniff looks at it, and a duplicate judgment is
     // located in it.
+    const range = options.range;
     source = await holdStdin(source);
-    if (await isJsonSource(source)) {
+    if (!range && await isJsonSource(source)) {
       const idx = QrelsIndex.fromQrels(await readJsonQrels(source), sourceName(source));
       idx.source = source;
       return idx;
     }
     const idx = new QrelsIndex(source, sourceName(source));
+    idx.shared = range !== undefined;
     const st: QrelsState = {
       index: idx,
       file: idx.file,
@@ -107,12 +133,12 @@ export class QrelsIndex implements JudgedQrels {
       prev: new Uint8Array(65536),
       prevLen: 0,
     };
-    const chunks = lineChunks(source, { chunkBytes: options.chunkBytes });
+    const chunks = lineChunks(source, { chunkBytes: options.chunkBytes, range });
     for await (const c of chunks) {
       for (let i = c.start; i < c.end;) i = parseQrelsLines(c.buf, i, c.end, st);
       c.keepLine = st.line + 1;
     }
-    if (idx.count === 0) {
+    if (idx.count === 0 && !range) {
       fail("qrels file has no judgments (empty file?)", { file: idx.file });
     }
     return idx;
@@ -157,10 +183,44 @@ export class QrelsIndex implements JudgedQrels {
     this.commit(q < 0 ? t.size - 1 : q, open, pos, 1);
   }
 
+  /** The index as plain data for another thread (its records are shared, not copied). */
+  state(): QrelsIndexState {
+    return {
+      file: this.file,
+      path: typeof this.source === "string" ? this.source : undefined,
+      chunks: this.chunks,
+      count: this.count,
+      table: this.table.state(),
+    };
+  }
+
+  /** An index from {@link state} (read only: judging, lookups). */
+  static fromState(s: QrelsIndexState): QrelsIndex {
+    const idx = new QrelsIndex(s.path, s.file);
+    idx.chunks = s.chunks;
+    idx.count = s.count;
+    idx.table = QueryTable.fromState(s.table);
+    return idx;
+  }
+
+  /**
+   * Adds the judgments of `later`, read from the part of the same file that follows this
+   * index's part: the result is what reading both parts as one gives (a query's ranges in file
+   * order; a range that the cut split is two ranges).
+   */
+  append(later: QrelsIndex): void {
+    this.table.append(later.table, this.chunks.length);
+    for (const c of later.chunks) this.chunks.push(c);
+    this.count += later.count;
+    // Records go on into a fresh chunk (never into one of `later`'s).
+    this.chunk = new Uint8Array(0);
+    this.pos = 0;
+  }
+
   /** Starts a new chunk of records big enough for `need` bytes. */
   newChunk(need: number): void {
     const size = Math.max(PACK_CHUNK, need);
-    this.chunk = new Uint8Array(size);
+    this.chunk = this.shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size);
     this.chunks.push(this.chunk);
     this.pos = 0;
   }

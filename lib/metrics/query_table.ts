@@ -8,6 +8,15 @@
  */
 import { hashBytes } from "./trec_scan.ts";
 
+/** A {@link QueryTable} as plain data (see `QueryTable.state`). */
+export interface QueryTableState {
+  names: Uint8Array<ArrayBuffer>;
+  queries: Int32Array<ArrayBuffer>;
+  ranges: Int32Array<ArrayBuffer>;
+  size: number;
+  rangeCount: number;
+}
+
 const Q = 5; // ints per query
 const R = 4; // ints per range
 
@@ -153,6 +162,49 @@ export class QueryTable {
   /** Where query `q`'s id is in `names`. */
   name(q: number): [number, number] {
     return [this.queries[Q * q], this.queries[Q * q + 1]];
+  }
+
+  /** The table as plain data (typed arrays), to send to another thread. */
+  state(): QueryTableState {
+    return {
+      names: this.names.slice(0, this.namesUsed),
+      queries: this.queries.slice(0, Q * this.size),
+      ranges: this.ranges.slice(0, R * this.rangeCount),
+      size: this.size,
+      rangeCount: this.rangeCount,
+    };
+  }
+
+  /** A table from {@link state}. */
+  static fromState(s: QueryTableState): QueryTable {
+    const t = new QueryTable();
+    t.names = s.names.length ? s.names : t.names;
+    t.namesUsed = s.names.length;
+    t.queries = s.queries.length ? s.queries : t.queries;
+    t.ranges = s.ranges.length ? s.ranges : t.ranges;
+    t.size = s.size;
+    t.rangeCount = s.rangeCount;
+    t.rehash(t.slotsFor(t.size));
+    return t;
+  }
+
+  /**
+   * Appends the queries and ranges of `later`, a table of the records that follow this
+   * table's in the file (its chunks numbered from `chunkOffset` here): each query's ranges
+   * keep file order, as if one table had read both.
+   */
+  append(later: QueryTable, chunkOffset: number): void {
+    for (let lq = 0; lq < later.size; lq++) {
+      const [s, e] = later.name(lq);
+      let q = this.find(later.names, s, e);
+      if (q < 0) q = this.add(later.names, s, e);
+      for (let lr = later.first(lq); lr >= 0; lr = later.next(lr)) {
+        const [chunk, start, end] = later.range(lr);
+        const r = this.addRange(q, chunk + chunkOffset, start); // (may grow `ranges`)
+        this.ranges[R * r + 2] = end;
+      }
+      this.queries[Q * q + 2] += later.judgments(lq);
+    }
   }
 
   /** The id of query `q`. */

@@ -70,8 +70,6 @@ export interface RunColumns {
   line: Int32Array;
   /** Index of each block's first line, and one more: where the last one ends. */
   blockFirst: Int32Array;
-  /** Each block's trec_eval order, when ranked ahead (see `RunBlock.order`). */
-  order?: Int32Array;
 }
 
 /** The lines of one run chunk, parsed into columns, with where each query block starts. */
@@ -82,8 +80,6 @@ export class RunLines implements RunColumns {
   docH: Int32Array;
   score: Float64Array;
   line: Int32Array;
-  /** Ranked ahead (shared columns only, filled by the run-parsing worker). */
-  order?: Int32Array;
   /** Per block: index of its first line in the columns, byte offset and line number of it. */
   blocks = 0;
   blockFirst: Int32Array;
@@ -98,15 +94,13 @@ export class RunLines implements RunColumns {
   qidE = -1;
   lineNo = 0;
   fields: LineFields = lineFields();
-  constructor(readonly capacity: number, shared = false) {
-    const mem = (bytes: number) => shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+  constructor(readonly capacity: number) {
     const cap = capacity;
-    this.docS = new Int32Array(mem(4 * cap));
-    this.docE = new Int32Array(mem(4 * cap));
-    this.docH = new Int32Array(mem(4 * cap));
-    this.score = new Float64Array(mem(8 * cap));
-    this.line = new Int32Array(mem(4 * cap));
-    if (shared) this.order = new Int32Array(mem(4 * cap));
+    this.docS = new Int32Array(cap);
+    this.docE = new Int32Array(cap);
+    this.docH = new Int32Array(cap);
+    this.score = new Float64Array(cap);
+    this.line = new Int32Array(cap);
     this.blockFirst = new Int32Array(cap + 1);
     this.blockByte = new Int32Array(cap + 1);
     this.blockLine = new Int32Array(cap + 1);
@@ -262,8 +256,6 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
 
 /** One parsed read of a run: `complete` whole query blocks in `lines` over `buf`. */
 export interface RunChunk {
-  /** Which buffer of the ring (see `ChunkOptions.slots`). */
-  slot: number;
   buf: Uint8Array;
   lines: RunLines;
   complete: number;
@@ -307,15 +299,15 @@ export async function* readRunChunks(
     float32: release === "9.0.8" && !options.scoresAsWritten,
     parsed: 0,
   };
-  const lineSets: RunLines[] = [];
+  let lineSet: RunLines | undefined;
   let runId = "";
   let any = false;
   let line = 1; // the line of the chunk's first byte
   for await (const c of lineChunks(source, options)) {
     const capacity = Math.floor(c.buf.length / 12) + 2; // a result line has 12 bytes or more
-    let lines = lineSets[c.slot];
+    let lines = lineSet;
     if (!lines || lines.capacity < capacity) {
-      lines = lineSets[c.slot] = new RunLines(capacity, options.shared);
+      lines = lineSet = new RunLines(capacity);
     }
     lines.blockQid.length = 0;
     lines.n = lines.blocks = lines.runIdLine = 0;
@@ -338,7 +330,7 @@ export async function* readRunChunks(
       c.keepLine = lines.blockLine[lines.blocks - 1];
     } else c.keepLine = lines.lineNo + 1;
     line = c.keepLine;
-    if (complete > 0) yield { slot: c.slot, buf: c.buf, lines, complete };
+    if (complete > 0) yield { buf: c.buf, lines, complete };
   }
   if (!any) fail("run file has no result lines (empty file?)", { file: parse.file });
   options.onRunId?.(runId);
@@ -377,7 +369,6 @@ export function chunkBlocks(
     block.docHash = lines.docH;
     block.score = lines.score;
     block.line = lines.line;
-    block.order = lines.order;
     blocks.push(block);
   }
   return blocks;

@@ -33,16 +33,18 @@ import {
   type EvalOptions,
   type EvalResult,
   evaluateFrom,
+  type EvaluatorOptions,
   type JudgmentSource,
   type Qrels,
   QueryEvaluator,
   type Run,
   warnRunOnly,
 } from "./evaluate.ts";
-import { BlockJudge, QueryRanker, rankInto } from "./judge.ts";
+import { BlockJudge } from "./judge.ts";
+import { evaluateGroupedRun, type RunPass, type StageTimes } from "./grouped_run.ts";
 import { QrelsIndex } from "./qrels_index.ts";
 import { compareDocnos } from "./rank.ts";
-import { RunPipeline } from "./run_pipeline.ts";
+import { halvesWorthIt, readInHalves } from "./halves.ts";
 import { type RunBlock, runBlockChunks, type RunReadOptions } from "./run_reader.ts";
 import {
   checkMissingQueries,
@@ -55,6 +57,7 @@ import { isJsonSource, readJsonRun } from "./trec_json.ts";
 import { decodeField, type SkippedLines } from "./trec_scan.ts";
 
 // The writers live in trec_write.ts; these names stay importable from here.
+export type { StageTimes } from "./grouped_run.ts";
 export { formatQrels, formatRun, writeQrels, writeRun } from "./trec_write.ts";
 
 /** Options of {@link readRun} and {@link readQrels}. */
@@ -145,14 +148,21 @@ export interface FileEvalOptions extends EvalOptions {
   /** Read buffer size in bytes (default 4 MiB; tests use tiny ones to cross chunk edges). */
   chunkBytes?: number;
   /**
-   * Threads: 2 parses and ranks a large run file (`parallelMinBytes` on) on a worker while
-   * this thread judges and measures (`run_pipeline.ts`); 1 does it all here. Default: 2
+   * Threads: 2 reads a large pair of files (`parallelMinBytes` of run on; plain text, not
+   * gzip or JSON) in two halves, one per thread (`halves.ts`); 1 does it all here. Default: 2
    * where the machine has two or more CPUs. Results are identical (tested); tolerant mode
    * uses one.
    */
   threads?: number;
-  /** Smallest run file (bytes) parsed on a worker (default 32 MB). */
+  /** Smallest run file (bytes) read in halves (default 32 MB). */
   parallelMinBytes?: number;
+  /**
+   * The share of each file the calling thread reads when reading in halves (default 0.55:
+   * the worker starts later; tests move the cut).
+   */
+  firstShare?: number;
+  /** Told which route the evaluation took: `halves` (two threads) or `one thread`. */
+  onRoute?: (route: "halves" | "one thread") => void;
   /**
    * Tolerant mode (opt-in): skip malformed lines (field count, number, UTF-8) instead of
    * failing, and report them in the result's `skipped`. Duplicates still fail.
@@ -160,16 +170,6 @@ export interface FileEvalOptions extends EvalOptions {
   skipBadLines?: boolean;
   /** Stage timing (for `bench eval --profile`), filled in when given (one thread). */
   times?: StageTimes;
-}
-
-/** Seconds spent per stage of {@link evaluateTrecFiles} (filled when passed in). */
-export interface StageTimes {
-  "read the qrels": number;
-  "read the run": number;
-  "judge": number;
-  "rank": number;
-  "measures": number;
-  "summary": number;
 }
 
 /**
@@ -204,60 +204,76 @@ export async function evaluateTrecFiles(
       t = now;
     }
     : () => {};
-  // 1. The sources: standard input is held in memory, as the run may be read twice. A worker
-  //    starts reading a large run (step 3) while this thread reads the qrels.
+  // 1. The sources: standard input is held in memory, as the run may be read twice. A large
+  //    pair of files is read in halves, one per thread (steps 2 and 3; `halves.ts`).
   checkOneStdin(qrelsSource, runSource);
   const run = await holdStdin(runSource);
   const skipped = options.skipBadLines
     ? { qrels: { count: 0, examples: [] }, run: { count: 0, examples: [] } }
     : undefined;
-  const json = await isJsonSource(run);
+  // The evaluator of the route taken; this first one gives the measures' warnings, once.
+  let ev = new QueryEvaluator(measures, options);
+  const evaluator = () => new QueryEvaluator(measures, { ...options, warn: false });
   const threads = skipped ? 1 : options.threads ?? (navigator.hardwareConcurrency >= 2 ? 2 : 1);
-  const worker = threads > 1 && !json && await worthAWorker(run, options.parallelMinBytes ?? 32e6);
-  const pipeline = worker
-    ? RunPipeline.start(run as string, { release, chunkBytes: options.chunkBytes })
-    : undefined;
-  try {
-    // 2. The qrels, whole, on this thread.
-    const qrels = await QrelsIndex.read(qrelsSource, {
-      chunkBytes: options.chunkBytes,
-      skip: skipped?.qrels,
+  const inHalves = threads > 1 &&
+      await halvesWorthIt(qrelsSource, run, options.parallelMinBytes ?? 32e6)
+    ? await readInHalves(qrelsSource as string, run as string, measures, {
       release,
-    });
+      chunkBytes: options.chunkBytes,
+      evaluator: evaluatorSettings(options),
+      firstShare: options.firstShare,
+    })
+    : undefined;
+  options.onRoute?.(inHalves ? "halves" : "one thread");
+  if (inHalves) {
     lap("read the qrels");
-    // 3. The run, query block by query block: judged, ranked and measured.
-    let ev = new QueryEvaluator(measures, options);
-    let runId = "";
-    const onRunId = (id: string) => runId = id;
-    const blocks = pipeline ? pipeline.blocks(onRunId) : runBlockChunks(run, {
+    return summarize(inHalves.qrels, inHalves.pass, inHalves.evaluator, inHalves.runId);
+  }
+  // 2. The qrels, whole.
+  const json = await isJsonSource(run);
+  const qrels = await QrelsIndex.read(qrelsSource, {
+    chunkBytes: options.chunkBytes,
+    skip: skipped?.qrels,
+    release,
+  });
+  lap("read the qrels");
+  // 3. The run, query block by query block: judged, ranked and measured.
+  let runId = "";
+  const onRunId = (id: string) => runId = id;
+  const blocks = runBlockChunks(run, {
+    release,
+    chunkBytes: options.chunkBytes,
+    skip: skipped?.run,
+    onRunId,
+  });
+  let pass = json ? undefined : await evaluateGroupedRun(qrels, blocks, run, ev, lap);
+  if (!pass && !json) {
+    // Not grouped by query: read whole, regrouped into one block per query, and through
+    // the same judging and ranking (so -M and duplicates are read as in a grouped run).
+    if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
+    ev = evaluator();
+    const whole = regroupedBlocks(run, {
       release,
       chunkBytes: options.chunkBytes,
       skip: skipped?.run,
       onRunId,
     });
-    let pass = json ? undefined : await evaluateGroupedRun(qrels, blocks, run, ev, lap);
-    if (!pass && !json) {
-      // Not grouped by query: read whole, regrouped into one block per query, and through
-      // the same judging and ranking (so -M and duplicates are read as in a grouped run).
-      if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
-      ev = new QueryEvaluator(measures, options);
-      const whole = regroupedBlocks(run, {
-        release,
-        chunkBytes: options.chunkBytes,
-        skip: skipped?.run,
-        onRunId,
-      });
-      pass = await evaluateGroupedRun(qrels, whole, run, ev, lap);
-    }
-    if (!pass) {
-      // JSON: in memory, through `evaluateFrom`.
-      const read = await readRunWithId(run, { release });
-      const result = evaluateFrom(indexJudgments(qrels, release), read.run, measures, options);
-      result.runId = read.runId;
-      if (skipped) result.skipped = skipped;
-      return result;
-    }
-    // 4. The summary.
+    pass = await evaluateGroupedRun(qrels, whole, run, ev, lap);
+  }
+  if (!pass) {
+    // JSON: in memory, through `evaluateFrom`.
+    const read = await readRunWithId(run, { release });
+    const result = evaluateFrom(indexJudgments(qrels, release), read.run, measures, options);
+    result.runId = read.runId;
+    if (skipped) result.skipped = skipped;
+    return result;
+  }
+  const result = summarize(qrels, pass, ev, runId);
+  if (skipped) result.skipped = skipped; // (a spread would build the lazy perQuery)
+  return result;
+
+  // 4. The summary.
+  function summarize(qrels: QrelsIndex, pass: RunPass, ev: QueryEvaluator, runId: string) {
     const missing: { qid: string; values: number[]; shown?: number[] }[] = [];
     const judge = new BlockJudge();
     const table = qrels.queryTable();
@@ -286,78 +302,20 @@ export async function evaluateTrecFiles(
       release,
       file: sourceName(run),
     });
-    if (skipped) result.skipped = skipped; // (a spread would build the lazy perQuery)
     lap("summary");
     return result;
-  } finally {
-    pipeline?.close();
   }
 }
 
-/** A worker pays for its start-up (about 0.1 s) from a few tens of MB of run on. */
-async function worthAWorker(run: TextSource, minBytes: number): Promise<boolean> {
-  if (typeof run !== "string") return false;
-  try {
-    const st = await Deno.stat(run);
-    return st.isFile && st.size >= minBytes;
-  } catch {
-    return false; // the one-thread path reports it
-  }
-}
-
-/** What evaluating a grouped run gives. */
-interface RunPass {
-  /** Per qrels query (its index in the query table): 1 when the run has it. */
-  judged: Uint8Array;
-  runOnly: string[];
-}
-
-/**
- * Step 3 of the route: judges, ranks (unless the worker ranked ahead) and measures each query
- * block into `ev`. Undefined when the run turns out not to be grouped by query (a query comes
- * back after another).
- */
-async function evaluateGroupedRun(
-  qrels: QrelsIndex,
-  chunks: AsyncIterable<RunBlock[]>,
-  run: TextSource,
-  ev: QueryEvaluator,
-  lap: (stage: keyof StageTimes) => void,
-): Promise<RunPass | undefined> {
-  const file = sourceName(run);
-  // Which queries the run has: a flag per qrels query, a set of the others (a Set of 100,000
-  // ids costs more), to see a query come back.
-  const judgedQueries = new Uint8Array(qrels.size);
-  const runOnly = new Set<string>();
-  const judge = new BlockJudge();
-  const ranker = new QueryRanker(ev.level);
-  const maxDocs = ev.options.maxDocs;
-  for await (const blocks of chunks) {
-    lap("read the run");
-    for (const whole of blocks) {
-      // -M: trec_eval ranks every line, keeps the first M, and only then looks for duplicate
-      // docnos, so a duplicate below rank M is no error: judge the first M only.
-      // A query that comes back (the run is not grouped) is read whole instead: seen before
-      // judging, so a duplicate split across its blocks is judged there, with all its lines.
-      const known = qrels.lookup(whole.qid);
-      if (known >= 0 && judgedQueries[known]) return undefined;
-      const b = maxDocs !== undefined && whole.count > maxDocs ? topOf(whole, maxDocs) : whole;
-      const judged = judge.judge(b, qrels, ev.level, file);
-      lap("judge");
-      if (!judged) {
-        if (runOnly.has(b.qid)) return undefined; // the query came back
-        runOnly.add(b.qid);
-        continue;
-      }
-      judgedQueries[judge.query] = 1;
-      const query = ranker.rank(b, judge);
-      lap("rank");
-      ev.addRanked(b.qid, query);
-      lap("measures");
-    }
-  }
-  lap("read the run");
-  return { judged: judgedQueries, runOnly: [...runOnly] };
+/** The evaluator's settings as plain data (for the worker; warnings stay here). */
+function evaluatorSettings(o: FileEvalOptions): EvaluatorOptions {
+  return {
+    relevanceLevel: o.relevanceLevel,
+    judgedOnly: o.judgedOnly,
+    maxDocs: o.maxDocs,
+    numDocs: o.numDocs,
+    release: o.release,
+  };
 }
 
 /**
@@ -410,30 +368,6 @@ async function* regroupedBlocks(
     });
   }
   yield out;
-}
-
-/** The first `m` documents of a block in trec_eval order, as a block of their own. */
-function topOf(b: RunBlock, m: number): RunBlock {
-  let order = b.order, at = b.first;
-  if (!order) {
-    order = new Int32Array(b.count);
-    rankInto(b, order, 0);
-    at = 0;
-  }
-  const keep = (col: Int32Array) =>
-    Int32Array.from({ length: m }, (_, r) => col[b.first + order![at + r]]);
-  return {
-    buf: b.buf,
-    qid: b.qid,
-    first: 0,
-    count: m,
-    docStart: keep(b.docStart),
-    docEnd: keep(b.docEnd),
-    docHash: keep(b.docHash),
-    score: Float64Array.from({ length: m }, (_, r) => b.score[b.first + order![at + r]]),
-    line: keep(b.line),
-    order: Int32Array.from({ length: m }, (_, r) => r), // already in trec_eval order
-  };
 }
 
 /**

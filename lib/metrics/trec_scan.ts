@@ -11,7 +11,14 @@
  * @module
  */
 import { fail } from "../errors.ts";
-import { CorruptGzip, corruptGzip, openSource, type TextSource } from "../io/source.ts";
+import {
+  CorruptGzip,
+  corruptGzip,
+  type FileRange,
+  openFileRange,
+  openSource,
+  type TextSource,
+} from "../io/source.ts";
 import { countNewlines, lineTooLong, MAX_LINE_BYTES } from "../io/text.ts";
 import { relevanceFromText } from "./trec_format.ts";
 
@@ -25,8 +32,6 @@ export interface LineChunk {
   end: number;
   /** Whether this is the last chunk. */
   eof: boolean;
-  /** Which buffer of the ring (see `ChunkOptions.slots`). */
-  slot: number;
   /**
    * Set by the reader before asking for the next chunk: the bytes from here on are carried
    * to the start of the next chunk (default `end + 1`: none). Keeping all of them (`start`)
@@ -47,15 +52,10 @@ export interface ChunkOptions {
   /** The longest line accepted (default {@link MAX_LINE_BYTES}). */
   maxLineBytes?: number;
   /**
-   * Buffers in a ring (default 1: one buffer, reused as soon as the next chunk is asked for).
-   * With more, a chunk stays valid until its slot comes round again, which waits for
-   * `acquire` (another thread may still be reading it).
+   * Only bytes `[from, to)` of the file (a path; both at line starts): one thread's half. A
+   * BOM is skipped only at the file's start; line numbers count from the range's start.
    */
-  slots?: number;
-  /** Allocate buffers as SharedArrayBuffers (for another thread). */
-  shared?: boolean;
-  /** Resolves when the slot may be written again (ring mode). */
-  acquire?: (slot: number) => Promise<void>;
+  range?: FileRange;
 }
 
 /**
@@ -79,24 +79,23 @@ export async function* lineChunks(
   source: TextSource,
   options: ChunkOptions = {},
 ): AsyncGenerator<LineChunk> {
-  const { acquire } = options;
-  const slots = options.slots ?? 1;
   const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
-  const alloc = (n: number): Uint8Array =>
-    options.shared ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n);
-  const reader = await openSource(source);
-  const bufs: Uint8Array[] = [];
-  let slot = 0;
-  await acquire?.(slot);
-  let buf = bufs[slot] = alloc(await bufferSize(source, options.chunkBytes ?? 1 << 22));
+  const range = options.range;
+  const reader = range ? await openFileRange(source as string, range) : await openSource(source);
+  const wanted = options.chunkBytes ?? 1 << 22;
+  let buf = new Uint8Array(
+    range
+      ? Math.max(64, Math.min(wanted, range.to - range.from + 16))
+      : await bufferSize(source, wanted),
+  );
   let len = 0;
   let start = 0; // 3 while a BOM at the very start of the data is still in the buffer
   let line = 1; // the line of buf[start]
-  let first = true;
+  let first = !range || range.from === 0;
   const grow = (size: number) => {
-    const bigger = alloc(size);
+    const bigger = new Uint8Array(size);
     bigger.set(buf.subarray(0, Math.min(len, size)));
-    bufs[slot] = buf = bigger;
+    buf = bigger;
   };
   try {
     for (;;) {
@@ -135,7 +134,6 @@ export async function* lineChunks(
         start,
         end: last,
         eof,
-        slot,
         keep: last + 1,
         keepLine: -1,
       };
@@ -147,16 +145,7 @@ export async function* lineChunks(
         grow(2 * buf.length); // the reader keeps the whole buffer (one long query block)
         continue;
       }
-      if (slots === 1) buf.copyWithin(0, keep, len);
-      else {
-        // Ring: the carried bytes go to the start of the next slot's buffer.
-        const prev = buf;
-        slot = (slot + 1) % slots;
-        await acquire?.(slot);
-        if (!bufs[slot] || bufs[slot].length !== prev.length) bufs[slot] = alloc(prev.length);
-        buf = bufs[slot];
-        buf.set(prev.subarray(keep, len));
-      }
+      buf.copyWithin(0, keep, len);
       len -= keep;
       start = 0;
     }

@@ -191,23 +191,46 @@ Deno.test("two threads give the same results as one, errors keep absolute line n
   }
   await Deno.writeTextFile(`${dir}/qrels`, q.join("\n") + "\n");
   await Deno.writeTextFile(`${dir}/run`, r.join("\n") + "\n");
-  const measures = ["num_ret", "map", "recip_rank", "P.5", "ndcg_cut.10", "Rprec"];
+  const measures = ["num_ret", "map", "recip_rank", "P.5", "ndcg_cut.10", "Rprec", "relstring"];
   for (const complete of [false, true]) {
     const one = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, measures, {
       complete,
       warn: false,
     });
-    const two = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, measures, {
-      complete,
-      warn: false,
+    // The cut anywhere in either file (inside a query's judgments too).
+    for (const firstShare of [0.05, 0.3, 0.55, 0.77, 0.95]) {
+      const routes: string[] = [];
+      const two = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, measures, {
+        complete,
+        warn: false,
+        threads: 2,
+        parallelMinBytes: 0,
+        chunkBytes: 4096,
+        firstShare,
+        onRoute: (r) => routes.push(r),
+      });
+      assertEquals(routes, ["halves"]);
+      assertEquals(two.summary, one.summary);
+      assertEquals([...two.perQuery], [...one.perQuery]);
+      assertEquals([...two.perQueryText], [...one.perQueryText]);
+      assertEquals(two.runOnlyQueries, one.runOnlyQueries);
+      assertEquals(two.missingQueries, one.missingQueries);
+      assertEquals(two.runId, "run");
+    }
+  }
+  // A docno judged twice, once in each half of the qrels: the one-thread message.
+  await Deno.writeTextFile(`${dir}/twice`, [...q, q[3]].join("\n") + "\n");
+  const message = await evaluateTrecFiles(`${dir}/twice`, `${dir}/run`, ["map"], { warn: false })
+    .then(() => "", (e) => String(e));
+  assert(message.includes("twice"), message);
+  for (const firstShare of [0.3, 0.9]) {
+    const two = await evaluateTrecFiles(`${dir}/twice`, `${dir}/run`, ["map"], {
       threads: 2,
       parallelMinBytes: 0,
-      chunkBytes: 4096,
-    });
-    assertEquals(two.summary, one.summary);
-    assertEquals([...two.perQuery], [...one.perQuery]);
-    assertEquals(two.runOnlyQueries, one.runOnlyQueries);
-    assertEquals(two.runId, "run");
+      warn: false,
+      firstShare,
+    }).then(() => "", (e) => String(e));
+    assertEquals(two, message);
   }
   // A bad line in the second half is reported with its line in the whole file.
   const bad = [...r];
@@ -222,15 +245,20 @@ Deno.test("two threads give the same results as one, errors keep absolute line n
       }),
     new RegExp(`bad:5001: score 'NaN'`),
   );
-  // A run whose query comes back in the other half is not grouped: same results as one thread.
+  // A run whose query comes back in the other half is not grouped: same results as one thread
+  // (read again on one thread).
   await Deno.writeTextFile(`${dir}/ungrouped`, [...r, "q0 Q0 extra 1 9 run"].join("\n") + "\n");
   const u1 = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/ungrouped`, measures, { warn: false });
+  const routes: string[] = [];
   const u2 = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/ungrouped`, measures, {
     warn: false,
     threads: 2,
     parallelMinBytes: 0,
+    onRoute: (r) => routes.push(r),
   });
+  assertEquals(routes, ["one thread"]);
   assertEquals(u2.summary, u1.summary);
+  assertEquals([...u2.perQuery], [...u1.perQuery]);
 });
 
 // Many queries, qrels in any order (the run's, reversed, shuffled by query, shuffled
@@ -303,8 +331,9 @@ Deno.test("qrels in any order, through tiny buffers, give the reference's result
   );
 });
 
-Deno.test("the run-parsing worker gives the one-thread results, small buffers and all", async () => {
+Deno.test("reading in halves gives the reference's results, any cut, small buffers and all", async () => {
   const dir = await Deno.makeTempDir();
+  let halves = 0, cases = 0;
   await fc.assert(
     fc.asyncProperty(
       manyJudgments,
@@ -313,7 +342,8 @@ Deno.test("the run-parsing worker gives the one-thread results, small buffers an
       fc.integer({ min: 0, max: 3 }),
       fc.constantFrom(32, 64, 1 << 22),
       release,
-      async (q, r, complete, how, chunkBytes, rel) => {
+      fc.integer({ min: 1, max: 19 }),
+      async (q, r, complete, how, chunkBytes, rel, twentieths) => {
         fc.pre(hasCommonQuery(q, r));
         fc.pre(rel === "9.0.8" || complete || Object.keys(q).every((k) => k in r));
         await Deno.writeTextFile(`${dir}/run`, [...formatRun(toMaps(r), "t")].join(""));
@@ -325,6 +355,11 @@ Deno.test("the run-parsing worker gives the one-thread results, small buffers an
           threads: 2,
           parallelMinBytes: 0,
           release: rel,
+          firstShare: twentieths / 20,
+          onRoute: (route) => {
+            cases++;
+            if (route === "halves") halves++;
+          },
         });
         checkAgainstReference(
           got,
@@ -336,8 +371,11 @@ Deno.test("the run-parsing worker gives the one-thread results, small buffers an
         );
       },
     ),
-    { numRuns: 40, seed: 13 },
+    { numRuns: 60, seed: 13 },
   );
+  // Most cases cut both files (one query spanning the cut, or a cut past the last query
+  // start, read on one thread).
+  assert(halves >= cases / 2, `${halves} of ${cases} read in halves`);
   await Deno.remove(dir, { recursive: true });
 });
 

@@ -1,0 +1,291 @@
+/**
+ * A large pair of files read in two halves, one per thread: the second half of the qrels is
+ * read on a worker (`halves_worker.ts`) while this thread reads the first; the halves are
+ * joined into one index, shared with the worker (its records are in shared memory); then
+ * each thread judges, ranks and measures its half of the run, cut between two queries, and
+ * this thread adds the worker's values to its own. Each thread runs the one-thread code on
+ * its half (`QrelsIndex.read`, `evaluateGroupedRun`), so the join is all there is to trust:
+ * a query's qrels ranges keep file order, and the summary sums in qid order whatever order
+ * queries came in (tested against the one-thread path).
+ *
+ * Anything out of the ordinary gives up (undefined), and the caller reads the files again on
+ * one thread, which says exactly what the one-thread path says: a bad line or duplicate in
+ * either half, a run not grouped by query (a query comes back, also across the cut), a cut
+ * not found (one query spanning the middle of the run). A worker costs its start-up (about
+ * 0.05 s) and memory, so only files worth it are read this way (`halvesWorthIt`).
+ *
+ * Measured against the former route (a worker parsing the run ahead into a ring of three
+ * buffers while this thread read the qrels, then judged): that worker could only run three
+ * buffers ahead while the qrels were read, then this thread waited for it.
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import type { FileRange } from "../io/source.ts";
+import { type EvaluatorOptions, type EvaluatorState, QueryEvaluator } from "./evaluate.ts";
+import { evaluateGroupedRun, type RunPass } from "./grouped_run.ts";
+import { QrelsIndex, type QrelsIndexState } from "./qrels_index.ts";
+import { runBlockChunks } from "./run_reader.ts";
+import type { TrecRelease } from "./trec_format.ts";
+import { isJsonSource } from "./trec_json.ts";
+
+/** What this thread asks the worker. */
+export type HalvesRequest =
+  | { type: "qrels"; path: string; range: FileRange; release: TrecRelease; chunkBytes?: number }
+  | {
+    type: "run";
+    path: string;
+    range: FileRange;
+    qrels: QrelsIndexState;
+    measures: readonly string[];
+    options: EvaluatorOptions;
+    release: TrecRelease;
+    chunkBytes?: number;
+  };
+
+/** What the worker answers. */
+export type HalvesReply =
+  | { type: "qrels"; index: QrelsIndexState }
+  | { type: "run"; pass?: RunPass; values: EvaluatorState; runId: string }
+  | { type: "failed"; kit: boolean; problem: string };
+
+/** The share of each file this thread reads (the worker starts later, by its start-up). */
+export const FIRST_SHARE = 0.55;
+/** How far past the middle a line start, or the start of the next query, is looked for. */
+const CUT_WINDOW = 1 << 22;
+
+/** What reading in halves gives: what the one-thread route has before its summary. */
+export interface Halves {
+  qrels: QrelsIndex;
+  pass: RunPass;
+  evaluator: QueryEvaluator;
+  runId: string;
+}
+
+/** Options of {@link readInHalves}. */
+export interface HalvesOptions {
+  release: TrecRelease;
+  /** The evaluator's settings (plain data: its warnings are given by the caller's own). */
+  evaluator: EvaluatorOptions;
+  chunkBytes?: number;
+  /** The share of each file this thread reads (default {@link FIRST_SHARE}). */
+  firstShare?: number;
+}
+
+/**
+ * Whether a pair of files is read in halves: both regular files, plain text (neither gzip
+ * nor JSON), the run at least `minBytes`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { halvesWorthIt } from "./halves.ts";
+ * const qrels = await Deno.makeTempFile(), run = await Deno.makeTempFile();
+ * await Deno.writeTextFile(qrels, "q1 0 d1 1\n");
+ * await Deno.writeTextFile(run, "q1 Q0 d1 1 0.5 r\n");
+ * assert.equal(await halvesWorthIt(qrels, run, 0), true);
+ * assert.equal(await halvesWorthIt(qrels, run, 32e6), false); // too small to pay
+ * assert.equal(await halvesWorthIt("-", run, 0), false); // standard input: one thread
+ * ```
+ */
+export async function halvesWorthIt(
+  qrels: unknown,
+  run: unknown,
+  minBytes: number,
+): Promise<boolean> {
+  if (typeof qrels !== "string" || typeof run !== "string" || qrels === "-" || run === "-") {
+    return false;
+  }
+  try {
+    const [q, r] = [await Deno.stat(qrels), await Deno.stat(run)];
+    if (!q.isFile || !r.isFile || r.size < minBytes) return false;
+    for (const path of [qrels, run]) {
+      const head = await readAt(path, 0, 2);
+      if (head[0] === 0x1f && head[1] === 0x8b) return false; // gzip
+      if (await isJsonSource(path)) return false;
+    }
+    return true;
+  } catch {
+    return false; // the one-thread route reports it
+  }
+}
+
+/**
+ * Reads the qrels and evaluates the run in halves (see the module comment); undefined when it
+ * gives up, and then the caller reads the files on one thread.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readInHalves } from "./halves.ts";
+ * const qrels = await Deno.makeTempFile(), run = await Deno.makeTempFile();
+ * await Deno.writeTextFile(qrels, "q1 0 a 1\nq2 0 b 1\n");
+ * await Deno.writeTextFile(run, "q1 Q0 a 1 1 r\nq2 Q0 c 1 2 r\nq2 Q0 b 2 1 r\n");
+ * const halves = await readInHalves(qrels, run, ["recip_rank"], {
+ *   release: "9.0.8",
+ *   evaluator: {},
+ *   firstShare: 0.2, // q1 on this thread, q2 on the worker
+ * });
+ * const result = halves!.evaluator.result({ complete: false, runOnlyQueries: [], missing: [], runId: halves!.runId });
+ * assert.deepEqual([...result.perQuery], [["q1", { recip_rank: 1 }], ["q2", { recip_rank: 0.5 }]]);
+ *
+ * // q1 comes back after q2: not grouped by query, so it gives up (read on one thread).
+ * await Deno.writeTextFile(run, "q1 Q0 a 1 1 r\nq2 Q0 b 1 1 r\nq1 Q0 c 2 0 r\n");
+ * assert.equal(await readInHalves(qrels, run, ["recip_rank"], { release: "9.0.8", evaluator: {} }), undefined);
+ * ```
+ */
+export async function readInHalves(
+  qrelsPath: string,
+  runPath: string,
+  measures: readonly string[],
+  options: HalvesOptions,
+): Promise<Halves | undefined> {
+  const worker = new HalvesWorker();
+  try {
+    const { release, chunkBytes } = options;
+    const share = options.firstShare ?? FIRST_SHARE;
+    const qrelsSize = (await Deno.stat(qrelsPath)).size;
+    const qrelsCut = await lineStartAfter(qrelsPath, Math.floor(qrelsSize * share));
+    const laterQrels = qrelsCut !== undefined && qrelsCut < qrelsSize
+      ? worker.ask({
+        type: "qrels",
+        path: qrelsPath,
+        range: { from: qrelsCut, to: qrelsSize },
+        release,
+        chunkBytes,
+      })
+      : undefined;
+    const qrels = await QrelsIndex.read(qrelsPath, {
+      release,
+      chunkBytes,
+      range: { from: 0, to: qrelsCut ?? qrelsSize },
+    });
+    if (laterQrels) {
+      const later = await laterQrels;
+      if (later?.type !== "qrels") return undefined;
+      qrels.append(QrelsIndex.fromState(later.index));
+    }
+    if (qrels.size === 0) return undefined; // the one-thread route says it
+
+    const runSize = (await Deno.stat(runPath)).size;
+    const runCut = await queryStartAfter(runPath, Math.floor(runSize * share));
+    if (runCut === undefined) return undefined;
+    const later = worker.ask({
+      type: "run",
+      path: runPath,
+      range: { from: runCut, to: runSize },
+      qrels: qrels.state(),
+      measures,
+      options: options.evaluator,
+      release,
+      chunkBytes,
+    });
+    const evaluator = new QueryEvaluator(measures, { ...options.evaluator, warn: false });
+    const pass = await evaluateGroupedRun(
+      qrels,
+      runBlockChunks(runPath, { release, chunkBytes, range: { from: 0, to: runCut } }),
+      runPath,
+      evaluator,
+      () => {},
+    );
+    const second = await later;
+    if (!pass || second?.type !== "run" || !second.pass) return undefined;
+    // A query in both halves: the run is not grouped by query.
+    const judged = pass.judged, theirs = second.pass.judged;
+    for (let q = 0; q < judged.length; q++) {
+      if (judged[q] && theirs[q]) return undefined;
+      judged[q] |= theirs[q];
+    }
+    const runOnly = new Set(pass.runOnly);
+    for (const qid of second.pass.runOnly) {
+      if (runOnly.has(qid)) return undefined;
+      runOnly.add(qid);
+    }
+    evaluator.absorb(second.values);
+    return { qrels, pass: { judged, runOnly: [...runOnly] }, evaluator, runId: second.runId };
+  } catch (e) {
+    if (e instanceof KitError) return undefined; // the one-thread route says it, exactly
+    throw e;
+  } finally {
+    worker.close();
+  }
+}
+
+/** The worker, asked one thing at a time. */
+class HalvesWorker {
+  private worker = new Worker(new URL("./halves_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  private answer?: (reply: HalvesReply | undefined) => void;
+
+  constructor() {
+    this.worker.onmessage = (e: MessageEvent<HalvesReply>) => this.answer?.(e.data);
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.answer?.({ type: "failed", kit: false, problem: e.message });
+    };
+  }
+
+  /** Sends a request; resolves with the answer (a failure of the worker is thrown). */
+  ask(request: HalvesRequest): Promise<HalvesReply | undefined> {
+    return new Promise((resolve, reject) => {
+      this.answer = (reply) => {
+        this.answer = undefined;
+        if (reply?.type === "failed" && !reply.kit) {
+          reject(new Error(`evaluation worker failed: ${reply.problem}`));
+        } else resolve(reply);
+      };
+      this.worker.postMessage(request);
+    });
+  }
+
+  close(): void {
+    this.worker.terminate();
+  }
+}
+
+/** `n` bytes of a file from `at` (fewer at its end). */
+async function readAt(path: string, at: number, n: number): Promise<Uint8Array> {
+  using file = await Deno.open(path);
+  await file.seek(at, Deno.SeekMode.Start);
+  const buf = new Uint8Array(n);
+  let got = 0;
+  for (let r = 0; got < n && (r = (await file.read(buf.subarray(got))) ?? 0) > 0;) got += r;
+  return buf.subarray(0, got);
+}
+
+/** The start of the first line after byte `at` (undefined: none within the window). */
+async function lineStartAfter(path: string, at: number): Promise<number | undefined> {
+  if (at === 0) return 0;
+  const window = await readAt(path, at - 1, CUT_WINDOW);
+  const nl = window.indexOf(10);
+  return nl < 0 ? undefined : at + nl;
+}
+
+/**
+ * The start of the first line from byte `at` on whose first field differs from the line
+ * before's: the start of a query block (undefined: none within the window, or none before).
+ */
+async function queryStartAfter(path: string, at: number): Promise<number | undefined> {
+  const start = await lineStartAfter(path, at);
+  if (!start) return undefined; // (0: nothing for this thread)
+  const from = Math.max(0, start - CUT_WINDOW);
+  const window = await readAt(path, from, start - from + CUT_WINDOW);
+  const fieldEnd = (i: number) => {
+    while (i < window.length && window[i] > 32) i++;
+    return i;
+  };
+  let line = start - from;
+  const before = window.lastIndexOf(10, line - 2);
+  if (before < 0 && from > 0) return undefined; // a line longer than the window
+  for (let prev = before + 1; line > 0 && line < window.length;) {
+    const prevEnd = fieldEnd(prev), end = fieldEnd(line);
+    if (end === window.length) return undefined;
+    let same = end - line === prevEnd - prev;
+    for (let k = 0; same && k < prevEnd - prev; k++) same = window[line + k] === window[prev + k];
+    if (!same) return from + line;
+    prev = line;
+    line = window.indexOf(10, line) + 1;
+  }
+  return undefined;
+}
