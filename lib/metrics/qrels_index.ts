@@ -51,7 +51,7 @@ const BATCH_LINES = 4096;
 
 /** Options of {@link QrelsIndex.read}. */
 export interface QrelsReadOptions {
-  /** Read buffer size in bytes (default 4 MiB; tests use tiny ones to cross chunk edges). */
+  /** Read buffer size in bytes (default 1 MiB; tests use tiny ones to cross chunk edges). */
   chunkBytes?: number;
   /** Tolerant mode: skip malformed lines, counting them here. */
   skip?: SkippedLines;

@@ -44,7 +44,7 @@ import { BlockJudge } from "./judge.ts";
 import { evaluateGroupedRun, type RunPass, type StageTimes } from "./grouped_run.ts";
 import { QrelsIndex } from "./qrels_index.ts";
 import { compareDocnos } from "./rank.ts";
-import { halvesWorthIt, readInHalves } from "./halves.ts";
+import { HALVES_MIN_BYTES, halvesWorthIt, readInHalves } from "./halves.ts";
 import { type RunBlock, runBlockChunks, type RunReadOptions } from "./run_reader.ts";
 import {
   checkMissingQueries,
@@ -145,7 +145,7 @@ export async function readRunWithId(
 
 /** Options of {@link evaluateTrecFiles}. */
 export interface FileEvalOptions extends EvalOptions {
-  /** Read buffer size in bytes (default 4 MiB; tests use tiny ones to cross chunk edges). */
+  /** Read buffer size in bytes (default 1 MiB; tests use tiny ones to cross chunk edges). */
   chunkBytes?: number;
   /**
    * Threads: 2 reads a large pair of files (`parallelMinBytes` of run on; plain text, not
@@ -154,7 +154,7 @@ export interface FileEvalOptions extends EvalOptions {
    * uses one.
    */
   threads?: number;
-  /** Smallest run file (bytes) read in halves (default 32 MB). */
+  /** Smallest run file (bytes) read in halves (default `HALVES_MIN_BYTES`, 128 MB). */
   parallelMinBytes?: number;
   /**
    * The share of each file the calling thread reads when reading in halves (default 0.55:
@@ -216,7 +216,7 @@ export async function evaluateTrecFiles(
   const evaluator = () => new QueryEvaluator(measures, { ...options, warn: false });
   const threads = skipped ? 1 : options.threads ?? (navigator.hardwareConcurrency >= 2 ? 2 : 1);
   const inHalves = threads > 1 &&
-      await halvesWorthIt(qrelsSource, run, options.parallelMinBytes ?? 32e6)
+      await halvesWorthIt(qrelsSource, run, options.parallelMinBytes ?? HALVES_MIN_BYTES)
     ? await readInHalves(qrelsSource as string, run as string, measures, {
       release,
       chunkBytes: options.chunkBytes,

@@ -47,7 +47,10 @@ export interface LineChunk {
 
 /** Options of {@link lineChunks}. */
 export interface ChunkOptions {
-  /** Read buffer size in bytes (default 4 MiB; tests use tiny ones to cross chunk edges). */
+  /**
+   * Read buffer size in bytes (default 1 MiB: as fast as 4 MiB, and a quarter of the buffer and
+   * its columns; tests use tiny ones to cross chunk edges).
+   */
   chunkBytes?: number;
   /** The longest line accepted (default {@link MAX_LINE_BYTES}). */
   maxLineBytes?: number;
@@ -82,7 +85,7 @@ export async function* lineChunks(
   const maxLine = options.maxLineBytes ?? MAX_LINE_BYTES;
   const range = options.range;
   const reader = range ? await openFileRange(source as string, range) : await openSource(source);
-  const wanted = options.chunkBytes ?? 1 << 22;
+  const wanted = options.chunkBytes ?? 1 << 20;
   let buf = new Uint8Array(
     range
       ? Math.max(64, Math.min(wanted, range.to - range.from + 16))
