@@ -6,9 +6,10 @@
  * 1. open the sources (`io/source.ts`: a file, gzip with every member, or standard input,
  *    which is held in memory as it may be read twice; not both files from it);
  * 2. read the qrels whole into the packed index (`qrels_index.ts`);
- * 3. read the run in chunks (`run_reader.ts`; on a worker thread for large runs,
- *    `run_pipeline.ts`), query block by query block: judge it (`judge.ts`), rank it in
- *    trec_eval order, and hand it to the measures (`QueryEvaluator`);
+ * 3. read the run in chunks (`run_reader.ts`), query block by query block: judge it
+ *    (`judge.ts`), rank it in trec_eval order, and hand it to the measures (`QueryEvaluator`;
+ *    `grouped_run.ts`). A large pair of plain files is read in two halves instead, one per
+ *    thread, each through steps 2 and 3 (`halves.ts`), then joined;
  * 4. summarize: qrels queries the run lacks (they count with `-c`), run queries the qrels
  *    lack (skipped with a warning), the means.
  *

@@ -1,0 +1,378 @@
+/**
+ * The one per-query computation of every route (`QueryEvaluator`): the selected measures
+ * query by query into columns, and the trec_eval summary (`evaluate.ts` re-exports it; see its
+ * module comment for which queries count).
+ *
+ * @module
+ */
+import { KitError } from "../errors.ts";
+import type { EvalOptions, EvalResult, OutputLine, QueryJudgments } from "./eval_types.ts";
+import {
+  type AnyMeasure,
+  type MeasureInstance,
+  type MeasureOptions,
+  type MeasureSelection,
+  MIN_GEO_MEAN,
+  type QueryView,
+  type RankedQuery,
+  selectMeasures,
+  UNJUDGED,
+} from "./measures.ts";
+import { compareDocnos, rankOrder } from "./rank.ts";
+import { qidOrder } from "./query_order.ts";
+import { DEFAULT_RELEASE, type TrecRelease } from "./trec_format.ts";
+
+/** The evaluator's settings (see {@link EvalOptions}). */
+export interface EvaluatorOptions {
+  relevanceLevel?: number;
+  judgedOnly?: boolean;
+  maxDocs?: number;
+  numDocs?: number;
+  warn?: EvalOptions["warn"];
+  /** The release whose measure definitions apply (10.0 rounds recall cutoffs). */
+  release?: TrecRelease;
+}
+
+/** What a {@link QueryEvaluator} recorded, as plain data (`state`, `absorb`). */
+export interface EvaluatorState {
+  qids: string[];
+  columns: number[][];
+  textColumns: string[][];
+  completeColumns: (number[] | undefined)[];
+}
+
+/** An instance computed per query, with the index of the query view it reads. */
+interface Computed {
+  instance: MeasureInstance;
+  view: number;
+}
+
+const viewKey = (v: QueryView | undefined) =>
+  v === undefined || (v.level === undefined && !v.judgedOnly && !v.gains)
+    ? ""
+    : JSON.stringify([v.level, v.judgedOnly ?? false, v.gains ? [...v.gains] : null]);
+
+/** The query as a view sees it: its own level, judged documents only, mapped gains. */
+function applyView(q: RankedQuery, v: QueryView): RankedQuery {
+  let rels = q.rels, judged = q.judged;
+  if (v.judgedOnly) rels = rels.filter((r) => r >= 0);
+  if (v.gains) {
+    const g = v.gains;
+    const map = (r: number) => (r === UNJUDGED ? r : g.get(r) ?? r);
+    rels = rels.map(map);
+    judged = judged.map(map).sort().reverse();
+  }
+  const level = v.level ?? q.level;
+  let numRel = q.numRel;
+  if (v.level !== undefined || v.gains) {
+    numRel = 0;
+    for (const x of judged) if (x >= 0 && x >= level) numRel++;
+  }
+  return { rels, judged, level, numRel };
+}
+
+/**
+ * The one refusal of a run that shares no query with the qrels (trec_eval's "no queries"):
+ * `eval trec`, and every statistic over its query set (`queryValues`, `analyzeTies`), `-c` or
+ * not, except trec_eval 10.0's `-c`, which evaluates every qrels query anyway.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noSharedQueries } from "./evaluate.ts";
+ * assert.match(noSharedQueries("b.run").message, /^b\.run: no query has both results/);
+ * ```
+ */
+export function noSharedQueries(file?: string): KitError {
+  return new KitError(
+    "no query has both results and relevance judgments (check that the run and the qrels " +
+      "use the same query ids)",
+    { file },
+  );
+}
+
+/**
+ * Computes the selected measures query by query and keeps per-query values in
+ * columnar arrays; `result()` forms the trec_eval summary. Used by every entry point.
+ */
+export class QueryEvaluator {
+  readonly selection: MeasureSelection;
+  readonly level: number;
+  /** The settings. */
+  readonly options: EvaluatorOptions;
+  private readonly values: Computed[];
+  private readonly texts: Computed[];
+  private readonly views: QueryView[];
+  private readonly measureOptions: MeasureOptions;
+  private qids: string[] = [];
+  private columns: number[][];
+  private textColumns: string[][];
+  /** With -c, the terms some measures sum instead of their values (num_rel's). */
+  private completeColumns: (number[] | undefined)[];
+  private completeIndexes: number[];
+
+  constructor(measures: readonly string[], options: number | EvaluatorOptions = {}) {
+    this.options = typeof options === "number" ? { relevanceLevel: options } : options;
+    const warn = this.options.warn;
+    this.selection = selectMeasures(measures, warn === false ? () => {} : warn);
+    this.level = this.options.relevanceLevel ?? 1;
+    this.measureOptions = {
+      numDocs: this.options.numDocs ?? 0,
+      release: this.options.release ?? DEFAULT_RELEASE,
+    };
+    const keys = [""];
+    this.views = [{}];
+    const computed = this.selection.instances.map((instance) => {
+      const key = viewKey(instance.view);
+      let view = keys.indexOf(key);
+      if (view < 0) {
+        view = keys.push(key) - 1;
+        this.views.push(instance.view!);
+      }
+      return { instance, view };
+    });
+    const agg = (c: Computed) => c.instance.measure.aggregate;
+    this.values = computed.filter((c) => agg(c) !== "meta" && agg(c) !== "none");
+    this.texts = computed.filter((c) => agg(c) === "none");
+    this.columns = this.values.map(() => []);
+    this.textColumns = this.texts.map(() => []);
+    this.completeIndexes = this.values.flatMap((
+      c,
+      m,
+    ) => (c.instance.measure.completeSum ? [m] : []));
+    this.completeColumns = this.values.map((
+      _,
+      m,
+    ) => (this.completeIndexes.includes(m) ? [] : undefined));
+  }
+
+  /** Ranks one query's documents (as `release` ranks them) and records its measure values. */
+  addQuery(
+    qid: string,
+    docnos: readonly string[],
+    scores: ArrayLike<number>,
+    judgments: QueryJudgments,
+    release: TrecRelease = DEFAULT_RELEASE,
+  ): void {
+    const order = rankOrder(docnos, scores, release);
+    const rels = new Float64Array(order.length);
+    for (let i = 0; i < order.length; i++) {
+      const r = judgments.get(docnos[order[i]]);
+      rels[i] = r === undefined ? UNJUDGED : r;
+    }
+    this.addRanked(qid, {
+      rels,
+      numRel: judgments.numRel,
+      judged: judgments.judged,
+      level: this.level,
+    });
+  }
+
+  /** Records the values of an already ranked query (`-M` and `-J` are applied here). */
+  addRanked(qid: string, query: RankedQuery): void {
+    let q = query;
+    const { maxDocs, judgedOnly } = this.options;
+    if (maxDocs !== undefined && q.rels.length > maxDocs) {
+      q = { ...q, rels: q.rels.subarray(0, Math.max(0, maxDocs)) };
+    }
+    if (judgedOnly) q = { ...q, rels: q.rels.filter((r) => r >= 0) };
+    this.qids.push(qid);
+    const o = this.measureOptions, values = this.values, columns = this.columns;
+    if (this.views.length === 1) {
+      // The common case, kept lean: one view, no per-query allocation.
+      for (let m = 0; m < values.length; m++) {
+        const c = values[m].instance;
+        columns[m].push(c.measure.compute(q, c.param as never, o));
+      }
+      if (this.completeIndexes.length || this.texts.length) this.recordRest([q]);
+      return;
+    }
+    const seen = this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
+    for (let m = 0; m < values.length; m++) {
+      const { instance: c, view } = values[m];
+      columns[m].push(c.measure.compute(seen[view], c.param as never, o));
+    }
+    this.recordRest(seen);
+  }
+
+  /** The queries recorded so far and their values, as plain data for another thread. */
+  state(): EvaluatorState {
+    return {
+      qids: this.qids,
+      columns: this.columns,
+      textColumns: this.textColumns,
+      completeColumns: this.completeColumns,
+    };
+  }
+
+  /**
+   * Adds the queries another evaluator of the same measures recorded (its {@link state}):
+   * the result is the same as if this one had recorded them (the summary sums in qid order,
+   * whatever the order queries came in).
+   */
+  absorb(other: EvaluatorState): void {
+    // (A loop, not push(...): a spread of a million values overflows the stack.)
+    const append = <T>(to: T[] | undefined, from: T[] | undefined) => {
+      for (let i = 0; to && from && i < from.length; i++) to.push(from[i]);
+    };
+    append(this.qids, other.qids);
+    this.columns.forEach((c, m) => append(c, other.columns[m]));
+    this.textColumns.forEach((c, m) => append(c, other.textColumns[m]));
+    this.completeColumns.forEach((c, m) => append(c, other.completeColumns[m]));
+  }
+
+  /** The text measures and the -c sums of a query, by view. */
+  private recordRest(seen: RankedQuery[]): void {
+    for (const m of this.completeIndexes) {
+      const { instance, view } = this.values[m];
+      this.completeColumns[m]!.push(instance.measure.completeSum!(seen[view].judged));
+    }
+    for (let m = 0; m < this.texts.length; m++) {
+      const { instance, view } = this.texts[m];
+      this.textColumns[m].push(instance.measure.text!(seen[view], instance.param as never));
+    }
+  }
+
+  /**
+   * What a qrels query missing from the run adds to each measure's sum with `-c`: 0, or the
+   * measure's `completeSum` of its judgments (num_rel).
+   */
+  valuesForMissing(
+    judgments: Pick<QueryJudgments, "judged" | "numRel">,
+    release: TrecRelease = DEFAULT_RELEASE,
+  ): number[] {
+    // 10.0 adds what it computed on its stand-in ranking (`shownForMissing`: not always 0,
+    // with -l -1 the stand-in document counts as relevant).
+    const shown = release === "10.0" ? this.shownForMissing(judgments) : undefined;
+    return this.values.map((c, m) =>
+      c.instance.measure.completeSum?.(judgments.judged) ?? shown?.[m] ?? 0
+    );
+  }
+
+  /**
+   * The per-query values trec_eval 10.0 prints under `-q -c` for a qrels query missing from
+   * the run: it ranks one unjudged stand-in document for the query, computes every measure
+   * on it, then sets num_ret and utility back to 0 (its "clean up leftovers"). Its summary
+   * still adds `valuesForMissing`.
+   */
+  shownForMissing(judgments: Pick<QueryJudgments, "judged" | "numRel">): number[] {
+    const q: RankedQuery = {
+      rels: Float64Array.of(UNJUDGED),
+      numRel: judgments.numRel,
+      judged: judgments.judged,
+      level: this.level,
+    };
+    const seen = this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
+    return this.values.map(({ instance: c, view }) =>
+      c.measure.name === "num_ret" || c.measure.name === "utility"
+        ? 0
+        : c.measure.compute(seen[view], c.param as never, this.measureOptions)
+    );
+  }
+
+  /** The output lines, in order. */
+  layout(): OutputLine[] {
+    return this.selection.instances.map((i): OutputLine => {
+      const m: AnyMeasure = i.measure;
+      const kind = m.aggregate === "meta"
+        ? (m.name === "runid" ? "runid" : "num_q")
+        : m.aggregate === "none"
+        ? "text"
+        : "value";
+      return {
+        label: i.label,
+        kind,
+        integer: Boolean(m.integer),
+        summaryInteger: Boolean(m.integer) && (m.aggregate === "sum" || m.aggregate === "meta"),
+        perQuery: !m.summaryOnly,
+        summary: m.aggregate !== "none",
+      };
+    });
+  }
+
+  /**
+   * The result. `missing` lists qrels queries absent from the run with their values
+   * (`valuesForMissing`), which enter the summary only in complete mode; in 10.0's complete
+   * mode their per-query lines are printed too, with the values `shown` (`shownForMissing`).
+   */
+  result(
+    info: {
+      complete: boolean;
+      runOnlyQueries: string[];
+      missing: { qid: string; values: number[]; shown?: number[] }[];
+      runId: string;
+      release?: TrecRelease;
+      /** The run's name, for the error when no query is in both. */
+      file?: string;
+    },
+  ): EvalResult {
+    const n = this.qids.length;
+    // trec_eval 10.0's -c evaluates every qrels query (a missing one on a stand-in ranking).
+    const evaluated10 = info.complete && info.release === "10.0" ? info.missing.length : 0;
+    if (n + evaluated10 === 0) throw noSharedQueries(info.file);
+    const labels = this.values.map((c) => c.instance.label);
+    const textLabels = this.texts.map((c) => c.instance.label);
+    const order = qidOrder(this.qids);
+    const qids = this.qids, columns = this.columns, textColumns = this.textColumns;
+    // Built on first access: 100,000 row objects cost about 0.1 s, which `eval trec`
+    // without -q never needs.
+    let perQuery: Map<string, Record<string, number>> | undefined;
+    let perQueryText: Map<string, Record<string, string>> | undefined;
+    const complete = info.complete;
+    const listMissing = complete && info.release === "10.0" && info.missing.length > 0;
+    type Missing = (typeof info.missing)[number];
+    const rows = <T>(cols: T[][], names: string[], missing: (m: number, x: Missing) => T) => {
+      const entries: [string, Record<string, T>][] = [];
+      for (const i of order) {
+        const row: Record<string, T> = {};
+        for (let m = 0; m < names.length; m++) row[names[m]] = cols[m][i];
+        entries.push([qids[i], row]);
+      }
+      if (listMissing) {
+        for (const x of info.missing) {
+          const row: Record<string, T> = {};
+          for (let m = 0; m < names.length; m++) row[names[m]] = missing(m, x);
+          entries.push([x.qid, row]);
+        }
+        entries.sort((a, b) => compareDocnos(a[0], b[0]));
+      }
+      return new Map(entries);
+    };
+    const numQ = complete ? n + info.missing.length : n;
+    const summary: Record<string, number> = {};
+    for (let m = 0; m < labels.length; m++) {
+      const measure = this.values[m].instance.measure;
+      // Sums in qid order, as trec_eval, so the last bit does not depend on input order.
+      // (trec_eval's -c quirk, in both releases: num_rel sums judgments > 0 whatever -l.)
+      const col = complete && this.completeColumns[m] ? this.completeColumns[m]! : columns[m];
+      let sum = 0;
+      if (measure.aggregate === "geometric") {
+        for (const i of order) sum += Math.log(Math.max(col[i], MIN_GEO_MEAN));
+        if (complete) {
+          for (const x of info.missing) sum += Math.log(Math.max(x.values[m], MIN_GEO_MEAN));
+        }
+        summary[labels[m]] = Math.exp(sum / numQ);
+        continue;
+      }
+      for (const i of order) sum += col[i];
+      if (complete) { for (const x of info.missing) sum += x.values[m]; }
+      summary[labels[m]] = measure.aggregate === "sum" ? sum : sum / numQ;
+    }
+    return {
+      measures: labels,
+      summary,
+      get perQuery() {
+        return perQuery ??= rows(columns, labels, (m, x) => (x.shown ?? x.values)[m]);
+      },
+      get perQueryText() {
+        return perQueryText ??= rows(textColumns, textLabels, () => "");
+      },
+      layout: this.layout(),
+      numQ,
+      runOnlyQueries: info.runOnlyQueries,
+      missingQueries: info.missing.map((x) => x.qid),
+      runId: info.runId,
+      complete,
+    };
+  }
+}
