@@ -67,8 +67,8 @@ export const trecCommand: Command = {
     {
       name: "threads",
       value: "N",
-      help: "threads reading the run (default: a worker parses large runs when there are two " +
-        "or more CPUs)",
+      help: "threads: 1, or 2 to read a run of 128 MB or more and its qrels in halves, one per " +
+        "thread (default 2 when there are two or more CPUs)",
     },
     { name: "skip-bad-lines", help: "skip malformed lines (counted and shown on stderr)" },
   ],
@@ -90,7 +90,7 @@ export const trecCommand: Command = {
         judgedOnly: Boolean(p.values["judged-only"]),
         maxDocs: integerFlag(p, "max-docs", 0, "-M"),
         numDocs: integerFlag(p, "num-docs", 0, "-N"),
-        // Default: a worker parses large runs where there are two or more CPUs.
+        // Default: large files in halves where there are two or more CPUs.
         threads: integerFlag(p, "threads", 1),
         skipBadLines: Boolean(p.values["skip-bad-lines"]),
       },

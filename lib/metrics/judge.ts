@@ -323,7 +323,7 @@ export function rankInto(b: RunBlock, out: Int32Array, at: number): void {
 
 /**
  * Builds what the measures read from a judged block: its judgments in trec_eval order
- * (ranked ahead by the run-parsing worker, or here). One `RankedQuery` object and its arrays
+ * (ranked ahead by `-M`'s cut, or here). One `RankedQuery` object and its arrays
  * are reused from query to query (per-query garbage is what the young-generation GC pays for
  * at this scale): a measure must not keep it.
  */

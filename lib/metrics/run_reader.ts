@@ -55,7 +55,7 @@ export interface RunBlock {
   score: Float64Array;
   line: Int32Array;
   /**
-   * When ranked ahead (the run-parsing worker does it): trec_eval order of the block,
+   * When ranked ahead (`-M` keeps the first documents so): trec_eval order of the block,
    * positions 0..count-1 at `[first, first + count)`.
    */
   order?: Int32Array;
