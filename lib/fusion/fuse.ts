@@ -24,7 +24,7 @@
 import { KitError } from "../errors.ts";
 import type { Run } from "../metrics/evaluate.ts";
 import { rankDocuments } from "../metrics/rank.ts";
-import { type Normalization, normalizeScores } from "./normalize.ts";
+import { FINITE_ONLY, type Normalization, normalizeScores } from "./normalize.ts";
 
 /** The methods `fuse --method` takes. */
 export const FUSION_METHODS = [
@@ -55,13 +55,9 @@ export interface FuseOptions {
 }
 
 /**
- * The normalizations an infinite score breaks: with `inf` (or `-inf`) among a query's scores,
- * ranx (numpy) computes inf - inf and inf / inf, NaN, for that document (and 0 or NaN for the
- * others); `rank` uses ranks only and `none` keeps the score, so they take it.
+ * Refuses an infinite score for a normalization that cannot place it (`FINITE_ONLY`), naming
+ * the file, query and document (`normalizeScores` refuses it too, without them).
  */
-const FINITE_ONLY: ReadonlySet<Normalization> = new Set(["min-max", "zmuv", "sum"]);
-
-/** Refuses an infinite score for a normalization that cannot place it (`FINITE_ONLY`). */
 function checkFinite(docs: Map<string, number>, qid: string, norm: string, file: string): void {
   for (const [doc, s] of docs) {
     if (Number.isFinite(s)) continue;
@@ -123,7 +119,11 @@ export function fuse(runs: readonly Run[], options: FuseOptions = {}): Run {
       // matter, not fusion's): 0.6000000000000001 ranks above 0.6.
       const ranked = rankDocuments(docs, "10.0");
       if (method !== "rrf" && FINITE_ONLY.has(norm)) checkFinite(docs, qid, norm, name(runs, run));
-      const normalized = normalizeScores(ranked.map((d) => docs.get(d)!), norm);
+      // (rrf reads ranks only: its scores are not normalized.)
+      const normalized = normalizeScores(
+        ranked.map((d) => docs.get(d)!),
+        method === "rrf" ? "none" : norm,
+      );
       ranked.forEach((d, i) => got.set(d, { score: normalized[i], rank: i + 1 }));
       return got;
     });

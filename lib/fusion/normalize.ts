@@ -5,11 +5,19 @@
  *
  * @module
  */
+import { KitError } from "../errors.ts";
 
 /** The normalizations `fuse --norm` takes. */
 export const NORMALIZATIONS = ["min-max", "zmuv", "sum", "rank", "none"] as const;
 /** One of {@link NORMALIZATIONS}. */
 export type Normalization = typeof NORMALIZATIONS[number];
+
+/**
+ * The normalizations an infinite score breaks: with `inf` (or `-inf`) among a query's scores,
+ * ranx (numpy) computes inf - inf and inf / inf, NaN, for that document (and 0 or NaN for the
+ * others); `rank` uses ranks only and `none` keeps the score, so they take it.
+ */
+export const FINITE_ONLY: ReadonlySet<Normalization> = new Set(["min-max", "zmuv", "sum"]);
 
 /** ranx's floor for denominators. */
 const FLOOR = 1e-9;
@@ -30,6 +38,8 @@ const FLOOR = 1e-9;
  * assert(normalizeScores([4, 2, 0], "min-max").join() === "1,0.5,0");
  * assert(normalizeScores([4, 2, 0], "rank").join() === [1, 1 - 1 / 3, 1 - 2 / 3].join());
  * assert(normalizeScores([3, 1], "sum").join() === "1,0");
+ * assert.throws(() => normalizeScores([Infinity, 1], "min-max"), /cannot normalize/); // ranx: NaN
+ * assert(normalizeScores([Infinity, 1], "rank").join() === "1,0.5");
  * ```
  */
 export function normalizeScores(scores: readonly number[], norm: Normalization): number[] {
@@ -38,6 +48,11 @@ export function normalizeScores(scores: readonly number[], norm: Normalization):
   if (norm === "rank") return scores.map((_, i) => 1 - i / n);
   let min = Infinity, max = -Infinity, sum = 0;
   for (const s of scores) {
+    if (!Number.isFinite(s)) {
+      throw new KitError(
+        `score ${s} cannot be placed: ${norm} cannot normalize it (ranx gets NaN)`,
+      );
+    }
     if (s < min) min = s;
     if (s > max) max = s;
     sum += s;
