@@ -147,10 +147,17 @@ export async function readInHalves(
   measures: readonly string[],
   options: HalvesOptions,
 ): Promise<Halves | undefined> {
+  const share = options.firstShare ?? FIRST_SHARE;
+  if (!(share > 0 && share < 1)) {
+    throw new KitError(`firstShare must be between 0 and 1 (exclusive), got ${share}`);
+  }
+  // The threads open the files apart: a file replaced or changed meanwhile would mix two
+  // versions, so what each file is (inode, size, times) is checked again at the end.
+  const before = await identities(qrelsPath, runPath);
+  if (before === undefined) return undefined; // (the one-thread route says why)
   const worker = new HalvesWorker();
   try {
     const { release, chunkBytes } = options;
-    const share = options.firstShare ?? FIRST_SHARE;
     const qrelsSize = (await Deno.stat(qrelsPath)).size;
     const qrelsCut = await lineStartAfter(qrelsPath, Math.floor(qrelsSize * share));
     const laterQrels = qrelsCut !== undefined && qrelsCut < qrelsSize
@@ -209,6 +216,8 @@ export async function readInHalves(
       runOnly.add(qid);
     }
     evaluator.absorb(second.values);
+    // Changed while read: read again, on one thread.
+    if (await identities(qrelsPath, runPath) !== before) return undefined;
     return { qrels, pass: { judged, runOnly: [...runOnly] }, evaluator, runId: second.runId };
   } catch (e) {
     if (e instanceof KitError) return undefined; // the one-thread route says it, exactly
@@ -224,17 +233,28 @@ class HalvesWorker {
     type: "module",
   });
   private answer?: (reply: HalvesReply | undefined) => void;
+  /**
+   * Set when the worker itself failed (it could not load its module: a program run with
+   * `--allow-read` limited to its data files; or it died): the halves are given up, and the
+   * one-thread route runs here. The event may come before anything was asked.
+   */
+  private unavailable = false;
 
   constructor() {
     this.worker.onmessage = (e: MessageEvent<HalvesReply>) => this.answer?.(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault();
-      this.answer?.({ type: "failed", kit: false, problem: e.message });
+      this.unavailable = true;
+      this.answer?.(undefined);
     };
   }
 
-  /** Sends a request; resolves with the answer (a failure of the worker is thrown). */
+  /**
+   * Sends a request; resolves with the answer, undefined when the worker is unavailable. An
+   * error the worker's own code threw (not a `KitError`) is thrown here: a defect, not input.
+   */
   ask(request: HalvesRequest): Promise<HalvesReply | undefined> {
+    if (this.unavailable) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
       this.answer = (reply) => {
         this.answer = undefined;
@@ -248,6 +268,21 @@ class HalvesWorker {
 
   close(): void {
     this.worker.terminate();
+  }
+}
+
+/**
+ * What the files are, as far as `stat` tells (device, inode, size, modification and change
+ * times, to the millisecond): the same string, the same files left unchanged; undefined when
+ * one cannot be read.
+ */
+async function identities(...paths: string[]): Promise<string | undefined> {
+  try {
+    const stats = await Promise.all(paths.map((p) => Deno.stat(p)));
+    return stats.map((s) => [s.dev, s.ino, s.size, s.mtime?.getTime(), s.ctime?.getTime()])
+      .join(";");
+  } catch {
+    return undefined;
   }
 }
 

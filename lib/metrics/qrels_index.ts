@@ -417,7 +417,8 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
     } else {
       const eol = scanLine(buf, i, lf);
       i = eol + 1;
-      if (lf.n > 0 && buf[f[0]] === comment) continue;
+      // 10.0 takes a qrels comment only at the line's first byte ("  #q 0 d 1" is data).
+      if (buf[lineStart] === comment) continue;
       const problem = lineProblem(buf, lineStart, eol, lf, 4, true, QRELS_LAYOUT);
       if (problem && rejectLine(st.skip, problem, file, line)) continue;
       qs = f[0];

@@ -210,6 +210,7 @@ export class QueryTable {
   /** The id of query `q`. */
   id(q: number): string {
     const [s, e] = this.name(q);
-    return new TextDecoder().decode(this.names.subarray(s, e));
+    // (A leading U+FEFF is part of the id: see trec_scan.ts's decoder.)
+    return new TextDecoder("utf-8", { ignoreBOM: true }).decode(this.names.subarray(s, e));
   }
 }

@@ -76,7 +76,7 @@ class JsonBytes {
   line = 1;
   /** Where the current line starts (for columns). */
   private lineStart = 0;
-  private utf8 = new TextDecoder("utf-8", { fatal: true });
+  private utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   constructor(private b: Uint8Array, readonly file: string) {
     if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) this.pos = this.lineStart = 3;
   }

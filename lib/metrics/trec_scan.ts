@@ -236,7 +236,12 @@ export function blankEnd(buf: Uint8Array, k: number): number {
   return k;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+/**
+ * Fields are decoded keeping a leading U+FEFF (a decoder drops it by default): a byte-order
+ * mark at the start of a line inside a file is part of its query id for trec_eval, which
+ * compares bytes (the one at the file's start is skipped by the chunk loop).
+ */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Decodes bytes as strict UTF-8 (ASCII fast path), or fails at the location. */
 export function decodeField(

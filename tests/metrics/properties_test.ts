@@ -218,6 +218,18 @@ Deno.test("two threads give the same results as one, errors keep absolute line n
       assertEquals(two.runId, "run");
     }
   }
+  // The cut's share is checked (NaN once spun forever looking for a line start).
+  for (const firstShare of [NaN, -0.5, 0, 1, 1.5, Infinity]) {
+    await assertRejects(
+      () =>
+        evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, ["map"], {
+          threads: 2,
+          parallelMinBytes: 0,
+          firstShare,
+        }),
+      /firstShare must be between 0 and 1/,
+    );
+  }
   // A docno judged twice, once in each half of the qrels: the one-thread message.
   await Deno.writeTextFile(`${dir}/twice`, [...q, q[3]].join("\n") + "\n");
   const message = await evaluateTrecFiles(`${dir}/twice`, `${dir}/run`, ["map"], { warn: false })
@@ -458,5 +470,39 @@ Deno.test("a bad qrels line is named with its line while a worker reads the run"
       says,
     );
   }
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a worker that cannot load (read access limited to the data) leaves the files to one thread", async () => {
+  const dir = await Deno.makeTempDir();
+  const q: string[] = [], r: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    for (let j = 0; j < 10; j++) {
+      q.push(`q${i} 0 d${j} ${(i + j) % 2}`);
+      r.push(`q${i} Q0 d${j} ${j + 1} ${10 - j} run`);
+    }
+  }
+  await Deno.writeTextFile(`${dir}/qrels`, q.join("\n") + "\n");
+  await Deno.writeTextFile(`${dir}/run`, r.join("\n") + "\n");
+  const engine = new URL("../../lib/metrics/trec_files.ts", import.meta.url).href;
+  await Deno.writeTextFile(
+    `${dir}/main.ts`,
+    `import { evaluateTrecFiles } from "${engine}";
+const routes: string[] = [];
+const r = await evaluateTrecFiles("${dir}/qrels", "${dir}/run", ["map"], {
+  threads: 2, parallelMinBytes: 0, firstShare: 0.5, warn: false, onRoute: (x) => routes.push(x),
+});
+console.log(routes.join(), r.summary.map.toFixed(4));
+`,
+  );
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", `--allow-read=${dir}/qrels,${dir}/run`, `${dir}/main.ts`],
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  const one = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, ["map"], { warn: false });
+  assertEquals(new TextDecoder().decode(out.stdout), `one thread ${one.summary.map.toFixed(4)}\n`);
+  assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   await Deno.remove(dir, { recursive: true });
 });

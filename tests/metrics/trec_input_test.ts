@@ -380,3 +380,57 @@ Deno.test("10.0 stops when a qrels query has no results without -c; 9.0.8 skips 
   const c = await evalText(qrels, run, ["map"], { release: "10.0", complete: true });
   assertEquals([c.numQ, c.summary.map], [2, 0.5]);
 });
+
+Deno.test("a byte-order mark at the start of a line inside a file is part of its query id, as trec_eval reads bytes", async () => {
+  const bom = "\uFEFF";
+  // Both files: query "\uFEFF2" is a query of its own, judged and retrieved.
+  const qrels = `1 0 a 1\n${bom}2 0 b 1\n`;
+  const run = `1 Q0 a 1 1 r\n${bom}2 Q0 c 1 2 r\n${bom}2 Q0 b 2 1 r\n`;
+  const r = await evalText(qrels, run, ["recip_rank"]);
+  assertEquals([...r.perQuery.keys()].sort(), ["1", `${bom}2`]);
+  assertEquals(r.perQuery.get(`${bom}2`)!.recip_rank, 0.5);
+  // Only in the run: a run-only query, not query 2; inside query 1's block: a query of its own.
+  assertEquals(
+    (await evalText("1 0 a 1\n2 0 b 1\n", `1 Q0 a 1 1 r\n${bom}2 Q0 b 1 1 r\n`, [
+      "map",
+    ])).runOnlyQueries,
+    [`${bom}2`],
+  );
+  const inBlock = await evalText("1 0 a 1\n", `1 Q0 a 1 1 r\n${bom}1 Q0 b 2 1 r\n1 Q0 c 3 0 r\n`, [
+    "num_ret",
+  ]);
+  assertEquals(inBlock.perQuery.get("1")!.num_ret, 2);
+  assertEquals(inBlock.runOnlyQueries, [`${bom}1`]);
+  // The file's own BOM (its first bytes) is still skipped, and trec_eval 9.0.8 agrees on all.
+  const both = await bothOutputs(qrels, run, ["-q", "-m", "num_q", "-m", "recip_rank"]);
+  assertEquals(
+    both.kit,
+    "recip_rank            \t1\t1.0000\n" + `recip_rank            \t${bom}2\t0.5000\n` +
+      "num_q                 \tall\t2\nrecip_rank            \tall\t0.7500\n",
+  );
+  if (both.trecEval !== undefined) assertEquals(both.kit, both.trecEval);
+  // JSON qrels keep it too.
+  const json = JSON.stringify({ [`${bom}2`]: { b: 1 } });
+  const fromJson = await evaluateTrecFiles(mem("q.json", json), mem("run", run), ["recip_rank"], {
+    warn: false,
+  });
+  assertEquals([...fromJson.perQuery.keys()], [`${bom}2`]);
+});
+
+Deno.test("10.0 takes a qrels comment only at the line's first byte: an indented '#q' line is data", async () => {
+  // get_qrels.c (10.0) skips a line only when '#' is its first byte; its run reader skips
+  // blanks first, so an indented '#' line is a comment in a run.
+  const qrels = "  #q 0 a 1\nq 0 a 1\n";
+  const run = "#q Q0 a 1 1 r\nq Q0 a 1 1 r\n";
+  const r = await evalText(qrels, "q Q0 a 1 1 r\n", ["map"], { release: "10.0", complete: true });
+  assertEquals(r.numQ, 2); // "#q" is a qrels query (missing from the run)
+  const commented = await evalText("# c\nq 0 a 1\n", run, ["map"], { release: "10.0" });
+  assertEquals(commented.numQ, 1);
+  assertEquals(
+    (await evalText(qrels, "  # c\nq Q0 a 1 1 r\n", ["map"], {
+      release: "10.0",
+      complete: true,
+    })).numQ,
+    2,
+  );
+});
