@@ -67,7 +67,7 @@ export const trecCommand: Command = {
     {
       name: "threads",
       value: "N",
-      help: "threads: 1, or 2 to read a run of 128 MB or more and its qrels in halves, one per " +
+      help: "1 or 2: with 2, a run of 128 MB or more and its qrels are read in halves, one per " +
         "thread (default 2 when there are two or more CPUs)",
     },
     { name: "skip-bad-lines", help: "skip malformed lines (counted and shown on stderr)" },
@@ -91,7 +91,9 @@ export const trecCommand: Command = {
         maxDocs: integerFlag(p, "max-docs", 0, "-M"),
         numDocs: integerFlag(p, "num-docs", 0, "-N"),
         // Default: large files in halves where there are two or more CPUs.
-        threads: integerFlag(p, "threads", 1),
+        threads: str(p, "threads") === undefined
+          ? undefined
+          : Number(oneOf(str(p, "threads")!, ["1", "2"], "--threads value")),
         skipBadLines: Boolean(p.values["skip-bad-lines"]),
       },
     );

@@ -140,3 +140,19 @@ Deno.test("eval as2 puts MAP and MRR first and counts missing questions as 0", a
   assertEquals(out.numQ, 4);
   assertEquals(Math.round(out.map * 1e4), 6042);
 });
+
+Deno.test("eval trec --threads takes 1 or 2 (two read large files in halves), and nothing else", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/q`, "q1 0 d1 1\n");
+  await Deno.writeTextFile(`${dir}/r`, "q1 Q0 d1 1 1.5 run\n");
+  for (const bad of ["0", "3", "x"]) {
+    const r = await runCli(["eval", "trec", "--threads", bad, `${dir}/q`, `${dir}/r`]);
+    assertEquals(r.code, 2);
+    assertEquals(r.stderr, `error: unknown --threads value '${bad}' (expected one of: 1, 2)\n`);
+  }
+  for (const ok of ["1", "2"]) {
+    const r = await runCli(["eval", "trec", "-m", "map", "--threads", ok, `${dir}/q`, `${dir}/r`]);
+    assertEquals(r.stdout, "map                   \tall\t1.0000\n");
+  }
+  await Deno.remove(dir, { recursive: true });
+});
