@@ -169,6 +169,8 @@ export async function readInHalves(
         chunkBytes,
       })
       : undefined;
+    // (Handled here too: when this thread gives up first, an answer is never awaited.)
+    laterQrels?.catch(() => {});
     const qrels = await QrelsIndex.read(qrelsPath, {
       release,
       chunkBytes,
@@ -194,6 +196,7 @@ export async function readInHalves(
       release,
       chunkBytes,
     });
+    later.catch(() => {});
     const evaluator = new QueryEvaluator(measures, { ...options.evaluator, warn: false });
     const pass = await evaluateGroupedRun(
       qrels,
