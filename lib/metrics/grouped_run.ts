@@ -5,12 +5,13 @@
  *
  * @module
  */
-import type { TextSource } from "../io/source.ts";
+import type { FileRange, TextSource } from "../io/source.ts";
 import { sourceName } from "../io/source.ts";
-import type { QueryEvaluator } from "./evaluate.ts";
+import { type EvaluatorOptions, QueryEvaluator } from "./query_evaluator.ts";
 import { BlockJudge, QueryRanker, rankInto } from "./judge.ts";
 import type { QrelsIndex } from "./qrels_index.ts";
-import type { RunBlock } from "./run_reader.ts";
+import { type RunBlock, runBlockChunks } from "./run_reader.ts";
+import type { TrecRelease } from "./trec_format.ts";
 
 /** Seconds spent per stage of `evaluateTrecFiles` (filled when passed in). */
 export interface StageTimes {
@@ -30,8 +31,8 @@ export interface RunPass {
 }
 
 /**
- * Step 3 of the route: judges, ranks (unless the worker ranked ahead) and measures each query
- * block into `ev`. Undefined when the run turns out not to be grouped by query (a query comes
+ * Step 3 of the route: judges, ranks (unless `-M`'s cut ranked it already) and measures each
+ * query block into `ev`. Undefined when the run turns out not to be grouped by query (a query comes
  * back after another).
  */
 export async function evaluateGroupedRun(
@@ -75,6 +76,35 @@ export async function evaluateGroupedRun(
   }
   lap("read the run");
   return { judged: judgedQueries, runOnly: [...runOnly] };
+}
+
+/** What one thread's part of a run gives (see {@link evaluateRunRange}). */
+export interface RunRangePass {
+  /** Undefined when the part is not grouped by query. */
+  pass?: RunPass;
+  evaluator: QueryEvaluator;
+  /** The part's last runid. */
+  runId: string;
+}
+
+/**
+ * Step 3 on bytes `range` of a run file, into an evaluator of its own (its measure warnings
+ * silenced: the caller's evaluator gave them): each thread's half in `halves.ts`.
+ */
+export async function evaluateRunRange(
+  qrels: QrelsIndex,
+  path: string,
+  range: FileRange,
+  measures: readonly string[],
+  settings: EvaluatorOptions,
+  release: TrecRelease,
+  chunkBytes?: number,
+): Promise<RunRangePass> {
+  const evaluator = new QueryEvaluator(measures, { ...settings, warn: false });
+  let runId = "";
+  const blocks = runBlockChunks(path, { release, chunkBytes, range, onRunId: (id) => runId = id });
+  const pass = await evaluateGroupedRun(qrels, blocks, path, evaluator, () => {});
+  return { pass, evaluator, runId };
 }
 
 /** The first `m` documents of a block in trec_eval order, as a block of their own. */

@@ -21,11 +21,10 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import type { FileRange } from "../io/source.ts";
-import { type EvaluatorOptions, type EvaluatorState, QueryEvaluator } from "./evaluate.ts";
-import { evaluateGroupedRun, type RunPass } from "./grouped_run.ts";
+import { type FileRange, openFileRange } from "../io/source.ts";
+import type { EvaluatorOptions, EvaluatorState, QueryEvaluator } from "./evaluate.ts";
+import { evaluateRunRange, type RunPass } from "./grouped_run.ts";
 import { QrelsIndex, type QrelsIndexState } from "./qrels_index.ts";
-import { runBlockChunks } from "./run_reader.ts";
 import type { TrecRelease } from "./trec_format.ts";
 import { isJsonSource } from "./trec_json.ts";
 
@@ -153,12 +152,13 @@ export async function readInHalves(
   }
   // The threads open the files apart: a file replaced or changed meanwhile would mix two
   // versions, so what each file is (inode, size, times) is checked again at the end.
-  const before = await identities(qrelsPath, runPath);
-  if (before === undefined) return undefined; // (the one-thread route says why)
+  const stats = await statAll(qrelsPath, runPath);
+  if (stats === undefined) return undefined; // (the one-thread route says why)
+  const before = identity(stats);
+  const [qrelsSize, runSize] = stats.map((s) => s.size);
   const worker = new HalvesWorker();
   try {
     const { release, chunkBytes } = options;
-    const qrelsSize = (await Deno.stat(qrelsPath)).size;
     const qrelsCut = await lineStartAfter(qrelsPath, Math.floor(qrelsSize * share));
     const laterQrels = qrelsCut !== undefined && qrelsCut < qrelsSize
       ? worker.ask({
@@ -183,7 +183,6 @@ export async function readInHalves(
     }
     if (qrels.size === 0) return undefined; // the one-thread route says it
 
-    const runSize = (await Deno.stat(runPath)).size;
     const runCut = await queryStartAfter(runPath, Math.floor(runSize * share));
     if (runCut === undefined) return undefined;
     const later = worker.ask({
@@ -197,13 +196,14 @@ export async function readInHalves(
       chunkBytes,
     });
     later.catch(() => {});
-    const evaluator = new QueryEvaluator(measures, { ...options.evaluator, warn: false });
-    const pass = await evaluateGroupedRun(
+    const { pass, evaluator } = await evaluateRunRange(
       qrels,
-      runBlockChunks(runPath, { release, chunkBytes, range: { from: 0, to: runCut } }),
       runPath,
-      evaluator,
-      () => {},
+      { from: 0, to: runCut },
+      measures,
+      options.evaluator,
+      release,
+      chunkBytes,
     );
     const second = await later;
     if (!pass || second?.type !== "run" || !second.pass) return undefined;
@@ -220,7 +220,8 @@ export async function readInHalves(
     }
     evaluator.absorb(second.values);
     // Changed while read: read again, on one thread.
-    if (await identities(qrelsPath, runPath) !== before) return undefined;
+    const now = await statAll(qrelsPath, runPath);
+    if (now === undefined || identity(now) !== before) return undefined;
     return { qrels, pass: { judged, runOnly: [...runOnly] }, evaluator, runId: second.runId };
   } catch (e) {
     if (e instanceof KitError) return undefined; // the one-thread route says it, exactly
@@ -274,28 +275,31 @@ class HalvesWorker {
   }
 }
 
-/**
- * What the files are, as far as `stat` tells (device, inode, size, modification and change
- * times, to the millisecond): the same string, the same files left unchanged; undefined when
- * one cannot be read.
- */
-async function identities(...paths: string[]): Promise<string | undefined> {
+/** The files' `stat`s; undefined when one cannot be read. */
+async function statAll(...paths: string[]): Promise<Deno.FileInfo[] | undefined> {
   try {
-    const stats = await Promise.all(paths.map((p) => Deno.stat(p)));
-    return stats.map((s) => [s.dev, s.ino, s.size, s.mtime?.getTime(), s.ctime?.getTime()])
-      .join(";");
+    return await Promise.all(paths.map((p) => Deno.stat(p)));
   } catch {
     return undefined;
   }
 }
 
+/**
+ * What the files are, as far as `stat` tells (device, inode, size, modification and change
+ * times, to the millisecond): the same string, the same files left unchanged.
+ */
+function identity(stats: Deno.FileInfo[]): string {
+  return stats.map((s) => [s.dev, s.ino, s.size, s.mtime?.getTime(), s.ctime?.getTime()])
+    .join(";");
+}
+
 /** `n` bytes of a file from `at` (fewer at its end). */
 async function readAt(path: string, at: number, n: number): Promise<Uint8Array> {
-  using file = await Deno.open(path);
-  await file.seek(at, Deno.SeekMode.Start);
+  const reader = await openFileRange(path, { from: at, to: at + n });
   const buf = new Uint8Array(n);
   let got = 0;
-  for (let r = 0; got < n && (r = (await file.read(buf.subarray(got))) ?? 0) > 0;) got += r;
+  for (let r = 0; (r = await reader.read(buf.subarray(got))) > 0;) got += r;
+  reader.close();
   return buf.subarray(0, got);
 }
 

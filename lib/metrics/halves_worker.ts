@@ -7,11 +7,9 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { QueryEvaluator } from "./evaluate.ts";
-import { evaluateGroupedRun } from "./grouped_run.ts";
+import { evaluateRunRange } from "./grouped_run.ts";
 import type { HalvesReply, HalvesRequest } from "./halves.ts";
 import { QrelsIndex } from "./qrels_index.ts";
-import { runBlockChunks } from "./run_reader.ts";
 
 const scope = self as unknown as {
   onmessage: (e: MessageEvent<HalvesRequest>) => void;
@@ -24,17 +22,16 @@ async function answer(request: HalvesRequest): Promise<HalvesReply> {
     const index = await QrelsIndex.read(path, { release, chunkBytes, range });
     return { type: "qrels", index: index.state() };
   }
-  const qrels = QrelsIndex.fromState(request.qrels);
-  const evaluator = new QueryEvaluator(request.measures, { ...request.options, warn: false });
-  let runId = "";
-  const pass = await evaluateGroupedRun(
-    qrels,
-    runBlockChunks(path, { release, chunkBytes, range, onRunId: (id) => runId = id }),
+  const part = await evaluateRunRange(
+    QrelsIndex.fromState(request.qrels),
     path,
-    evaluator,
-    () => {},
+    range,
+    request.measures,
+    request.options,
+    release,
+    chunkBytes,
   );
-  return { type: "run", pass, values: evaluator.state(), runId };
+  return { type: "run", pass: part.pass, values: part.evaluator.state(), runId: part.runId };
 }
 
 scope.onmessage = (e) => {

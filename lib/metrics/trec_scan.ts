@@ -86,11 +86,7 @@ export async function* lineChunks(
   const range = options.range;
   const reader = range ? await openFileRange(source as string, range) : await openSource(source);
   const wanted = options.chunkBytes ?? 1 << 20;
-  let buf = new Uint8Array(
-    range
-      ? Math.max(64, Math.min(wanted, range.to - range.from + 16))
-      : await bufferSize(source, wanted),
-  );
+  let buf = new Uint8Array(await bufferSize(source, wanted, range));
   let len = 0;
   let start = 0; // 3 while a BOM at the very start of the data is still in the buffer
   let line = 1; // the line of buf[start]
@@ -161,9 +157,14 @@ export async function* lineChunks(
  * The read buffer size for a source: `wanted`, but no more than the data (plus room to
  * detect its end), so reading a small file does not allocate megabytes.
  */
-async function bufferSize(source: TextSource, wanted: number): Promise<number> {
+async function bufferSize(
+  source: TextSource,
+  wanted: number,
+  range?: FileRange,
+): Promise<number> {
   let size = Infinity;
-  if (typeof source !== "string") size = source.bytes.length;
+  if (range) size = range.to - range.from;
+  else if (typeof source !== "string") size = source.bytes.length;
   else if (source !== "-") {
     try {
       const st = await Deno.stat(source);
