@@ -1,14 +1,16 @@
 /**
- * Thin argument parsing for the kit's commands, on top of `node:util`'s `parseArgs`
- * (built into Deno, no dependency), driven by each command's option table (`command.ts`):
- * unknown flags are errors that name the flag. The flags several commands share are single
+ * Thin argument parsing for the kit's commands, driven by each command's option table
+ * (`command.ts`): unknown flags are errors that name the flag. The grammar is `node:util`
+ * `parseArgs`' in strict mode (`--name value`, `--name=value`, `-m value`, `-mvalue`, grouped
+ * switches `-cq`, `--` ending the flags), written out here because loading `node:util` cost
+ * every command about 0.03 s and 5 MB at start-up (Deno loads its Node compatibility layer
+ * for it), a third of the 0.1 s the evaluation's start-up may take (issue 26). The flags several commands share are single
  * table entries here ({@link RELEASE_OPTION}, {@link COMPLETE_OPTION}, {@link LEVEL_OPTION},
  * {@link OUT_OPTION}, {@link FORCE_OPTION}, {@link FILTER_OPTION}, {@link DIR_OPTION}), each
  * beside the function that reads it.
  *
  * @module
  */
-import { parseArgs, type ParseArgsConfig } from "node:util";
 import { type FilterName, FILTERS, protocolFilter } from "../data/filters.ts";
 import { KitError } from "../errors.ts";
 import { checkOutput } from "../io/output.ts";
@@ -20,9 +22,6 @@ import {
   type TrecRelease,
 } from "../metrics/trec_format.ts";
 import { type Arguments, type Option, type Positional, positionalsText } from "./command.ts";
-
-/** The option table of a command, as `node:util` `parseArgs` takes it. */
-type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
 /** Parsed flags and positionals. */
 export interface Parsed {
@@ -39,20 +38,6 @@ export class UsageError extends KitError {
     super(problem);
     this.name = "UsageError";
   }
-}
-
-/** `parseArgs`' option config of an option table. */
-function optionSpec(options: readonly Option[]): OptionSpec {
-  const spec: OptionSpec = {};
-  for (const o of options) {
-    spec[o.name] = {
-      type: o.value === undefined ? "boolean" : "string",
-      ...(o.short ? { short: o.short } : {}),
-      ...(o.multiple ? { multiple: true } : {}),
-      ...(o.default !== undefined ? { default: o.default } : {}),
-    };
-  }
-  return spec;
 }
 
 /**
@@ -76,23 +61,86 @@ function optionSpec(options: readonly Option[]): OptionSpec {
  * ```
  */
 export function parseFlags(args: string[], table: Arguments): Parsed {
-  let parsed: Parsed;
-  try {
-    const { values, positionals } = parseArgs({
-      args: joinNegativeValues(args, table.options),
-      options: optionSpec(table.options),
-      allowPositionals: true,
-      strict: true,
-    });
-    parsed = { values: values as Parsed["values"], positionals };
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message.replace(/\. To specify.*$/s, "")}`);
-  }
+  const parsed = readFlags(args, table.options);
   checkPositionals(parsed.positionals, table.positionals ?? []);
   for (const o of table.options) {
     if (o.required) required(parsed, o.name);
   }
   return parsed;
+}
+
+/**
+ * Splits `args` into flag values and positionals (the strict grammar of the module doc). A
+ * flag that takes a value takes the next argument unless it starts with `-`: then the value
+ * was probably forgotten, and it is an error, except for a negative number (`-l -1`,
+ * `--threshold -0.5`), which is the value.
+ */
+function readFlags(args: string[], options: readonly Option[]): Parsed {
+  const values: Parsed["values"] = {};
+  const positionals: string[] = [];
+  const byName = new Map(options.map((o) => [o.name, o]));
+  const byShort = new Map(options.filter((o) => o.short).map((o) => [o.short!, o]));
+  const shown = (o: Option) => `${o.short ? `-${o.short}, ` : ""}--${o.name}`;
+  const set = (o: Option, value: string | boolean) => {
+    const prev = values[o.name];
+    values[o.name] = o.multiple ? [...(Array.isArray(prev) ? prev : []), value] : value;
+  };
+  // A flag as written (`--out`, `-m`), with the value written after `=` or the letter.
+  const take = (o: Option, written: string, inline: string | undefined, i: number) => {
+    if (o.value === undefined) {
+      if (inline !== undefined) {
+        throw new UsageError(`Option '${shown(o)}' does not take an argument`);
+      }
+      set(o, true);
+      return i;
+    }
+    if (inline !== undefined) {
+      set(o, inline);
+      return i;
+    }
+    const next = args[i + 1];
+    if (next === undefined) throw new UsageError(`Option '${shown(o)} <value>' argument missing`);
+    if (next.length > 1 && next.startsWith("-") && !/^-\d+(\.\d+)?$/.test(next)) {
+      throw new UsageError(
+        `Option '${shown(o)}' takes a value, but '${next}' follows ${written}: to give a value ` +
+          `starting with a dash, write --${o.name}=${next}`,
+      );
+    }
+    set(o, next);
+    return i + 1;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith("--")) {
+      const eq = arg.indexOf("=");
+      const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+      const o = byName.get(name);
+      if (!o) throw new UsageError(`Unknown option '--${name}'`);
+      i = take(o, `--${name}`, eq < 0 ? undefined : arg.slice(eq + 1), i);
+    } else if (arg.startsWith("-") && arg.length > 1) {
+      // -x, -xVALUE, or switches grouped (-cq); a letter taking a value ends the group.
+      for (let k = 1; k < arg.length; k++) {
+        const o = byShort.get(arg[k]);
+        if (!o) throw new UsageError(`Unknown option '-${arg[k]}'`);
+        const rest = k + 1 < arg.length ? arg.slice(k + 1) : undefined;
+        if (o.value !== undefined) {
+          i = take(o, `-${arg[k]}`, rest, i);
+          break;
+        }
+        set(o, true);
+      }
+    } else positionals.push(arg);
+  }
+  for (const o of options) {
+    if (values[o.name] === undefined && o.default !== undefined) {
+      values[o.name] = o.multiple ? [o.default] : o.default;
+    }
+  }
+  return { values, positionals };
 }
 
 /** The number of arguments agrees with the table (see `Positional`). */
@@ -107,26 +155,6 @@ function checkPositionals(given: string[], table: readonly Positional[]): void {
       : positionalsText(table);
     throw new UsageError(`expected ${expected}, got ${given.length}`);
   }
-}
-
-/**
- * A string option followed by a negative number (`-l -1`, `--threshold -0.5`) takes it as
- * its value: `parseArgs` would read `-1` as another option and refuse it.
- */
-function joinNegativeValues(args: string[], options: readonly Option[]): string[] {
-  const longOf = new Map<string, string>();
-  for (const o of options) {
-    if (o.value === undefined) continue;
-    longOf.set(`--${o.name}`, `--${o.name}`);
-    if (o.short) longOf.set(`-${o.short}`, `--${o.name}`);
-  }
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const long = longOf.get(args[i]);
-    if (long && /^-\d+(\.\d+)?$/.test(args[i + 1] ?? "")) out.push(`${long}=${args[++i]}`);
-    else out.push(args[i]);
-  }
-  return out;
 }
 
 /** Reads a string flag, or `fallback`. */

@@ -1,0 +1,139 @@
+// The kit's flag parser (lib/cli/args.ts) against the grammar it reproduces: `node:util`
+// `parseArgs` in strict mode, run here as the oracle on random command lines. They agree on
+// every line Node accepts and refuse the same lines, with one difference by design: a flag
+// taking a value followed by a negative number (`-l -1`) takes it, where Node asks for
+// `--level=-1`.
+import assert from "node:assert/strict";
+import { parseArgs } from "node:util";
+import fc from "fast-check";
+import { parseFlags, UsageError } from "../../lib/cli/args.ts";
+import type { Option } from "../../lib/cli/command.ts";
+
+const OPTIONS: Option[] = [
+  { name: "measure", short: "m", value: "M", multiple: true, help: "-" },
+  { name: "complete", short: "c", help: "-" },
+  { name: "query", short: "q", help: "-" },
+  { name: "level", short: "l", value: "LEVEL", default: "1", help: "-" },
+  { name: "out", value: "FILE", help: "-" },
+  { name: "force", help: "-" },
+  { name: "trec-eval", value: "R", default: "9.0.8", help: "-" },
+];
+const TABLE = { options: OPTIONS, positionals: [{ name: "ARG", help: "-", repeat: { min: 0 } }] };
+
+/** Node's answer: the parsed flags, or null when it refuses the line. */
+function nodeParse(args: string[]) {
+  const options: Record<
+    string,
+    { type: "string" | "boolean"; short?: string; multiple?: boolean; default?: string }
+  > = {};
+  for (const o of OPTIONS) {
+    options[o.name] = {
+      type: o.value === undefined ? "boolean" : "string",
+      ...(o.short ? { short: o.short } : {}),
+      ...(o.multiple ? { multiple: true } : {}),
+      ...(o.default !== undefined ? { default: o.default } : {}),
+    };
+  }
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: { ...values }, positionals };
+  } catch {
+    return null;
+  }
+}
+
+/** The kit's answer, in the same shape. */
+function kitParse(args: string[]) {
+  try {
+    const p = parseFlags(args, TABLE);
+    return { values: Object.fromEntries(Object.entries(p.values)), positionals: p.positionals };
+  } catch (e) {
+    assert(e instanceof UsageError, `not a usage error: ${e}`);
+    return null;
+  }
+}
+
+const WORDS = [
+  "-m",
+  "--measure",
+  "-c",
+  "-q",
+  "-cq",
+  "-qc",
+  "-l",
+  "--level",
+  "--out",
+  "--force",
+  "--trec-eval",
+  "map",
+  "P.5",
+  "run.txt",
+  "-",
+  "--",
+  "-1",
+  "-0.5",
+  "-x",
+  "--frob",
+  "-mmap",
+  "-cm",
+  "-cmP.5",
+  "--measure=ndcg",
+  "--level=2",
+  "--force=yes",
+  "--out=",
+  "-c=1",
+  "10.0",
+  "-l2",
+  "--trec-eval=10.0",
+  "-ml",
+  "--measure=-x",
+  "-qz",
+];
+const NEGATIVE = /^-\d+(\.\d+)?$/;
+
+Deno.test("flag parser: agrees with node:util parseArgs (strict) on random command lines", () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...WORDS), { maxLength: 8 }), (args) => {
+      const kit = kitParse(args), node = nodeParse(args);
+      // The one difference by design: a negative number after a flag that takes a value.
+      const negativeValue = args.some((a, i) =>
+        NEGATIVE.test(a) && i > 0 &&
+        ["-m", "--measure", "-l", "--level", "--out", "--trec-eval", "-cm"]
+          .includes(args[i - 1]) &&
+        !args.slice(0, i).includes("--")
+      );
+      if (negativeValue) return;
+      assert.deepEqual(kit, node, `args: ${JSON.stringify(args)}`);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("flag parser: what it says to the usual mistakes", () => {
+  const message = (args: string[]) => {
+    try {
+      parseFlags(args, TABLE);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return "accepted";
+  };
+  assert.equal(message(["--frob"]), "Unknown option '--frob'");
+  assert.equal(message(["-cx"]), "Unknown option '-x'");
+  assert.equal(message(["-m"]), "Option '-m, --measure <value>' argument missing");
+  assert.equal(message(["--force=yes"]), "Option '--force' does not take an argument");
+  assert.equal(
+    message(["-m", "-c"]),
+    "Option '-m, --measure' takes a value, but '-c' follows -m: to give a value starting " +
+      "with a dash, write --measure=-c",
+  );
+  // A negative number is the value; a lone dash (standard input) too; `--` ends the flags.
+  assert.deepEqual(parseFlags(["-l", "-1", "--out", "-", "--", "-c"], TABLE).values.level, "-1");
+  assert.deepEqual(parseFlags(["--out", "-"], TABLE).values.out, "-");
+  assert.deepEqual(parseFlags(["--", "-c", "x"], TABLE).positionals, ["-c", "x"]);
+});
