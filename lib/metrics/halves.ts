@@ -57,8 +57,11 @@ export const FIRST_SHARE = 0.55;
  */
 export const HALVES_MIN_BYTES = 128e6;
 
-/** How far past the middle a line start, or the start of the next query, is looked for. */
-const CUT_WINDOW = 1 << 22;
+/**
+ * How far past the middle a line start, or the start of the next query, is looked for: 64 KiB
+ * first (a query's lines usually take a few KB), then 4 MiB.
+ */
+const CUT_WINDOWS = [1 << 16, 1 << 22];
 
 /** What reading in halves gives: what the one-thread route has before its summary. */
 export interface Halves {
@@ -176,6 +179,9 @@ export async function readInHalves(
       chunkBytes,
       range: { from: 0, to: qrelsCut ?? qrelsSize },
     });
+    // (Found while the worker may still be reading its part of the qrels.)
+    const runCut = await queryStartAfter(runPath, Math.floor(runSize * share));
+    if (runCut === undefined) return undefined;
     if (laterQrels) {
       const later = await laterQrels;
       if (later?.type !== "qrels") return undefined;
@@ -183,8 +189,6 @@ export async function readInHalves(
     }
     if (qrels.size === 0) return undefined; // the one-thread route says it
 
-    const runCut = await queryStartAfter(runPath, Math.floor(runSize * share));
-    if (runCut === undefined) return undefined;
     const later = worker.ask({
       type: "run",
       path: runPath,
@@ -303,23 +307,40 @@ async function readAt(path: string, at: number, n: number): Promise<Uint8Array> 
   return buf.subarray(0, got);
 }
 
-/** The start of the first line after byte `at` (undefined: none within the window). */
+/** The start of the first line after byte `at` (undefined: none within the windows). */
 async function lineStartAfter(path: string, at: number): Promise<number | undefined> {
   if (at === 0) return 0;
-  const window = await readAt(path, at - 1, CUT_WINDOW);
-  const nl = window.indexOf(10);
-  return nl < 0 ? undefined : at + nl;
+  for (const size of CUT_WINDOWS) {
+    const window = await readAt(path, at - 1, size);
+    const nl = window.indexOf(10);
+    if (nl >= 0) return at + nl;
+    if (window.length < size) return undefined; // (the file ended)
+  }
+  return undefined;
 }
 
 /**
  * The start of the first line from byte `at` on whose first field differs from the line
- * before's: the start of a query block (undefined: none within the window, or none before).
+ * before's: the start of a query block (undefined: none within the windows, or none before).
  */
 async function queryStartAfter(path: string, at: number): Promise<number | undefined> {
   const start = await lineStartAfter(path, at);
   if (!start) return undefined; // (0: nothing for this thread)
-  const from = Math.max(0, start - CUT_WINDOW);
-  const window = await readAt(path, from, start - from + CUT_WINDOW);
+  for (const size of CUT_WINDOWS) {
+    const cut = await queryStartWithin(path, start, size);
+    if (cut !== undefined) return cut;
+  }
+  return undefined;
+}
+
+/** {@link queryStartAfter} from line start `start`, looking `size` bytes around it. */
+async function queryStartWithin(
+  path: string,
+  start: number,
+  size: number,
+): Promise<number | undefined> {
+  const from = Math.max(0, start - size);
+  const window = await readAt(path, from, start - from + size);
   const fieldEnd = (i: number) => {
     while (i < window.length && window[i] > 32) i++;
     return i;

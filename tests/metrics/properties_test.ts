@@ -271,6 +271,40 @@ Deno.test("two threads give the same results as one, errors keep absolute line n
   assertEquals(routes, ["one thread"]);
   assertEquals(u2.summary, u1.summary);
   assertEquals([...u2.perQuery], [...u1.perQuery]);
+
+  // One query's lines (about 290 KB) across the middle of the run, and a 90 KB qrels line
+  // there: the cuts are looked for in 64 KiB first, then in 4 MiB, and still found.
+  const long = Array.from({ length: 10000 }, (_, j) => `qlong Q0 doc${j} ${j + 1} ${j % 7} run`);
+  const longRun = [...r.slice(0, 2000), ...long, ...r.slice(2000)];
+  const wide = `q${"w".repeat(30000)} 0 ${"d".repeat(60000)} 1`;
+  const longQrels = [...q.slice(0, 2500), wide, ...q.slice(2500)];
+  await Deno.writeTextFile(`${dir}/long-run`, longRun.join("\n") + "\n");
+  await Deno.writeTextFile(`${dir}/long-qrels`, longQrels.join("\n") + "\n");
+  const runBytes = (await Deno.stat(`${dir}/long-run`)).size;
+  const qrelsBytes = (await Deno.stat(`${dir}/long-qrels`)).size;
+  const middleOf = (lines: string[], from: number) =>
+    lines.slice(0, from).reduce((n, l) => n + l.length + 1, 0);
+  for (
+    const firstShare of [
+      (middleOf(longRun, 2000) + 100_000) / runBytes, // inside qlong, 190 KB from its end
+      (middleOf(longQrels, 2500) + 5_000) / qrelsBytes, // 85 KB before the wide line's end
+    ]
+  ) {
+    const l1 = await evaluateTrecFiles(`${dir}/long-qrels`, `${dir}/long-run`, measures, {
+      warn: false,
+    });
+    const longRoutes: string[] = [];
+    const l2 = await evaluateTrecFiles(`${dir}/long-qrels`, `${dir}/long-run`, measures, {
+      warn: false,
+      threads: 2,
+      parallelMinBytes: 0,
+      firstShare,
+      onRoute: (x) => longRoutes.push(x),
+    });
+    assertEquals(longRoutes, ["halves"]);
+    assertEquals(l2.summary, l1.summary);
+    assertEquals([...l2.perQuery], [...l1.perQuery]);
+  }
 });
 
 // Many queries, qrels in any order (the run's, reversed, shuffled by query, shuffled
