@@ -42,11 +42,12 @@ import {
   rejectLine,
   scanLine,
   type SkippedLines,
+  warmBatch,
 } from "./trec_scan.ts";
 
 /** Judgment records live in chunks of this size (never copied on growth). */
 const PACK_CHUNK = 1 << 20;
-/** Lines per call of the parser's hot loop (see `parseQrelsLines`). */
+/** Lines per call of the parser's hot loop (see `parseQrelsLines`), after the first (`warmBatch`). */
 const BATCH_LINES = 4096;
 
 /** Options of {@link QrelsIndex.read}. */
@@ -134,8 +135,11 @@ export class QrelsIndex implements JudgedQrels {
       prevLen: 0,
     };
     const chunks = lineChunks(source, { chunkBytes: options.chunkBytes, range });
+    let batch = 16;
     for await (const c of chunks) {
-      for (let i = c.start; i < c.end;) i = parseQrelsLines(c.buf, i, c.end, st);
+      for (let i = c.start; i < c.end; batch = warmBatch(batch, BATCH_LINES)) {
+        i = parseQrelsLines(c.buf, i, c.end, st, batch);
+      }
       c.keepLine = st.line + 1;
     }
     if (idx.count === 0 && !range) {
@@ -217,9 +221,14 @@ export class QrelsIndex implements JudgedQrels {
     this.pos = 0;
   }
 
-  /** Starts a new chunk of records big enough for `need` bytes. */
+  /**
+   * Starts a new chunk of records big enough for `need` bytes. The first is small (16 KiB): the
+   * parser then takes its new-chunk path in its first few thousand lines, so V8 has seen it run
+   * before compiling the parser, whose optimized code was otherwise thrown away at the first
+   * full chunk (`--trace-deopt`: "insufficient type feedback").
+   */
   newChunk(need: number): void {
-    const size = Math.max(PACK_CHUNK, need);
+    const size = Math.max(this.chunks.length === 0 ? 1 << 14 : PACK_CHUNK, need);
     this.chunk = this.shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size);
     this.chunks.push(this.chunk);
     this.pos = 0;
@@ -368,7 +377,13 @@ interface QrelsState {
  * loop on-stack (OSR), whose code for this loop deoptimized on every inner-loop exit (14,000
  * times on the 100k benchmark); a function called many times gets regular optimized code.
  */
-function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState): number {
+function parseQrelsLines(
+  buf: Uint8Array,
+  i: number,
+  end: number,
+  st: QrelsState,
+  batch: number,
+): number {
   const file = st.file, index = st.index, comment = st.comment;
   let line = st.line;
   let { chunk, pos, index: chunkIndex } = index.writing;
@@ -379,7 +394,7 @@ function parseQrelsLines(buf: Uint8Array, i: number, end: number, st: QrelsState
   // The previous record's docno (what the next one may share).
   const prev = st.prev;
   let prevLen = st.prevLen;
-  const stop = line + BATCH_LINES;
+  const stop = line + batch;
   while (i < end && line < stop) {
     line++;
     const lineStart = i;

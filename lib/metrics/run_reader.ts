@@ -33,9 +33,13 @@ import {
   rejectLine,
   scanLine,
   type SkippedLines,
+  warmBatch,
 } from "./trec_scan.ts";
 
-/** Lines per call of the parser's hot loop (see `parseRunLines`). */
+/**
+ * Lines per call of the parser's hot loop (see `parseRunLines`): 4,096, after first calls of
+ * 16, 32, ... lines (`warmBatch`).
+ */
 const BATCH_LINES = 4096;
 
 /**
@@ -127,7 +131,14 @@ interface RunParse {
  * a newline) into `out`'s columns; returns where it stopped. Batches let V8 optimize the
  * function as called (not on-stack), so its numbers stay unboxed from early on.
  */
-function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out: RunLines) {
+function parseRunLines(
+  buf: Uint8Array,
+  i: number,
+  end: number,
+  p: RunParse,
+  out: RunLines,
+  batch: number,
+) {
   const { file, skip, comment, float32 } = p;
   let line = out.lineNo;
   let qidS = out.qidS, qidE = out.qidE;
@@ -139,7 +150,7 @@ function parseRunLines(buf: Uint8Array, i: number, end: number, p: RunParse, out
   const lines = out.line;
   const lf = out.fields;
   const f = lf.fields;
-  const stop = line + BATCH_LINES;
+  const stop = line + batch;
   while (i < end && line < stop) {
     line++;
     const lineStart = i;
@@ -300,6 +311,7 @@ export async function* readRunChunks(
     parsed: 0,
   };
   let lineSet: RunLines | undefined;
+  let batch = 16;
   let runId = "";
   let any = false;
   let line = 1; // the line of the chunk's first byte
@@ -313,7 +325,9 @@ export async function* readRunChunks(
     lines.n = lines.blocks = lines.runIdLine = 0;
     lines.qidS = lines.qidE = -1;
     lines.lineNo = line - 1;
-    for (let i = c.start; i < c.end;) i = parseRunLines(c.buf, i, c.end, parse, lines);
+    for (let i = c.start; i < c.end; batch = warmBatch(batch, BATCH_LINES)) {
+      i = parseRunLines(c.buf, i, c.end, parse, lines, batch);
+    }
     parse.parsed = lines.lineNo;
     lines.blockFirst[lines.blocks] = lines.n;
     if (lines.runIdLine > 0) {

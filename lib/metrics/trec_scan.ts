@@ -469,3 +469,24 @@ export function parseRelevanceBytes(
   }
   return neg ? -v : v;
 }
+
+/**
+ * The next batch's size: doubled from 16 up to `most`. The first calls return after a few
+ * lines, so V8 has seen the code after the loop run before it compiles the loop on-stack
+ * (OSR) in a long first call; without them the Maglev code compiled that way left the loop
+ * into code it had no type feedback for (`out.n = n`) and was thrown away 27 times in one
+ * 30,000-query run (`--trace-deopt`), the parser running in slower tiers meanwhile; the qrels
+ * parser's was thrown away on its first calls after the loop too.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { warmBatch } from "./trec_scan.ts";
+ * const sizes = [16];
+ * while (sizes.length < 10) sizes.push(warmBatch(sizes[sizes.length - 1], 4096));
+ * assert.deepEqual(sizes, [16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 4096]);
+ * ```
+ */
+export function warmBatch(batch: number, most: number): number {
+  return batch < most ? Math.min(most, 2 * batch) : most;
+}
