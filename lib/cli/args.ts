@@ -2,7 +2,9 @@
  * Thin argument parsing for the kit's commands, driven by each command's option table
  * (`command.ts`): unknown flags are errors that name the flag. The grammar is `node:util`
  * `parseArgs`' in strict mode (`--name value`, `--name=value`, `-m value`, `-mvalue`, grouped
- * switches `-cq`, `--` ending the flags), written out here because loading `node:util` cost
+ * switches `-cq`, `--` ending the flags; two differences: a negative number after a flag that
+ * takes a value is that value, and a dash inside a group, `-c-`, is refused), written out here
+ * because loading `node:util` cost
  * every command about 0.03 s and 5 MB at start-up (Deno loads its Node compatibility layer
  * for it), a third of the 0.1 s the evaluation's start-up may take (issue 26). The flags several commands share are single
  * table entries here ({@link RELEASE_OPTION}, {@link COMPLETE_OPTION}, {@link LEVEL_OPTION},
@@ -119,11 +121,17 @@ function readFlags(args: string[], options: readonly Option[]): Parsed {
       const eq = arg.indexOf("=");
       const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
       const o = byName.get(name);
-      if (!o) throw new UsageError(`Unknown option '--${name}'`);
+      if (!o) throw new UsageError(`Unknown option '${name ? `--${name}` : arg}'`);
       i = take(o, `--${name}`, eq < 0 ? undefined : arg.slice(eq + 1), i);
     } else if (arg.startsWith("-") && arg.length > 1) {
       // -x, -xVALUE, or switches grouped (-cq); a letter taking a value ends the group.
       for (let k = 1; k < arg.length; k++) {
+        if (arg[k] === "-") {
+          // (Node reads `-c-` as `-c --`; a dash that ends the flags is clearer on its own.)
+          throw new UsageError(
+            `'${arg}' has a dash among its one-letter flags: to end the flags, write -- apart`,
+          );
+        }
         const o = byShort.get(arg[k]);
         if (!o) throw new UsageError(`Unknown option '-${arg[k]}'`);
         const rest = k + 1 < arg.length ? arg.slice(k + 1) : undefined;
@@ -141,6 +149,44 @@ function readFlags(args: string[], options: readonly Option[]): Parsed {
     }
   }
   return { values, positionals };
+}
+
+/**
+ * Whether a command line asks for help: `-h` or `--help` as a flag, that is before `--` and not
+ * the value of the flag before it (`-m -h` is a mistake, `-- -h` a file named `-h`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { asksForHelp } from "./args.ts";
+ * const options = [{ name: "measure", short: "m", value: "M", help: "-" }, { name: "complete", short: "c", help: "-" }];
+ * assert.equal(asksForHelp(["q", "r", "-h"], options), true);
+ * assert.equal(asksForHelp(["-c", "--help"], options), true);
+ * assert.equal(asksForHelp(["q", "--", "-h"], options), false);
+ * assert.equal(asksForHelp(["-m", "-h"], options), false);
+ * assert.equal(asksForHelp(["-cm", "--help"], options), false);
+ * assert.equal(asksForHelp(["-mmap", "-h"], options), true);
+ * ```
+ */
+export function asksForHelp(args: string[], options: readonly Option[]): boolean {
+  const valued = options.filter((o) => o.value !== undefined);
+  const long = new Set(valued.map((o) => o.name)), short = new Set(valued.map((o) => o.short));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") return false;
+    if (arg === "-h" || arg === "--help") return true;
+    if (arg.startsWith("--")) {
+      if (!arg.includes("=") && long.has(arg.slice(2))) i++; // (its value is next)
+    } else if (arg.startsWith("-")) {
+      // A group: its first letter taking a value takes the rest, or the next argument.
+      for (let k = 1; k < arg.length; k++) {
+        if (!short.has(arg[k])) continue;
+        if (k === arg.length - 1) i++;
+        break;
+      }
+    }
+  }
+  return false;
 }
 
 /** The number of arguments agrees with the table (see `Positional`). */

@@ -17,7 +17,7 @@
 import { PROJECT_ROOT } from "../data/root.ts";
 import { KitError } from "../errors.ts";
 import { type Command, helpText, usageLine } from "./command.ts";
-import { UsageError } from "./args.ts";
+import { asksForHelp, UsageError } from "./args.ts";
 import { ReaderClosed } from "../io/output.ts";
 import { guardConsoleLog, stdoutError, StdoutFailure } from "./stdout.ts";
 
@@ -103,7 +103,9 @@ export async function main(argv: string[]): Promise<number> {
       ? async () => ({
         trec: (await loadModule<typeof import("./eval_trec.ts")>("./eval_trec.ts")).trecCommand,
       })
-      : COMMANDS[group];
+      : Object.hasOwn(COMMANDS, group)
+      ? COMMANDS[group]
+      : undefined;
   if (!load) {
     console.error(`unknown command '${group}'\n${await usage()}`);
     return 2;
@@ -116,7 +118,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(await usage(group));
     return 0;
   }
-  const cmd = direct ? subs : sub ? subs[sub] : undefined;
+  const cmd = direct ? subs : sub && Object.hasOwn(subs, sub) ? subs[sub] : undefined;
   if (!cmd) {
     console.error(
       `${
@@ -126,7 +128,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const path = direct ? group : `${group} ${sub}`;
-  if (rest.includes("--help") || rest.includes("-h")) {
+  if (asksForHelp(rest, cmd.options)) {
     console.log(helpText(path, cmd));
     return 0;
   }

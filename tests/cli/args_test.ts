@@ -1,12 +1,14 @@
 // The kit's flag parser (lib/cli/args.ts) against the grammar it reproduces: `node:util`
 // `parseArgs` in strict mode, run here as the oracle on random command lines. They agree on
-// every line Node accepts and refuse the same lines, with one difference by design: a flag
+// every line Node accepts and refuse the same lines, with two differences by design: a flag
 // taking a value followed by a negative number (`-l -1`) takes it, where Node asks for
-// `--level=-1`.
+// `--level=-1`; a dash inside a group of letters (`-c-`), which Node reads as `-c --`, is
+// refused.
 import assert from "node:assert/strict";
 import { parseArgs } from "node:util";
 import fc from "fast-check";
-import { parseFlags, UsageError } from "../../lib/cli/args.ts";
+import { asksForHelp, parseFlags, UsageError } from "../../lib/cli/args.ts";
+import { main } from "../../lib/cli/main.ts";
 import type { Option } from "../../lib/cli/command.ts";
 
 const OPTIONS: Option[] = [
@@ -108,6 +110,12 @@ Deno.test("flag parser: agrees with node:util parseArgs (strict) on random comma
         !args.slice(0, i).includes("--")
       );
       if (negativeValue) return;
+      const end = args.indexOf("--");
+      const flags = end < 0 ? args : args.slice(0, end);
+      if (flags.some((a) => /^-[^-]+-/.test(a))) {
+        assert.equal(kit, null, `args: ${JSON.stringify(args)}`); // (Node: -c --)
+        return;
+      }
       assert.deepEqual(kit, node, `args: ${JSON.stringify(args)}`);
     }),
     { numRuns: 3000 },
@@ -124,6 +132,11 @@ Deno.test("flag parser: what it says to the usual mistakes", () => {
     return "accepted";
   };
   assert.equal(message(["--frob"]), "Unknown option '--frob'");
+  assert.equal(message(["--=x"]), "Unknown option '--=x'");
+  assert.equal(
+    message(["-c-", "x"]),
+    "'-c-' has a dash among its one-letter flags: to end the flags, write -- apart",
+  );
   assert.equal(message(["-cx"]), "Unknown option '-x'");
   assert.equal(message(["-m"]), "Option '-m, --measure <value>' argument missing");
   assert.equal(message(["--force=yes"]), "Option '--force' does not take an argument");
@@ -136,4 +149,31 @@ Deno.test("flag parser: what it says to the usual mistakes", () => {
   assert.deepEqual(parseFlags(["-l", "-1", "--out", "-", "--", "-c"], TABLE).values.level, "-1");
   assert.deepEqual(parseFlags(["--out", "-"], TABLE).values.out, "-");
   assert.deepEqual(parseFlags(["--", "-c", "x"], TABLE).positionals, ["-c", "x"]);
+});
+
+Deno.test("help is asked by -h or --help as a flag only; command names are the table's own", async () => {
+  assert.equal(asksForHelp(["q", "r", "-h"], OPTIONS), true);
+  assert.equal(asksForHelp(["--help", "q"], OPTIONS), true);
+  assert.equal(asksForHelp(["q", "--", "-h"], OPTIONS), false); // a file named -h
+  assert.equal(asksForHelp(["-m", "-h"], OPTIONS), false); // a forgotten value: an error
+  assert.equal(asksForHelp(["--measure", "--help"], OPTIONS), false);
+  assert.equal(asksForHelp(["-cm", "-h"], OPTIONS), false);
+  assert.equal(asksForHelp(["-mmap", "-h"], OPTIONS), true);
+  assert.equal(asksForHelp(["--measure=map", "-h"], OPTIONS), true);
+  // Names an object has by inheritance are no commands (they crashed with a TypeError).
+  const errors: string[] = [];
+  const error = console.error, log = console.log;
+  console.error = (...a: unknown[]) => errors.push(a.join(" "));
+  console.log = () => {};
+  try {
+    for (const argv of [["constructor"], ["eval", "toString"], ["eval", "hasOwnProperty", "x"]]) {
+      assert.equal(await main(argv), 2, argv.join(" "));
+    }
+  } finally {
+    console.error = error;
+    console.log = log;
+  }
+  assert.match(errors[0], /^unknown command 'constructor'/);
+  assert.match(errors[1], /^unknown eval subcommand 'toString'/);
+  assert.match(errors[2], /^unknown eval subcommand 'hasOwnProperty'/);
 });
