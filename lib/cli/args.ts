@@ -326,7 +326,8 @@ export const LEVEL_OPTION: Option = {
 export const OUT_OPTION: Option = {
   name: "out",
   value: "FILE",
-  help: "the file to write; an existing file is replaced only with --force",
+  help: "the file to write, - for standard output; an existing file is replaced only with " +
+    "--force",
 };
 
 /** `--force`: replace an existing output file. */
@@ -421,7 +422,9 @@ export interface OutputFlag {
  * The `--out FILE [--force]` flags of a command, checked before the command does any work
  * (`checkOutput`): an existing file without `--force`, a folder, a path through a file, a
  * read-only or forbidden folder, a disk is an error now, not after minutes of scoring.
- * Undefined when `--out` is absent (then the command writes to stdout).
+ * Undefined when `--out` is absent (then the command writes to stdout). `--out -` is standard
+ * output too, in every command (a run or qrels writer writes there whatever it is: a file it
+ * redirects to is the caller's).
  *
  * @example
  * ```ts
@@ -432,6 +435,7 @@ export interface OutputFlag {
  * const out = await outputFlag(parseFlags(["--out", `${dir}/a.run`], spec));
  * assert.deepEqual(out, { path: `${dir}/a.run`, force: false });
  * assert.equal(await outputFlag(parseFlags([], spec)), undefined);
+ * assert.deepEqual(await outputFlag(parseFlags(["--out", "-"], spec)), { path: "-", force: false });
  * ```
  */
 export async function outputFlag(p: Parsed, name = "out"): Promise<OutputFlag | undefined> {
@@ -439,6 +443,11 @@ export async function outputFlag(p: Parsed, name = "out"): Promise<OutputFlag | 
   if (path === undefined) return undefined;
   if (path === "") throw new KitError(`--${name} needs a file name`);
   const force = p.values.force === true;
+  // `--out -` is standard output in every command; no other flag writes there.
+  if (path === "-") {
+    if (name === "out") return { path, force };
+    throw new KitError(`--${name} needs a file name ('-', standard output, is for --out only)`);
+  }
   await checkOutput(path, { force });
   return { path, force };
 }

@@ -92,6 +92,25 @@ async function usage(group?: string): Promise<string> {
 
 /** Runs the command line `argv`; returns the exit status. */
 export async function main(argv: string[]): Promise<number> {
+  // Standard output that fails (a full disk, a closed pipe) is one line or a quiet exit, for
+  // the help texts as for a command's output.
+  const restore = guardConsoleLog();
+  try {
+    return await dispatch(argv);
+  } catch (caught) {
+    if (!(caught instanceof StdoutFailure)) throw caught;
+    const e = await stdoutError(caught.failure);
+    if (e instanceof ReaderClosed) return 0;
+    if (!(e instanceof KitError)) throw e;
+    console.error(`error: ${e.message}`);
+    return 2;
+  } finally {
+    restore();
+  }
+}
+
+/** {@link main} with its standard output guarded. */
+async function dispatch(argv: string[]): Promise<number> {
   const [group, ...afterGroup] = argv;
   if (!group || group === "--help" || group === "-h") {
     console.log(await usage());
@@ -107,7 +126,7 @@ export async function main(argv: string[]): Promise<number> {
       ? COMMANDS[group]
       : undefined;
   if (!load) {
-    console.error(`unknown command '${group}'\n${await usage()}`);
+    console.error(`error: unknown command '${group}'\n${await usage()}`);
     return 2;
   }
   const subs = await load();
@@ -122,7 +141,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!cmd) {
     console.error(
       `${
-        sub ? `unknown ${group} subcommand '${sub}'` : `missing ${group} subcommand`
+        sub ? `error: unknown ${group} subcommand '${sub}'` : `error: missing ${group} subcommand`
       }\n${await usage(group)}`,
     );
     return 2;
@@ -132,7 +151,6 @@ export async function main(argv: string[]): Promise<number> {
     console.log(helpText(path, cmd));
     return 0;
   }
-  const restore = guardConsoleLog();
   try {
     return (await cmd.run(rest)) ?? 0;
   } catch (caught) {
@@ -144,8 +162,6 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (e instanceof ReaderClosed) return 0;
     throw e;
-  } finally {
-    restore();
   }
 }
 

@@ -185,7 +185,9 @@ export const qrcdBaselineCommand: Command = {
     } else records = await loadQrcd(goldPath!);
     const run = overlapBaseline(records);
     await writeSpanRun(out.path, run, { force: out.force });
-    console.error(`wrote ${run.size} pq_ids to ${out.path}`);
+    console.error(
+      `wrote ${run.size} pq_ids to ${out.path === "-" ? "standard output" : out.path}`,
+    );
   },
 };
 

@@ -68,7 +68,7 @@ function systemName(path: string): string {
 }
 
 async function emit(text: string, out: OutputFlag | undefined): Promise<void> {
-  if (out) {
+  if (out && out.path !== "-") {
     await writeFileAtomic(out.path, text, { force: out.force });
     console.error(`wrote ${out.path}`);
   } else {

@@ -5,6 +5,7 @@
 // `--level=-1`; a dash inside a group of letters (`-c-`), which Node reads as `-c --`, is
 // refused.
 import assert from "node:assert/strict";
+import { assertEquals } from "../assert.ts";
 import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { asksForHelp, parseFlags, UsageError } from "../../lib/cli/args.ts";
@@ -173,7 +174,21 @@ Deno.test("help is asked by -h or --help as a flag only; command names are the t
     console.error = error;
     console.log = log;
   }
-  assert.match(errors[0], /^unknown command 'constructor'/);
-  assert.match(errors[1], /^unknown eval subcommand 'toString'/);
-  assert.match(errors[2], /^unknown eval subcommand 'hasOwnProperty'/);
+  assert.match(errors[0], /^error: unknown command 'constructor'/);
+  assert.match(errors[1], /^error: unknown eval subcommand 'toString'/);
+  assert.match(errors[2], /^error: unknown eval subcommand 'hasOwnProperty'/);
+});
+
+Deno.test("a help text written to a full disk is one line and status 2, as a command's output", async () => {
+  const main = new URL("../../lib/cli/main.ts", import.meta.url).pathname;
+  for (const args of ["--help", "eval --help", "eval trec --help"]) {
+    const r = await new Deno.Command("sh", {
+      args: ["-c", `"$0" run -A "$1" ${args} > /dev/full`, Deno.execPath(), main],
+      stderr: "piped",
+    }).output();
+    const err = new TextDecoder().decode(r.stderr);
+    assertEquals(r.code, 2, err);
+    assertEquals(err.trim().split("\n").length, 1, err);
+    assert(err.startsWith("error: <stdout>: cannot write: the disk is full"), err);
+  }
 });

@@ -62,7 +62,7 @@ Deno.test("a group's -h lists its subcommands (exit 0); an unknown subcommand li
     }
     const bad = await cli([group, "nosuch"]);
     assertEquals(bad.code, 2);
-    assert(bad.err.startsWith(`unknown ${group} subcommand 'nosuch'`), bad.err);
+    assert(bad.err.startsWith(`error: unknown ${group} subcommand 'nosuch'`), bad.err);
     for (const [path] of subs) assert(bad.err.includes(path), path);
   }
 });

@@ -165,3 +165,31 @@ Deno.test("every command module that takes --out checks it before the work (outp
   }
   assertEquals(missing, []);
 });
+
+for (const w of WRITERS) {
+  Deno.test(`${w.name} --out -: standard output, as in every command, and no file named '-'`, async () => {
+    // A process of its own: standard output is the process's, not console.log's.
+    const root = new URL("../../", import.meta.url).pathname;
+    const dir = await Deno.makeTempDir();
+    const argv = (w.cmd ? ["score", ...w.argv("-")] : w.argv("-")).map((a) =>
+      a.startsWith("data/") ? `${root}${a}` : a
+    );
+    const r = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${root}lib/cli/main.ts`, ...argv],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(r.code, 0, new TextDecoder().decode(r.stderr));
+    assertEquals([...Deno.readDirSync(dir)], []);
+    const copy = `${dir}/${w.name === "eval qrcd-baseline" ? "kit_base.json" : "out.txt"}`;
+    await Deno.writeFile(copy, r.stdout);
+    await w.check(copy);
+  });
+}
+
+Deno.test("only --out writes to standard output: '-' for another output flag is refused", async () => {
+  const r = await cli(["--model", "ltr", "--dataset", "wikiqa", "--save-model", "-"], scoreCommand);
+  assertEquals(r.code, 2, r.err);
+  assert(r.err.includes("--save-model needs a file name"), r.err);
+});
