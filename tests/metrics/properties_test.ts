@@ -193,28 +193,13 @@ Deno.test("two threads give the same results as one, errors keep absolute line n
   await Deno.writeTextFile(`${dir}/run`, r.join("\n") + "\n");
   const measures = ["num_ret", "map", "recip_rank", "P.5", "ndcg_cut.10", "Rprec", "relstring"];
   for (const complete of [false, true]) {
-    const one = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, measures, {
-      complete,
-      warn: false,
-    });
     // The cut anywhere in either file (inside a query's judgments too).
     for (const firstShare of [0.05, 0.3, 0.55, 0.77, 0.95]) {
-      const routes: string[] = [];
-      const two = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, measures, {
+      const two = await assertTwoThreadsAgree(`${dir}/qrels`, `${dir}/run`, measures, {
         complete,
-        warn: false,
-        threads: 2,
-        parallelMinBytes: 0,
         chunkBytes: 4096,
         firstShare,
-        onRoute: (r) => routes.push(r),
       });
-      assertEquals(routes, ["halves"]);
-      assertEquals(two.summary, one.summary);
-      assertEquals([...two.perQuery], [...one.perQuery]);
-      assertEquals([...two.perQueryText], [...one.perQueryText]);
-      assertEquals(two.runOnlyQueries, one.runOnlyQueries);
-      assertEquals(two.missingQueries, one.missingQueries);
       assertEquals(two.runId, "run");
     }
   }
@@ -260,17 +245,7 @@ Deno.test("two threads give the same results as one, errors keep absolute line n
   // A run whose query comes back in the other half is not grouped: same results as one thread
   // (read again on one thread).
   await Deno.writeTextFile(`${dir}/ungrouped`, [...r, "q0 Q0 extra 1 9 run"].join("\n") + "\n");
-  const u1 = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/ungrouped`, measures, { warn: false });
-  const routes: string[] = [];
-  const u2 = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/ungrouped`, measures, {
-    warn: false,
-    threads: 2,
-    parallelMinBytes: 0,
-    onRoute: (r) => routes.push(r),
-  });
-  assertEquals(routes, ["one thread"]);
-  assertEquals(u2.summary, u1.summary);
-  assertEquals([...u2.perQuery], [...u1.perQuery]);
+  await assertTwoThreadsAgree(`${dir}/qrels`, `${dir}/ungrouped`, measures, {}, "one thread");
 
   // One query's lines (about 290 KB) across the middle of the run, and a 90 KB qrels line
   // there: the cuts are looked for in 64 KiB first, then in 4 MiB, and still found.
@@ -290,22 +265,41 @@ Deno.test("two threads give the same results as one, errors keep absolute line n
       (middleOf(longQrels, 2500) + 5_000) / qrelsBytes, // 85 KB before the wide line's end
     ]
   ) {
-    const l1 = await evaluateTrecFiles(`${dir}/long-qrels`, `${dir}/long-run`, measures, {
-      warn: false,
-    });
-    const longRoutes: string[] = [];
-    const l2 = await evaluateTrecFiles(`${dir}/long-qrels`, `${dir}/long-run`, measures, {
-      warn: false,
-      threads: 2,
-      parallelMinBytes: 0,
-      firstShare,
-      onRoute: (x) => longRoutes.push(x),
-    });
-    assertEquals(longRoutes, ["halves"]);
-    assertEquals(l2.summary, l1.summary);
-    assertEquals([...l2.perQuery], [...l1.perQuery]);
+    await assertTwoThreadsAgree(`${dir}/long-qrels`, `${dir}/long-run`, measures, { firstShare });
   }
 });
+
+/**
+ * Evaluates on one thread, then with two threads (the halves cut at `firstShare`): asserts the
+ * route taken (`halves`, or `one thread` when they gave up) and the same results; returns them.
+ */
+async function assertTwoThreadsAgree(
+  qrels: string,
+  run: string,
+  measures: string[],
+  options: { complete?: boolean; chunkBytes?: number; firstShare?: number },
+  route: "halves" | "one thread" = "halves",
+) {
+  const one = await evaluateTrecFiles(qrels, run, measures, {
+    complete: options.complete,
+    warn: false,
+  });
+  const routes: string[] = [];
+  const two = await evaluateTrecFiles(qrels, run, measures, {
+    ...options,
+    warn: false,
+    threads: 2,
+    parallelMinBytes: 0,
+    onRoute: (r) => routes.push(r),
+  });
+  assertEquals(routes, [route]);
+  assertEquals(two.summary, one.summary);
+  assertEquals([...two.perQuery], [...one.perQuery]);
+  assertEquals([...two.perQueryText], [...one.perQueryText]);
+  assertEquals(two.runOnlyQueries, one.runOnlyQueries);
+  assertEquals(two.missingQueries, one.missingQueries);
+  return two;
+}
 
 // Many queries, qrels in any order (the run's, reversed, shuffled by query, shuffled
 // lines), read through tiny buffers: the qrels are read whole, so order never matters.
