@@ -302,8 +302,8 @@ export const RELEASE_OPTION: Option = {
   name: "trec-eval",
   value: RELEASES.join("|"),
   default: DEFAULT_RELEASE,
-  help: "the trec_eval release whose reading and ranking are reproduced: 9.0.8 (scores as " +
-    "32-bit floats, no comment lines) or 10.0 (doubles, '#' lines skipped)",
+  help: "the trec_eval release whose reading and ranking are reproduced: 9.0.8, or 9 (scores " +
+    "as 32-bit floats, no comment lines), or 10.0, or 10 (doubles, '#' lines skipped)",
 };
 
 /** `-c`: trec_eval's average over every qrels query. */

@@ -112,9 +112,14 @@ export async function main(argv: string[]): Promise<number> {
 /** {@link main} with its standard output guarded. */
 async function dispatch(argv: string[]): Promise<number> {
   const [group, ...afterGroup] = argv;
-  if (!group || group === "--help" || group === "-h") {
+  if (group === "--help" || group === "-h") {
     console.log(await usage());
-    return group ? 0 : 2;
+    return 0;
+  }
+  if (!group) {
+    // (A mistake: the usage goes with the other messages, to standard error.)
+    console.error(await usage());
+    return 2;
   }
   // `eval trec` alone, without its group's other modules (see eval_trec.ts).
   const load: (() => Promise<CommandEntry>) | undefined =

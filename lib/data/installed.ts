@@ -128,7 +128,7 @@ function restoreAdvice(fetch: string): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { readInstallMarker } from "./installed.ts";
- * assert.equal(readInstallMarker("wikiqa", "/nonexistent"), undefined);
+ * assert.equal(readInstallMarker("wikiqa", await Deno.makeTempDir()), undefined); // no marker
  * ```
  */
 export function readInstallMarker(
@@ -168,7 +168,7 @@ export function readInstallMarker(
  * ```ts
  * import assert from "node:assert/strict";
  * import { verifyInstalled } from "./installed.ts";
- * assert.deepEqual(verifyInstalled("wikiqa", "/nonexistent"), []);
+ * assert.deepEqual(verifyInstalled("wikiqa", await Deno.makeTempDir()), []); // nothing installed
  * ```
  */
 export function verifyInstalled(

@@ -45,7 +45,7 @@ export const SAMPLES_DIR = `${PROJECT_ROOT}/data/samples`;
  * ```ts
  * import assert from "node:assert/strict";
  * import { isInstalled } from "./paths.ts";
- * assert(typeof isInstalled("wikiqa", "/nonexistent") === "boolean");
+ * assert.equal(isInstalled("wikiqa", await Deno.makeTempDir()), false); // an empty folder
  * ```
  */
 export function isInstalled(dataset: DatasetName, dir = defaultCacheDir()): boolean {
