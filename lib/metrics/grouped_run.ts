@@ -60,7 +60,7 @@ export async function evaluateGroupedRun(
       const known = qrels.lookup(whole.qid);
       if (known >= 0 && judgedQueries[known]) return undefined;
       const b = maxDocs !== undefined && whole.count > maxDocs ? topOf(whole, maxDocs) : whole;
-      const judged = judge.judge(b, qrels, ev.level, file);
+      const judged = judge.judge(b, qrels, ev.level, file, false, known);
       lap("judge");
       if (!judged) {
         if (runOnly.has(b.qid)) return undefined; // the query came back

@@ -105,7 +105,8 @@ export class BlockJudge {
    * Judges block `b`; returns false when the qrels have no judgment for its query (its
    * docnos unlooked at, as trec_eval). A docno retrieved or judged twice is an error, unless
    * `countDuplicates` (a qrels-only query under 9.0.8's `-c`, which counts its judgments without
-   * looking at them): then each is counted.
+   * looking at them): then each is counted. `known`: the query's index in the qrels, when the
+   * caller looked it up already.
    */
   judge(
     b: RunBlock,
@@ -113,9 +114,10 @@ export class BlockJudge {
     level: number,
     file: string,
     countDuplicates = false,
+    known = qrels.lookup(b.qid),
   ): boolean {
     const table = qrels.queryTable();
-    const query = this.query = qrels.lookup(b.qid);
+    const query = this.query = known;
     // trec_eval never looks at a query the qrels lack (a docno twice there is no error).
     if (query < 0) return false;
     const judged = table.judgments(query);
@@ -282,11 +284,13 @@ export function rankInto(b: RunBlock, out: Int32Array, at: number): void {
   for (let i = 0; i < n; i++) out[at + i] = i;
   // Entries of the block: o + i (`out[at + r]` holds i).
   const o = b.first, s = b.score, buf = b.buf, ds = b.docStart, de = b.docEnd;
-  const byDocDesc = (x: number, y: number) =>
+  // (Made only where a sort needs it: a closure per query is garbage at this scale.)
+  const docDesc = () => (x: number, y: number) =>
     compareBytes(buf, ds[o + y], de[o + y], buf, ds[o + x], de[o + x]);
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) sorted = s[o + i] <= s[o + i - 1];
   if (!sorted) {
+    const byDocDesc = docDesc();
     out.subarray(at, at + n).sort((x, y) =>
       compareScoresDesc(s[o + x], s[o + y]) || byDocDesc(x, y)
     );
@@ -297,7 +301,7 @@ export function rankInto(b: RunBlock, out: Int32Array, at: number): void {
     let end = start + 1;
     const score = s[o + start];
     while (end < n && s[o + end] === score) end++;
-    if (end - start > 16) out.subarray(at + start, at + end).sort(byDocDesc);
+    if (end - start > 16) out.subarray(at + start, at + end).sort(docDesc());
     else {
       // Small tie groups (the usual case): insertion sort by docno descending, in place, the
       // bytes compared here (strcmp order, as `compareBytes`) rather than through a call.

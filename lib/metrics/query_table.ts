@@ -34,6 +34,10 @@ const R = 4; // ints per range
  * assert.equal(t.findId("q1"), q);
  * assert.deepEqual(t.range(t.first(q)), [0, 100, 160]);
  * assert.equal(t.judgments(q), 5);
+ * const utf8 = new TextEncoder().encode("q1 é"); // an id is bytes, found by its text too
+ * const e = t.add(utf8, 3, utf8.length);
+ * assert.equal(t.findId("é"), e);
+ * assert.equal(t.findId("e"), -1);
  * ```
  */
 export class QueryTable {
@@ -84,8 +88,13 @@ export class QueryTable {
   /** The query with this id, or -1. */
   findId(qid: string): number {
     if (this.encoded.length < 3 * qid.length) this.encoded = new Uint8Array(3 * qid.length);
-    const { written } = new TextEncoder().encodeInto(qid, this.encoded);
-    return this.find(this.encoded, 0, written);
+    // An ASCII id (the usual) is copied here: `encodeInto` costs a call through the web API's
+    // checks, once per query of the run.
+    const bytes = this.encoded;
+    let n = 0;
+    for (let c; n < qid.length && (c = qid.charCodeAt(n)) < 128; n++) bytes[n] = c;
+    if (n < qid.length) n = new TextEncoder().encodeInto(qid, bytes).written;
+    return this.find(bytes, 0, n);
   }
 
   /** Adds a query whose id is `buf[s, e)` (not in the table yet); its index. */
