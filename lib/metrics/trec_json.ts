@@ -15,6 +15,7 @@
 import { fail, KitError } from "../errors.ts";
 import { openSource, readAllBytes, sourceName, type TextSource } from "../io/source.ts";
 import { duplicateDocument, duplicateJudgment } from "./trec_format.ts";
+import { asciiText } from "./trec_scan.ts";
 
 /** Query id to (document id to number): a run's scores or the qrels' judgments. */
 export type NestedScores = Map<string, Map<string, number>>;
@@ -128,7 +129,7 @@ class JsonBytes {
     }
     const end = this.pos++;
     if (plain) {
-      return String.fromCharCode.apply(null, b.subarray(start, end) as unknown as number[]);
+      return asciiText(b, start, end);
     }
     // Escapes or UTF-8: JSON.parse decodes the string's text, once checked as UTF-8.
     let text: string;
@@ -159,7 +160,7 @@ class JsonBytes {
       (((x = b[this.pos]) >= 48 && x <= 57) || x === 45 || x === 43 || x === 46 || x === 101 ||
         x === 69)
     ) this.pos++;
-    const s = String.fromCharCode.apply(null, b.subarray(start, this.pos) as unknown as number[]);
+    const s = asciiText(b, start, this.pos);
     if (!/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(s)) {
       this.pos = start;
       this.fail(`'${s}' is not a JSON number`);

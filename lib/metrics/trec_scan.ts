@@ -283,7 +283,28 @@ export function decodeField(
     case 8:
       return c(b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6], b[i + 7]);
   }
-  return String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
+  return asciiText(buf, start, end);
+}
+
+/**
+ * The text of ASCII bytes `buf[start, end)`, of any length: `String.fromCharCode.apply` takes
+ * the bytes as arguments, fine for an id, a stack overflow for a field of 130,000 bytes; ASCII is
+ * UTF-8, so the decoder reads the long ones.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { asciiText } from "./trec_scan.ts";
+ * assert.equal(asciiText(new TextEncoder().encode("q1 Q0"), 0, 2), "q1");
+ * const long = "B".repeat(200_000);
+ * assert.equal(asciiText(new TextEncoder().encode(long), 0, long.length), long);
+ * ```
+ */
+export function asciiText(buf: Uint8Array, start: number, end: number): string {
+  if (end - start <= 4096) {
+    return String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
+  }
+  return utf8.decode(buf.subarray(start, end));
 }
 
 /**

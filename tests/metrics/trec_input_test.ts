@@ -434,3 +434,32 @@ Deno.test("10.0 takes a qrels comment only at the line's first byte: an indented
     2,
   );
 });
+
+Deno.test("fields of 200,000 bytes are read or refused with a message, never a crash", async () => {
+  // (Their text was made with one argument per byte: a stack overflow from 130,000 bytes on.)
+  const long = "B".repeat(200_000);
+  const qrels = "1 0 a 1\n1 0 b 0\n";
+  for (
+    const run of [
+      `1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n${long} Q0 a 1 1 r\n`, // a long query id (run-only)
+      `1 Q0 b 1 2 r\n1 Q0 a 2 1 ${long}\n`, // a long run id
+    ]
+  ) {
+    const both = await bothOutputs(qrels, run, ["-m", "map"]);
+    assert(both.kit.includes("map                   \tall\t"), both.stderr.slice(0, 300));
+    if (both.trecEval !== undefined) assertEquals(both.kit, both.trecEval);
+  }
+  await assertRejects(
+    () => evalText(qrels, `1 Q0 a 1 ${"1".repeat(200_000)}x r\n`, ["map"]),
+    /run:1: score '1111/,
+  );
+  await assertRejects(
+    () => evalText(qrels, `1 Q0 ${long} 1 1 r\n1 Q0 ${long} 2 0 r\n`, ["map"]),
+    /run:2: duplicate document/,
+  );
+  const json = JSON.stringify({ "1": { [long]: 1, a: 0.5 } });
+  const fromJson = await evaluateTrecFiles(mem("qrels", qrels), mem("run.json", json), ["map"], {
+    warn: false,
+  });
+  assertEquals(fromJson.summary.map, 0.5);
+});
