@@ -64,6 +64,8 @@ export interface QrelsReadOptions {
    * the range is no error here (the whole file is checked).
    */
   range?: FileRange;
+  /** Called when the file starts with a UTF-8 byte-order mark (which is skipped). */
+  onBom?: () => void;
 }
 
 /** A {@link QrelsIndex} as plain data for another thread (its records in shared memory). */
@@ -134,7 +136,11 @@ export class QrelsIndex implements JudgedQrels {
       prev: new Uint8Array(65536),
       prevLen: 0,
     };
-    const chunks = lineChunks(source, { chunkBytes: options.chunkBytes, range });
+    const chunks = lineChunks(source, {
+      chunkBytes: options.chunkBytes,
+      range,
+      onBom: options.onBom,
+    });
     let batch = 16;
     for await (const c of chunks) {
       for (let i = c.start; i < c.end; batch = warmBatch(batch, BATCH_LINES)) {

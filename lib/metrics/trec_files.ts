@@ -226,7 +226,23 @@ export async function evaluateTrecFiles(
     })
     : undefined;
   options.onRoute?.(inHalves ? "halves" : "one thread");
+  // trec_eval reads a file's byte-order mark as part of its first query id; the kit skips it,
+  // and says so once per file (a file read again, on one thread or regrouped, says it once).
+  const noted = new Set<string>();
+  const noteBom = (source: TextSource) => () => {
+    const name = sourceName(source);
+    if (options.warn === false || noted.has(name)) return;
+    noted.add(name);
+    (options.warn ?? console.warn)(
+      `warning: ${name} starts with a UTF-8 byte-order mark, skipped; trec_eval reads it as ` +
+        `part of the first query id`,
+    );
+  };
   if (inHalves) {
+    // (Plain files on this route: their first bytes tell.)
+    for (const source of [qrelsSource as string, run as string]) {
+      if (await startsWithBom(source)) noteBom(source)();
+    }
     lap("read the qrels");
     return summarize(inHalves.qrels, inHalves.pass, inHalves.evaluator, inHalves.runId);
   }
@@ -236,6 +252,7 @@ export async function evaluateTrecFiles(
     chunkBytes: options.chunkBytes,
     skip: skipped?.qrels,
     release,
+    onBom: noteBom(qrelsSource),
   });
   lap("read the qrels");
   // 3. The run, query block by query block: judged, ranked and measured.
@@ -246,6 +263,7 @@ export async function evaluateTrecFiles(
     chunkBytes: options.chunkBytes,
     skip: skipped?.run,
     onRunId,
+    onBom: noteBom(run),
   });
   let pass = json ? undefined : await evaluateGroupedRun(qrels, blocks, run, ev, lap);
   if (!pass && !json) {
@@ -388,4 +406,17 @@ function indexJudgments(qrels: QrelsIndex, release: TrecRelease): JudgmentSource
       return { get: (d) => docs.get(d), numRel: j.numRel, judged: j.judged.slice() };
     },
   };
+}
+
+/** Whether a file starts with a UTF-8 byte-order mark. */
+async function startsWithBom(path: string): Promise<boolean> {
+  const file = await Deno.open(path);
+  try {
+    const head = new Uint8Array(3);
+    let got = 0;
+    for (let n = 0; got < 3 && (n = (await file.read(head.subarray(got))) ?? 0) > 0;) got += n;
+    return got === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } finally {
+    file.close();
+  }
 }

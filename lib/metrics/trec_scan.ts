@@ -59,6 +59,8 @@ export interface ChunkOptions {
    * BOM is skipped only at the file's start; line numbers count from the range's start.
    */
   range?: FileRange;
+  /** Called when the data starts with a UTF-8 byte-order mark (which is skipped). */
+  onBom?: () => void;
 }
 
 /**
@@ -112,7 +114,10 @@ export async function* lineChunks(
         }
         throw e;
       }
-      if (first && len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;
+      if (first && len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+        start = 3;
+        options.onBom?.();
+      }
       first = false;
       const lastNewline = buf.lastIndexOf(10, len - 1);
       // The line being read (the last one at the end): too long to be a line of a text file?
@@ -330,8 +335,8 @@ export function rejectLine(
 }
 
 /**
- * The general path's checks of a line `scanLine` split (`buf[start, eol)`): not empty,
- * valid UTF-8, then `fields` fields (exactly, or at least). The problem, or undefined.
+ * The general path's checks of a line `scanLine` split (`buf[start, eol)`): not empty, no NUL
+ * byte, valid UTF-8, then `fields` fields (exactly, or at least). The problem, or undefined.
  */
 export function lineProblem(
   buf: Uint8Array,
@@ -343,6 +348,9 @@ export function lineProblem(
   layout: string,
 ): string | undefined {
   if (lf.n === 0) return `empty line; expected ${layout} (trec_eval rejects it too)`;
+  // C's strings end at a NUL: trec_eval 9.0.8 stops reading the file there, or crashes.
+  const nul = buf.subarray(start, eol).indexOf(0);
+  if (nul >= 0) return `a NUL byte (column ${nul + 1}): trec_eval stops reading at it; remove it`;
   if (lf.high && !isValidUtf8(buf, start, eol)) return "invalid UTF-8; expected UTF-8 text";
   if (exact ? lf.n !== fields : lf.n < fields) {
     // Every source is sniffed (a pipe or FIFO held first): a `{` here is not JSON's start.

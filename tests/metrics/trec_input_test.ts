@@ -463,3 +463,48 @@ Deno.test("fields of 200,000 bytes are read or refused with a message, never a c
   });
   assertEquals(fromJson.summary.map, 0.5);
 });
+
+Deno.test("a byte-order mark at a file's start is skipped with a warning, once per file, on every route", async () => {
+  const dir = await Deno.makeTempDir();
+  const bom = "\uFEFF";
+  await Deno.writeTextFile(`${dir}/qrels`, `${bom}q1 0 a 1\nq2 0 b 1\n`);
+  await Deno.writeTextFile(`${dir}/run`, `${bom}q1 Q0 a 1 1 r\nq2 Q0 b 1 1 r\n`);
+  // Not grouped by query: read a second time, regrouped.
+  await Deno.writeTextFile(
+    `${dir}/ungrouped`,
+    `${bom}q1 Q0 a 1 1 r\nq2 Q0 b 1 1 r\nq1 Q0 c 2 0 r\n`,
+  );
+  const routes: string[] = [];
+  for (
+    const [run, threads] of [["run", 1], ["run", 2], ["ungrouped", 1], ["ungrouped", 2]] as const
+  ) {
+    const warnings: string[] = [];
+    const r = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/${run}`, ["map"], {
+      warn: (m) => warnings.push(m),
+      threads,
+      parallelMinBytes: 0,
+      onRoute: (x) => routes.push(x),
+    });
+    assertEquals(r.summary.map, 1, run); // q1 is q1: the mark is not part of its id
+    assertEquals(warnings, [
+      `warning: ${dir}/qrels starts with a UTF-8 byte-order mark, skipped; trec_eval reads it as part of the first query id`,
+      `warning: ${dir}/${run} starts with a UTF-8 byte-order mark, skipped; trec_eval reads it as part of the first query id`,
+    ]);
+  }
+  assertEquals(routes, ["one thread", "halves", "one thread", "one thread"]);
+});
+
+Deno.test("a NUL byte in a TREC file is refused with its line: trec_eval stops reading at it or crashes", async () => {
+  const qrels = "q1 0 a 1\nq1 0 b 0\nq2 0 c 1\n";
+  // trec_eval 9.0.8 read the run below only up to the NUL (q1 with one document), and crashed
+  // on a NUL inside a docno (status 139).
+  for (
+    const [q, r, where] of [
+      [qrels, "q1 Q0 b 1 2 r\n\0q2 Q0 c 1 1 r\nq1 Q0 a 2 1 r\n", /run:2: a NUL byte \(column 1\)/],
+      [qrels, "q1 Q0 a\0x 1 1 r\n", /run:1: a NUL byte \(column 8\)/],
+      ["q1 0 a 1\nq2 0 c\0 1\n", "q1 Q0 a 1 1 r\n", /qrels:2: a NUL byte \(column 7\)/],
+    ] as const
+  ) {
+    await assertRejects(() => evalText(q, r, ["map"]), where);
+  }
+});
