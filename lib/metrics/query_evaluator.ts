@@ -170,12 +170,7 @@ export class QueryEvaluator {
 
   /** Records the values of an already ranked query (`-M` and `-J` are applied here). */
   addRanked(qid: string, query: RankedQuery): void {
-    let q = query;
-    const { maxDocs, judgedOnly } = this.options;
-    if (maxDocs !== undefined && q.rels.length > maxDocs) {
-      q = { ...q, rels: q.rels.subarray(0, Math.max(0, maxDocs)) };
-    }
-    if (judgedOnly) q = { ...q, rels: q.rels.filter((r) => r >= 0) };
+    const q = this.trimmed(query);
     this.qids.push(qid);
     const o = this.measureOptions, values = this.values, columns = this.columns;
     if (this.views.length === 1) {
@@ -193,6 +188,17 @@ export class QueryEvaluator {
       columns[m].push(c.measure.compute(seen[view], c.param as never, o));
     }
     this.recordRest(seen);
+  }
+
+  /** A ranking as `-M` (its first documents) and then `-J` (judged ones only) leave it. */
+  private trimmed(query: RankedQuery): RankedQuery {
+    let q = query;
+    const { maxDocs, judgedOnly } = this.options;
+    if (maxDocs !== undefined && q.rels.length > maxDocs) {
+      q = { ...q, rels: q.rels.subarray(0, Math.max(0, maxDocs)) };
+    }
+    if (judgedOnly) q = { ...q, rels: q.rels.filter((r) => r >= 0) };
+    return q;
   }
 
   /** The queries recorded so far and their values, as plain data for another thread. */
@@ -256,12 +262,14 @@ export class QueryEvaluator {
    * still adds `valuesForMissing`.
    */
   shownForMissing(judgments: Pick<QueryJudgments, "judged" | "numRel">): number[] {
-    const q: RankedQuery = {
+    // (-M and -J apply to the stand-in too: with -J it is dropped, and a measure of the empty
+    // ranking that divides 0 by 0 is -nan there, as in 10.0.)
+    const q = this.trimmed({
       rels: Float64Array.of(UNJUDGED),
       numRel: judgments.numRel,
       judged: judgments.judged,
       level: this.level,
-    };
+    });
     const seen = this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
     return this.values.map(({ instance: c, view }) =>
       c.measure.name === "num_ret" || c.measure.name === "utility"

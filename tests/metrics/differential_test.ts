@@ -112,7 +112,9 @@ const caseArb = fc.record({
   complete: fc.boolean(),
   perQuery: fc.boolean(),
   level: fc.constantFrom(...LEVELS),
-  maxDocs: fc.constantFrom(undefined, undefined, 1, 3),
+  maxDocs: fc.constantFrom(undefined, undefined, 0, 1, 3),
+  /** -J: judged documents only (with -c and 10.0, the stand-in of a missing query is dropped). */
+  judgedOnly: fc.constantFrom(false, false, true),
   measures: fc.constantFrom(["official"], ["all_trec"], [
     "map",
     "recip_rank",
@@ -214,6 +216,7 @@ async function differential(release: TrecRelease, numRuns: number, seed: number)
         ...(c.complete ? ["-c"] : []),
         `-l${c.level}`,
         ...(c.maxDocs === undefined ? [] : [`-M${c.maxDocs}`]),
+        ...(c.judgedOnly ? ["-J"] : []),
         ...c.measures.flatMap((m) => ["-m", m]),
       ];
       const te = await trecEval(bin, [...flags, `${dir}/qrels`, `${dir}/run`]);
@@ -223,6 +226,7 @@ async function differential(release: TrecRelease, numRuns: number, seed: number)
           complete: c.complete,
           relevanceLevel: relevanceLevel(c.level),
           maxDocs: c.maxDocs,
+          judgedOnly: c.judgedOnly,
           release,
           warn: false,
         });
