@@ -54,13 +54,31 @@ export function digestJudgments(
   return { get: (d) => judgments.get(d), numRel, judged };
 }
 
-/** Emits the run-only warning the way trec_eval users expect to see it. */
+/**
+ * Emits the run-only warning the way trec_eval users expect to see it: how many, the first five,
+ * each shown with at most 60 characters.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { warnRunOnly } from "./evaluate.ts";
+ * const said: string[] = [];
+ * warnRunOnly(["q9", "B".repeat(100)], (m) => said.push(m));
+ * assert.equal(
+ *   said[0],
+ *   `warning: 2 run queries have no relevance judgments and are ignored: q9, ${"B".repeat(60)}... (100 characters)`,
+ * );
+ * ```
+ */
 export function warnRunOnly(
   runOnly: readonly string[],
   warn: EvalOptions["warn"],
 ): void {
   if (runOnly.length === 0 || warn === false) return;
-  const shown = runOnly.slice(0, 5).join(", ") + (runOnly.length > 5 ? ", ..." : "");
+  // (An id of any length is read; a warning shows at most 60 characters of one.)
+  const short = (id: string) =>
+    id.length > 60 ? `${id.slice(0, 60)}... (${id.length} characters)` : id;
+  const shown = runOnly.slice(0, 5).map(short).join(", ") + (runOnly.length > 5 ? ", ..." : "");
   (warn ?? console.warn)(
     `warning: ${runOnly.length} run quer${
       runOnly.length === 1 ? "y has" : "ies have"
