@@ -25,7 +25,7 @@ import { type FileRange, openFileRange } from "../io/source.ts";
 import type { EvaluatorOptions, EvaluatorState, QueryEvaluator } from "./evaluate.ts";
 import { evaluateRunRange, type RunPass } from "./grouped_run.ts";
 import { QrelsIndex, type QrelsIndexState } from "./qrels_index.ts";
-import type { TrecRelease } from "./trec_format.ts";
+import { commentByte, type TrecRelease } from "./trec_format.ts";
 import { isJsonSource } from "./trec_json.ts";
 
 /** What this thread asks the worker. */
@@ -162,7 +162,11 @@ export async function readInHalves(
   const worker = new HalvesWorker();
   try {
     const { release, chunkBytes } = options;
-    const qrelsCut = await lineStartAfter(qrelsPath, Math.floor(qrelsSize * share));
+    const qrelsCut = await lineNotStarting(
+      qrelsPath,
+      await lineStartAfter(qrelsPath, Math.floor(qrelsSize * share)),
+      commentByte(release),
+    );
     const laterQrels = qrelsCut !== undefined && qrelsCut < qrelsSize
       ? worker.ask({
         type: "qrels",
@@ -315,6 +319,24 @@ async function lineStartAfter(path: string, at: number): Promise<number | undefi
     const nl = window.indexOf(10);
     if (nl >= 0) return at + nl;
     if (window.length < size) return undefined; // (the file ended)
+  }
+  return undefined;
+}
+
+/**
+ * From line start `at`, the first line start whose line does not begin with `byte` (10.0's
+ * comment byte; -1: none): the worker must not begin its qrels on a `#` line, which 10.0
+ * reads as data after another `#` line (undefined: none within reach).
+ */
+async function lineNotStarting(
+  path: string,
+  at: number | undefined,
+  byte: number,
+): Promise<number | undefined> {
+  for (let start = at, k = 0; start !== undefined && k < 4096; k++) {
+    const head = await readAt(path, start, 1);
+    if (head.length === 0 || head[0] !== byte) return start;
+    start = await lineStartAfter(path, start + 1);
   }
   return undefined;
 }

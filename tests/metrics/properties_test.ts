@@ -269,6 +269,35 @@ Deno.test("two threads give the same results as one, errors keep absolute line n
   }
 });
 
+Deno.test("10.0's '#' lines in the qrels, two or three in a row, read the same on two threads, any cut", async () => {
+  // get_qrels.c (10.0) skips a '#' line, then parses the next line whatever it is: the second
+  // of two '#' lines is a judgment ('#q5 0 d1 1' judges query '#q5'). The worker must not begin
+  // on a '#' line, whose meaning depends on the line before.
+  const dir = await Deno.makeTempDir();
+  const q: string[] = [], r: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    if (i % 7 === 0) q.push("# a comment", `#q${i} 0 d1 1`); // the second is data
+    if (i % 11 === 0) q.push("# one", `#q${i} 0 d2 1`, "# three (skipped again)");
+    for (let j = 0; j < 10; j++) {
+      q.push(`q${i} 0 d${j} ${(i + j) % 3}`);
+      r.push(`q${i} Q0 d${j} ${j + 1} ${(20 - j) >> 1} run`);
+    }
+  }
+  await Deno.writeTextFile(`${dir}/qrels`, q.join("\n") + "\n");
+  await Deno.writeTextFile(`${dir}/run`, r.join("\n") + "\n");
+  const measures = ["num_q", "map", "P.5", "num_rel"];
+  for (const firstShare of [0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95]) {
+    const two = await assertTwoThreadsAgree(`${dir}/qrels`, `${dir}/run`, measures, {
+      complete: true,
+      release: "10.0",
+      chunkBytes: 2048,
+      firstShare,
+    });
+    // 200 queries and the '#q' queries (every 7th and every 11th, both at 0 and 77, 154).
+    assertEquals(two.numQ, 200 + 29 + 19 - 3);
+  }
+});
+
 /**
  * Evaluates on one thread, then with two threads (the halves cut at `firstShare`): asserts the
  * route taken (`halves`, or `one thread` when they gave up) and the same results; returns them.
@@ -277,11 +306,17 @@ async function assertTwoThreadsAgree(
   qrels: string,
   run: string,
   measures: string[],
-  options: { complete?: boolean; chunkBytes?: number; firstShare?: number },
+  options: {
+    complete?: boolean;
+    chunkBytes?: number;
+    firstShare?: number;
+    release?: "9.0.8" | "10.0";
+  },
   route: "halves" | "one thread" = "halves",
 ) {
   const one = await evaluateTrecFiles(qrels, run, measures, {
     complete: options.complete,
+    release: options.release,
     warn: false,
   });
   const routes: string[] = [];

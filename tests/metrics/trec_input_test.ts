@@ -53,10 +53,16 @@ Deno.test("'#' starts no comment in 9.0.8: a query id '#q' is data, in both file
   const r = await evalText(qrels, run, ["map"]);
   assertEquals(r.numQ, 2);
   assertEquals(r.summary.map, 0.75);
-  // trec_eval 10.0 skips the '#' lines of both files: num_q 1, map 1.0000.
-  const r10 = await evalText(qrels, run, ["map"], { release: "10.0" });
-  assertEquals(r10.numQ, 1);
-  assertEquals(r10.summary.map, 1);
+  // trec_eval 10.0 skips the run's '#' lines, and the first of the qrels' two: the second
+  // ("#q 0 b 1") judges query #q, which the run lacks. 10.0 stops there without -c (status 4);
+  // with -c: num_q 2, map 0.5000 (#q 0.0000, q1 1.0000).
+  await assertRejects(
+    () => evalText(qrels, run, ["map"], { release: "10.0" }),
+    /query #q of the qrels has no results in the run: trec_eval 10.0 stops here/,
+  );
+  const r10 = await evalText(qrels, run, ["map"], { release: "10.0", complete: true });
+  assertEquals(r10.numQ, 2);
+  assertEquals(r10.summary.map, 0.5);
   const both = await bothOutputs(qrels, run, ["-m", "num_q", "-m", "map"]);
   assertEquals(both.kit, "num_q                 \tall\t2\nmap                   \tall\t0.7500\n");
   if (both.trecEval !== undefined) assertEquals(both.kit, both.trecEval);
@@ -433,6 +439,26 @@ Deno.test("10.0 takes a qrels comment only at the line's first byte: an indented
     })).numQ,
     2,
   );
+  // It skips a '#' line, then parses the next line whatever it is: the second of two is data.
+  // Recorded from trec_eval 10.0 (-q -c -m num_q -m map): #q 0.0000, q 1.0000, num_q 2, all 0.5000;
+  // "Malformed line" on "# c\n# d\n...".
+  const twice = await evalText("# c\n#q 0 a 1\nq 0 a 1\n# x\nq 0 b 0\n", run, ["map"], {
+    release: "10.0",
+    complete: true,
+  });
+  assertEquals(twice.numQ, 2);
+  assertEquals([...twice.perQuery.keys()], ["#q", "q"]); // ("#q" missing from the run: 0)
+  assertEquals(twice.summary.map, 0.5);
+  await assertRejects(
+    () => evalText("# c\n# d\nq 0 a 1\n", run, ["map"], { release: "10.0" }),
+    /qrels:2: expected 4 fields/,
+  );
+  // Three in a row: the first and third are skipped.
+  const three = await evalText("# a\n#q 0 a 1\n# c\nq 0 a 1\n", run, ["map"], {
+    release: "10.0",
+    complete: true,
+  });
+  assertEquals(three.numQ, 2);
 });
 
 Deno.test("fields of 200,000 bytes are read or refused with a message, never a crash", async () => {
