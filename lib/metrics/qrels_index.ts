@@ -135,7 +135,7 @@ export class QrelsIndex implements JudgedQrels {
       comment: commentByte(options.release ?? DEFAULT_RELEASE),
       prev: new Uint8Array(65536),
       prevLen: 0,
-      afterComment: false,
+      lastComment: -1,
     };
     const chunks = lineChunks(source, {
       chunkBytes: options.chunkBytes,
@@ -376,8 +376,8 @@ interface QrelsState {
   /** The docno of the last record (a record stores what it does not share with it). */
   prev: Uint8Array;
   prevLen: number;
-  /** Whether the line before was a comment 10.0 skipped (it skips no second in a row). */
-  afterComment: boolean;
+  /** The line of the last comment 10.0 skipped (it skips no second in a row), or -1. */
+  lastComment: number;
 }
 
 /**
@@ -403,7 +403,6 @@ function parseQrelsLines(
   // The previous record's docno (what the next one may share).
   const prev = st.prev;
   let prevLen = st.prevLen;
-  let afterComment = st.afterComment;
   const stop = line + batch;
   while (i < end && line < stop) {
     line++;
@@ -439,18 +438,17 @@ function parseQrelsLines(
     if (ok && buf[k] === 10) {
       i = k + 1;
       if (neg) rel = -rel;
-      afterComment = false;
     } else {
       const eol = scanLine(buf, i, lf);
       i = eol + 1;
       // 10.0 takes a qrels comment only at the line's first byte ("  #q 0 d 1" is data), and
       // not right after another: get_qrels.c skips one '#' line, then parses the next line,
       // whatever it is ("#q 0 d 1" there judges query "#q"; a comment there is malformed).
-      if (buf[lineStart] === comment && !afterComment) {
-        afterComment = true;
+      // (Kept as the comment's line: nothing to store for the usual line.)
+      if (buf[lineStart] === comment && st.lastComment !== line - 1) {
+        st.lastComment = line;
         continue;
       }
-      afterComment = false;
       const problem = lineProblem(buf, lineStart, eol, lf, 4, true, QRELS_LAYOUT);
       if (problem && rejectLine(st.skip, problem, file, line)) continue;
       qs = f[0];
@@ -513,7 +511,6 @@ function parseQrelsLines(
   st.curQid = curQid;
   st.curQidLen = curQidLen;
   st.prevLen = prevLen;
-  st.afterComment = afterComment;
   st.line = line;
   return i;
 }
