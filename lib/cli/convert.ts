@@ -13,13 +13,13 @@ import { checkOutput } from "../io/output.ts";
 import type { Command, Positional } from "./command.ts";
 import {
   FORCE_OPTION,
-  type Parsed,
   parseFlags,
   RELEASE_OPTION,
   RUN_ID_OPTION,
   str,
   trecRelease,
 } from "./args.ts";
+import type { Parsed } from "./grammar.ts";
 
 const FORMATS = "IN: TREC or ranx/pytrec_eval JSON (detected), gzip or not, or - (stdin).\n" +
   "OUT: JSON when it ends in .json or .json.gz, else TREC; gzip when it ends in .gz.";

@@ -10,7 +10,8 @@ import { FILTERS } from "../data/filters.ts";
 import { KitError } from "../errors.ts";
 import { readLtrModel } from "../scoring/ltr_file.ts";
 import type { LtrTrainingChoice } from "../scoring/pipeline.ts";
-import { integerFlag, oneOf, type Parsed, str } from "./args.ts";
+import { integerFlag, oneOf, str } from "./args.ts";
+import type { Parsed } from "./grammar.ts";
 import type { Option } from "./command.ts";
 
 /** The training flags of `score --model ltr` (docs/scoring.md says the same). */

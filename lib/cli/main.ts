@@ -17,7 +17,7 @@
 import { PROJECT_ROOT } from "../data/root.ts";
 import { KitError } from "../errors.ts";
 import { type Command, helpText, usageLine } from "./command.ts";
-import { asksForHelp, UsageError } from "./args.ts";
+import { asksForHelp, UsageError } from "./grammar.ts";
 import { ReaderClosed } from "../io/output.ts";
 import { guardConsoleLog, stdoutError, StdoutFailure } from "./stdout.ts";
 

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { assertEquals } from "../assert.ts";
 import { parseArgs } from "node:util";
 import fc from "fast-check";
-import { asksForHelp, parseFlags, UsageError } from "../../lib/cli/args.ts";
+import { parseFlags } from "../../lib/cli/args.ts";
+import { asksForHelp, UsageError } from "../../lib/cli/grammar.ts";
 import { main } from "../../lib/cli/main.ts";
 import type { Option } from "../../lib/cli/command.ts";
 

@@ -17,8 +17,8 @@ import {
   parseFlags,
   RELEASE_OPTION,
   RUN_ID_OPTION,
-  UsageError,
 } from "../../lib/cli/args.ts";
+import { UsageError } from "../../lib/cli/grammar.ts";
 
 const COMMANDS = await commandList();
 
