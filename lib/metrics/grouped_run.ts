@@ -87,6 +87,14 @@ export interface RunRangePass {
   runId: string;
 }
 
+/** How {@link evaluateRunRange} reads its part of the run. */
+export interface RunRangeRead {
+  release: TrecRelease;
+  chunkBytes?: number;
+  /** Called when the part starts the file with a byte-order mark (which is skipped). */
+  onBom?: () => void;
+}
+
 /**
  * Step 3 on bytes `range` of a run file, into an evaluator of its own (its measure warnings
  * silenced: the caller's evaluator gave them): each thread's half in `halves.ts`.
@@ -97,12 +105,11 @@ export async function evaluateRunRange(
   range: FileRange,
   measures: readonly string[],
   settings: EvaluatorOptions,
-  release: TrecRelease,
-  chunkBytes?: number,
+  read: RunRangeRead,
 ): Promise<RunRangePass> {
   const evaluator = new QueryEvaluator(measures, { ...settings, warn: false });
   let runId = "";
-  const blocks = runBlockChunks(path, { release, chunkBytes, range, onRunId: (id) => runId = id });
+  const blocks = runBlockChunks(path, { ...read, range, onRunId: (id) => runId = id });
   const pass = await evaluateGroupedRun(qrels, blocks, path, evaluator, () => {});
   return { pass, evaluator, runId };
 }

@@ -79,6 +79,8 @@ export interface HalvesOptions {
   chunkBytes?: number;
   /** The share of each file this thread reads (default {@link FIRST_SHARE}). */
   firstShare?: number;
+  /** Called with a file's path when it starts with a byte-order mark (which is skipped). */
+  onBom?: (path: string) => void;
 }
 
 /**
@@ -178,10 +180,12 @@ export async function readInHalves(
       : undefined;
     // (Handled here too: when this thread gives up first, an answer is never awaited.)
     laterQrels?.catch(() => {});
+    // (This thread reads both files from their start: it meets their byte-order marks.)
     const qrels = await QrelsIndex.read(qrelsPath, {
       release,
       chunkBytes,
       range: { from: 0, to: qrelsCut ?? qrelsSize },
+      onBom: () => options.onBom?.(qrelsPath),
     });
     // (Found while the worker may still be reading its part of the qrels.)
     const runCut = await queryStartAfter(runPath, Math.floor(runSize * share));
@@ -210,8 +214,7 @@ export async function readInHalves(
       { from: 0, to: runCut },
       measures,
       options.evaluator,
-      release,
-      chunkBytes,
+      { release, chunkBytes, onBom: () => options.onBom?.(runPath) },
     );
     const second = await later;
     if (!pass || second?.type !== "run" || !second.pass) return undefined;

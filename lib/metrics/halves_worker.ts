@@ -28,8 +28,7 @@ async function answer(request: HalvesRequest): Promise<HalvesReply> {
     range,
     request.measures,
     request.options,
-    release,
-    chunkBytes,
+    { release, chunkBytes },
   );
   return { type: "run", pass: part.pass, values: part.evaluator.state(), runId: part.runId };
 }

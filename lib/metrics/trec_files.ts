@@ -215,17 +215,6 @@ export async function evaluateTrecFiles(
   // The evaluator of the route taken; this first one gives the measures' warnings, once.
   let ev = new QueryEvaluator(measures, options);
   const evaluator = () => new QueryEvaluator(measures, { ...options, warn: false });
-  const threads = skipped ? 1 : options.threads ?? (navigator.hardwareConcurrency >= 2 ? 2 : 1);
-  const inHalves = threads > 1 &&
-      await halvesWorthIt(qrelsSource, run, options.parallelMinBytes ?? HALVES_MIN_BYTES)
-    ? await readInHalves(qrelsSource as string, run as string, measures, {
-      release,
-      chunkBytes: options.chunkBytes,
-      evaluator: evaluatorSettings(options),
-      firstShare: options.firstShare,
-    })
-    : undefined;
-  options.onRoute?.(inHalves ? "halves" : "one thread");
   // trec_eval reads a file's byte-order mark as part of its first query id; the kit skips it,
   // and says so once per file (a file read again, on one thread or regrouped, says it once).
   const noted = new Set<string>();
@@ -238,11 +227,19 @@ export async function evaluateTrecFiles(
         `part of the first query id`,
     );
   };
+  const threads = skipped ? 1 : options.threads ?? (navigator.hardwareConcurrency >= 2 ? 2 : 1);
+  const inHalves = threads > 1 &&
+      await halvesWorthIt(qrelsSource, run, options.parallelMinBytes ?? HALVES_MIN_BYTES)
+    ? await readInHalves(qrelsSource as string, run as string, measures, {
+      release,
+      chunkBytes: options.chunkBytes,
+      evaluator: evaluatorSettings(options),
+      firstShare: options.firstShare,
+      onBom: (path) => noteBom(path)(),
+    })
+    : undefined;
+  options.onRoute?.(inHalves ? "halves" : "one thread");
   if (inHalves) {
-    // (Plain files on this route: their first bytes tell.)
-    for (const source of [qrelsSource as string, run as string]) {
-      if (await startsWithBom(source)) noteBom(source)();
-    }
     lap("read the qrels");
     return summarize(inHalves.qrels, inHalves.pass, inHalves.evaluator, inHalves.runId);
   }
@@ -406,17 +403,4 @@ function indexJudgments(qrels: QrelsIndex, release: TrecRelease): JudgmentSource
       return { get: (d) => docs.get(d), numRel: j.numRel, judged: j.judged.slice() };
     },
   };
-}
-
-/** Whether a file starts with a UTF-8 byte-order mark. */
-async function startsWithBom(path: string): Promise<boolean> {
-  const file = await Deno.open(path);
-  try {
-    const head = new Uint8Array(3);
-    let got = 0;
-    for (let n = 0; got < 3 && (n = (await file.read(head.subarray(got))) ?? 0) > 0;) got += n;
-    return got === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
-  } finally {
-    file.close();
-  }
 }
