@@ -24,7 +24,7 @@
 import { KitError } from "../errors.ts";
 import type { Run } from "../metrics/evaluate.ts";
 import { rankDocuments } from "../metrics/rank.ts";
-import { FINITE_ONLY, type Normalization, normalizeScores } from "./normalize.ts";
+import { InfiniteScore, type Normalization, normalizeScores } from "./normalize.ts";
 
 /** The methods `fuse --method` takes. */
 export const FUSION_METHODS = [
@@ -55,16 +55,24 @@ export interface FuseOptions {
 }
 
 /**
- * Refuses an infinite score for a normalization that cannot place it (`FINITE_ONLY`), naming
- * the file, query and document (`normalizeScores` refuses it too, without them).
+ * `normalizeScores` of a query's ranked documents; an infinite score it cannot place
+ * (`InfiniteScore`) is refused naming the file, query and document.
  */
-function checkFinite(docs: Map<string, number>, qid: string, norm: string, file: string): void {
-  for (const [doc, s] of docs) {
-    if (Number.isFinite(s)) continue;
+function normalizeRanked(
+  ranked: string[],
+  docs: Map<string, number>,
+  norm: Normalization,
+  where: { qid: string; file: string },
+): number[] {
+  try {
+    return normalizeScores(ranked.map((d) => docs.get(d)!), norm);
+  } catch (e) {
+    if (!(e instanceof InfiniteScore)) throw e;
     throw new KitError(
-      `query ${qid}, document ${doc}: score ${s > 0 ? "inf" : "-inf"} is infinite, which ` +
-        `--norm ${norm} cannot normalize (ranx gets NaN); use --norm rank or none, or rrf`,
-      { file },
+      `query ${where.qid}, document ${ranked[e.index]}: score ${e.score > 0 ? "inf" : "-inf"} ` +
+        `is infinite, which --norm ${norm} cannot normalize (ranx gets NaN); use --norm rank or ` +
+        `none, or rrf`,
+      { file: where.file },
     );
   }
 }
@@ -118,12 +126,11 @@ export function fuse(runs: readonly Run[], options: FuseOptions = {}): Run {
       // Ranked in doubles, as ranx ranks (trec_eval 9.0.8's 32-bit ties are an evaluation
       // matter, not fusion's): 0.6000000000000001 ranks above 0.6.
       const ranked = rankDocuments(docs, "10.0");
-      if (method !== "rrf" && FINITE_ONLY.has(norm)) checkFinite(docs, qid, norm, name(runs, run));
       // (rrf reads ranks only: its scores are not normalized.)
-      const normalized = normalizeScores(
-        ranked.map((d) => docs.get(d)!),
-        method === "rrf" ? "none" : norm,
-      );
+      const normalized = normalizeRanked(ranked, docs, method === "rrf" ? "none" : norm, {
+        qid,
+        file: name(runs, run),
+      });
       ranked.forEach((d, i) => got.set(d, { score: normalized[i], rank: i + 1 }));
       return got;
     });

@@ -13,11 +13,17 @@ export const NORMALIZATIONS = ["min-max", "zmuv", "sum", "rank", "none"] as cons
 export type Normalization = typeof NORMALIZATIONS[number];
 
 /**
- * The normalizations an infinite score breaks: with `inf` (or `-inf`) among a query's scores,
- * ranx (numpy) computes inf - inf and inf / inf, NaN, for that document (and 0 or NaN for the
- * others); `rank` uses ranks only and `none` keeps the score, so they take it.
+ * An infinite score given to a normalization it breaks (`min-max`, `zmuv`, `sum`): with `inf`
+ * (or `-inf`) among a query's scores, ranx (numpy) computes inf - inf and inf / inf, NaN, for
+ * that document (and 0 or NaN for the others); `rank` uses ranks only and `none` keeps the
+ * score, so they take it. `index` is the score's place in the list, for the caller to name it.
  */
-export const FINITE_ONLY: ReadonlySet<Normalization> = new Set(["min-max", "zmuv", "sum"]);
+export class InfiniteScore extends KitError {
+  constructor(readonly index: number, readonly score: number, readonly norm: Normalization) {
+    super(`score ${score} cannot be placed: ${norm} cannot normalize it (ranx gets NaN)`);
+    this.name = "InfiniteScore";
+  }
+}
 
 /** ranx's floor for denominators. */
 const FLOOR = 1e-9;
@@ -47,12 +53,9 @@ export function normalizeScores(scores: readonly number[], norm: Normalization):
   if (n === 0 || norm === "none") return [...scores];
   if (norm === "rank") return scores.map((_, i) => 1 - i / n);
   let min = Infinity, max = -Infinity, sum = 0;
-  for (const s of scores) {
-    if (!Number.isFinite(s)) {
-      throw new KitError(
-        `score ${s} cannot be placed: ${norm} cannot normalize it (ranx gets NaN)`,
-      );
-    }
+  for (let i = 0; i < n; i++) {
+    const s = scores[i];
+    if (!Number.isFinite(s)) throw new InfiniteScore(i, s, norm);
     if (s < min) min = s;
     if (s > max) max = s;
     sum += s;
