@@ -14,6 +14,13 @@ import { duplicateDocument } from "./trec_format.ts";
 import { compareBytes, decodeField, equalBytes } from "./trec_scan.ts";
 
 /**
+ * The first byte of a judgment record in its long form (`qrels_index.ts` writes the records,
+ * {@link BlockJudge.judge} reads them): a short form's first byte holds at most 14 shared bytes
+ * in its high four bits, so it is never this.
+ */
+export const LONG_RECORD = 0xf0;
+
+/**
  * What the judge reads of the qrels. `QrelsIndex` (qrels_index.ts) implements it; it is
  * declared here because the index builds on the judge, so the judge does not import the index.
  */
@@ -166,16 +173,22 @@ export class BlockJudge {
       let p = ranges[4 * r + 1];
       const e = ranges[4 * r + 2];
       while (p < e) {
-        // A record: [shared][len][the docno's last len bytes][rel] (see qrels_index.ts).
-        let shared = c[p++];
-        if (shared === 255) {
-          shared = (c[p] << 8) | c[p + 1];
-          p += 2;
-        }
-        let len = c[p++];
-        if (len === 255) {
-          len = (c[p] << 8) | c[p + 1];
-          p += 2;
+        // A record, short or long (see qrels_index.ts): how much of the previous docno it
+        // shares, its new bytes, its relevance.
+        const head = c[p++];
+        let shared = head >> 4, len = (head >> 2) & 3, small = head & 3;
+        if (head === LONG_RECORD) {
+          small = 3;
+          shared = c[p++];
+          if (shared === 255) {
+            shared = (c[p] << 8) | c[p + 1];
+            p += 2;
+          }
+          len = c[p++];
+          if (len === 255) {
+            len = (c[p] << 8) | c[p + 1];
+            p += 2;
+          }
         }
         // The docno's hash continues from its shared prefix's (FNV-1a, as `hashBytes`): only
         // the new bytes are hashed, as only they are copied.
@@ -186,11 +199,14 @@ export class BlockJudge {
         }
         p += len;
         const docLen = shared + len;
-        let rel = c[p++];
-        if (rel === 0x80) {
-          rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
-          p += 4;
-        } else if (rel > 127) rel -= 256;
+        let rel = small;
+        if (small === 3) {
+          rel = c[p++];
+          if (rel === 0x80) {
+            rel = c[p] | (c[p + 1] << 8) | (c[p + 2] << 16) | (c[p + 3] << 24);
+            p += 4;
+          } else if (rel > 127) rel -= 256;
+        }
         let h = hash & mask;
         for (;;) {
           const slot = slots[h];

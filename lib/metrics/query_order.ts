@@ -7,9 +7,14 @@ import { compareDocnos } from "./rank.ts";
 
 /**
  * Indices of `qids` in trec_eval's query order (strcmp on UTF-8 bytes). Without surrogate
- * pairs, UTF-16 code-unit order is that order, so the engine's own string sort does it with
- * no comparator call (100,000 queries: a few ms instead of about 0.1 s); otherwise
- * `compareDocnos`. Query ids are unique.
+ * pairs, UTF-16 code-unit order is that order, so the indexes are sorted by the engine's own
+ * string comparison (`<`); otherwise by `compareDocnos`. Query ids are unique.
+ *
+ * Measured in a fresh process (the summary sorts once, cold), 30,000 and 100,000 ids `q0`,
+ * `q1`, ...: 4-5 and 8-13 ms with 0.6 and 1.8 MB of garbage, against 12-14 and 28-31 ms with 3.8
+ * and 11.5 MB for the way before (sorting the ids themselves, each with its index appended
+ * after a NUL): new strings that lived through the sort made V8 grow its young generation at
+ * the very end of an evaluation, its peak memory.
  *
  * @example
  * ```ts
@@ -19,33 +24,20 @@ import { compareDocnos } from "./rank.ts";
  * ```
  */
 export function qidOrder(qids: readonly string[]): number[] {
-  let plain = qids.length < 1 << 28;
-  for (const q of qids) {
+  let plain = true;
+  for (let k = 0; k < qids.length && plain; k++) {
+    const q = qids[k];
     for (let i = 0; i < q.length; i++) {
       const c = q.charCodeAt(i);
-      if (c >= 0xd800 || c === 0) {
+      if (c >= 0xd800 && c < 0xe000) {
         plain = false;
         break;
       }
     }
-    if (!plain) break;
   }
-  if (!plain) {
-    const order = Array.from({ length: qids.length }, (_, i) => i);
-    return order.sort((a, b) => compareDocnos(qids[a], qids[b]));
-  }
-  // Each id carries its index after a NUL, which sorts before any other character: the sort
-  // keys order as the ids do, and the index is read back from the sorted key (a Map from
-  // 100,000 ids to their indexes cost 3 to 5 times the sort).
-  const keys = new Array<string>(qids.length);
-  for (let i = 0; i < qids.length; i++) {
-    keys[i] = qids[i] + String.fromCharCode(0, 1 + (i >>> 14), 1 + (i & 0x3fff));
-  }
-  keys.sort();
-  const order = new Array<number>(keys.length);
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k], n = key.length;
-    order[k] = ((key.charCodeAt(n - 2) - 1) << 14) | (key.charCodeAt(n - 1) - 1);
-  }
-  return order;
+  const order = new Array<number>(qids.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return plain
+    ? order.sort((a, b) => (qids[a] < qids[b] ? -1 : 1))
+    : order.sort((a, b) => compareDocnos(qids[a], qids[b]));
 }

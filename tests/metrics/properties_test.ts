@@ -9,6 +9,7 @@ import {
   trecScore,
 } from "../../lib/metrics/mod.ts";
 import { gzipSync } from "node:zlib";
+import { QrelsIndex } from "../../lib/metrics/qrels_index.ts";
 import { mem } from "../helpers.ts";
 import {
   type Judgments,
@@ -403,6 +404,55 @@ Deno.test("qrels in any order, through tiny buffers, give the reference's result
       },
     ),
     { numRuns: 300, seed: 11 },
+  );
+});
+
+// The packed records' two forms (qrels_index.ts): short for at most 14 shared and 3 new docno
+// bytes with a relevance of 0-2, long for the rest; each limit crossed on both sides, and a
+// relevance outside one byte's range, through small read buffers and record chunks.
+const longDocno = fc.tuple(
+  fc.constantFrom("", "d", "LA0101-", "clueweb09-en0000", "clueweb09-en0000-00-", "x".repeat(300)),
+  fc.stringMatching(/^[a-z0-9]{1,6}$/),
+).map(([prefix, rest]) => prefix + rest);
+const anyRelevance = fc.constantFrom(
+  -2147483647,
+  -129,
+  -128,
+  -127,
+  -1,
+  0,
+  1,
+  2,
+  3,
+  127,
+  128,
+  255,
+  2147483647,
+);
+
+Deno.test("the packed qrels give back every judgment, short and long records", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.dictionary(
+        fc.constantFrom("q1", "q2", "q3"),
+        fc.dictionary(longDocno, anyRelevance, { minKeys: 1, maxKeys: 40 }),
+        { minKeys: 1, maxKeys: 3 },
+      ),
+      fc.boolean(),
+      fc.constantFrom(64, 1 << 16),
+      async (q, sorted, chunkBytes) => {
+        const lines = Object.entries(q).flatMap(([qid, docs]) =>
+          (sorted ? Object.keys(docs).sort() : Object.keys(docs)).map((d) =>
+            `${qid} 0 ${d} ${docs[d]}\n`
+          )
+        );
+        const index = await QrelsIndex.read(mem("qrels", lines.join("")), { chunkBytes });
+        for (const [qid, docs] of Object.entries(q)) {
+          assertEquals(index.judgments(qid), new Map(Object.entries(docs)));
+        }
+      },
+    ),
+    { numRuns: 200, seed: 26 },
   );
 });
 

@@ -1,6 +1,7 @@
 /** The qrels index's query table: ids by their bytes, ranges in order, growth. */
 import { assertEquals } from "../assert.ts";
 import { QueryTable } from "../../lib/metrics/query_table.ts";
+import { qidOrder } from "../../lib/metrics/query_order.ts";
 
 const enc = new TextEncoder();
 
@@ -34,4 +35,27 @@ Deno.test("query table: 20,000 ids (UTF-8, empty, alike), several ranges each, t
     assertEquals(all[i], [id, i % 3 === 0 ? 3 : 2, want]);
   }
   assertEquals(t.findId("q20000"), -1);
+});
+
+Deno.test("query order: byte order of the UTF-8 ids, astral characters, U+E000-U+FFFF and NUL too", () => {
+  // Byte order, computed here by comparing the encoded ids (not the kit's compareDocnos).
+  const byBytes = (a: string, b: string) => {
+    const x = enc.encode(a), y = enc.encode(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  };
+  const pieces = ["q", "Q", "1", "10", "\0", "é", "\uffff", "\ue000", "\u{1F600}", "\u{10000}", ""];
+  let seed = 26;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % pieces.length;
+  for (let trial = 0; trial < 200; trial++) {
+    const ids = new Set<string>();
+    const n = 1 + (trial % 40);
+    while (ids.size < n) {
+      ids.add(Array.from({ length: 1 + next() % 4 }, () => pieces[next()]).join(""));
+    }
+    // Half the trials without astral characters (the engine's own comparison), half with.
+    const list = [...ids].filter((id) => trial % 2 === 1 || !/[\u{10000}-\u{10FFFF}]/u.test(id));
+    const want = [...list].sort(byBytes);
+    assertEquals(qidOrder(list).map((i) => list[i]), want);
+  }
 });
