@@ -5,7 +5,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
+import { writeOutput } from "../io/atomic.ts";
 import { readQrels, readRun } from "../metrics/mod.ts";
 import { checkOneStdin } from "../metrics/trec_format.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
@@ -41,7 +41,6 @@ import {
 } from "./args.ts";
 import type { Option } from "./command.ts";
 import { DEFAULT_SEED } from "../stats/random.ts";
-import { writeStdout } from "./stdout.ts";
 
 const TESTS = ["randomization", "ttest"] as const satisfies readonly TestName[];
 const COMPARE_FORMATS = ["md", "latex", "csv", "json"] as const;
@@ -68,12 +67,8 @@ function systemName(path: string): string {
 }
 
 async function emit(text: string, out: OutputFlag | undefined): Promise<void> {
-  if (out && out.path !== "-") {
-    await writeFileAtomic(out.path, text, { force: out.force });
-    console.error(`wrote ${out.path}`);
-  } else {
-    await writeStdout(text);
-  }
+  await writeOutput(out?.path ?? "-", text, out);
+  if (out && out.path !== "-") console.error(`wrote ${out.path}`);
 }
 
 /** `eval compare`: a comparison table of two or more runs with significance marks. */

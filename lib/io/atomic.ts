@@ -10,7 +10,7 @@
  */
 import { KitError } from "../errors.ts";
 import { removeOnInterrupt } from "./interrupt.ts";
-import { outputError, ReaderClosed, refuseExisting, resolveOutput } from "./output.ts";
+import { outputError, ReaderClosed, refuseExisting, resolveOutput, writeStdout } from "./output.ts";
 import { dirname } from "./path.ts";
 import { sweepStaleTemps, tempPathFor } from "./temp.ts";
 
@@ -27,6 +27,36 @@ export interface AtomicWriteOptions {
    * `file.write`). Tests substitute it to simulate a full disk or a failing device.
    */
   write?: (file: Deno.FsFile, bytes: Uint8Array) => Promise<number>;
+}
+
+/**
+ * Writes an output a user named: `-` is standard output (written through, as `--out -` is in
+ * every command; whatever it redirects to is the caller's and never replaced, and a reader that
+ * stops early, `| head`, gives `ReaderClosed`), any other path {@link writeFileAtomic}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { writeOutput } from "./atomic.ts";
+ * const dir = await Deno.makeTempDir();
+ * await writeOutput(`${dir}/a.txt`, "hello\n");
+ * assert.equal(await Deno.readTextFile(`${dir}/a.txt`), "hello\n");
+ * await writeOutput("-", ""); // standard output
+ * ```
+ */
+export async function writeOutput(
+  path: string,
+  data: string | Iterable<string>,
+  options: { force?: boolean } = {},
+): Promise<void> {
+  if (path !== "-") {
+    const text = typeof data === "string"
+      ? data
+      : ReadableStream.from(data).pipeThrough(new TextEncoderStream());
+    return await writeFileAtomic(path, text, { force: options.force });
+  }
+  if (typeof data === "string") return await writeStdout(data);
+  for (const piece of data) await writeStdout(piece);
 }
 
 /** Returns true when `path` exists (file or folder). */

@@ -8,12 +8,11 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
+import { writeFileAtomic, writeOutput } from "../io/atomic.ts";
 import type { Qrels, Run } from "./evaluate.ts";
 import { rankDocuments } from "./rank.ts";
 import { formatScoresJson } from "./trec_json.ts";
 import type { TrecRelease } from "./trec_format.ts";
-import { writeStdout } from "../io/output.ts";
 
 /** The file formats runs and qrels are written in. */
 export type FileFormat = "trec" | "json";
@@ -210,16 +209,8 @@ export async function writeQrels(path: string, qrels: Qrels, options: WriteOptio
 
 /** Writes text pieces atomically, gzip-compressed for a `.gz` name; `-` is standard output. */
 async function writeText(path: string, text: Iterable<string>, force?: boolean): Promise<void> {
-  if (path === "-") {
-    // Standard output is written through, whatever it is (a file it redirects to is the
-    // caller's, never replaced).
-    // A reader that stops early (`| head`) is a quiet exit, as for every command's output.
-    for (const piece of text) await writeStdout(piece);
-    return;
-  }
+  if (path === "-" || !/\.gz$/i.test(path)) return await writeOutput(path, text, { force });
   const pieces = ReadableStream.from(text).pipeThrough(new TextEncoderStream());
-  const data = /\.gz$/i.test(path)
-    ? pieces.pipeThrough(new CompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>)
-    : pieces;
-  await writeFileAtomic(path, data, { force });
+  const gzip = new CompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>;
+  await writeFileAtomic(path, pieces.pipeThrough(gzip), { force });
 }

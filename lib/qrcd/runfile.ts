@@ -7,8 +7,7 @@
  * @module
  */
 import { fail } from "../errors.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
-import { writeStdout } from "../io/output.ts";
+import { writeOutput } from "../io/atomic.ts";
 import { countNewlines, MAX_TEXT_BYTES, readText } from "../io/text.ts";
 import { readAllBytes } from "../io/source.ts";
 import { type JsonNode, parseJsonWithLines } from "../io/json_scan.ts";
@@ -356,7 +355,5 @@ export async function writeSpanRun(
   run: SpanRun,
   options: { force?: boolean } = {},
 ): Promise<void> {
-  // `-` is standard output, as for every run file the kit writes (`writeRunFile`).
-  if (path === "-") await writeStdout(formatSpanRun(run));
-  else await writeFileAtomic(path, formatSpanRun(run), { force: options.force });
+  await writeOutput(path, formatSpanRun(run), options);
 }
