@@ -35,7 +35,8 @@ export type HalvesRequest =
     type: "run";
     path: string;
     range: FileRange;
-    qrels: QrelsIndexState;
+    /** The first part of the qrels, read here: the worker appends its own part to it. */
+    first: QrelsIndexState;
     measures: readonly string[];
     options: EvaluatorOptions;
     release: TrecRelease;
@@ -190,24 +191,26 @@ export async function readInHalves(
     // (Found while the worker may still be reading its part of the qrels.)
     const runCut = await queryStartAfter(runPath, Math.floor(runSize * share));
     if (runCut === undefined) return undefined;
-    if (laterQrels) {
-      const later = await laterQrels;
-      if (later?.type !== "qrels") return undefined;
-      qrels.append(QrelsIndex.fromState(later.index));
-    }
-    if (qrels.size === 0) return undefined; // the one-thread route says it
-
+    // Each thread joins the two parts of the qrels, this part first: the same index on both
+    // (the same query numbers), neither waiting for the other's join nor for a copy of it.
     const later = worker.ask({
       type: "run",
       path: runPath,
       range: { from: runCut, to: runSize },
-      qrels: qrels.state(),
+      first: qrels.state(),
       measures,
       options: options.evaluator,
       release,
       chunkBytes,
     });
     later.catch(() => {});
+    if (laterQrels) {
+      const theirs = await laterQrels;
+      if (theirs?.type !== "qrels") return undefined;
+      qrels.append(QrelsIndex.fromState(theirs.index));
+    }
+    if (qrels.size === 0) return undefined; // the one-thread route says it
+
     const { pass, evaluator } = await evaluateRunRange(
       qrels,
       runPath,
@@ -242,12 +245,13 @@ export async function readInHalves(
   }
 }
 
-/** The worker, asked one thing at a time. */
+/** The worker: it answers its requests in the order they were asked. */
 class HalvesWorker {
   private worker = new Worker(new URL("./halves_worker.ts", import.meta.url).href, {
     type: "module",
   });
-  private answer?: (reply: HalvesReply | undefined) => void;
+  /** Who waits for the answers still to come, in order. */
+  private waiting: ((reply: HalvesReply | undefined) => void)[] = [];
   /**
    * Set when the worker itself failed (it could not load its module: a program run with
    * `--allow-read` limited to its data files; or it died): the halves are given up, and the
@@ -256,11 +260,11 @@ class HalvesWorker {
   private unavailable = false;
 
   constructor() {
-    this.worker.onmessage = (e: MessageEvent<HalvesReply>) => this.answer?.(e.data);
+    this.worker.onmessage = (e: MessageEvent<HalvesReply>) => this.waiting.shift()?.(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault();
       this.unavailable = true;
-      this.answer?.(undefined);
+      for (const answer of this.waiting.splice(0)) answer(undefined);
     };
   }
 
@@ -271,12 +275,11 @@ class HalvesWorker {
   ask(request: HalvesRequest): Promise<HalvesReply | undefined> {
     if (this.unavailable) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
-      this.answer = (reply) => {
-        this.answer = undefined;
+      this.waiting.push((reply) => {
         if (reply?.type === "failed" && !reply.kit) {
           reject(new Error(`evaluation worker failed: ${reply.problem}`));
         } else resolve(reply);
-      };
+      });
       this.worker.postMessage(request);
     });
   }

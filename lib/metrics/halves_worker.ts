@@ -1,7 +1,8 @@
 /**
- * The worker of `halves.ts`: reads the second half of the qrels into shared memory, then
- * judges, ranks and measures the second half of the run against the joined index, with the
- * one-thread code. A `KitError` is answered as a failure (the caller then reads on one thread,
+ * The worker of `halves.ts`: reads the second half of the qrels into shared memory, joins it to
+ * the first half (read by the other thread, which joins the two the same way), then judges,
+ * ranks and measures the second half of the run against the joined index, with the one-thread
+ * code. A `KitError` is answered as a failure (the caller then reads on one thread,
  * which reports it with its line).
  *
  * @module
@@ -16,14 +17,25 @@ const scope = self as unknown as {
   postMessage: (m: HalvesReply) => void;
 };
 
+/**
+ * This thread's part of the qrels (the second), once asked for: the run's request may come
+ * while it is still being read (requests are answered in order, the run's after it).
+ */
+let own: Promise<QrelsIndex | undefined> = Promise.resolve(undefined);
+
 async function answer(request: HalvesRequest): Promise<HalvesReply> {
   const { path, range, release, chunkBytes } = request;
   if (request.type === "qrels") {
-    const index = await QrelsIndex.read(path, { release, chunkBytes, range });
-    return { type: "qrels", index: index.state() };
+    const reading = QrelsIndex.read(path, { release, chunkBytes, range });
+    own = reading;
+    return { type: "qrels", index: (await reading).state() };
   }
+  // The same join as the other thread's: its part first, then this one's.
+  const qrels = QrelsIndex.fromState(request.first);
+  const mine = await own;
+  if (mine) qrels.append(mine);
   const part = await evaluateRunRange(
-    QrelsIndex.fromState(request.qrels),
+    qrels,
     path,
     range,
     request.measures,
