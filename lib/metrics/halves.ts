@@ -1,7 +1,7 @@
 /**
  * A large pair of files read in two halves, one per thread: the second half of the qrels is
- * read on a worker (`halves_worker.ts`) while this thread reads the first; the halves are
- * joined into one index, shared with the worker (its records are in shared memory); then
+ * read on a worker (`halves_worker.ts`) while this thread reads the first; each thread joins
+ * the halves into one index, the same on both (the records are in shared memory); then
  * each thread judges, ranks and measures its half of the run, cut between two queries, and
  * this thread adds the worker's values to its own. Each thread runs the one-thread code on
  * its half (`QrelsIndex.read`, `evaluateGroupedRun`), so the join is all there is to trust:

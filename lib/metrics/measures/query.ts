@@ -131,14 +131,42 @@ export interface GainLevel {
  * ```
  */
 export function gainLevels(pairs: readonly GainPair[], judged: Float64Array): GainLevel[] {
-  const counts = levelCounts(judged);
   const levels: GainLevel[] = pairs.map((p) => ({ level: p.level, gain: p.gain, count: 0 }));
-  for (let l = 0; l < counts.length; l++) {
-    const named = levels.find((g) => g.level === l);
-    if (named) named.count = counts[l];
-    else levels.push({ level: l, gain: l, count: counts[l] });
+  const byGain = (a: GainLevel, b: GainLevel) => Math.trunc(a.gain - b.gain);
+  if (!levels.every((g) => Number.isInteger(g.gain))) {
+    // Gains less than 1 apart compare as equal, and not transitively: the order depends on
+    // every level listed, as trec_eval lists them (each from 0 to the highest judged).
+    const counts = levelCounts(judged);
+    for (let l = 0; l < counts.length; l++) {
+      const named = levels.find((g) => g.level === l);
+      if (named) named.count = counts[l];
+      else levels.push({ level: l, gain: l, count: counts[l] });
+    }
+    return mergeSortC(levels, byGain);
   }
-  return mergeSortC(levels, (a, b) => Math.trunc(a.gain - b.gain));
+  // Integer gains compare as a total order, so the sort is a stable sort by gain, and a level
+  // nobody named and nothing judges (its gain its level, its count 0) changes nothing but the
+  // highest gain (the ideal walk's `top`): of those only the highest is listed. Listing them
+  // all, as trec_eval does, took minutes for one judgment of relevance 100,000,000.
+  const judgedLevels = new Set<number>();
+  for (let i = judged.length - 1; i >= 0; i--) {
+    if (judged[i] < 0) continue;
+    const l = Math.trunc(judged[i]);
+    let count = 1;
+    while (i > 0 && Math.trunc(judged[i - 1]) === l) {
+      count++;
+      i--;
+    }
+    judgedLevels.add(l);
+    const named = levels.find((g) => g.level === l);
+    if (named) named.count = count;
+    else levels.push({ level: l, gain: l, count });
+  }
+  const top = judged.length && judged[0] >= 0 ? Math.trunc(judged[0]) : -1;
+  let empty = top - 1;
+  while (empty >= 0 && (judgedLevels.has(empty) || levels.some((g) => g.level === empty))) empty--;
+  if (empty >= 0) levels.push({ level: empty, gain: empty, count: 0 });
+  return mergeSortC(levels, byGain);
 }
 
 /**
