@@ -4,7 +4,8 @@
  * hundred million levels (minutes, gigabytes) before the integer-gain case left out the levels
  * that change nothing.
  */
-import { assert, assertEquals } from "../assert.ts";
+import { assert, assertEquals, assertRejects } from "../assert.ts";
+import { KitError } from "../../lib/errors.ts";
 import { evaluateTrecFiles, formatTrecEval } from "../../lib/metrics/mod.ts";
 import { mem } from "../helpers.ts";
 
@@ -75,4 +76,17 @@ Deno.test("a relevance of 100,000,000: the ndcg family by hand, without listing 
   assertEquals(got.summary, { ndcg: 1, ndcg_rel: 1, Rndcg: 1, G: 1 });
   const named = await evaluateTrecFiles(qrels(), run(), ["ndcg.100000000=3,5=2"]);
   assertEquals(named.summary, { "ndcg_100000000=3,5=2": 1 });
+});
+
+Deno.test("a gain that is not an integer with a relevance of 2,147,483,647 is refused, saying why", async () => {
+  await assertRejects(
+    () =>
+      evaluateTrecFiles(
+        mem("qrels", "q 0 a 2147483647\n"),
+        mem("run", "q Q0 a 1 1 r\n"),
+        ["ndcg.1=2.5"],
+      ),
+    KitError,
+    "a gain that is not an integer (1=2.5) takes every relevance level",
+  );
 });

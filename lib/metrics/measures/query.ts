@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { KitError } from "../../errors.ts";
 import type { TrecRelease } from "../trec_format.ts";
 import { type GainPair, type RankedQuery, UNJUDGED } from "./measure.ts";
 
@@ -116,6 +117,9 @@ export interface GainLevel {
   count: number;
 }
 
+/** With a gain that is not an integer, the most relevance levels listed (2^24). */
+const MAX_LISTED_LEVELS = 1 << 24;
+
 /**
  * The gain levels of the ndcg family (`ndcg`, `ndcg_rel`, `Rndcg`, `G`): every judged level
  * from 0 to the highest has gain = level unless `pairs` says otherwise; levels named in
@@ -136,6 +140,14 @@ export function gainLevels(pairs: readonly GainPair[], judged: Float64Array): Ga
   if (!levels.every((g) => Number.isInteger(g.gain))) {
     // Gains less than 1 apart compare as equal, and not transitively: the order depends on
     // every level listed, as trec_eval lists them (each from 0 to the highest judged).
+    const top = judged.length ? judged[0] : -1;
+    if (top >= MAX_LISTED_LEVELS) {
+      throw new KitError(
+        `a gain that is not an integer (${pairs.map((p) => `${p.level}=${p.gain}`).join(",")}) ` +
+          `takes every relevance level from 0 to the highest judged, as in trec_eval; ${top} ` +
+          `is too many (at most ${MAX_LISTED_LEVELS - 1}): give integer gains`,
+      );
+    }
     const counts = levelCounts(judged);
     for (let l = 0; l < counts.length; l++) {
       const named = levels.find((g) => g.level === l);
