@@ -79,14 +79,14 @@ Deno.test("a relevance of 100,000,000: the ndcg family by hand, without listing 
 });
 
 Deno.test("a gain that is not an integer with a relevance of 2,147,483,647 is refused, saying why", async () => {
-  await assertRejects(
+  const e = await assertRejects(
     () =>
       evaluateTrecFiles(
         mem("qrels", "q 0 a 2147483647\n"),
         mem("run", "q Q0 a 1 1 r\n"),
         ["ndcg.1=2.5"],
       ),
-    KitError,
-    "a gain that is not an integer (1=2.5) takes every relevance level",
+    /a gain that is not an integer \(1=2\.5\) takes every relevance level/,
   );
+  assert(e instanceof KitError);
 });
