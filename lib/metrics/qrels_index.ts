@@ -59,8 +59,10 @@ const BATCH_LINES = 4096;
 
 /** Options of {@link QrelsIndex.read}. */
 export interface QrelsReadOptions {
-  /** Read buffer size in bytes (default 256 KiB, `READ_CHUNK`; tests use tiny ones to cross chunk
-   * edges). */
+  /**
+   * Read buffer size in bytes (default 256 KiB, `READ_CHUNK`; tests use tiny ones to cross chunk
+   * edges).
+   */
   chunkBytes?: number;
   /** Tolerant mode: skip malformed lines, counting them here. */
   skip?: SkippedLines;

@@ -146,8 +146,10 @@ export async function readRunWithId(
 
 /** Options of {@link evaluateTrecFiles}. */
 export interface FileEvalOptions extends EvalOptions {
-  /** Read buffer size in bytes (default 256 KiB, `READ_CHUNK`; tests use tiny ones to cross chunk
-   * edges). */
+  /**
+   * Read buffer size in bytes (default 256 KiB, `READ_CHUNK`; tests use tiny ones to cross chunk
+   * edges).
+   */
   chunkBytes?: number;
   /**
    * Threads: 2 reads a large pair of files (`parallelMinBytes` of run on; plain text, not

@@ -160,7 +160,6 @@ export function gainLevels(pairs: readonly GainPair[], judged: Float64Array): Ga
   // nobody named and nothing judges (its gain its level, its count 0) changes nothing but the
   // highest gain (the ideal walk's `top`): of those only the highest is listed. Listing them
   // all, as trec_eval does, took minutes for one judgment of relevance 100,000,000.
-  const judgedLevels = new Set<number>();
   for (let i = judged.length - 1; i >= 0; i--) {
     if (judged[i] < 0) continue;
     const l = Math.trunc(judged[i]);
@@ -169,14 +168,14 @@ export function gainLevels(pairs: readonly GainPair[], judged: Float64Array): Ga
       count++;
       i--;
     }
-    judgedLevels.add(l);
     const named = levels.find((g) => g.level === l);
     if (named) named.count = count;
     else levels.push({ level: l, gain: l, count });
   }
   const top = judged.length && judged[0] >= 0 ? Math.trunc(judged[0]) : -1;
+  // (Every judged or named level is in `levels` by now.)
   let empty = top - 1;
-  while (empty >= 0 && (judgedLevels.has(empty) || levels.some((g) => g.level === empty))) empty--;
+  while (empty >= 0 && levels.some((g) => g.level === empty)) empty--;
   if (empty >= 0) levels.push({ level: empty, gain: empty, count: 0 });
   return mergeSortC(levels, byGain);
 }
