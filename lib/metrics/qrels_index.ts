@@ -49,6 +49,7 @@ import {
   type SkippedLines,
   warmBatch,
 } from "./trec_scan.ts";
+import { QRELS_QID_BYTES, WasmQrelsLines } from "./wasm/lines.ts";
 
 /** The most bytes a record takes besides its docno's (the long form: 1 + 3 + 3 + 5). */
 const MAX_RECORD_OVERHEAD = 12;
@@ -76,6 +77,11 @@ export interface QrelsReadOptions {
   range?: FileRange;
   /** Called when the file starts with a UTF-8 byte-order mark (which is skipped). */
   onBom?: () => void;
+  /**
+   * Whether the WebAssembly fast path takes the usual lines (default true; false parses
+   * every line in JavaScript, for the tests that compare the two).
+   */
+  wasm?: boolean;
 }
 
 /** A {@link QrelsIndex} as plain data for another thread (its records in shared memory). */
@@ -132,6 +138,8 @@ export class QrelsIndex implements JudgedQrels {
     }
     const idx = new QrelsIndex(source, sourceName(source));
     idx.shared = range !== undefined;
+    // The read buffer, the previous docno and the open query's id in the fast path's memory.
+    const wasm = options.wasm === false ? undefined : new WasmQrelsLines();
     const st: QrelsState = {
       index: idx,
       file: idx.file,
@@ -146,14 +154,21 @@ export class QrelsIndex implements JudgedQrels {
       prev: new Uint8Array(65536),
       prevLen: 0,
       lastComment: -1,
+      wasm,
     };
     const chunks = lineChunks(source, {
       chunkBytes: options.chunkBytes,
       range,
       onBom: options.onBom,
+      buffer: wasm && ((size) => wasm.buffer(size)),
     });
     let batch = 16;
     for await (const c of chunks) {
+      if (wasm) {
+        // (Views of the fast path's memory: a bigger buffer may have moved it.)
+        st.prev = wasm.prev();
+        st.wasmQid = wasm.qid();
+      }
       for (let i = c.start; i < c.end; batch = warmBatch(batch, BATCH_LINES)) {
         i = parseQrelsLines(c.buf, i, c.end, st, batch);
       }
@@ -389,6 +404,10 @@ interface QrelsState {
   prevLen: number;
   /** The line of the last comment 10.0 skipped (it skips no second in a row), or -1. */
   lastComment: number;
+  /** The WebAssembly fast path, whose memory holds `prev` and `wasmQid`. */
+  wasm?: WasmQrelsLines;
+  /** The open query's id for the fast path (when at most `QRELS_QID_BYTES`). */
+  wasmQid?: Uint8Array;
 }
 
 /**
@@ -414,8 +433,24 @@ function parseQrelsLines(
   // The previous record's docno (what the next one may share).
   const prev = st.prev;
   let prevLen = st.prevLen;
+  const wasm = st.wasm, wasmQid = st.wasmQid;
   const stop = line + batch;
   while (i < end && line < stop) {
+    if (wasm && curQidLen > 0 && curQidLen <= QRELS_QID_BYTES) {
+      // The WebAssembly fast path takes the open range's usual lines whose records fit in
+      // the chunk; this loop takes the line it stops at, with the rules below.
+      i = wasm.qrelsLines(i, end, curQidLen, comment, line, prevLen, chunk.length - pos);
+      const taken = wasm.lastLine() - line;
+      if (taken > 0) {
+        const records = wasm.records();
+        chunk.set(records, pos);
+        pos += records.length;
+        added += taken;
+        line += taken;
+        prevLen = wasm.prevLen();
+      }
+      if (i >= end) break;
+    }
     line++;
     const lineStart = i;
     // Fast path, the usual line: four fields of printable ASCII separated by spaces or tabs,
@@ -497,6 +532,7 @@ function parseQrelsLines(
       if (qe - qs > curQid.length) curQid = new Uint8Array(2 * (qe - qs));
       for (let q = qs; q < qe; q++) curQid[q - qs] = buf[q];
       curQidLen = qe - qs;
+      if (wasmQid && curQidLen <= QRELS_QID_BYTES) wasmQid.set(buf.subarray(qs, qe));
       prevLen = 0; // a range starts with a whole docno
     } else if (newChunk) {
       r = index.queryTable().addRange(q, chunkIndex, pos);

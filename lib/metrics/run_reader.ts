@@ -35,6 +35,7 @@ import {
   type SkippedLines,
   warmBatch,
 } from "./trec_scan.ts";
+import { type WasmRunColumns, WasmRunLines } from "./wasm/lines.ts";
 
 /**
  * Lines per call of the parser's hot loop (see `parseRunLines`): 4,096, after first calls of
@@ -98,13 +99,21 @@ export class RunLines implements RunColumns {
   qidE = -1;
   lineNo = 0;
   fields: LineFields = lineFields();
-  constructor(readonly capacity: number) {
+  /**
+   * The columns in WebAssembly memory, with the instance whose fast path fills them (the
+   * buffer is then in the same memory); without, plain arrays and the JavaScript parser alone.
+   */
+  constructor(
+    readonly capacity: number,
+    readonly wasm?: { lines: WasmRunLines; columns: WasmRunColumns },
+  ) {
     const cap = capacity;
-    this.docS = new Int32Array(cap);
-    this.docE = new Int32Array(cap);
-    this.docH = new Int32Array(cap);
-    this.score = new Float64Array(cap);
-    this.line = new Int32Array(cap);
+    const w = wasm?.columns;
+    this.docS = w?.docS ?? new Int32Array(cap);
+    this.docE = w?.docE ?? new Int32Array(cap);
+    this.docH = w?.docH ?? new Int32Array(cap);
+    this.score = w?.score ?? new Float64Array(cap);
+    this.line = w?.line ?? new Int32Array(cap);
     this.blockFirst = new Int32Array(cap + 1);
     this.blockByte = new Int32Array(cap + 1);
     this.blockLine = new Int32Array(cap + 1);
@@ -150,8 +159,21 @@ function parseRunLines(
   const lines = out.line;
   const lf = out.fields;
   const f = lf.fields;
+  const wasm = out.wasm;
   const stop = line + batch;
   while (i < end && line < stop) {
+    if (wasm && qidS >= 0) {
+      // The WebAssembly fast path takes the open block's usual lines; this loop takes the
+      // line it stops at (a new query, or any line that is not usual), with the rules below.
+      i = wasm.lines.runLines(i, end, qidS, qidE - qidS, n, line, float32, wasm.columns);
+      const taken = wasm.lines.taken();
+      if (taken > 0) {
+        n += taken;
+        line = runIdLine = wasm.lines.lastLine();
+        [runIdS, runIdE] = wasm.lines.runId();
+      }
+      if (i >= end) break;
+    }
     line++;
     const lineStart = i;
     // Fast path, the usual line: six fields of printable ASCII separated by spaces or tabs,
@@ -282,6 +304,11 @@ export interface RunReadOptions extends ChunkOptions {
   scoresAsWritten?: boolean;
   /** Receives the last line's runid at the end. */
   onRunId?: (runId: string) => void;
+  /**
+   * Whether the WebAssembly fast path takes the usual lines (default true; false parses
+   * every line in JavaScript, for the tests that compare the two).
+   */
+  wasm?: boolean;
 }
 
 /**
@@ -315,11 +342,15 @@ export async function* readRunChunks(
   let runId = "";
   let any = false;
   let line = 1; // the line of the chunk's first byte
-  for await (const c of lineChunks(source, options)) {
+  // The read buffer and the columns in the fast path's memory (see `wasm/lines.ts`).
+  const wasm = options.wasm === false ? undefined : new WasmRunLines();
+  const buffer = wasm ? (size: number) => wasm.buffer(size) : undefined;
+  for await (const c of lineChunks(source, { ...options, buffer })) {
     const capacity = Math.floor(c.buf.length / 12) + 2; // a result line has 12 bytes or more
     let lines = lineSet;
-    if (!lines || lines.capacity < capacity) {
-      lines = lineSet = new RunLines(capacity);
+    const columns = wasm?.runColumns(c.buf.length, capacity);
+    if (!lines || lines.capacity < capacity || lines.wasm?.columns !== columns) {
+      lines = lineSet = new RunLines(capacity, columns && { lines: wasm!, columns });
     }
     lines.blockQid.length = 0;
     lines.n = lines.blocks = lines.runIdLine = 0;

@@ -72,6 +72,19 @@ export interface ChunkOptions {
   range?: FileRange;
   /** Called when the data starts with a UTF-8 byte-order mark (which is skipped). */
   onBom?: () => void;
+  /**
+   * Gives the read buffer: `size` bytes whose first `keep` bytes are those of `old` (the
+   * buffer before, when it grows). Default: a new array, the kept bytes copied. The run
+   * reader reads into WebAssembly memory this way (`WasmLines.buffer`, grown in place).
+   */
+  buffer?: (size: number, old: Uint8Array | undefined, keep: number) => Uint8Array;
+}
+
+/** The default {@link ChunkOptions.buffer}: a new array, the kept bytes copied. */
+function newBuffer(size: number, old: Uint8Array | undefined, keep: number): Uint8Array {
+  const buf = new Uint8Array(size);
+  if (old) buf.set(old.subarray(0, keep));
+  return buf;
 }
 
 /**
@@ -99,15 +112,14 @@ export async function* lineChunks(
   const range = options.range;
   const reader = range ? await openFileRange(source as string, range) : await openSource(source);
   const wanted = options.chunkBytes ?? READ_CHUNK;
-  let buf = new Uint8Array(await bufferSize(source, wanted, range));
+  const buffer = options.buffer ?? newBuffer;
+  let buf = buffer(await bufferSize(source, wanted, range), undefined, 0);
   let len = 0;
   let start = 0; // 3 while a BOM at the very start of the data is still in the buffer
   let line = 1; // the line of buf[start]
   let first = !range || range.from === 0;
   const grow = (size: number) => {
-    const bigger = new Uint8Array(size);
-    bigger.set(buf.subarray(0, Math.min(len, size)));
-    buf = bigger;
+    buf = buffer(size, buf, Math.min(len, size));
   };
   try {
     for (;;) {

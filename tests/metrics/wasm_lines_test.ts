@@ -1,0 +1,218 @@
+// The WebAssembly fast paths (lib/metrics/wasm/lines.wat) against the JavaScript parsers
+// they stand in for: on lines built from the fields' usual and unusual forms (blanks, tabs,
+// CR, missing and extra fields, UTF-8, comments, scores of every length and syntax,
+// relevances at every limit of the packed records), through read buffers small and large,
+// both readers give the same columns, records, query tables, skipped lines and errors with
+// the fast path (the default) and without it. And the committed module is its source's.
+import { assert, assertEquals } from "../assert.ts";
+import fc from "fast-check";
+import { readRunChunks } from "../../lib/metrics/run_reader.ts";
+import { QrelsIndex } from "../../lib/metrics/qrels_index.ts";
+import type { SkippedLines } from "../../lib/metrics/trec_scan.ts";
+import type { TrecRelease } from "../../lib/metrics/trec_format.ts";
+import { LINES_WASM_BASE64 } from "../../lib/metrics/wasm/lines_wasm.ts";
+import { assembleLines } from "../../tools/build_wasm.ts";
+import { mem } from "../helpers.ts";
+
+Deno.test("lines_wasm.ts holds what lines.wat assembles to", async () => {
+  assertEquals(Uint8Array.fromBase64(LINES_WASM_BASE64), await assembleLines());
+});
+
+const blank = fc.constantFrom(" ", " ", " ", "\t", "  ", " \t ");
+const lineEnd = fc.constantFrom("\n", "\n", "\n", "\n", " \n", "\t\n", "\r\n", " \r\n", "\v\n");
+const qid = fc.constantFrom("q1", "q1", "q2", "q2", "q10", "q1x", "#q", "qé", "q");
+const docno = fc.oneof(
+  fc.constantFrom("d1", "d2", "d10", "d1\x7f", "dé", "a", "LA010189-0001", "x".repeat(300)),
+  fc.tuple(
+    fc.constantFrom("", "d", "clueweb09-en0000-00-", "y".repeat(260)),
+    fc.stringMatching(/^[a-z0-9_]{1,6}$/),
+  ).map(([p, s]) => p + s),
+);
+
+/** A score: plain decimals of 1-17 digits (the fast path takes 1-15) and other syntaxes. */
+const score = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom("0.25", "1", "-3.5", "0.123456789012345") },
+  fc.tuple(
+    fc.boolean(),
+    fc.stringMatching(/^[0-9]{0,9}$/),
+    fc.option(fc.stringMatching(/^[0-9]{0,8}$/)),
+  ).map(([neg, whole, frac]) => `${neg ? "-" : ""}${whole}${frac === null ? "" : "." + frac}`),
+  fc.constantFrom("-0", "1e3", "+1", ".5", "5.", "inf", "nan", "0x10", "1.5abc", "--1"),
+  // 17 digits whose mantissa over 10^scale rounds twice, away from the nearest double.
+  fc.constantFrom("47376.918249459197", "198.02180581059402", "7278.8500558506334"),
+);
+
+/** A run line: usual most of the time; a field missing or extra, other blanks now and then. */
+const runLine = fc.oneof(
+  {
+    weight: 30,
+    arbitrary: fc.tuple(qid, blank, docno, blank, score, blank, lineEnd).map(
+      ([q, b1, d, b2, s, b3, e]) => `${q}${b1}Q0${b1}${d}${b2}1${b3}${s}${b2}run${e}`,
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "\n",
+      "q1 Q0 d1 1 0.5\n",
+      "q1 Q0 d1 1 0.5 \n",
+      "q1 Q0 d1 1 \t\n",
+      "q1 Q0 d1 1 0.5 run extra\n",
+      "# comment\n",
+      "q1 Q0 d9 1 0.5 rün\n",
+      "q1  Q0 d9 1 0.5 run\n",
+      " q1 Q0 d9 1 0.5 run\n",
+      "q1 Q0 d9 1 0.5 run",
+    ),
+  },
+);
+
+/** The blocks, rows and runid a run reader gives, or its error. */
+async function readRun(
+  text: string,
+  chunkBytes: number,
+  release: TrecRelease,
+  skip: boolean,
+  wasm: boolean,
+) {
+  const skipped: SkippedLines | undefined = skip ? { count: 0, examples: [] } : undefined;
+  const rows: unknown[] = [];
+  let runId = "";
+  try {
+    for await (
+      const c of readRunChunks(mem("run", text), {
+        chunkBytes,
+        release,
+        skip: skipped,
+        wasm,
+        onRunId: (id) => runId = id,
+      })
+    ) {
+      const l = c.lines;
+      for (let b = 0; b < c.complete; b++) {
+        for (let i = l.blockFirst[b]; i < l.blockFirst[b + 1]; i++) {
+          const doc = new TextDecoder().decode(c.buf.subarray(l.docS[i], l.docE[i]));
+          rows.push([l.blockQid[b], doc, l.docH[i], l.score[i], l.line[i]]);
+        }
+      }
+    }
+  } catch (e) {
+    return { error: (e as Error).message, rows };
+  }
+  return { rows, runId, skipped };
+}
+
+Deno.test("the run fast path reads every line as the JavaScript parser does", async () => {
+  let taken = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(runLine, { minLength: 1, maxLength: 60 }),
+      fc.constantFrom(16, 48, 256, 1 << 18),
+      fc.constantFrom<TrecRelease>("9.0.8", "10.0"),
+      fc.constantFrom(true, true, false), // tolerant mode reads on past a bad line
+      async (lines, chunkBytes, release, skip) => {
+        const text = lines.join("");
+        const fast = await readRun(text, chunkBytes, release, skip, true);
+        const js = await readRun(text, chunkBytes, release, skip, false);
+        assertEquals(fast, js);
+        taken += fast.rows.length;
+      },
+    ),
+    { numRuns: 400, seed: 7 },
+  );
+  assert(taken > 2000, `only ${taken} rows read`);
+});
+
+const relevance = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom("0", "1", "2") },
+  fc.constantFrom("0", "1", "2", "3", "-1", "127", "128", "-127", "-128", "-129", "255"),
+  fc.constantFrom("999999999", "-999999999", "1234567890", "-0", "+1", "1.0", "007", "2a", ""),
+  fc.constantFrom("2147483647", "2147483648", "9999999999", "-9999999999", "0000000001"),
+);
+const qrelsDocno = fc.oneof(
+  docno,
+  fc.tuple(fc.constantFrom("LA0101-", "clueweb09-en0000-"), fc.integer({ min: 0, max: 99999 }))
+    .map(([p, n]) => p + n),
+);
+
+/** A qrels line: usual most of the time. */
+const qrelsLine = fc.oneof(
+  {
+    weight: 30,
+    arbitrary: fc.tuple(qid, blank, qrelsDocno, blank, relevance, lineEnd).map(
+      ([q, b1, d, b2, r, e]) => `${q}${b1}0${b2}${d}${b1}${r}${e}`,
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "\n",
+      "# comment\n",
+      "#q 0 d1 1\n",
+      // (10.0: a comment, then a '#' line read as data, then comments again)
+      "# c\n#q 0 d1 1\n#q 0 d2 1\n#q 0 d3 2\n",
+      "q1 0 d1\n",
+      "q1 0 d1 \n",
+      "q1 0 d1 1 extra\n",
+      " q1 0 d5 1\n",
+      "q1 0 d5 1",
+    ),
+  },
+);
+
+/** What a qrels reader keeps (records, query table) and skips, or its error. */
+async function readQrels(
+  text: string,
+  chunkBytes: number,
+  release: TrecRelease,
+  skip: boolean,
+  wasm: boolean,
+) {
+  const skipped: SkippedLines | undefined = skip ? { count: 0, examples: [] } : undefined;
+  try {
+    const index = await QrelsIndex.read(mem("qrels", text), {
+      chunkBytes,
+      release,
+      skip: skipped,
+      wasm,
+    });
+    const state = index.state();
+    return { state: { ...state, chunks: state.chunks.map((c) => [...c]) }, skipped };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+Deno.test("the qrels fast path writes every record as the JavaScript parser does", async () => {
+  let judged = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(qrelsLine, { minLength: 1, maxLength: 80 }),
+      fc.constantFrom(16, 48, 256, 1 << 18),
+      fc.constantFrom<TrecRelease>("9.0.8", "10.0"),
+      fc.constantFrom(true, true, false),
+      async (lines, chunkBytes, release, skip) => {
+        const text = lines.join("");
+        const fast = await readQrels(text, chunkBytes, release, skip, true);
+        const js = await readQrels(text, chunkBytes, release, skip, false);
+        assertEquals(fast, js);
+        judged += fast.state?.count ?? 0;
+      },
+    ),
+    { numRuns: 400, seed: 9 },
+  );
+  assert(judged > 1500, `only ${judged} judgments read`);
+});
+
+Deno.test("the qrels fast path fills record chunks to the byte where JavaScript starts anew", async () => {
+  // 40,000 judgments of one query: records fill a 16 KiB chunk, then 1 MiB ones; the fast
+  // path stops where a record would not fit, and the next one opens the new chunk.
+  const lines: string[] = [];
+  for (let i = 0; i < 40000; i++) {
+    lines.push(`q1 0 clueweb09-en0000-${i * 7919 % 100003} ${i % 5}\n`);
+  }
+  const fast = await readQrels(lines.join(""), 1 << 18, "9.0.8", false, true);
+  const js = await readQrels(lines.join(""), 1 << 18, "9.0.8", false, false);
+  assert(fast.state && fast.state.chunks.length > 1);
+  assertEquals(fast, js);
+});
