@@ -260,6 +260,26 @@ async function timeTools(
 
 const TREC_EVAL = "trec_eval 9.0.8";
 
+/**
+ * The `--v8-flags=...` argument of the `eval` task in `dir`'s deno.json (none when it has
+ * none): the benchmark runs each engine with the flags its own task gives it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evalTaskV8Flags } from "./eval.ts";
+ * const dir = await Deno.makeTempDir();
+ * const task = "deno run --allow-all --v8-flags=--no-maglev lib/cli/main.ts eval";
+ * await Deno.writeTextFile(`${dir}/deno.json`, JSON.stringify({ tasks: { eval: task } }));
+ * assert.deepEqual(evalTaskV8Flags(dir), ["--v8-flags=--no-maglev"]);
+ * ```
+ */
+export function evalTaskV8Flags(dir: string): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(`${dir}/deno.json`));
+  const task: string = config.tasks?.eval ?? "";
+  return task.split(/\s+/).filter((arg) => arg.startsWith("--v8-flags="));
+}
+
 /** Runs the benchmark and prints its tables; returns the rows. */
 export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow[]> {
   const log = options.log ?? ((s: string) => console.log(s));
@@ -270,11 +290,11 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
     name,
     cmd: Deno.execPath(),
     cwd: dir,
-    // As `deno task eval` runs it (same V8 flag).
+    // As `deno task eval` runs it: the V8 flags of that revision's task.
     args: (q, r) => [
       "run",
       "--allow-all",
-      "--v8-flags=--max-semi-space-size=8",
+      ...evalTaskV8Flags(dir),
       `${dir}/lib/cli/main.ts`,
       "eval",
       "trec",

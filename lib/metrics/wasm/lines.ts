@@ -78,10 +78,18 @@ abstract class WasmLines {
   /** Bytes the reader keeps after a buffer of `size`. */
   protected abstract after(size: number): number;
 
-  /** Grows the memory to at least `bytes`. */
+  /** Grows the memory to at least `bytes` (at most 4 GiB: a query's lines, 1.3 GiB, in a run). */
   protected reserve(bytes: number): void {
     const have = this.ex.memory.buffer.byteLength;
-    if (bytes > have) this.ex.memory.grow(Math.ceil((bytes - have) / 65536));
+    if (bytes <= have) return;
+    try {
+      this.ex.memory.grow(Math.ceil((bytes - have) / 65536));
+    } catch {
+      throw new RangeError(
+        `the reader cannot hold ${bytes} bytes (a read buffer and what it keeps beside it): ` +
+          `one query's lines in a run, or one line, take more than the 4 GiB of its memory`,
+      );
+    }
   }
 
   /** The line number of the last line the fast path took. */
