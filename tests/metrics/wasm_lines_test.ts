@@ -216,3 +216,12 @@ Deno.test("the qrels fast path fills record chunks to the byte where JavaScript 
   assert(fast.state && fast.state.chunks.length > 1);
   assertEquals(fast, js);
 });
+
+Deno.test("a docno of more than 65,535 bytes is refused with the fast path as without it", async () => {
+  for (const len of [65535, 65536, 70000]) {
+    const text = `q1 0 d1 1\nq1 0 ${"x".repeat(len)} 2\nq1 0 d2 0\n`;
+    const fast = await readQrels(text, 1 << 18, "9.0.8", false, true);
+    assertEquals(fast, await readQrels(text, 1 << 18, "9.0.8", false, false));
+    assertEquals(fast.error !== undefined, len > 65535, `${len}: ${fast.error}`);
+  }
+});
