@@ -67,14 +67,48 @@ const runLine = fc.oneof(
   },
 );
 
+/** How a file is read: its text, the buffer, the release, tolerant or not, the fast path or not. */
+interface Read {
+  text: string;
+  chunkBytes: number;
+  release: TrecRelease;
+  skip: boolean;
+  wasm: boolean;
+}
+
+/**
+ * Checks that `read` gives the same with the fast path as without it, on files of generated
+ * `lines` (tolerant mode, which reads on past a bad line, two times in three); returns how many
+ * rows or judgments were read in all.
+ */
+async function sameWithAndWithout<T>(
+  lines: fc.Arbitrary<string>,
+  maxLines: number,
+  seed: number,
+  read: (r: Read) => Promise<T>,
+  size: (got: T) => number,
+): Promise<number> {
+  let total = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(lines, { minLength: 1, maxLength: maxLines }),
+      fc.constantFrom(16, 48, 256, 1 << 18),
+      fc.constantFrom<TrecRelease>("9.0.8", "10.0"),
+      fc.constantFrom(true, true, false),
+      async (picked, chunkBytes, release, skip) => {
+        const r = { text: picked.join(""), chunkBytes, release, skip };
+        const fast = await read({ ...r, wasm: true });
+        assertEquals(fast, await read({ ...r, wasm: false }));
+        total += size(fast);
+      },
+    ),
+    { numRuns: 400, seed },
+  );
+  return total;
+}
+
 /** The blocks, rows and runid a run reader gives, or its error. */
-async function readRun(
-  text: string,
-  chunkBytes: number,
-  release: TrecRelease,
-  skip: boolean,
-  wasm: boolean,
-) {
+async function readRun({ text, chunkBytes, release, skip, wasm }: Read) {
   const skipped: SkippedLines | undefined = skip ? { count: 0, examples: [] } : undefined;
   const rows: unknown[] = [];
   let runId = "";
@@ -103,23 +137,7 @@ async function readRun(
 }
 
 Deno.test("the run fast path reads every line as the JavaScript parser does", async () => {
-  let taken = 0;
-  await fc.assert(
-    fc.asyncProperty(
-      fc.array(runLine, { minLength: 1, maxLength: 60 }),
-      fc.constantFrom(16, 48, 256, 1 << 18),
-      fc.constantFrom<TrecRelease>("9.0.8", "10.0"),
-      fc.constantFrom(true, true, false), // tolerant mode reads on past a bad line
-      async (lines, chunkBytes, release, skip) => {
-        const text = lines.join("");
-        const fast = await readRun(text, chunkBytes, release, skip, true);
-        const js = await readRun(text, chunkBytes, release, skip, false);
-        assertEquals(fast, js);
-        taken += fast.rows.length;
-      },
-    ),
-    { numRuns: 400, seed: 7 },
-  );
+  const taken = await sameWithAndWithout(runLine, 60, 7, readRun, (got) => got.rows.length);
   assert(taken > 2000, `only ${taken} rows read`);
 });
 
@@ -161,13 +179,7 @@ const qrelsLine = fc.oneof(
 );
 
 /** What a qrels reader keeps (records, query table) and skips, or its error. */
-async function readQrels(
-  text: string,
-  chunkBytes: number,
-  release: TrecRelease,
-  skip: boolean,
-  wasm: boolean,
-) {
+async function readQrels({ text, chunkBytes, release, skip, wasm }: Read) {
   const skipped: SkippedLines | undefined = skip ? { count: 0, examples: [] } : undefined;
   try {
     const index = await QrelsIndex.read(mem("qrels", text), {
@@ -184,23 +196,7 @@ async function readQrels(
 }
 
 Deno.test("the qrels fast path writes every record as the JavaScript parser does", async () => {
-  let judged = 0;
-  await fc.assert(
-    fc.asyncProperty(
-      fc.array(qrelsLine, { minLength: 1, maxLength: 80 }),
-      fc.constantFrom(16, 48, 256, 1 << 18),
-      fc.constantFrom<TrecRelease>("9.0.8", "10.0"),
-      fc.constantFrom(true, true, false),
-      async (lines, chunkBytes, release, skip) => {
-        const text = lines.join("");
-        const fast = await readQrels(text, chunkBytes, release, skip, true);
-        const js = await readQrels(text, chunkBytes, release, skip, false);
-        assertEquals(fast, js);
-        judged += fast.state?.count ?? 0;
-      },
-    ),
-    { numRuns: 400, seed: 9 },
-  );
+  const judged = await sameWithAndWithout(qrelsLine, 80, 9, readQrels, (g) => g.state?.count ?? 0);
   assert(judged > 1500, `only ${judged} judgments read`);
 });
 
@@ -211,17 +207,18 @@ Deno.test("the qrels fast path fills record chunks to the byte where JavaScript 
   for (let i = 0; i < 40000; i++) {
     lines.push(`q1 0 clueweb09-en0000-${i * 7919 % 100003} ${i % 5}\n`);
   }
-  const fast = await readQrels(lines.join(""), 1 << 18, "9.0.8", false, true);
-  const js = await readQrels(lines.join(""), 1 << 18, "9.0.8", false, false);
+  const r = { text: lines.join(""), chunkBytes: 1 << 18, release: "9.0.8" as const, skip: false };
+  const fast = await readQrels({ ...r, wasm: true });
   assert(fast.state && fast.state.chunks.length > 1);
-  assertEquals(fast, js);
+  assertEquals(fast, await readQrels({ ...r, wasm: false }));
 });
 
 Deno.test("a docno of more than 65,535 bytes is refused with the fast path as without it", async () => {
   for (const len of [65535, 65536, 70000]) {
     const text = `q1 0 d1 1\nq1 0 ${"x".repeat(len)} 2\nq1 0 d2 0\n`;
-    const fast = await readQrels(text, 1 << 18, "9.0.8", false, true);
-    assertEquals(fast, await readQrels(text, 1 << 18, "9.0.8", false, false));
+    const r = { text, chunkBytes: 1 << 18, release: "9.0.8" as const, skip: false };
+    const fast = await readQrels({ ...r, wasm: true });
+    assertEquals(fast, await readQrels({ ...r, wasm: false }));
     assertEquals(fast.error !== undefined, len > 65535, `${len}: ${fast.error}`);
   }
 });
