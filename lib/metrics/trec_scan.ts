@@ -74,8 +74,9 @@ export interface ChunkOptions {
   onBom?: () => void;
   /**
    * Gives the read buffer: `size` bytes whose first `keep` bytes are those of `old` (the
-   * buffer before, when it grows). Default: a new array, the kept bytes copied. The run
-   * reader reads into WebAssembly memory this way (`WasmLines.buffer`, grown in place).
+   * buffer before, when it grows). Default: a new array, the kept bytes copied. The run and
+   * qrels readers read into their fast path's WebAssembly memory this way (`wasm/lines.ts`:
+   * the buffer grows in place there).
    */
   buffer?: (size: number, old: Uint8Array | undefined, keep: number) => Uint8Array;
 }

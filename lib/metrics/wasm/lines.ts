@@ -1,9 +1,9 @@
 /**
  * The parsers' fast paths in WebAssembly (`lines.wat`): one instance per reader, whose memory
  * holds the read buffer and what the fast path reads and writes besides it. The readers read
- * into {@link WasmLines.buffer}; the JavaScript parsers call the fast path for the usual lines
- * of the query being read and take every other line themselves (`run_reader.ts`,
- * `qrels_index.ts`).
+ * into `buffer()` of {@link WasmRunLines} or {@link WasmQrelsLines}; the JavaScript parsers call
+ * the fast path for the usual lines of the query being read and take every other line themselves
+ * (`run_reader.ts`, `qrels_index.ts`).
  *
  * Why WebAssembly: on the benchmark's 30,000-query files, in one process, reading the run took
  * 0.35-0.40 s with the parser's loop in JavaScript and 0.18-0.22 s with this fast path, the
