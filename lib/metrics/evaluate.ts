@@ -75,15 +75,44 @@ export function warnRunOnly(
   warn: EvalOptions["warn"],
 ): void {
   if (runOnly.length === 0 || warn === false) return;
-  // (An id of any length is read; a warning shows at most 60 characters of one.)
-  const short = (id: string) =>
-    id.length > 60 ? `${id.slice(0, 60)}... (${id.length} characters)` : id;
-  const shown = runOnly.slice(0, 5).map(short).join(", ") + (runOnly.length > 5 ? ", ..." : "");
   (warn ?? console.warn)(
     `warning: ${runOnly.length} run quer${
       runOnly.length === 1 ? "y has" : "ies have"
-    } no relevance judgments and ${runOnly.length === 1 ? "is" : "are"} ignored: ${shown}`,
+    } no relevance judgments and ${runOnly.length === 1 ? "is" : "are"} ignored: ${
+      shownIds(runOnly)
+    }`,
   );
+}
+
+/**
+ * Says which evaluated queries have only negative judgments: trec_eval cannot evaluate them
+ * (`QueryEvaluator.allNegativeQueries`), the kit evaluates them with nothing relevant.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { warnAllNegative } from "./evaluate.ts";
+ * const said: string[] = [];
+ * warnAllNegative(["q3"], (m) => said.push(m));
+ * assert.match(said[0], /^warning: 1 query has only negative judgments: q3; trec_eval/);
+ * ```
+ */
+export function warnAllNegative(qids: readonly string[], warn: EvalOptions["warn"]): void {
+  if (qids.length === 0 || warn === false) return;
+  const one = qids.length === 1;
+  (warn ?? console.warn)(
+    `warning: ${qids.length} quer${one ? "y has" : "ies have"} only negative judgments: ${
+      shownIds(qids)
+    }; trec_eval stops on ${one ? "it" : "them"} ("Can't calculate measure", or a crash), the ` +
+      `kit evaluates ${one ? "it" : "them"} with nothing relevant`,
+  );
+}
+
+/** The first five ids, each shown with at most 60 characters (an id of any length is read). */
+function shownIds(ids: readonly string[]): string {
+  const short = (id: string) =>
+    id.length > 60 ? `${id.slice(0, 60)}... (${id.length} characters)` : id;
+  return ids.slice(0, 5).map(short).join(", ") + (ids.length > 5 ? ", ..." : "");
 }
 
 /**
@@ -198,6 +227,7 @@ export function evaluateFrom(
   runOnlyQueries.sort(compareDocnos);
   checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
   warnRunOnly(runOnlyQueries, options.warn);
+  warnAllNegative(ev.allNegativeQueries(), options.warn);
   return ev.result({
     complete: options.complete ?? false,
     runOnlyQueries,

@@ -40,6 +40,8 @@ export interface EvaluatorState {
   columns: Float64Array[];
   textColumns: string[][];
   completeColumns: (number[] | undefined)[];
+  /** The queries recorded whose judgments are all negative (see `allNegativeQueries`). */
+  allNegative: string[];
 }
 
 /** An instance computed per query, with the index of the query view it reads. */
@@ -118,6 +120,7 @@ export class QueryEvaluator {
   /** With -c, the terms some measures sum instead of their values (num_rel's). */
   private completeColumns: (number[] | undefined)[];
   private completeIndexes: number[];
+  private allNegative: string[] = [];
 
   constructor(measures: readonly string[], options: number | EvaluatorOptions = {}) {
     this.options = typeof options === "number" ? { relevanceLevel: options } : options;
@@ -181,6 +184,7 @@ export class QueryEvaluator {
     const q = this.trimmed(query);
     const n = this.qids.length;
     this.qids.push(qid);
+    if (query.judged[0] < 0) this.allNegative.push(qid); // (highest first)
     if (n === this.columns[0]?.length) this.reserve(2 * n);
     const o = this.measureOptions, values = this.values, columns = this.columns;
     if (this.views.length === 1) {
@@ -229,7 +233,18 @@ export class QueryEvaluator {
       columns: this.columns.map((c) => c.slice(0, n)),
       textColumns: this.textColumns,
       completeColumns: this.completeColumns,
+      allNegative: this.allNegative,
     };
+  }
+
+  /**
+   * The queries recorded whose judgments are all negative, in byte order: trec_eval (9.0.8 and
+   * 10.0) sizes its count of judgments per level by the highest one and cannot evaluate such a
+   * query ("Can't calculate measure", or a crash when an earlier query sized the counts); the kit
+   * evaluates it with nothing relevant, and says so (`warnAllNegative`).
+   */
+  allNegativeQueries(): string[] {
+    return [...this.allNegative].sort(compareDocnos);
   }
 
   /**
@@ -248,6 +263,7 @@ export class QueryEvaluator {
     this.columns.forEach((c, m) => c.set(other.columns[m], n));
     this.textColumns.forEach((c, m) => append(c, other.textColumns[m]));
     this.completeColumns.forEach((c, m) => append(c, other.completeColumns[m]));
+    append(this.allNegative, other.allNegative);
   }
 
   /** The text measures and the -c sums of a query, by view. */

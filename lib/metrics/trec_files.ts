@@ -39,6 +39,7 @@ import {
   type Qrels,
   QueryEvaluator,
   type Run,
+  warnAllNegative,
   warnRunOnly,
 } from "./evaluate.ts";
 import { BlockJudge } from "./judge.ts";
@@ -313,6 +314,7 @@ export async function evaluateTrecFiles(
     checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
     const runOnly = pass.runOnly.sort(compareDocnos);
     warnRunOnly(runOnly, options.warn);
+    warnAllNegative(ev.allNegativeQueries(), options.warn);
     const result = ev.result({
       complete: options.complete ?? false,
       runOnlyQueries: runOnly,

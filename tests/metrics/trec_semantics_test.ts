@@ -398,3 +398,42 @@ Deno.test("a docno twice in a query the qrels lack is not looked at, as in trec_
     assertEquals(r.summary.num_ret, 1);
   }
 });
+
+Deno.test("a query with only negative judgments is evaluated with nothing relevant, and a warning says trec_eval stops on it", async () => {
+  // trec_eval 9.0.8 and 10.0 size their counts per level by a query's highest judgment and
+  // cannot evaluate such a query ("Can't calculate measure", or a crash).
+  const qrels = ["q1 0 d1 -1", "q1 0 d2 -2", "q7 0 d1 -1", "q2 0 d1 1"];
+  const run: string[] = [];
+  // Enough lines to cut the run in halves; q7 last, so that the worker's half has it.
+  for (const q of [...Array.from({ length: 400 }, (_, i) => i + 1).filter((q) => q !== 7), 7]) {
+    for (let d = 1; d <= 5; d++) run.push(`q${q} Q0 d${d} ${d} ${1 / d} r`);
+  }
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/qrels`, qrels.join("\n") + "\n");
+  await Deno.writeTextFile(`${dir}/run`, run.join("\n") + "\n");
+  const expected = "warning: 2 queries have only negative judgments: q1, q7; trec_eval stops on " +
+    'them ("Can\'t calculate measure", or a crash), the kit evaluates them with nothing relevant';
+  for (const threads of [1, 2]) {
+    for (const firstShare of [0.3, 0.5, 0.9]) {
+      const said: string[] = [];
+      const routes: string[] = [];
+      const r = await evaluateTrecFiles(`${dir}/qrels`, `${dir}/run`, ["map", "num_ret"], {
+        threads,
+        parallelMinBytes: 0,
+        firstShare,
+        warn: (m) => said.push(m),
+        onRoute: (route) => routes.push(route),
+      });
+      assertEquals(routes, [threads === 2 ? "halves" : "one thread"]);
+      assertEquals(said.filter((m) => m.includes("negative")), [expected]);
+      assertEquals(r.perQuery.get("q1")?.map, 0);
+      assertEquals(r.summary.num_ret, 15);
+      assertClose(r.summary.map, 1 / 3);
+    }
+  }
+  const said: string[] = [];
+  evaluate(await readQrels(`${dir}/qrels`), await readRun(`${dir}/run`), ["map"], {
+    warn: (m) => said.push(m),
+  });
+  assertEquals(said.filter((m) => m.includes("negative")), [expected]);
+});
