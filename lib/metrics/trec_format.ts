@@ -270,7 +270,7 @@ export function relevanceFromText(text: string): number | string {
   const atol = atolReading(text);
   if (value === atol) {
     if (Math.abs(value) <= 0x7fffffff) return value;
-    return `relevance '${text}' is out of range (32-bit integers)`;
+    return `relevance '${text}' is out of range (the kit reads -2147483647 to 2147483647)`;
   }
   const what = Number.isInteger(value) ? `is ${value}, but` : "is not an integer:";
   return `relevance '${text}' ${what} trec_eval would read it as ${atol} ` +

@@ -216,7 +216,7 @@ async function readNested(source: TextSource, integer: boolean): Promise<NestedS
           const problem = integer && !Number.isInteger(value)
             ? `relevance ${text} is not an integer`
             : integer && Math.abs(value) > 0x7fffffff
-            ? `relevance ${text} is out of range (32-bit integers)`
+            ? `relevance ${text} is out of range (the kit reads -2147483647 to 2147483647)`
             : undefined;
           if (problem) p.fail(problem, p.numberStart);
           if (docs.has(docno)) {
