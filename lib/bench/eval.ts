@@ -286,24 +286,27 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
   const repeats = options.repeats ?? 3;
   const trecEvalRepeats = Math.min(repeats, options.trecEvalRepeats ?? 1);
   const trecEvalMax = options.trecEvalMax ?? 100_000;
-  const kit = (dir: string, name: string, threads?: number): Tool => ({
-    name,
-    cmd: Deno.execPath(),
-    cwd: dir,
-    // As `deno task eval` runs it: the V8 flags of that revision's task.
-    args: (q, r) => [
-      "run",
-      "--allow-all",
-      ...evalTaskV8Flags(dir),
-      `${dir}/lib/cli/main.ts`,
-      "eval",
-      "trec",
-      ...MEASURES,
-      ...(threads === undefined ? [] : ["--threads", String(threads)]),
-      q,
-      r,
-    ],
-  });
+  const kit = (dir: string, name: string, threads?: number): Tool => {
+    // As `deno task eval` runs it: the V8 flags of that revision's task (read once).
+    const v8Flags = evalTaskV8Flags(dir);
+    return {
+      name,
+      cmd: Deno.execPath(),
+      cwd: dir,
+      args: (q, r) => [
+        "run",
+        "--allow-all",
+        ...v8Flags,
+        `${dir}/lib/cli/main.ts`,
+        "eval",
+        "trec",
+        ...MEASURES,
+        ...(threads === undefined ? [] : ["--threads", String(threads)]),
+        q,
+        r,
+      ],
+    };
+  };
   const floor: Tool = {
     name: FLOOR,
     cmd: Deno.execPath(),

@@ -151,7 +151,7 @@ export class QrelsIndex implements JudgedQrels {
       fields: lineFields(),
       skip: options.skip,
       comment: commentByte(options.release ?? DEFAULT_RELEASE),
-      prev: new Uint8Array(65536),
+      prev: wasm?.prev() ?? new Uint8Array(65536),
       prevLen: 0,
       lastComment: -1,
       wasm,

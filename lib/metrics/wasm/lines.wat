@@ -1,8 +1,9 @@
 ;; The fast paths of the TREC parsers, in WebAssembly: the usual lines of the query being
-;; read, parsed into the columns the judge reads. The JavaScript parsers in run_reader.ts
-;; call these and take every other line themselves (a new query, a comment, a CR, UTF-8, a
-;; score that is not plain, an error...), with the rules written there; a line taken here
-;; gives exactly what their own fast path gives (tests/metrics/wasm_lines_test.ts).
+;; read, parsed into the columns (run) or records (qrels) the judge reads. The JavaScript
+;; parsers in run_reader.ts and qrels_index.ts call these and take every other line
+;; themselves (a new query, a comment, a CR, UTF-8, a score that is not plain, an error...),
+;; with the rules written there; a line taken here gives exactly what their own fast path
+;; gives (tests/metrics/wasm_lines_test.ts).
 ;;
 ;; Assembled by `deno task wasm` (tools/build_wasm.ts, wabt) into lines_wasm.ts.
 ;; Memory: the read buffer of a run starts at address 0 (an index into it is its address);
