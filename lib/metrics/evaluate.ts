@@ -16,7 +16,7 @@ import { KitError } from "../errors.ts";
 import { compareDocnos } from "./rank.ts";
 import { checkMissingQueries, DEFAULT_RELEASE } from "./trec_format.ts";
 import type { EvalOptions, EvalResult, Qrels, QueryJudgments, Run } from "./eval_types.ts";
-import { QueryEvaluator } from "./query_evaluator.ts";
+import { QueryEvaluator, type ShownForMissing } from "./query_evaluator.ts";
 
 export type {
   EvalOptions,
@@ -31,6 +31,7 @@ export {
   type EvaluatorState,
   noSharedQueries,
   QueryEvaluator,
+  type ShownForMissing,
 } from "./query_evaluator.ts";
 
 /**
@@ -213,7 +214,7 @@ export function evaluateFrom(
     }
     ev.addQuery(qid, docnos, scores, digest(qid), release);
   }
-  const missing: { qid: string; values: number[]; shown?: number[] }[] = [];
+  const missing: { qid: string; values: number[]; shown?: ShownForMissing }[] = [];
   const listed = release === "10.0" && options.complete;
   for (const qid of qrels.queries()) {
     if (run.has(qid)) continue;

@@ -45,6 +45,17 @@ export interface EvaluatorState {
 }
 
 /** An instance computed per query, with the index of the query view it reads. */
+/** What trec_eval 10.0 prints under `-q -c` for a qrels query the run lacks (`shownForMissing`). */
+export interface ShownForMissing {
+  /** One per value measure, in the evaluator's order. */
+  values: number[];
+  /** One per text measure (relstring), in the evaluator's order. */
+  texts: string[];
+}
+
+/** The printed names 10.0's "clean up leftovers" resets on a missing query's stand-in. */
+const CLEARED_FOR_MISSING = new Set(["num_ret", "utility", "relstring"]);
+
 interface Computed {
   instance: MeasureInstance;
   view: number;
@@ -290,17 +301,19 @@ export class QueryEvaluator {
     // with -l -1 the stand-in document counts as relevant).
     const shown = release === "10.0" ? this.shownForMissing(judgments) : undefined;
     return this.values.map((c, m) =>
-      c.instance.measure.completeSum?.(judgments.judged) ?? shown?.[m] ?? 0
+      c.instance.measure.completeSum?.(judgments.judged) ?? shown?.values[m] ?? 0
     );
   }
 
   /**
-   * The per-query values trec_eval 10.0 prints under `-q -c` for a qrels query missing from
-   * the run: it ranks one unjudged stand-in document for the query, computes every measure
-   * on it, then sets num_ret and utility back to 0 (its "clean up leftovers"). Its summary
-   * still adds `valuesForMissing`.
+   * The per-query values and texts trec_eval 10.0 prints under `-q -c` for a qrels query
+   * missing from the run: it ranks one unjudged stand-in document for the query, computes
+   * every measure on it, then clears the values printed under the exact names `num_ret`,
+   * `utility` (to 0) and `relstring` (to '') (its "clean up leftovers" compares names, so
+   * `utility_1,-1,0,0` and `relstring_3` keep the stand-in's values). Its summary still adds
+   * `valuesForMissing`.
    */
-  shownForMissing(judgments: Pick<QueryJudgments, "judged" | "numRel">): number[] {
+  shownForMissing(judgments: Pick<QueryJudgments, "judged" | "numRel">): ShownForMissing {
     // (-M and -J apply to the stand-in too: with -J it is dropped, and a measure of the empty
     // ranking that divides 0 by 0 is -nan there, as in 10.0.)
     const q = this.trimmed({
@@ -310,11 +323,16 @@ export class QueryEvaluator {
       level: this.level,
     });
     const seen = this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
-    return this.values.map(({ instance: c, view }) =>
-      c.measure.name === "num_ret" || c.measure.name === "utility"
-        ? 0
-        : c.measure.compute(seen[view], c.param as never, this.measureOptions)
-    );
+    return {
+      values: this.values.map(({ instance: c, view }) =>
+        CLEARED_FOR_MISSING.has(c.label)
+          ? 0
+          : c.measure.compute(seen[view], c.param as never, this.measureOptions)
+      ),
+      texts: this.texts.map(({ instance: c, view }) =>
+        CLEARED_FOR_MISSING.has(c.label) ? "" : c.measure.text!(seen[view], c.param as never)
+      ),
+    };
   }
 
   /** The output lines, in order. */
@@ -346,7 +364,7 @@ export class QueryEvaluator {
     info: {
       complete: boolean;
       runOnlyQueries: string[];
-      missing: { qid: string; values: number[]; shown?: number[] }[];
+      missing: { qid: string; values: number[]; shown?: ShownForMissing }[];
       runId: string;
       release?: TrecRelease;
       /** The run's name, for the error when no query is in both. */
@@ -413,10 +431,10 @@ export class QueryEvaluator {
       measures: labels,
       summary,
       get perQuery() {
-        return perQuery ??= rows(columns, labels, (m, x) => (x.shown ?? x.values)[m]);
+        return perQuery ??= rows(columns, labels, (m, x) => (x.shown?.values ?? x.values)[m]);
       },
       get perQueryText() {
-        return perQueryText ??= rows(textColumns, textLabels, () => "");
+        return perQueryText ??= rows(textColumns, textLabels, (m, x) => x.shown?.texts[m] ?? "");
       },
       layout: this.layout(),
       numQ,

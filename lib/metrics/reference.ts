@@ -124,11 +124,11 @@ export function referenceEvaluate(
         judgments,
         level: view.level ?? level,
       };
-      const name = line.measure.name;
-      row[line.label] = missing && (name === "num_ret" || name === "utility")
-        ? 0
-        : missing && line.measure.aggregate === "none"
-        ? ""
+      // 10.0 clears the stand-in's values printed under these exact names, not their
+      // parameterised variants (utility_1,-1,0,0, relstring_3).
+      const cleared = missing && ["num_ret", "utility", "relstring"].includes(line.label);
+      row[line.label] = cleared
+        ? (line.measure.aggregate === "none" ? "" : 0)
         : line.measure.reference(rq, line.param as never, measureOptions);
     }
     perQuery[q] = row;

@@ -39,6 +39,7 @@ import {
   type Qrels,
   QueryEvaluator,
   type Run,
+  type ShownForMissing,
   warnAllNegative,
   warnRunOnly,
 } from "./evaluate.ts";
@@ -294,7 +295,7 @@ export async function evaluateTrecFiles(
 
   // 4. The summary.
   function summarize(qrels: QrelsIndex, pass: RunPass, ev: QueryEvaluator, runId: string) {
-    const missing: { qid: string; values: number[]; shown?: number[] }[] = [];
+    const missing: { qid: string; values: number[]; shown?: ShownForMissing }[] = [];
     const judge = new BlockJudge();
     const table = qrels.queryTable();
     for (let q = 0; q < table.size; q++) {

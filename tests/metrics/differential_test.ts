@@ -115,15 +115,30 @@ const caseArb = fc.record({
   maxDocs: fc.constantFrom(undefined, undefined, 0, 1, 3),
   /** -J: judged documents only (with -c and 10.0, the stand-in of a missing query is dropped). */
   judgedOnly: fc.constantFrom(false, false, true),
-  measures: fc.constantFrom(["official"], ["all_trec"], [
-    "map",
-    "recip_rank",
-    "P.1,2",
-    "iprec_at_recall",
-    "11pt_avg",
-    "ndcg_cut.3",
-    "relstring",
-  ]),
+  measures: fc.constantFrom(
+    ["official"],
+    ["all_trec"],
+    [
+      "map",
+      "recip_rank",
+      "P.1,2",
+      "iprec_at_recall",
+      "11pt_avg",
+      "ndcg_cut.3",
+      "relstring",
+    ], // Parameterised measures (one instance of a measure per call, as trec_eval keeps one): 10.0's
+    // -q -c clears only the exact names num_ret, utility and relstring on a missing query's
+    // stand-in ranking, so the named variants keep what the stand-in gives them.
+    ["utility.1,-1,0,0", "relstring.3", "num_ret", "success.1,3", "set_F.0.5"],
+    [
+      "utility.2,-1,0.5,0",
+      "relstring",
+      "num_rel_ret",
+      "recall.2",
+      "map_cut.1,3",
+    ],
+    ["utility", "relstring.1", "P.3", "ndcg_cut.2"],
+  ),
 });
 type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
 

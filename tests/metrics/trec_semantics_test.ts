@@ -356,6 +356,31 @@ Deno.test("--trec-eval 10.0 -q -c prints each qrels query missing from the run, 
   }
 });
 
+Deno.test("--trec-eval 10.0 -q -c: only the exact names utility, num_ret, relstring are cleared for a missing query", async () => {
+  // trec_eval 10.0 (binary) on this pair, each -m alone under -q -c: utility q2 0.0000, all
+  // 0.5000; utility.1,-1,0,0 q2 -1.0000, all 0.0000; utility.2,-1,0,0 q2 -1.0000, all 0.5000;
+  // relstring q2 ''; relstring.3 q2 '-' (its stand-in document, unjudged).
+  const qrels = "q1 0 d1 1\nq2 0 d1 1\n";
+  const run = "q1 Q0 d1 1 1 r\n";
+  const want: [string, string, string][] = [
+    ["utility", "0.0000", "0.5000"],
+    ["utility.1,-1,0,0", "-1.0000", "0.0000"],
+    ["utility.2,-1,0,0", "-1.0000", "0.5000"],
+    ["relstring", "''", ""],
+    ["relstring.3", "'-'", ""],
+  ];
+  for (const [measure, q2, all] of want) {
+    const r = await evaluateTrecFiles(mem("q", qrels), mem("r", run), [measure], {
+      complete: true,
+      release: "10.0",
+    });
+    const lines = formatTrecEval(r, { perQuery: true }).split("\n");
+    const value = (qid: string) => lines.find((l) => l.split("\t")[1] === qid)?.split("\t")[2];
+    assertEquals(value("q2"), q2, measure);
+    if (all) assertEquals(value("all"), all, measure);
+  }
+});
+
 Deno.test("-M: a duplicate docno below the first M documents is no error, as in trec_eval", async () => {
   // trec_eval 9.0.8 (binary): -M 1 -m P.1 gives P_1 1.0000; -M 3 stops on "duplicate docs b".
   const qrels = "1 0 a 1\n1 0 b 0\n2 0 a 1\n";
