@@ -35,12 +35,12 @@ export { checkQrcdLeakage, labelAgreement, overfittingWarning } from "./stats/mo
 // Seeds: two regimes over the same seeds are pairs (paired t, Pitman–Morgan; Holm over a family).
 export { holm, pairedSeedTests, pairedVarianceTest } from "./stats/mod.ts";
 export { robustnessRows, seedsNeeded, spreadRows, varianceRatioTest } from "./stats/mod.ts";
-// Scoring: lexical baselines, the learned ranker, transformer models (WebGPU or CPU).
+// Scoring: lexical baselines, the learned ranker, transformer models (WebGPU, CPU or wasm).
 export { answerQrcdSplit, lexicalScorer, makeScorer, scoreSplit } from "./scoring/mod.ts";
 export { describeTraining, LTR_FEATURES, ltrTrainer, trainLtr } from "./scoring/mod.ts";
 export { evaluateRanker, loadLtrEvaluationSet, loadLtrTrainingSet } from "./scoring/mod.ts";
-export { overSeeds, trainRanker, writeSeedRuns } from "./scoring/mod.ts";
-export { defaultBackend, loadCrossEncoder, pairsOf, webGpuAdapterInfo } from "./scoring/mod.ts";
+export { overSeeds, trainRanker, webGpuAdapterInfo, writeSeedRuns } from "./scoring/mod.ts";
+export { chooseBackend, defaultBackend, loadCrossEncoder, pairsOf } from "./scoring/mod.ts";
 export { backendAgreement, batchPlan, measureThroughput, pairSegments } from "./scoring/mod.ts";
 export { fuse } from "./fusion/mod.ts"; // rank fusion: ranx's methods and normalizations
 // QRCD (Qur'an QA 2022): the corpus, run files, the official scorer and its text rules.

@@ -1,8 +1,11 @@
 /**
- * `deno task bench scoring`: pairs and tokens per second, peak memory and the CPU/WebGPU
- * agreement of the transformer cross-encoders for each backend and batch size, side by side
- * in one table: the tiny fixture model and every cross-encoder found in the model cache,
- * or (`--shape`) generated models of a real shape (MiniLM-L6, BERT-base).
+ * `deno task bench scoring`: pairs and tokens per second, peak memory and the agreement of the
+ * transformer cross-encoders for each backend (every one that runs here: native `cpu`,
+ * `wasm`, `webgpu` on any adapter) and batch size, side by side in one table: the tiny fixture
+ * model and every cross-encoder found in the model cache, or (`--shape`) generated models of a
+ * real shape (MiniLM-L6, BERT-base). With the MiniLM-L6 shape, the PyTorch anchor
+ * (`torch_anchor.ts`) is timed in the same run when Debian's `python3-torch` is installed, and
+ * every row says its rate over PyTorch's at the same batch size.
  *
  * @module
  */
@@ -14,13 +17,25 @@ import { KitError } from "../errors.ts";
 import { type CrossEncoder, loadCrossEncoder } from "../scoring/model/crossencoder.ts";
 import { batchPlan } from "../scoring/model/inspect.ts";
 import {
+  MODEL_SHAPES,
   SHAPE_NAMES,
   SHAPED_MODEL_SEED,
   shapedModelDir,
   type ShapeName,
 } from "../scoring/model/shaped.ts";
-import { type Backend, BACKENDS, hasWebGpu } from "../scoring/model/session.ts";
+import { type Backend, BACKENDS } from "../scoring/model/session_types.ts";
+import { webGpuAdapter } from "../scoring/model/adapter.ts";
+import { loadNativeOrt, nativeThreads } from "../scoring/model/native.ts";
+import { chooseBackend } from "../scoring/model/backend.ts";
 import type { TextPair } from "../scoring/types.ts";
+import {
+  type AnchorRun,
+  type AnchorSetup,
+  anchorUnavailable,
+  DEFAULT_TORCH_ANCHOR,
+  DEFAULT_TORCH_PYTHON,
+  runAnchor,
+} from "./torch_anchor.ts";
 
 /** The committed tiny cross-encoder. */
 export const FIXTURE_MODEL: string = new URL(
@@ -31,7 +46,10 @@ export const FIXTURE_MODEL: string = new URL(
 /** One measured configuration. */
 export interface BenchRow {
   model: string;
-  backend: Backend;
+  /** A backend of the kit, or `pytorch` (the anchor). */
+  backend: Backend | "pytorch";
+  /** Threads it ran on (intra-op threads; absent for WebGPU). */
+  threads?: number;
   batchSize: number;
   pairs: number;
   /** Mean tokens of a pair (special tokens included, padding not). */
@@ -46,10 +64,15 @@ export interface BenchRow {
   /** Peak resident set size of the process during the timed pass, MiB. */
   peakRssMiB: number;
   /**
-   * Largest |score - cpu score| over the pairs, for a WebGPU row when the CPU backend was
-   * timed at the same batch size in the run; `null` otherwise.
+   * Largest |score - reference score| over the pairs, where the reference is the first
+   * backend timed at the same batch size in the run (`cpu` when it runs); `null` for the
+   * reference itself and the anchor.
    */
   maxDiffFromCpu: number | null;
+  /** Pairs per second over the best PyTorch anchor rate at this batch size, when timed. */
+  vsPyTorch?: number;
+  /** What a row adds (the anchor's torch version and BLAS). */
+  note?: string;
 }
 
 /** Options of {@link benchScoring}. */
@@ -61,8 +84,17 @@ export interface BenchOptions {
   models?: string[];
   /** Generated models of real shapes to time ({@link MODEL_SHAPES}), built when missing. */
   shapes?: ShapeName[];
-  /** Backends (default: cpu, and webgpu when an adapter exists). */
+  /** Backends (default: every one that runs here; see {@link availableBackends}). */
   backends?: Backend[];
+  /** Intra-op threads of the native CPU backend (default: the CPUs this process may use). */
+  threads?: number;
+  /**
+   * The PyTorch anchor, run beside the MiniLM-L6 shape (`false`: not at all): where it is,
+   * and the thread counts to time it at (default 1 and the cpu backend's threads).
+   */
+  anchor?: (AnchorSetup & { threads?: number[] }) | false;
+  /** Told why the anchor did not run. */
+  onAnchorSkipped?: (reason: string) => void;
   /** Batch sizes (default 1, 8, 32). */
   batchSizes?: number[];
   /** Pairs per timed pass (default 256). */
@@ -78,7 +110,7 @@ export interface BenchOptions {
    */
   deadline?: number;
   /** Told each configuration skipped for the deadline. */
-  onSkip?: (skipped: { model: string; backend: Backend; batchSize: number }) => void;
+  onSkip?: (skipped: { model: string; backend: Backend | "pytorch"; batchSize: number }) => void;
 }
 
 /**
@@ -105,6 +137,27 @@ export async function cachedCrossEncoders(cacheDir = defaultCacheDir()): Promise
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
   return found.sort();
+}
+
+/**
+ * Every backend that runs here, reference first: native `cpu` when onnxruntime-node loads,
+ * `wasm` always, `webgpu` when there is an adapter (a software one too: the benchmark shows
+ * what it costs).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { availableBackends } from "./scoring.ts";
+ * const backends = await availableBackends();
+ * assert(backends.includes("wasm") && backends[0] !== "webgpu");
+ * ```
+ */
+export async function availableBackends(): Promise<Backend[]> {
+  const out: Backend[] = [];
+  if ((await loadNativeOrt()).ort) out.push("cpu");
+  out.push("wasm");
+  if (await webGpuAdapter()) out.push("webgpu");
+  return out;
 }
 
 /**
@@ -153,28 +206,29 @@ function tokenCounts(ce: CrossEncoder, pairs: TextPair[], batchSize: number) {
  * ```
  */
 export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow[]> {
-  const models: { spec: string; name: string }[] = [];
+  const models: { spec: string; name: string; shape?: ShapeName }[] = [];
   for (const shape of options.shapes ?? []) {
     const spec = await shapedModelDir(shape, {
       cacheDir: options.cacheDir,
       onGenerate: (dir) =>
         console.error(`generating the ${shape} model (random weights) in ${dir}`),
     });
-    models.push({ spec, name: `${shape} (generated, seed ${SHAPED_MODEL_SEED})` });
+    models.push({ spec, name: `${shape} (generated, seed ${SHAPED_MODEL_SEED})`, shape });
   }
   if (!options.shapes?.length) {
     models.push({ spec: FIXTURE_MODEL, name: "tiny fixture (2 layers, h32)" });
   }
   const extra = options.models ?? (options.shapes?.length ? [] : await cachedCrossEncoders());
   for (const spec of extra) models.push({ spec, name: spec });
-  const backends = options.backends ?? (await hasWebGpu() ? ["cpu", "webgpu"] : ["cpu"]);
+  const backends = options.backends ?? await availableBackends();
   const batchSizes = options.batchSizes ?? [1, 8, 32];
   const pairs = await benchPairs(options.pairs ?? 256);
   const rows: BenchRow[] = [];
   for (const model of models) {
-    const cpuScores = new Map<number, Float32Array>();
-    // CPU first, so that WebGPU rows can say how far they are from it
-    const order = [...backends].sort((a, b) => (a === "cpu" ? 0 : 1) - (b === "cpu" ? 0 : 1));
+    const reference = new Map<number, Float32Array>();
+    // the reference (cpu, else wasm) first, so that the other rows can say how far they are
+    const order = [...backends].sort((a, b) => BACKEND_ORDER[a] - BACKEND_ORDER[b]);
+    const modelRows: BenchRow[] = [];
     for (const backend of order) {
       const late = () => options.deadline !== undefined && performance.now() > options.deadline;
       if (late()) {
@@ -183,7 +237,11 @@ export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow
         }
         continue;
       }
-      const ce = await loadCrossEncoder(model.spec, { backend, scoreCache: false });
+      const ce = await loadCrossEncoder(model.spec, {
+        backend,
+        threads: options.threads,
+        scoreCache: false,
+      });
       let secondsPerPair = 0;
       try {
         for (const batchSize of batchSizes) {
@@ -204,12 +262,13 @@ export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow
           clearInterval(timer);
           peak = Math.max(peak, Deno.memoryUsage().rss);
           secondsPerPair = seconds / pairs.length;
-          if (backend === "cpu") cpuScores.set(batchSize, scores);
-          const cpu = backend === "cpu" ? undefined : cpuScores.get(batchSize);
+          const base = reference.get(batchSize);
+          if (!base) reference.set(batchSize, scores);
           const { tokens, padded } = tokenCounts(ce, pairs, batchSize);
           const row: BenchRow = {
             model: model.name,
             backend,
+            ...(ce.model.session.threads ? { threads: ce.model.session.threads } : {}),
             batchSize,
             pairs: pairs.length,
             tokensPerPair: tokens / pairs.length,
@@ -218,17 +277,102 @@ export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow
             pairsPerSecond: pairs.length / seconds,
             tokensPerSecond: tokens / seconds,
             peakRssMiB: peak / 2 ** 20,
-            maxDiffFromCpu: cpu ? maxAbsDiff(scores, cpu) : null,
+            maxDiffFromCpu: base ? maxAbsDiff(scores, base) : null,
           };
           options.onRow?.(row);
-          rows.push(row);
+          modelRows.push(row);
         }
       } finally {
         await ce.close();
       }
     }
+    if (model.shape === "minilm-l6" && options.anchor !== false) {
+      modelRows.push(...await anchorRows(model.name, modelRows, pairs.length, options));
+    }
+    rows.push(...modelRows);
   }
   return rows;
+}
+
+const BACKEND_ORDER: Record<Backend, number> = { cpu: 0, wasm: 1, webgpu: 2 };
+
+/** The batch sizes the anchor times. */
+const ANCHOR_BATCH_SIZES = [1, 8, 32];
+
+/**
+ * The anchor's rows for a MiniLM-L6 model: one anchor run per batch size (that batch size's
+ * mean padded length on the first backend timed) and thread count; each kit row gets its rate
+ * over the best anchor rate at its batch size.
+ */
+async function anchorRows(
+  name: string,
+  kitRows: BenchRow[],
+  pairs: number,
+  options: BenchOptions,
+): Promise<BenchRow[]> {
+  const setup = options.anchor || {};
+  const why = await anchorUnavailable(setup);
+  if (why) {
+    options.onAnchorSkipped?.(why);
+    return [];
+  }
+  const threads = [...new Set(setup.threads ?? [1, nativeThreads(options.threads)])];
+  const out: BenchRow[] = [];
+  // one anchor run times batch sizes 1, 8 and 32 at one length: a run serves every batch size
+  // whose padded length rounds the same
+  const runs = new Map<string, Promise<AnchorRun>>();
+  for (const batchSize of [...new Set(kitRows.map((r) => r.batchSize))]) {
+    if (!ANCHOR_BATCH_SIZES.includes(batchSize)) {
+      options.onAnchorSkipped?.(`the anchor times batch sizes 1, 8 and 32 only, not ${batchSize}`);
+      continue;
+    }
+    const first = kitRows.find((r) => r.batchSize === batchSize)!;
+    const length = Math.round(first.paddedLength);
+    for (const t of threads) {
+      if (options.deadline !== undefined && performance.now() > options.deadline) {
+        options.onSkip?.({ model: name, backend: "pytorch", batchSize });
+        continue;
+      }
+      const key = `${t} ${length}`;
+      if (!runs.has(key)) runs.set(key, runAnchor(setup, t, length, pairs));
+      const run = await runs.get(key)!;
+      if (run.parameters !== MODEL_SHAPES["minilm-l6"].parameters) {
+        throw new KitError(
+          `the PyTorch anchor has ${run.parameters} parameters, not MiniLM-L6's ` +
+            `${MODEL_SHAPES["minilm-l6"].parameters}: not the same model shape`,
+        );
+      }
+      const rate = run.pairsPerSecond.get(batchSize);
+      if (rate === undefined) {
+        throw new KitError(`the PyTorch anchor printed no rate at batch ${batchSize}`);
+      }
+      const row: BenchRow = {
+        model: name,
+        backend: "pytorch",
+        threads: run.threads,
+        batchSize,
+        pairs,
+        tokensPerPair: run.length,
+        paddedLength: run.length,
+        seconds: pairs / rate,
+        pairsPerSecond: rate,
+        tokensPerSecond: rate * run.length,
+        peakRssMiB: NaN,
+        maxDiffFromCpu: null,
+        note: `torch ${run.torch}${run.blas ? `, ${run.blas}` : ""}, OPENBLAS_CORETYPE and ` +
+          "OPENBLAS_L2_SIZE unset",
+      };
+      options.onRow?.(row);
+      out.push(row);
+    }
+  }
+  for (const r of [...kitRows, ...out]) {
+    const best = Math.max(
+      ...out.filter((a) => a.batchSize === r.batchSize).map((a) => a.pairsPerSecond),
+    );
+    if (Number.isFinite(best)) r.vsPyTorch = r.pairsPerSecond / best;
+  }
+  return out;
 }
 
 function maxAbsDiff(a: Float32Array, b: Float32Array): number {
@@ -238,7 +382,9 @@ function maxAbsDiff(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * The rows as a Markdown table.
+ * The rows as a Markdown table: `× PyTorch` is the row's pairs/s over the best anchor rate at
+ * its batch size; `max |Δ|` the largest score difference from the reference backend (the
+ * first timed: cpu when it runs) on the same pairs.
  *
  * @example
  * ```ts
@@ -246,41 +392,43 @@ function maxAbsDiff(a: Float32Array, b: Float32Array): number {
  * import { formatBenchTable } from "./scoring.ts";
  * const t = formatBenchTable([{ model: "m", backend: "webgpu", batchSize: 8, pairs: 10,
  *   tokensPerPair: 20, paddedLength: 24, seconds: 0.5, pairsPerSecond: 20,
- *   tokensPerSecond: 400, peakRssMiB: 100, maxDiffFromCpu: 1.5e-7 }]);
- * assert(t.includes("| m | webgpu | 8 | 10 | 20.0 | 24.0 | 20.0 | 400 | 100 | 1.5e-7 |"));
+ *   tokensPerSecond: 400, peakRssMiB: 100, maxDiffFromCpu: 1.5e-7, vsPyTorch: 0.05 }]);
+ * assert(t.includes("| m | webgpu |  | 8 | 10 | 20.0 | 24.0 | 20.0 | 0.05 | 400 | 100 | 1.5e-7 |"));
  * ```
  */
 export function formatBenchTable(rows: BenchRow[]): string {
   const lines = [
-    "| model | backend | batch | pairs | tokens/pair | padded/pair | pairs/s | tokens/s | peak RSS MiB | max \\|webgpu - cpu\\| |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| model | backend | threads | batch | pairs | tokens/pair | padded/pair | pairs/s | × PyTorch | tokens/s | peak RSS MiB | max \\|Δ\\| from the first backend |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   // two significant digits below 10 (lavapipe runs a real-shaped model at under 1 pair/s)
   const rate = (v: number, digits: number) => v < 10 ? v.toPrecision(2) : v.toFixed(digits);
   for (const r of rows) {
     const diff = r.maxDiffFromCpu === null ? "" : r.maxDiffFromCpu.toExponential(1);
+    const ratio = r.vsPyTorch === undefined ? "" : r.vsPyTorch.toFixed(2);
+    const rss = Number.isFinite(r.peakRssMiB) ? String(Math.round(r.peakRssMiB)) : "";
     lines.push(
-      `| ${r.model} | ${r.backend} | ${r.batchSize} | ${r.pairs} | ${
+      `| ${r.model} | ${r.backend} | ${r.threads ?? ""} | ${r.batchSize} | ${r.pairs} | ${
         r.tokensPerPair.toFixed(1)
-      } | ${r.paddedLength.toFixed(1)} | ${rate(r.pairsPerSecond, 1)} | ${
+      } | ${r.paddedLength.toFixed(1)} | ${rate(r.pairsPerSecond, 1)} | ${ratio} | ${
         rate(r.tokensPerSecond, 0)
-      } | ${Math.round(r.peakRssMiB)} | ${diff} |`,
+      } | ${rss} | ${diff} |`,
     );
   }
   return lines.join("\n");
 }
-
 /** The `bench scoring` subcommand (registered by the CLI's `bench` group). */
 export const benchScoringCommand: Command = {
-  summary:
-    "pairs/s, tokens/s, peak memory and CPU/WebGPU agreement of the cross-encoders per backend and batch size",
+  summary: "pairs/s, tokens/s, peak memory and agreement of the cross-encoders per backend and " +
+    "batch size, beside PyTorch on the MiniLM-L6 shape",
   options: [
     { name: "pairs", value: "N", help: "pairs per timed pass (default 256)" },
     { name: "batch-sizes", value: "N,N,...", help: "batch sizes (default 1,8,32)" },
     {
       name: "backends",
-      value: "cpu,webgpu",
-      help: "backends (default: cpu, and webgpu when an adapter exists)",
+      value: BACKENDS.join(","),
+      help: "backends (default: every one that runs here: cpu when onnxruntime-node loads, " +
+        "wasm, webgpu when there is an adapter, a software one too)",
     },
     {
       name: "model",
@@ -295,7 +443,28 @@ export const benchScoringCommand: Command = {
       help: "time a generated model of this real shape (random weights, built into the cache " +
         "when missing) instead of the fixture and the cached models",
     },
+    {
+      name: "torch-anchor",
+      value: "FILE",
+      help: "the PyTorch anchor timed beside --shape minilm-l6 (default " +
+        "../shared/tools/anchors/torch_minilm_cpu.py beside the kit)",
+    },
+    {
+      name: "torch-python",
+      value: "PATH",
+      help: `the Python that imports torch (default ${DEFAULT_TORCH_PYTHON}, Debian's)`,
+    },
+    {
+      name: "torch-threads",
+      value: "N,N,...",
+      help: "threads to time the anchor at; each batch size is compared with the best " +
+        "(default 1 and the cpu backend's threads)",
+    },
+    { name: "no-torch", help: "do not run the PyTorch anchor" },
   ],
+  notes: "The anchor runs once per batch size and thread count, with that batch size's mean " +
+    "padded length in the kit, and with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from " +
+    "its environment. See docs/performance.md.",
   async run(args) {
     const p = parseFlags(args, benchScoringCommand);
     const ints = (v: string | undefined) =>
@@ -309,15 +478,32 @@ export const benchScoringCommand: Command = {
     const extra = (p.values.model as string[] | undefined) ?? undefined;
     const shapes = (p.values.shape as string[] | undefined)?.flatMap((v) => v.split(","))
       .map((v) => oneOf(v, SHAPE_NAMES, "shape"));
+    const load = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
+    const before = load();
+    console.error((await chooseBackend("auto")).line);
+    const notes: string[] = [];
     const rows = await benchScoring({
       pairs: integerFlag(p, "pairs", 1),
       batchSizes: ints(str(p, "batch-sizes")),
       backends,
       models: extra,
       shapes,
+      anchor: p.values["no-torch"] ? false : {
+        script: str(p, "torch-anchor") ?? DEFAULT_TORCH_ANCHOR,
+        python: str(p, "torch-python") ?? DEFAULT_TORCH_PYTHON,
+        threads: ints(str(p, "torch-threads")),
+      },
+      onAnchorSkipped: (why) => notes.push(`PyTorch anchor not run: ${why}`),
       // a row on stderr as it is measured: a real-shaped model on a CPU adapter takes minutes
       onRow: (row) => console.error(formatBenchTable([row]).split("\n")[2]),
     });
-    console.log(formatBenchTable(rows));
+    for (const n of new Set(rows.flatMap((r) => r.note ? [`${r.backend}: ${r.note}`] : []))) {
+      notes.push(n);
+    }
+    notes.push(
+      `${navigator.hardwareConcurrency} CPUs; load average (1, 5, 15 min) ${before} before, ` +
+        `${load()} after`,
+    );
+    console.log(formatBenchTable(rows) + "\n\n" + notes.map((n) => `- ${n}`).join("\n"));
   },
 };

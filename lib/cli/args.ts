@@ -2,8 +2,8 @@
  * Reading a command's arguments against its option table (`command.ts`; the grammar is
  * `grammar.ts`), and the flags several commands share: single table entries here
  * ({@link RELEASE_OPTION}, {@link COMPLETE_OPTION}, {@link LEVEL_OPTION}, {@link OUT_OPTION},
- * {@link FORCE_OPTION}, {@link FILTER_OPTION}, {@link DIR_OPTION}), each beside the function
- * that reads it.
+ * {@link FORCE_OPTION}, {@link FILTER_OPTION}, {@link DIR_OPTION}, {@link BACKEND_OPTION}),
+ * each beside the function that reads it.
  *
  * @module
  */
@@ -17,6 +17,7 @@ import {
   relevanceFromText,
   type TrecRelease,
 } from "../metrics/trec_format.ts";
+import { BACKEND_CHOICES, type BackendChoice } from "../scoring/model/session_types.ts";
 import { type Arguments, type Option, type Positional, positionalsText } from "./command.ts";
 import { type Parsed, readFlags, UsageError } from "./grammar.ts";
 
@@ -221,6 +222,38 @@ export const DIR_OPTION: Option = {
     "data/cache/, else the bundled samples when the corpus is not fetched; 'samples' names the " +
     "bundled samples)",
 };
+
+/**
+ * `--backend B`: where transformer models run, in every command that runs one (`score`,
+ * `report`; `bench scoring` takes a list, `--backends`). `KIT_BACKEND` is the same choice for
+ * the notebooks.
+ */
+export const BACKEND_OPTION: Option = {
+  name: "backend",
+  value: BACKEND_CHOICES.join("|"),
+  help:
+    "where transformer models run: auto (the default: a hardware WebGPU adapter, else cpu, else wasm; " +
+    "a software adapter such as lavapipe never), webgpu, cpu (onnxruntime's native CPU " +
+    "backend on this process's cores) or wasm (onnxruntime-web, one thread); the choice is " +
+    "said on stderr",
+};
+
+/**
+ * Reads {@link BACKEND_OPTION}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BACKEND_OPTION, backendFlag, parseFlags } from "./args.ts";
+ * const table = { options: [BACKEND_OPTION] };
+ * assert.equal(backendFlag(parseFlags([], table)), "auto");
+ * assert.equal(backendFlag(parseFlags(["--backend", "wasm"], table)), "wasm");
+ * assert.throws(() => backendFlag(parseFlags(["--backend", "gpu"], table)), /unknown backend 'gpu'/);
+ * ```
+ */
+export function backendFlag(p: Parsed): BackendChoice {
+  return oneOf(str(p, "backend") ?? "auto", BACKEND_CHOICES, "backend");
+}
 
 /**
  * The `--trec-eval RELEASE` flag: which trec_eval release's reading and ranking to

@@ -26,6 +26,7 @@ import {
   trecRelease,
 } from "./args.ts";
 import { qrcdCommands } from "./qrcd.ts";
+import { mergeShardRuns } from "../scoring/shard.ts";
 import { trecCommand } from "./eval_trec.ts";
 import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
@@ -37,7 +38,12 @@ const AS2_MEASURES = [...PROTOCOL_MEASURES.map((m) => m.trecEval), "P.5"];
 
 const as2Command: Command = {
   summary: "evaluate a run on an answer-selection split (MAP and MRR first)",
-  positionals: [{ name: "RUN", help: "the run: TREC or ranx/pytrec_eval JSON, gzip too" }],
+  positionals: [{
+    name: "RUN",
+    help: "the run: TREC or ranx/pytrec_eval JSON, gzip too; several files are the shards of " +
+      "one run (score --shard), read together (a question in two of them is an error)",
+    repeat: { min: 1 },
+  }],
   options: [
     { name: "dataset", value: datasetNames("as2").join("|"), required: true, help: "the corpus" },
     { name: "split", value: "S", required: true, help: "the split the run answers" },
@@ -51,7 +57,7 @@ const as2Command: Command = {
     const p = parseFlags(args, as2Command);
     const release = trecRelease(p);
     const dataset = oneOf(str(p, "dataset")!, datasetNames("as2"), "dataset");
-    const runPath = p.positionals[0];
+    const runPaths = p.positionals;
     const splitName = str(p, "split")!;
     const filter = filterFlag(p, splitName);
     const raw = await loadSplit(dataset, splitName, { dir: str(p, "dir") });
@@ -59,13 +65,17 @@ const as2Command: Command = {
     console.error(`${dataset} ${raw.split}: ${describeFilter(report)}`);
     if (raw.isSample) console.error("note: reading the bundled samples, not the real corpus");
     const qrels = qrelsFromQuestions(questions);
-    // A run in another numbering its corpus's runs circulate in (WikiQA's .ref) is mapped.
-    const read = renumberRun(await readRun(runPath, { release }), dataset, raw.questions, {
-      split: splitName,
-      file: runPath,
-    });
-    if (read.numbering) console.error(`note: ${runPath}: ${numberingNote(read, splitName)}`);
-    const run = read.run;
+    const parts = [];
+    for (const runPath of runPaths) {
+      // A run in another numbering its corpus's runs circulate in (WikiQA's .ref) is mapped.
+      const read = renumberRun(await readRun(runPath, { release }), dataset, raw.questions, {
+        split: splitName,
+        file: runPath,
+      });
+      if (read.numbering) console.error(`note: ${runPath}: ${numberingNote(read, splitName)}`);
+      parts.push({ file: runPath, run: read.run });
+    }
+    const run = parts.length === 1 ? parts[0].run : mergeShardRuns(parts);
     const kept = new Set(questions.map((q) => q.id));
     const check = checkRunAgainstSplit(run, questions, {
       filter,

@@ -9,8 +9,18 @@
  * @module
  */
 import type { Command } from "./command.ts";
-import { FILTER_OPTION, filterFlag, FORCE_OPTION, list, oneOf, parseFlags, str } from "./args.ts";
-import { BACKENDS } from "../scoring/model/session.ts";
+import {
+  BACKEND_OPTION,
+  backendFlag,
+  FILTER_OPTION,
+  filterFlag,
+  FORCE_OPTION,
+  list,
+  oneOf,
+  parseFlags,
+  str,
+} from "./args.ts";
+import { chooseBackend, parseBackendChoice } from "../scoring/model/backend.ts";
 import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
@@ -65,7 +75,7 @@ export const reportCommand: Command = {
       help: "the two systems of the error analysis (default: your best against the strongest " +
         "kit baseline that is not the same model)",
     },
-    { name: "backend", value: BACKENDS.join("|"), help: "where transformer models run" },
+    BACKEND_OPTION,
     { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
     { name: "out", value: "DIR", help: "the report folder (default reports/<data>/)" },
     FORCE_OPTION,
@@ -76,8 +86,12 @@ export const reportCommand: Command = {
   async run(args) {
     const p = parseFlags(args, reportCommand);
     const data = oneOf(str(p, "data", "sample")!, ["sample", "real"] as const, "--data");
-    const backend = str(p, "backend");
-    if (backend !== undefined) oneOf(backend, BACKENDS, "backend");
+    // --backend, else KIT_BACKEND as the notebooks would read it, else auto
+    const backend = str(p, "backend") === undefined
+      ? parseBackendChoice(Deno.env.get("KIT_BACKEND"), "KIT_BACKEND")
+      : backendFlag(p);
+    // Said once here; each notebook resolves it again (03 shows its line).
+    console.error((await chooseBackend(backend)).line);
     // `--model M` (no '=') keeps its old meaning: the model of notebook 03.
     const plain = list(p, "model").filter((m) => !m.includes("="));
     if (plain.length > 1) throw new KitError("give one --model for notebook 03");

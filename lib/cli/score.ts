@@ -1,19 +1,23 @@
 /**
- * `deno task score --model M --dataset D --split S --filter F --out RUN [--backend B]`:
- * scores the whole candidate set of every question and writes a TREC run; prints MAP and
- * MRR of the run on stderr when the split has labels.
+ * `deno task score --model M --dataset D --split S --filter F --out RUN [--backend B]
+ * [--shard I/N | --shards N]`: scores the whole candidate set of every question (or of one
+ * shard's questions) and writes a TREC run; prints MAP and MRR of the run on stderr when the
+ * split has labels.
  *
  * @module
  */
 import { datasetNames, findDataset } from "../data/datasets.ts";
 import { evaluate, qrelsFromQuestions, runFromScores, writeRun } from "../metrics/mod.ts";
-import { BACKENDS } from "../scoring/model/session.ts";
+import { chooseBackend } from "../scoring/model/backend.ts";
+import { resolveShard, type Shard } from "../scoring/shard.ts";
 import { answerQrcdSplit, makeScorer, scoreSplit } from "../scoring/pipeline.ts";
 import { describeTraining } from "../scoring/ltr.ts";
 import { writeLtrModel } from "../scoring/ltr_file.ts";
 import { LTR_FLAGS, readLtrFlags } from "./ltr_flags.ts";
 import { writeSpanRun } from "../qrcd/runfile.ts";
 import {
+  BACKEND_OPTION,
+  backendFlag,
   DIR_OPTION,
   FILTER_OPTION,
   filterFlag,
@@ -28,6 +32,29 @@ import {
   str,
 } from "./args.ts";
 import type { Command } from "./command.ts";
+import type { Parsed } from "./grammar.ts";
+import { KitError } from "../errors.ts";
+import type { Backend } from "../scoring/model/session_types.ts";
+
+/**
+ * Puts the shard's index into `--out` (`{shard}`); a sharded run needs the placeholder, so
+ * that the shards of a job array never write one file, and an unsharded one must not have it.
+ */
+function shardedOut(p: Parsed, shard: Shard | undefined): void {
+  const out = str(p, "out");
+  if (out === undefined || out === "-") return;
+  const has = out.includes("{shard}");
+  if (shard && !has) {
+    throw new KitError(
+      `with --shard or --shards, --out needs {shard} in its name so that each shard writes its ` +
+        `own file (e.g. runs/ce.{shard}.run), not '${out}'`,
+    );
+  }
+  if (!shard && has) {
+    throw new KitError(`--out '${out}' has {shard}, but no --shard or --shards is given`);
+  }
+  if (shard) p.values.out = out.replaceAll("{shard}", String(shard.index));
+}
 
 /** The `score` command. */
 export const scoreCommand: Command = {
@@ -47,7 +74,19 @@ export const scoreCommand: Command = {
     FORCE_OPTION,
     RUN_ID_OPTION,
     DIR_OPTION,
-    { name: "backend", value: BACKENDS.join("|"), help: "where transformer models run" },
+    BACKEND_OPTION,
+    {
+      name: "shard",
+      value: "I/N",
+      help: "score shard I (from 0) of N: the questions whose id hashes to I (FNV-1a mod N); " +
+        "--out names each shard's file with {shard}",
+    },
+    {
+      name: "shards",
+      value: "N",
+      help: "N shards, the index taken from SLURM_ARRAY_TASK_ID (relative to " +
+        "SLURM_ARRAY_TASK_MIN) or JOB_COMPLETION_INDEX: one command line for a job array",
+    },
     { name: "batch-size", value: "N", help: "pairs per model call (default 32; QA models 16)" },
     { name: "seed", value: "N", help: "seed of the ranker's training shuffle (default 42)" },
     { name: "no-cache", help: "do not read or write the score cache (transformer models)" },
@@ -58,7 +97,9 @@ export const scoreCommand: Command = {
   ],
   notes: "--out: a TREC run; RUN.json: ranx/pytrec_eval JSON; .gz: compressed (qrcd: RUN.json, " +
     "the shared task's format, with a QA model). Required, except that --model ltr " +
-    "--save-model FILE alone trains and saves the ranker without scoring.",
+    "--save-model FILE alone trains and saves the ranker without scoring. With --shard or " +
+    "--shards, {shard} in --out is replaced by the shard's index; the shards' runs together " +
+    "(concatenated, or given together to eval as2) are the unsharded run. See docs/scoring.md.",
   async run(args) {
     const p = parseFlags(args, scoreCommand);
     const model = str(p, "model")!;
@@ -66,13 +107,21 @@ export const scoreCommand: Command = {
     const ltr = await readLtrFlags(p, model);
     // With --save-model alone the ranker is trained and saved, and nothing is scored.
     if (!ltr.saveModel || str(p, "out") !== undefined) required(p, "out");
+    const shard = resolveShard({ shard: str(p, "shard"), shards: str(p, "shards") });
+    shardedOut(p, shard);
     // Checked before the work: an output that cannot be written fails now, not after scoring.
     const out = (await outputFlag(p))?.path;
     if (ltr.saveModel) await outputFlag(p, "save-model");
     const force = p.values.force === true;
     const split = out === undefined ? str(p, "split") ?? "" : required(p, "split");
-    const backendFlag = str(p, "backend");
-    const backend = backendFlag === undefined ? undefined : oneOf(backendFlag, BACKENDS, "backend");
+    // The backend is chosen (and said) once, for a model that runs on one.
+    const backendChoice = backendFlag(p);
+    let backend: Backend | undefined;
+    if (!model.startsWith("lexical:") && model !== "ltr") {
+      const chosen = await chooseBackend(backendChoice);
+      console.error(chosen.line);
+      backend = chosen.backend;
+    }
     const int = (name: string) => integerFlag(p, name, name === "seed" ? 0 : 1);
     if (out === undefined) {
       const t0 = performance.now();
@@ -91,6 +140,12 @@ export const scoreCommand: Command = {
       return;
     }
     if (findDataset(dataset).task === "qrcd") {
+      if (shard) {
+        throw new KitError(
+          "--shard/--shards split answer-selection questions into TREC runs; a QRCD run is one " +
+            "JSON object: score QRCD unsharded",
+        );
+      }
       const t0 = performance.now();
       const run = await answerQrcdSplit(model, split, {
         backend,
@@ -109,6 +164,12 @@ export const scoreCommand: Command = {
       return;
     }
     const filter = filterFlag(p, split);
+    if (shard) {
+      console.error(
+        `shard ${shard.index} of ${shard.count} (${shard.source}): the questions whose id ` +
+          `hashes to ${shard.index} (FNV-1a mod ${shard.count})`,
+      );
+    }
     const started = performance.now();
     let lastShown = 0;
     const result = await scoreSplit(model, dataset, split, {
@@ -119,6 +180,7 @@ export const scoreCommand: Command = {
       dir: str(p, "dir"),
       ltrTraining: ltr.training,
       scoreCache: p.values["no-cache"] ? false : undefined,
+      shard,
       onProgress(done, total) {
         const now = performance.now();
         if (Deno.stderr.isTerminal() && (now - lastShown > 500 || done === total)) {
@@ -137,12 +199,15 @@ export const scoreCommand: Command = {
     const ev = evaluate(qrelsFromQuestions(result.questions), run, ["map", "recip_rank"], {
       warn: false,
     });
+    const of = shard ? ` (shard ${shard.index} of ${shard.count}: MAP of its questions alone)` : "";
+    const measured = result.questions.length === 0
+      ? "no question of the split falls in this shard"
+      : `MAP ${ev.summary.map.toFixed(4)} MRR ${ev.summary.recip_rank.toFixed(4)}${of}`;
     console.error(
       `${out}: ${result.questions.length} questions, ${pairs} candidates scored by ` +
         `${result.scorerId} in ${seconds.toFixed(1)} s; ` +
-        `${dataset} ${split} ${filter}: MAP ${ev.summary.map.toFixed(4)} MRR ${
-          ev.summary.recip_rank.toFixed(4)
-        }` + (result.ltrModel ? `\n  ranker trained on ${describeTraining(result.ltrModel)}` : "") +
+        `${dataset} ${split} ${filter}: ${measured}` +
+        (result.ltrModel ? `\n  ranker trained on ${describeTraining(result.ltrModel)}` : "") +
         (ltr.saveModel ? `\n  model saved to ${ltr.saveModel}` : ""),
     );
   },

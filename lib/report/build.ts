@@ -31,7 +31,7 @@ import { PROJECT_ROOT } from "../data/paths.ts";
 import { runFromScores, writeRun } from "../metrics/mod.ts";
 import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
-import type { Backend } from "../scoring/model/session.ts";
+import type { BackendChoice } from "../scoring/model/session_types.ts";
 import { launchBrowser } from "./browser.ts";
 import { checkPage, checkPdf, type PageCheck, pageProblems, type PdfCheck } from "./check.ts";
 import {
@@ -213,12 +213,12 @@ async function prepareSystems(
   log: (line: string) => void,
 ): Promise<UserSystemsSpec> {
   // One corpus per report: the checks, the models' scoring and the notebook read one folder.
-  const dir = corpusDir({ data, backend: "cpu" }, spec.dataset);
+  const dir = corpusDir({ data, backend: "auto" }, spec.dataset);
   const split = await loadSystemsSplit(spec, dir);
   const given = spec.systems.filter((s) => !s.model);
   await readCheckedRuns({ ...spec, systems: given }, split, log);
   if (spec.qrcd?.runs.length) {
-    await readQrcdInputs(spec, corpusDir({ data, backend: "cpu" }, "qrcd"), log);
+    await readQrcdInputs(spec, corpusDir({ data, backend: "auto" }, "qrcd"), log);
   }
   const systems = [];
   for (const [i, s] of spec.systems.entries()) {
@@ -229,7 +229,7 @@ async function prepareSystems(
     const t0 = performance.now();
     const scored = await scoreSplit(s.model, spec.dataset, spec.split, {
       filter: spec.filter,
-      backend: backend as Backend | undefined,
+      backend: backend as BackendChoice | undefined,
       dir,
     });
     const path = `${outDir}/runs/${fileSafe(s.name, i)}.run`;

@@ -59,7 +59,7 @@ export interface NotebookParams {
   data: "sample" | "real";
   /** Model name for the scoring notebooks: `KIT_MODEL`. */
   model?: string;
-  /** Scoring backend (`webgpu`, `cpu`): `KIT_BACKEND`. */
+  /** Scoring backend (`auto`, `webgpu`, `cpu`, `wasm`): `KIT_BACKEND`. */
   backend?: string;
   /** The user's systems (notebook 00), as given; the build writes them to `systemsFile`. */
   systems?: UserSystemsSpec;

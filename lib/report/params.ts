@@ -8,13 +8,14 @@
  * |---|---|---|
  * | `KIT_DATA` | `sample`, `real` | `sample` |
  * | `KIT_MODEL` | a model name of `lib/scoring` | (the notebook's default) |
- * | `KIT_BACKEND` | `webgpu`, `cpu` | `webgpu` |
+ * | `KIT_BACKEND` | `auto`, `webgpu`, `cpu`, `wasm` | `auto` |
  *
  * @module
  */
 import { KitError } from "../errors.ts";
 import { datasetDir, defaultCacheDir, isInstalled, PROJECT_ROOT } from "../data/paths.ts";
 import type { DatasetName } from "../data/types.ts";
+import { type BackendChoice, parseBackendChoice } from "../scoring/model/session_types.ts";
 
 /** What a notebook runs on. */
 export interface KitParams {
@@ -22,8 +23,8 @@ export interface KitParams {
   data: "sample" | "real";
   /** Model name, when set. */
   model?: string;
-  /** Scoring backend. */
-  backend: "webgpu" | "cpu";
+  /** Scoring backend: `auto` (the fastest real one, `chooseBackend`) or a named one. */
+  backend: BackendChoice;
 }
 
 /**
@@ -35,7 +36,7 @@ export interface KitParams {
  * import assert from "node:assert/strict";
  * import { notebookParams } from "./params.ts";
  * const p = notebookParams({ KIT_DATA: "sample" });
- * assert(p.data === "sample" && p.backend === "webgpu");
+ * assert(p.data === "sample" && p.backend === "auto");
  * ```
  */
 export function notebookParams(
@@ -45,10 +46,7 @@ export function notebookParams(
   if (data !== "sample" && data !== "real") {
     throw new KitError(`KIT_DATA must be 'sample' or 'real', not '${data}'`);
   }
-  const backend = env.KIT_BACKEND || "webgpu";
-  if (backend !== "webgpu" && backend !== "cpu") {
-    throw new KitError(`KIT_BACKEND must be 'webgpu' or 'cpu', not '${backend}'`);
-  }
+  const backend = parseBackendChoice(env.KIT_BACKEND, "KIT_BACKEND");
   return { data, backend, ...(env.KIT_MODEL ? { model: env.KIT_MODEL } : {}) };
 }
 

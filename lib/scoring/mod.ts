@@ -1,7 +1,7 @@
 /**
  * Scoring: from a model to scores, runs and answer spans. Lexical baselines (Word Cnt,
  * Wgt Word Cnt, BM25), the learned ranker (logistic regression, the default model) and
- * transformer models (ONNX via onnxruntime-web, WebGPU or wasm CPU backends). The model
+ * transformer models (ONNX: WebGPU, the native CPU backend or wasm; `model/backend.ts`). The model
  * plumbing (sessions, tokenizer, padding, the score cache, the hub's file layout) stays in
  * `model/`.
  *
@@ -35,7 +35,16 @@ export { writeSeedRuns } from "./regimes.ts";
 export type { LtrEvaluationSet, LtrTrainingSet, SeedRuns } from "./regimes.ts";
 export type { SplitChoice, TrainRankerOptions } from "./regimes.ts";
 // Transformer models (ONNX): backends, the hub, cross-encoders, span readers, inspection.
-export { type Backend, BACKENDS, defaultBackend } from "./model/session.ts";
+export { type Backend, BACKENDS } from "./model/session.ts";
+export {
+  BACKEND_CHOICES,
+  type BackendChoice,
+  chooseBackend,
+  defaultBackend,
+} from "./model/backend.ts";
+export { parseBackendChoice } from "./model/backend.ts";
+export type { ChosenBackend } from "./model/backend.ts";
+export { type AdapterInfo, isSoftwareAdapter, webGpuAdapter } from "./model/adapter.ts";
 export { downloadModel, type HubOptions, resolveModelDir } from "./model/hub.ts";
 export type { LoadModelOptions } from "./model/model.ts";
 export { loadCrossEncoder } from "./model/crossencoder.ts";

@@ -22,7 +22,8 @@ import { loadCrossEncoder } from "./model/crossencoder.ts";
 import { loadSpanReader, type SpanReaderOptions } from "./model/qa.ts";
 import { isQrcdSplit, loadQrcdSplit } from "../qrcd/load.ts";
 import type { SpanPrediction, SpanRun } from "../qrcd/types.ts";
-import type { Backend } from "./model/session.ts";
+import type { BackendChoice } from "./model/session_types.ts";
+import { type Shard, shardItems } from "./shard.ts";
 import { isQuestionScorer, questionScorer } from "./questions.ts";
 import type { PairScorer, ProgressFn, QuestionScorer } from "./types.ts";
 
@@ -54,8 +55,10 @@ export interface MakeScorerOptions {
   ltrModel?: LtrModel;
   /** How `ltr` trains when no `ltrModel` is given. */
   ltrTraining?: LtrTrainingChoice;
-  /** Backend for transformer models (default: webgpu when available). */
-  backend?: Backend;
+  /** Backend for transformer models (default `auto`: see `model/backend.ts`). */
+  backend?: BackendChoice;
+  /** Intra-op threads of the native CPU backend (default: the CPUs this process may use). */
+  threads?: number;
   /** Pairs per model call for transformer models. */
   batchSize?: number;
   /** Score cache folder, or false to turn it off (transformer models). */
@@ -120,6 +123,7 @@ export async function makeScorer(
   }
   const ce = await loadCrossEncoder(spec, {
     backend: options.backend,
+    threads: options.threads,
     batchSize: options.batchSize,
     scoreCache: options.scoreCache,
   });
@@ -149,11 +153,13 @@ export interface ScoreSplitOptions extends MakeScorerOptions {
   filter?: "raw" | "no-all" | "clean";
   /** Progress of the scoring. */
   onProgress?: ProgressFn;
+  /** Score only this shard's questions (`shard.ts`); the statistics stay the whole split's. */
+  shard?: Shard;
 }
 
 /** What {@link scoreSplit} returns. */
 export interface ScoredSplit {
-  /** The scored questions (after the filter). */
+  /** The scored questions (after the filter; with a shard, its questions alone). */
   questions: Question[];
   /** One score per candidate, in question and candidate order. */
   scores: Float32Array;
@@ -185,6 +191,7 @@ export async function scoreSplit(
     filter: options.filter ?? "clean",
     dir: options.dir,
   });
+  const questions = shardItems(loaded.questions, options.shard, (q) => q.id);
   let stats = options.stats;
   if (!stats && (spec === "ltr" || spec.startsWith("lexical:"))) {
     const raw = await loadSplit(dataset, split, { filter: "raw", dir: options.dir });
@@ -192,7 +199,7 @@ export async function scoreSplit(
   }
   const ready = await makeScorer(spec, { ...options, dataset, stats });
   try {
-    const perQuestion = await ready.scorer.scoreQuestions(loaded.questions, {
+    const perQuestion = await ready.scorer.scoreQuestions(questions, {
       onProgress: options.onProgress,
       batchSize: options.batchSize,
     });
@@ -204,7 +211,7 @@ export async function scoreSplit(
       at += s.length;
     }
     return {
-      questions: loaded.questions,
+      questions,
       scores,
       scorerId: ready.scorer.id,
       ltrModel: ready.ltrModel,

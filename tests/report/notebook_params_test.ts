@@ -31,13 +31,14 @@ Deno.test("headlines round-trip through a notebook's outputs, order kept", () =>
 });
 
 Deno.test("notebook parameters: defaults, checks, real data must be fetched", () => {
-  assert.deepEqual(notebookParams({}), { data: "sample", backend: "webgpu" });
+  assert.deepEqual(notebookParams({}), { data: "sample", backend: "auto" });
   assert.deepEqual(notebookParams({ KIT_DATA: "real", KIT_BACKEND: "cpu", KIT_MODEL: "m" }), {
     data: "real",
     backend: "cpu",
     model: "m",
   });
   assert.throws(() => notebookParams({ KIT_DATA: "full" }), /KIT_DATA must be/);
+  assert.equal(notebookParams({ KIT_BACKEND: "wasm" }).backend, "wasm");
   assert.throws(() => notebookParams({ KIT_BACKEND: "cuda" }), /KIT_BACKEND must be/);
   const saved = Deno.env.get("QA_KIT_DATA_DIR");
   Deno.env.set("QA_KIT_DATA_DIR", "/nonexistent-kit-cache");

@@ -15,7 +15,8 @@ if (!webgpu && Deno.env.get("CI") === "true") {
   throw new Error("CI has no WebGPU adapter: is mesa-vulkan-drivers installed?");
 }
 if (!webgpu) console.warn("no WebGPU adapter here: the webgpu backend tests are skipped");
-const BACKENDS: Backend[] = webgpu ? ["cpu", "webgpu"] : ["cpu"];
+// every backend: the native CPU backend, onnxruntime-web's wasm, WebGPU (lavapipe in CI)
+const BACKENDS: Backend[] = webgpu ? ["cpu", "wasm", "webgpu"] : ["cpu", "wasm"];
 
 Deno.test("tokenizer: pair ids and truncation match the Python reference", async () => {
   const tok = await ModelTokenizer.load(`${FIXTURE}/cross-encoder`);
@@ -122,18 +123,21 @@ for (const backend of BACKENDS) {
   });
 }
 
-Deno.test("cpu and webgpu agree within 1e-4 on the same pairs", { ignore: !webgpu }, async () => {
+Deno.test("cpu, wasm and webgpu agree within 1e-4 on the same pairs", async () => {
   const pairs = REF.crossEncoder.pairs.flatMap((p: { question: string; candidate: string }) => [
     p,
     { question: p.candidate.slice(0, 40), candidate: p.question },
   ]);
   const out: Float32Array[] = [];
-  for (const backend of ["cpu", "webgpu"] as const) {
+  for (const backend of BACKENDS) {
     const ce = await loadCrossEncoder(`${FIXTURE}/cross-encoder`, { backend, scoreCache: false });
+    assert.equal(ce.model.session.backend, backend);
     out.push(await ce.scorePairs(pairs, { batchSize: 5 }));
     await ce.close();
   }
-  for (let i = 0; i < pairs.length; i++) assert.ok(Math.abs(out[0][i] - out[1][i]) < TOL);
+  for (const other of out.slice(1)) {
+    for (let i = 0; i < pairs.length; i++) assert.ok(Math.abs(out[0][i] - other[i]) < TOL);
+  }
 });
 
 Deno.test("the score cache answers repeated pairs without rescoring", async () => {

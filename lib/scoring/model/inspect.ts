@@ -1,7 +1,7 @@
 /**
  * Looking inside transformer scoring: the WebGPU adapter Deno finds, the tokens of a pair
  * as the model sees them, how pairs are cut into padded batches, scoring throughput per
- * batch size, and how closely the WebGPU and CPU backends agree. Notebook 3 shows these;
+ * batch size, and how closely the backends (WebGPU, native CPU, wasm) agree. Notebook 3 shows these;
  * the scoring itself is the cross-encoder of `crossencoder.ts`.
  *
  * @module
@@ -9,7 +9,9 @@
 import { KitError } from "../../errors.ts";
 import type { Question } from "../../data/types.ts";
 import { type CrossEncoder, loadCrossEncoder, padBatch } from "./crossencoder.ts";
-import { type Backend, hasWebGpu } from "./session.ts";
+import { webGpuAdapter } from "./adapter.ts";
+import { loadNativeOrt } from "./native.ts";
+import type { Backend } from "./session_types.ts";
 import type { TextPair } from "../types.ts";
 
 /** A row of a table: column name to value. */
@@ -27,17 +29,18 @@ type Row = Record<string, string | number | boolean | null | undefined>;
  * ```
  */
 export async function webGpuAdapterInfo(): Promise<Row> {
-  const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
-  const adapter = gpu ? await gpu.requestAdapter().catch(() => null) : null;
-  if (!adapter) return { adapter: "none", "navigator.gpu": gpu ? "present" : "absent" };
-  const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+  const adapter = await webGpuAdapter();
+  if (!adapter) {
+    const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
+    return { adapter: "none", "navigator.gpu": gpu ? "present" : "absent" };
+  }
   return {
-    adapter: info.description || info.device || "(unnamed)",
-    vendor: info.vendor,
-    architecture: info.architecture,
-    "software (fallback) adapter": info.isFallbackAdapter ?? false,
-    "max buffer MiB": Math.round(adapter.limits.maxBufferSize / 2 ** 20),
-    features: adapter.features.size,
+    adapter: adapter.description,
+    vendor: adapter.vendor,
+    architecture: adapter.architecture,
+    "software (fallback) adapter": adapter.software,
+    "max buffer MiB": adapter.maxBufferMiB,
+    features: adapter.features,
   };
 }
 
@@ -214,8 +217,10 @@ export async function measureThroughput(
 }
 
 /**
- * Scores `pairs` on both backends and compares: the largest absolute difference and whether
- * the two give the same order of candidates (WebGPU and WebAssembly round differently).
+ * Scores `pairs` on every backend that runs here (native `cpu` when onnxruntime-node loads,
+ * `wasm` always, `webgpu` when there is an adapter, software or not) and compares each with
+ * the reference (`cpu`, else `wasm`): the largest absolute difference of the scores. The
+ * runtimes round differently; the kit's tests hold them to 1e-4 of PyTorch.
  *
  * @example
  * ```ts
@@ -224,6 +229,7 @@ export async function measureThroughput(
  * const dir = new URL("../../../tests/fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
  * const row = await backendAgreement(dir, [{ question: "who", candidate: "she" }]);
  * assert.equal(row.pairs, 1);
+ * assert(Number(row["max |wasm - cpu|"]) < 1e-4);
  * ```
  */
 export async function backendAgreement(spec: string, pairs: TextPair[]): Promise<Row> {
@@ -235,16 +241,21 @@ export async function backendAgreement(spec: string, pairs: TextPair[]): Promise
       await ce.close();
     }
   };
-  const cpu = await score("cpu");
-  if (!(await hasWebGpu())) {
-    return { pairs: pairs.length, webgpu: "no adapter: CPU only", "max |webgpu - cpu|": null };
+  const reference: Backend = (await loadNativeOrt()).ort ? "cpu" : "wasm";
+  const base = await score(reference);
+  const row: Row = { pairs: pairs.length, reference };
+  const others: Backend[] = reference === "cpu" ? ["wasm"] : [];
+  const adapter = await webGpuAdapter();
+  if (adapter) others.push("webgpu");
+  else row[`max |webgpu - ${reference}|`] = "no adapter";
+  for (const backend of others) {
+    const scores = await score(backend);
+    let maxDiff = 0;
+    for (let i = 0; i < pairs.length; i++) {
+      maxDiff = Math.max(maxDiff, Math.abs(scores[i] - base[i]));
+    }
+    row[`max |${backend} - ${reference}|`] = maxDiff.toExponential(2);
   }
-  const gpu = await score("webgpu");
-  let maxDiff = 0;
-  for (let i = 0; i < pairs.length; i++) maxDiff = Math.max(maxDiff, Math.abs(gpu[i] - cpu[i]));
-  return {
-    pairs: pairs.length,
-    webgpu: "scored",
-    "max |webgpu - cpu|": maxDiff.toExponential(2),
-  };
+  if (adapter) row.adapter = adapter.description + (adapter.software ? " (software)" : "");
+  return row;
 }

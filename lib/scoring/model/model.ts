@@ -9,7 +9,8 @@ import { KitError } from "../../errors.ts";
 import { readJsonFile } from "../../io/json.ts";
 import { exists } from "../../io/atomic.ts";
 import { type HubOptions, MODEL_FILES, resolveModelDir } from "./hub.ts";
-import { type Backend, createSession, defaultBackend, type ModelSession } from "./session.ts";
+import { type BackendChoice, chooseBackend } from "./backend.ts";
+import { createSession, type ModelSession } from "./session.ts";
 import { ModelTokenizer } from "./tokenizer.ts";
 
 /** The parts of `config.json` the kit reads. */
@@ -41,10 +42,31 @@ export interface LoadedModel {
 
 /** Options of {@link loadModel}. */
 export interface LoadModelOptions extends HubOptions {
-  /** Backend (default: `webgpu` when an adapter exists, else `cpu`). */
-  backend?: Backend;
+  /**
+   * Backend (default `auto`: WebGPU on a hardware adapter, else the native CPU backend, else
+   * wasm, which is said on stderr with the reason; see `backend.ts`).
+   */
+  backend?: BackendChoice;
+  /** Intra-op threads of the native CPU backend (default: the CPUs this process may use). */
+  threads?: number;
   /** Override the longest input in tokens. */
   maxLength?: number;
+}
+
+let fallbackSaid = false;
+
+/**
+ * A named backend as is; `auto` resolved, saying on stderr (once per process) when it falls
+ * back to wasm because the native CPU backend cannot load.
+ */
+async function resolveBackend(choice: BackendChoice, threads?: number) {
+  if (choice !== "auto") return choice;
+  const chosen = await chooseBackend("auto", { threads });
+  if (chosen.backend === "wasm" && !fallbackSaid) {
+    fallbackSaid = true;
+    console.error(chosen.line);
+  }
+  return chosen.backend;
 }
 
 /** The ONNX file of a model folder. */
@@ -76,8 +98,8 @@ export async function loadModel(
   const config = (await readJsonFile(`${dir}/config.json`, { expect: "object" })) as ModelConfig;
   const tokenizer = await ModelTokenizer.load(dir);
   const bytes = await Deno.readFile(await weightsPath(dir));
-  const backend = options.backend ?? await defaultBackend();
-  const session = await createSession(bytes, backend);
+  const backend = await resolveBackend(options.backend ?? "auto", options.threads);
+  const session = await createSession(bytes, backend, { threads: options.threads });
   const fromTokenizer = tokenizer.modelMaxLength;
   // RoBERTa-style position ids start after the padding index: two positions fewer
   const offset = ["roberta", "xlm-roberta", "camembert"].includes(config.model_type ?? "") ? 2 : 0;

@@ -1,0 +1,149 @@
+/**
+ * The native CPU backend: onnxruntime's own CPU execution provider through npm
+ * `onnxruntime-node` (a Node-API addon shipped inside the npm package, for Linux x64/arm64,
+ * macOS arm64 and Windows x64/arm64), on as many intra-op threads as the process may use.
+ * Deno loads the addon through its Node-API support, which needs the `ffi` permission
+ * (`--allow-ffi`, part of `--allow-all`, and given to the Jupyter kernel); without it, or on a
+ * platform the package has no binary for, {@link loadNativeOrt} says why, and the kit falls
+ * back to onnxruntime-web's WebAssembly build (`backend.ts`).
+ *
+ * @module
+ */
+import { KitError } from "../../errors.ts";
+import {
+  inputValues,
+  type ModelSession,
+  type SessionInputs,
+  type SessionOutputs,
+} from "./session_types.ts";
+
+type NativeOrt = typeof import("npm:onnxruntime-node@1.30.0");
+
+/** The onnxruntime-node release the kit pins. */
+export const NATIVE_ORT_VERSION = "1.30.0";
+
+/** The native module, or why it cannot load here. */
+export type NativeLoad = { ort: NativeOrt; error?: undefined } | { ort?: undefined; error: string };
+
+let loading: Promise<NativeLoad> | undefined;
+
+/**
+ * Loads onnxruntime-node once per process; never throws: a failure (no `ffi` permission, no
+ * binary for this platform, a missing shared library) comes back as `error`, one line.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadNativeOrt } from "./native.ts";
+ * const native = await loadNativeOrt();
+ * assert(native.ort !== undefined || native.error!.length > 0);
+ * ```
+ */
+export function loadNativeOrt(): Promise<NativeLoad> {
+  loading ??= import("npm:onnxruntime-node@1.30.0").then(
+    (ort): NativeLoad => {
+      ort.env.logLevel = "error";
+      return { ort };
+    },
+    (e): NativeLoad => ({
+      error: ((e as Error).message ?? String(e)).split("\n")[0],
+    }),
+  );
+  return loading;
+}
+
+/**
+ * Intra-op threads of the native backend: the CPUs this process may use
+ * (`navigator.hardwareConcurrency`: the affinity mask and cgroup quota that `taskset`, Slurm's
+ * `--cpus-per-task` or a Kubernetes CPU limit set), at least 1. onnxruntime's own default,
+ * one per physical core of the whole machine, oversubscribes a job that was given a few
+ * cores of a large node.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { nativeThreads } from "./native.ts";
+ * assert(nativeThreads() >= 1 && nativeThreads(3) === 3);
+ * ```
+ */
+export function nativeThreads(requested?: number): number {
+  if (requested !== undefined) {
+    if (!Number.isInteger(requested) || requested < 1) {
+      throw new KitError(`threads must be a positive integer, not ${requested}`);
+    }
+    return requested;
+  }
+  return Math.max(1, navigator.hardwareConcurrency || 1);
+}
+
+/**
+ * A session on onnxruntime's native CPU execution provider.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createNativeSession } from "./native.ts";
+ * const bytes = await Deno.readFile("tests/fixtures/tiny-model/qa/model.onnx");
+ * const s = await createNativeSession(bytes, { threads: 1 });
+ * const out = await s.run(1, 3, { ids: [2, 20, 3], mask: [1, 1, 1], typeIds: [0, 0, 0] });
+ * assert(s.backend === "cpu" && out.start_logits.dims[1] === 3);
+ * await s.release();
+ * ```
+ */
+export async function createNativeSession(
+  bytes: Uint8Array,
+  options: { threads?: number } = {},
+): Promise<ModelSession> {
+  const native = await loadNativeOrt();
+  if (!native.ort) {
+    throw new KitError(
+      `the native CPU backend (onnxruntime-node ${NATIVE_ORT_VERSION}) cannot load here: ` +
+        `${native.error}; --backend wasm runs everywhere`,
+    );
+  }
+  const ort = native.ort;
+  const threads = nativeThreads(options.threads);
+  let session: Awaited<ReturnType<NativeOrt["InferenceSession"]["create"]>>;
+  try {
+    session = await ort.InferenceSession.create(bytes, {
+      executionProviders: ["cpu"],
+      graphOptimizationLevel: "all",
+      // one graph, run operator after operator; the threads go to each operator's work
+      executionMode: "sequential",
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      logSeverityLevel: 3,
+    });
+  } catch (e) {
+    throw new KitError(`cannot load the ONNX model on cpu: ${(e as Error).message}`);
+  }
+  const tensor = (values: number[], batch: number, length: number) =>
+    new ort.Tensor("int64", BigInt64Array.from(values, (v) => BigInt(v)), [batch, length]);
+  return {
+    backend: "cpu",
+    threads,
+    inputNames: session.inputNames,
+    outputNames: session.outputNames,
+    async run(batch: number, length: number, inputs: SessionInputs): Promise<SessionOutputs> {
+      const feeds: Record<string, InstanceType<NativeOrt["Tensor"]>> = {};
+      for (const name of session.inputNames) {
+        feeds[name] = tensor(inputValues(name, inputs), batch, length);
+      }
+      const out = await session.run(feeds);
+      const result: SessionOutputs = {};
+      for (const [name, t] of Object.entries(out)) {
+        if (t.type !== "float32" && t.type !== "float64") {
+          throw new KitError(`output ${name} is ${t.type}; the kit reads float32 models only`);
+        }
+        const data = t.type === "float32"
+          ? new Float32Array(t.data as Float32Array)
+          : Float32Array.from(t.data as Float64Array);
+        result[name] = { data, dims: t.dims };
+      }
+      return result;
+    },
+    async release() {
+      await session.release();
+    },
+  };
+}
