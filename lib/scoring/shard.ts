@@ -141,8 +141,9 @@ export function resolveShard(request: ShardRequest): Shard | undefined {
     return { index, count: total, source: `--shard ${index}/${total}` };
   }
   if (n === undefined) return undefined;
-  const k8s = env.JOB_COMPLETION_INDEX;
-  const slurm = env.SLURM_ARRAY_TASK_ID;
+  // an empty variable counts as unset, as schedulers never set one empty
+  const k8s = env.JOB_COMPLETION_INDEX || undefined;
+  const slurm = env.SLURM_ARRAY_TASK_ID || undefined;
   if (k8s !== undefined && slurm !== undefined) {
     throw new KitError(
       `both JOB_COMPLETION_INDEX (${k8s}) and SLURM_ARRAY_TASK_ID (${slurm}) are set: which ` +
@@ -167,7 +168,7 @@ export function resolveShard(request: ShardRequest): Shard | undefined {
 
 /** The shard of a Slurm array task: its id relative to the array's first id. */
 function slurmShard(env: Record<string, string | undefined>, id: string, n: number): Shard {
-  const min = env.SLURM_ARRAY_TASK_MIN, max = env.SLURM_ARRAY_TASK_MAX;
+  const min = env.SLURM_ARRAY_TASK_MIN || undefined, max = env.SLURM_ARRAY_TASK_MAX || undefined;
   if (min === undefined || max === undefined) {
     throw new KitError(
       `SLURM_ARRAY_TASK_ID=${id} without SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_MAX: whether ` +
@@ -179,8 +180,8 @@ function slurmShard(env: Record<string, string | undefined>, id: string, n: numb
       throw new KitError(`SLURM_ARRAY_TASK_${name}='${value}' is not an array task id`);
     }
   }
-  const tasks = env.SLURM_ARRAY_TASK_COUNT ?? String(Number(max) - Number(min) + 1);
-  const step = env.SLURM_ARRAY_TASK_STEP ?? "1";
+  const tasks = env.SLURM_ARRAY_TASK_COUNT || String(Number(max) - Number(min) + 1);
+  const step = env.SLURM_ARRAY_TASK_STEP || "1";
   if (Number(max) - Number(min) + 1 !== Number(tasks) || step !== "1") {
     throw new KitError(
       `the Slurm array's task ids are not consecutive (${min}-${max}, ${tasks} tasks, step ` +

@@ -10,9 +10,14 @@ import { KitError } from "../../errors.ts";
 import { exists, writeFileAtomic } from "../../io/atomic.ts";
 import { defaultCacheDir } from "../../data/paths.ts";
 
-/** Files a model folder needs; the first weights file found is used. */
+/**
+ * Files a model folder needs (the Hugging Face layout): `config.json`, a tokenizer
+ * (`tokenizer.json`, else a BERT `vocab.txt`) and ONNX weights; the first of each list found
+ * is used.
+ */
 export const MODEL_FILES = {
-  required: ["config.json", "tokenizer.json"],
+  required: ["config.json"],
+  tokenizer: ["tokenizer.json", "vocab.txt"],
   optional: ["tokenizer_config.json", "special_tokens_map.json"],
   weights: ["onnx/model.onnx", "model.onnx"],
 } as const;
@@ -126,6 +131,20 @@ export async function downloadModel(repoId: string, options: HubOptions = {}): P
     }
     if (ok) got.push(f);
   }
+  let tokenizer: string | undefined;
+  for (const f of MODEL_FILES.tokenizer) {
+    if (await fetchFile(url(f), `${dir}/${f}`, f, options)) {
+      tokenizer = f;
+      break;
+    }
+  }
+  if (!tokenizer) {
+    throw new KitError(
+      `${repoId}@${options.revision ?? "main"} has no tokenizer ` +
+        `(${MODEL_FILES.tokenizer.join(" or ")})`,
+    );
+  }
+  got.push(tokenizer);
   let weights: string | undefined;
   for (const f of MODEL_FILES.weights) {
     if (await fetchFile(url(f), `${dir}/${f}`, f, options)) {

@@ -97,8 +97,8 @@ export async function createNativeSession(
   const native = await loadNativeOrt();
   if (!native.ort) {
     throw new KitError(
-      `the native CPU backend (onnxruntime-node ${NATIVE_ORT_VERSION}) cannot load here: ` +
-        `${native.error}; --backend wasm runs everywhere`,
+      `backend cpu: onnxruntime-node ${NATIVE_ORT_VERSION} cannot load here (${native.error}); ` +
+        "backend wasm runs everywhere",
     );
   }
   const ort = native.ort;

@@ -1,14 +1,20 @@
 /**
  * A model's tokenizer, read from its `tokenizer.json` with `@huggingface/tokenizers`
- * (pure JS, same ids as the Python/Rust tokenizers). On top of it: pair encoding with
- * longest-first truncation and the special-token template of the model's post-processor,
- * and token character offsets (which the JS library does not give) for span extraction.
+ * (pure JS, same ids as the Python/Rust tokenizers), or, in a folder that has only a BERT
+ * `vocab.txt`, built from it as `transformers` builds BertTokenizerFast (WordPiece, the
+ * folder's `tokenizer_config.json` for casing and special tokens). On top of it: pair
+ * encoding with longest-first truncation and the special-token template of the model's
+ * post-processor, and token character offsets (which the JS library does not give) for span
+ * extraction.
  *
  * @module
  */
 import { Tokenizer } from "npm:@huggingface/tokenizers@0.2.0";
 import { KitError } from "../../errors.ts";
 import { readJsonFile } from "../../io/json.ts";
+import { readLines } from "../../io/text.ts";
+import { exists } from "../../io/atomic.ts";
+import { bertTokenizerFiles } from "./wordpiece_vocab.ts";
 
 /** Token ids and token-type ids of one encoded input. */
 export interface Encoded {
@@ -125,7 +131,8 @@ export class ModelTokenizer {
   }
 
   /**
-   * Reads `tokenizer.json` (and `tokenizer_config.json` when present) from a model folder.
+   * Reads `tokenizer.json` (and `tokenizer_config.json` when present) from a model folder;
+   * without `tokenizer.json`, a BERT WordPiece tokenizer from its `vocab.txt`.
    *
    * @example
    * ```ts
@@ -138,11 +145,8 @@ export class ModelTokenizer {
   static async load(dir: string): Promise<ModelTokenizer> {
     const read = (name: string) =>
       readJsonFile(`${dir}/${name}`, { expect: "object", optional: true });
-    const tj = await read("tokenizer.json");
-    if (!tj) {
-      throw new KitError("model folder has no tokenizer.json", { file: dir });
-    }
     const config = (await read("tokenizer_config.json")) ?? {};
+    const tj = (await read("tokenizer.json")) ?? await tokenizerFromVocab(dir, config);
     try {
       return new ModelTokenizer(tj, config);
     } catch (e) {
@@ -256,4 +260,53 @@ export class ModelTokenizer {
     }
     return out;
   }
+}
+
+/**
+ * The `tokenizer.json` of a folder's BERT `vocab.txt` (one token a line, the line's index its
+ * id), with `tokenizer_config.json`'s `do_lower_case`, `strip_accents`,
+ * `tokenize_chinese_chars` and special tokens (BertTokenizer's defaults where absent).
+ */
+async function tokenizerFromVocab(
+  dir: string,
+  config: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const file = `${dir}/vocab.txt`;
+  if (!(await exists(file))) {
+    throw new KitError("model folder has neither tokenizer.json nor vocab.txt", { file: dir });
+  }
+  const vocab: string[] = [];
+  const seen = new Map<string, number>();
+  for await (const { text, line } of readLines(file)) {
+    const first = seen.get(text);
+    if (first !== undefined) {
+      throw new KitError(
+        `the token '${text}' is on lines ${first} and ${line}: its id is ambiguous`,
+        { file, line },
+      );
+    }
+    seen.set(text, line);
+    vocab.push(text);
+  }
+  const str = (key: string) => typeof config[key] === "string" ? config[key] as string : undefined;
+  const bool = (key: string) =>
+    typeof config[key] === "boolean" ? config[key] as boolean : undefined;
+  const specials = {
+    unk: str("unk_token") ?? "[UNK]",
+    cls: str("cls_token") ?? "[CLS]",
+    sep: str("sep_token") ?? "[SEP]",
+    pad: str("pad_token") ?? "[PAD]",
+    mask: str("mask_token") ?? "[MASK]",
+  };
+  const missing = [specials.unk, specials.cls, specials.sep].filter((t) => !seen.has(t));
+  if (missing.length) {
+    throw new KitError(`vocab.txt has no ${missing.join(", ")}: not a BERT vocabulary`, { file });
+  }
+  const stripAccents = config.strip_accents;
+  return bertTokenizerFiles(vocab, 512, {
+    lowercase: bool("do_lower_case") ?? true,
+    stripAccents: typeof stripAccents === "boolean" ? stripAccents : null,
+    chineseChars: bool("tokenize_chinese_chars") ?? true,
+    specials,
+  }).tokenizer;
 }

@@ -107,9 +107,22 @@ export async function generatedVocabulary(samplesDir = SAMPLES_DIR): Promise<str
   return tokens;
 }
 
+/** How a BERT tokenizer normalizes, and its special tokens (BertTokenizer's defaults). */
+export interface BertTokenizerOptions {
+  /** Lowercase (and strip accents, unless `stripAccents` is false): `do_lower_case`. */
+  lowercase?: boolean;
+  /** `strip_accents`: null follows `lowercase`. */
+  stripAccents?: boolean | null;
+  /** `tokenize_chinese_chars`: a CJK character is a word of its own. */
+  chineseChars?: boolean;
+  /** Special token strings: `unk_token`, `cls_token`, `sep_token`, `pad_token`, `mask_token`. */
+  specials?: Partial<Record<"unk" | "cls" | "sep" | "pad" | "mask", string>>;
+}
+
 /**
- * `tokenizer.json` (Hugging Face `tokenizers` format) of a BERT uncased WordPiece tokenizer
- * over `vocab`, and its `tokenizer_config.json`.
+ * `tokenizer.json` (Hugging Face `tokenizers` format) of a BERT WordPiece tokenizer over
+ * `vocab` (uncased unless told otherwise), and its `tokenizer_config.json`: what
+ * `transformers` builds from a `vocab.txt` (BertTokenizerFast's conversion).
  *
  * @example
  * ```ts
@@ -123,13 +136,23 @@ export async function generatedVocabulary(samplesDir = SAMPLES_DIR): Promise<str
 export function bertTokenizerFiles(
   vocab: readonly string[],
   maxLength: number,
+  options: BertTokenizerOptions = {},
 ): { tokenizer: Record<string, unknown>; config: Record<string, unknown> } {
   const ids = Object.fromEntries(vocab.map((t, i) => [t, i]));
-  const specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"].filter((t) => t in ids);
-  const special = (name: string, typeId: number) => ({
-    SpecialToken: { id: name, type_id: typeId },
+  const name = {
+    unk: "[UNK]",
+    cls: "[CLS]",
+    sep: "[SEP]",
+    pad: "[PAD]",
+    mask: "[MASK]",
+    ...options.specials,
+  };
+  const lowercase = options.lowercase ?? true;
+  const specials = [name.pad, name.unk, name.cls, name.sep, name.mask].filter((t) => t in ids);
+  const special = (token: string, typeId: number) => ({
+    SpecialToken: { id: token, type_id: typeId },
   });
-  const sequence = (name: string, typeId: number) => ({ Sequence: { id: name, type_id: typeId } });
+  const sequence = (id: string, typeId: number) => ({ Sequence: { id, type_id: typeId } });
   const tokenizer = {
     version: "1.0",
     truncation: null,
@@ -146,43 +169,43 @@ export function bertTokenizerFiles(
     normalizer: {
       type: "BertNormalizer",
       clean_text: true,
-      handle_chinese_chars: true,
-      strip_accents: null,
-      lowercase: true,
+      handle_chinese_chars: options.chineseChars ?? true,
+      strip_accents: options.stripAccents ?? null,
+      lowercase,
     },
     pre_tokenizer: { type: "BertPreTokenizer" },
     post_processor: {
       type: "TemplateProcessing",
-      single: [special("[CLS]", 0), sequence("A", 0), special("[SEP]", 0)],
+      single: [special(name.cls, 0), sequence("A", 0), special(name.sep, 0)],
       pair: [
-        special("[CLS]", 0),
+        special(name.cls, 0),
         sequence("A", 0),
-        special("[SEP]", 0),
+        special(name.sep, 0),
         sequence("B", 1),
-        special("[SEP]", 1),
+        special(name.sep, 1),
       ],
       special_tokens: Object.fromEntries(
-        ["[CLS]", "[SEP]"].map((t) => [t, { id: t, ids: [ids[t]], tokens: [t] }]),
+        [name.cls, name.sep].map((t) => [t, { id: t, ids: [ids[t]], tokens: [t] }]),
       ),
     },
     decoder: { type: "WordPiece", prefix: "##", cleanup: true },
     model: {
       type: "WordPiece",
-      unk_token: "[UNK]",
+      unk_token: name.unk,
       continuing_subword_prefix: "##",
       max_input_chars_per_word: 100,
       vocab: ids,
     },
   };
   const config = {
-    do_lower_case: true,
+    do_lower_case: lowercase,
     model_max_length: maxLength,
     tokenizer_class: "BertTokenizer",
-    cls_token: "[CLS]",
-    sep_token: "[SEP]",
-    pad_token: "[PAD]",
-    unk_token: "[UNK]",
-    mask_token: "[MASK]",
+    cls_token: name.cls,
+    sep_token: name.sep,
+    pad_token: name.pad,
+    unk_token: name.unk,
+    mask_token: name.mask,
   };
   return { tokenizer, config };
 }
