@@ -1,8 +1,9 @@
 /**
  * The device run's benchmark (started by tools/device/run.sh; see tools/device/README.md):
  * generates the real-shaped cross-encoders (MiniLM-L6, then BERT-base) and times them on
- * `webgpu` and `cpu` with `benchScoring`, most important first, within a time budget, and
- * measures the CPU/WebGPU agreement of each. After every step it rewrites
+ * `webgpu` (the GPU) and `cpu` (onnxruntime-node on the machine's CPU cores) with
+ * `benchScoring`, most important first, within a time budget, and measures the agreement of
+ * the backends on each. After every step it rewrites
  * `<out>/scoring.md` (the tables) and `<out>/scoring.json` (every row, skipped
  * configurations, the adapter, timings), so a run cut short still leaves its results.
  *
@@ -17,6 +18,8 @@ import { type BenchRow, benchScoring, formatBenchTable } from "../../lib/bench/s
 import { backendAgreement, webGpuAdapterInfo } from "../../lib/scoring/model/inspect.ts";
 import { benchPairs } from "../../lib/bench/scoring.ts";
 import { hasWebGpu } from "../../lib/scoring/model/session.ts";
+import { chooseBackend } from "../../lib/scoring/model/backend.ts";
+import { nativeThreads } from "../../lib/scoring/model/native.ts";
 import { MODEL_SHAPES, shapedModelDir, type ShapeName } from "../../lib/scoring/model/shaped.ts";
 import { writeFileAtomic } from "../../lib/io/atomic.ts";
 
@@ -42,7 +45,7 @@ const PLAN = values.small
   }
   : {
     webgpu: { batchSizes: [1, 8, 32, 64, 128, 256], pairs: 512 },
-    cpu: { batchSizes: [1, 32, 256], pairs: 256 },
+    cpu: { batchSizes: [1, 8, 32, 128], pairs: 512 },
     agreementPairs: 64,
   };
 
@@ -53,7 +56,10 @@ const report = {
   deno: Deno.version,
   os: `${Deno.build.os} ${Deno.build.arch}`,
   cpus: navigator.hardwareConcurrency,
+  nativeThreads: nativeThreads(),
   adapter: await webGpuAdapterInfo(),
+  /** What `auto` picks there, and why. */
+  defaultBackend: (await chooseBackend("auto")).line,
   plan: PLAN,
   generated: [] as { shape: ShapeName; dir: string; seconds: number; onnxMiB: number }[],
   rows: [] as BenchRow[],
@@ -75,7 +81,10 @@ async function save(): Promise<void> {
     `# bench scoring on ${String(report.adapter.adapter)} (${report.os}, ${report.cpus} CPUs)`,
     "",
     `Started ${report.started}; ${report.seconds.toFixed(0)} s so far; Deno ${report.deno.deno}; ` +
-    `${values.small ? "rehearsal sizes (--small)" : "full sizes"}.`,
+    `${values.small ? "rehearsal sizes (--small)" : "full sizes"}; cpu backend on ` +
+    `${report.nativeThreads} intra-op threads.`,
+    "",
+    report.defaultBackend,
     "",
     formatBenchTable(report.rows),
     "",
@@ -131,6 +140,8 @@ for (const shape of ["minilm-l6", "bert-base"] as ShapeName[]) {
         batchSizes: PLAN[backend].batchSizes,
         pairs: PLAN[backend].pairs,
         deadline,
+        // the anchor is ../shared's, which does not travel to the device
+        anchor: false,
         onRow: (row) => {
           report.rows.push(row);
           log(formatBenchTable([row]).split("\n")[2]);

@@ -4,7 +4,8 @@
 #             recipe of the device README (the device has no libvulkan of its own);
 #   .device/  deno.xz (this machine's Deno 2.9.6, xz-compressed) and deno_dir.tar.xz (a
 #             DENO_DIR holding only the npm packages tools/device/bench.ts imports, with
-#             onnxruntime-web's unused bundles, source maps and wasm variants removed).
+#             onnxruntime-web's unused bundles, source maps and wasm variants removed, and
+#             onnxruntime-node's binaries for platforms other than linux/x64 removed).
 # Prints their sizes and the size of what travels with the tree. Run from anywhere.
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
@@ -35,6 +36,12 @@ find "$ort" -type f ! \( -name 'ort.node.min.mjs' -o -name 'ort.webgpu.bundle.mi
   -o -name 'ort-wasm-simd-threaded.asyncify.mjs' -o -name 'ort-wasm-simd-threaded.asyncify.wasm' \) \
   -delete
 rm -rf "$ort/../lib" "$tmp"/deno_dir/gen "$tmp"/deno_dir/*cache_v2*
+# onnxruntime-node ships its Node-API addon for five platforms; the device is linux/x64
+node_bin=$(echo "$tmp"/deno_dir/npm/registry.npmjs.org/onnxruntime-node/*/bin/napi-v6)
+[ -f "$node_bin/linux/x64/onnxruntime_binding.node" ] ||
+  { echo "prepare.sh: no onnxruntime-node linux/x64 binary in $node_bin" >&2; exit 1; }
+find "$node_bin" -mindepth 2 -maxdepth 2 -type d ! -path "$node_bin/linux/x64" -exec rm -rf {} +
+rm -rf "$node_bin"/../../script "$node_bin"/../../lib
 tar -C "$tmp/deno_dir" -cf - npm | xz -T2 -9 >.device/deno_dir.tar.xz.tmp
 mv .device/deno_dir.tar.xz.tmp .device/deno_dir.tar.xz
 du -b .gl/*.deb .device/* | awk '{ printf "%10.1f MiB  %s\n", $1 / 2^20, $2 }'
