@@ -11,7 +11,13 @@ import { hasWebGpu } from "../../lib/scoring/model/session.ts";
 import { anchorUnavailable, runAnchor } from "../../lib/bench/torch_anchor.ts";
 
 Deno.test("bench: one row per backend and batch size, with a positive rate", async () => {
-  const rows = await benchScoring({ backends: ["cpu"], batchSizes: [1, 4], pairs: 8, models: [] });
+  const rows = await benchScoring({
+    backends: ["cpu"],
+    batchSizes: [1, 4],
+    pairs: 8,
+    repeats: 2,
+    models: [],
+  });
   assert.deepEqual(rows.map((r) => [r.backend, r.batchSize, r.pairs]), [["cpu", 1, 8], [
     "cpu",
     4,

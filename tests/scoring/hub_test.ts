@@ -10,12 +10,14 @@ import { loadCrossEncoder } from "../../lib/scoring/model/crossencoder.ts";
 const FIXTURE = new URL("../fixtures/tiny-model/", import.meta.url).pathname;
 
 /** Serves the fixture folders as hub repos `hubtest/tiny-ce` and `hubtest/tiny-qa` on 127.0.0.1. */
-function serveHub() {
+function serveHub(vocabRepo = `${FIXTURE}/no-such-folder`) {
   const requests: string[] = [];
   const repos: Record<string, string> = {
     "hubtest/tiny-ce": `${FIXTURE}/cross-encoder`,
     "hubtest/tiny-qa": `${FIXTURE}/qa`,
     "hubtest/no-weights": `${FIXTURE}/no-such-folder`,
+    // a BERT repository that ships vocab.txt and no tokenizer.json (written by the test)
+    "hubtest/vocab-txt": vocabRepo,
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const path = new URL(req.url).pathname;
@@ -109,6 +111,50 @@ Deno.test("missing repos and missing weights are clear errors", async () => {
     await assert.rejects(resolveModelDir("./not/here"), /no model folder/);
   } finally {
     await server.shutdown();
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("a repository with vocab.txt and no tokenizer.json downloads and scores", async () => {
+  // the fixture cross-encoder's vocabulary as a vocab.txt, in place of its tokenizer.json
+  const repo = await Deno.makeTempDir();
+  const cacheDir = await Deno.makeTempDir();
+  const { server, endpoint, requests } = serveHub(repo);
+  try {
+    const src = `${FIXTURE}/cross-encoder`;
+    await Deno.mkdir(`${repo}/onnx`);
+    for (const f of ["config.json", "tokenizer_config.json", "onnx/model.onnx"]) {
+      await Deno.copyFile(`${src}/${f}`, `${repo}/${f}`);
+    }
+    const tj = JSON.parse(await Deno.readTextFile(`${src}/tokenizer.json`));
+    const vocab = Object.entries(tj.model.vocab as Record<string, number>)
+      .sort((a, b) => a[1] - b[1]).map(([t]) => t);
+    await Deno.writeTextFile(`${repo}/vocab.txt`, vocab.join("\n") + "\n");
+    const dir = await downloadModel("hubtest/vocab-txt", { endpoint, cacheDir });
+    const marker = JSON.parse(await Deno.readTextFile(`${dir}/.complete`));
+    assert.deepEqual(marker.files, [
+      "config.json",
+      "vocab.txt",
+      "tokenizer_config.json",
+      "onnx/model.onnx",
+    ]);
+    assert.ok(requests.includes("/hubtest/vocab-txt/resolve/main/tokenizer.json"));
+    const ce = await loadCrossEncoder(dir, { backend: "cpu", scoreCache: false });
+    const ref = JSON.parse(await Deno.readTextFile(`${FIXTURE}/reference.json`));
+    const scores = await ce.scorePairs(ref.crossEncoder.pairs);
+    ref.crossEncoder.pairs.forEach((p: { logit: number }, i: number) =>
+      assert.ok(Math.abs(scores[i] - p.logit) < 1e-4, `pair ${i}`)
+    );
+    await ce.close();
+    // neither tokenizer: a clear error
+    await Deno.remove(`${repo}/vocab.txt`);
+    await assert.rejects(
+      downloadModel("hubtest/vocab-txt", { endpoint, cacheDir: `${cacheDir}/again` }),
+      /has no tokenizer \(tokenizer\.json or vocab\.txt\)/,
+    );
+  } finally {
+    await server.shutdown();
+    await Deno.remove(repo, { recursive: true });
     await Deno.remove(cacheDir, { recursive: true });
   }
 });

@@ -124,34 +124,23 @@ export async function downloadModel(repoId: string, options: HubOptions = {}): P
   const rev = encodeURIComponent(options.revision ?? "main");
   const url = (f: string) => `${endpoint}/${repoId}/resolve/${rev}/${f}`;
   const got: string[] = [];
-  for (const f of [...MODEL_FILES.required, ...MODEL_FILES.optional]) {
-    const ok = await fetchFile(url(f), `${dir}/${f}`, f, options);
-    if (!ok && (MODEL_FILES.required as readonly string[]).includes(f)) {
-      throw new KitError(`${repoId}@${options.revision ?? "main"} has no ${f} (${url(f)})`);
-    }
-    if (ok) got.push(f);
+  /** The first of `names` the repo has, downloaded; undefined when it has none. */
+  const firstOf = async (names: readonly string[]) => {
+    for (const f of names) if (await fetchFile(url(f), `${dir}/${f}`, f, options)) return f;
+    return undefined;
+  };
+  const where = `${repoId}@${options.revision ?? "main"}`;
+  for (const f of MODEL_FILES.required) {
+    if (!(await firstOf([f]))) throw new KitError(`${where} has no ${f} (${url(f)})`);
+    got.push(f);
   }
-  let tokenizer: string | undefined;
-  for (const f of MODEL_FILES.tokenizer) {
-    if (await fetchFile(url(f), `${dir}/${f}`, f, options)) {
-      tokenizer = f;
-      break;
-    }
-  }
+  const tokenizer = await firstOf(MODEL_FILES.tokenizer);
   if (!tokenizer) {
-    throw new KitError(
-      `${repoId}@${options.revision ?? "main"} has no tokenizer ` +
-        `(${MODEL_FILES.tokenizer.join(" or ")})`,
-    );
+    throw new KitError(`${where} has no tokenizer (${MODEL_FILES.tokenizer.join(" or ")})`);
   }
   got.push(tokenizer);
-  let weights: string | undefined;
-  for (const f of MODEL_FILES.weights) {
-    if (await fetchFile(url(f), `${dir}/${f}`, f, options)) {
-      weights = f;
-      break;
-    }
-  }
+  for (const f of MODEL_FILES.optional) if (await firstOf([f])) got.push(f);
+  const weights = await firstOf(MODEL_FILES.weights);
   if (!weights) {
     throw new KitError(
       `${repoId} has no ONNX weights (${MODEL_FILES.weights.join(" or ")}); ` +
