@@ -370,7 +370,7 @@ async function anchorTimer(name: string, pairs: number, options: BenchOptions) {
           peakRssMiB: NaN,
           maxDiffFromCpu: null,
           note: `torch ${run.torch}${run.blas ? `, ${run.blas}` : ""}, OPENBLAS_CORETYPE and ` +
-            "OPENBLAS_L2_SIZE unset",
+            `OPENBLAS_L2_SIZE unset, OPENBLAS_NUM_THREADS=${t}`,
         };
         options.onRow?.(row);
         out.push(row);

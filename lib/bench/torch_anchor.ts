@@ -10,8 +10,12 @@
  *
  * Fairness: OpenBLAS reads `OPENBLAS_CORETYPE` and `OPENBLAS_L2_SIZE`, which some machines set
  * to keep old OpenBLAS builds from crashing and which slow a current one; the anchor runs with
- * both removed from its environment (the kit's own runs are not affected), and the BLAS library
- * and kernel torch loaded are read back with `threadpoolctl` where it is installed.
+ * both removed from its environment (the kit's own runs are not affected). Debian's torch calls
+ * the system BLAS, whose thread pool `torch.set_num_threads` does not size: OpenBLAS would run
+ * one thread per core beside a "1 thread" torch, and its spinning threads slow it on a busy
+ * machine; `OPENBLAS_NUM_THREADS` is set to the anchor's thread count, so its threads are the
+ * ones it says. The BLAS library, kernel and threads torch used are read back with
+ * `threadpoolctl` where it is installed.
  *
  * @module
  */
@@ -53,11 +57,11 @@ export interface AnchorRun {
  *   "batch 1: 124.7 pairs/s",
  *   "batch 8: 352.4 pairs/s",
  *   "threadpoolctl:",
- *   '[{"internal_api": "openblas", "architecture": "Haswell", "filepath": "/usr/lib/libopenblasp-r0.3.21.so"}]',
+ *   '[{"internal_api": "openblas", "architecture": "Haswell", "filepath": "/usr/lib/libopenblasp-r0.3.21.so", "num_threads": 1}]',
  * ].join("\n"));
  * assert.equal(run.parameters, 22_713_601);
  * assert.equal(run.pairsPerSecond.get(8), 352.4);
- * assert.equal(run.blas, "openblas Haswell (libopenblasp-r0.3.21.so)");
+ * assert.equal(run.blas, "openblas Haswell (libopenblasp-r0.3.21.so, 1 thread)");
  * ```
  */
 export function parseAnchorOutput(text: string): AnchorRun {
@@ -74,12 +78,13 @@ export function parseAnchorOutput(text: string): AnchorRun {
       internal_api: string;
       architecture?: string;
       filepath: string;
+      num_threads?: number;
     }[];
     blas = info.filter((i) => i.internal_api !== "openmp")
       .map((i) =>
         `${i.internal_api}${i.architecture ? ` ${i.architecture}` : ""} (${
           i.filepath.split("/").at(-1)
-        })`
+        }${i.num_threads ? `, ${i.num_threads} thread${i.num_threads === 1 ? "" : "s"}` : ""})`
       ).join(", ") || undefined;
   }
   return {
@@ -134,8 +139,9 @@ export async function anchorUnavailable(setup: AnchorSetup = {}): Promise<string
 }
 
 /**
- * Runs the anchor once: `threads` threads, pairs of `length` tokens, `pairs` pairs per timed
- * batch size, with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from its environment.
+ * Runs the anchor once: `threads` threads (torch's and OpenBLAS's), pairs of `length` tokens,
+ * `pairs` pairs per timed batch size, with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from
+ * its environment.
  */
 export async function runAnchor(
   setup: AnchorSetup,
@@ -160,6 +166,7 @@ export async function runAnchor(
   const env = Deno.env.toObject();
   delete env.OPENBLAS_CORETYPE;
   delete env.OPENBLAS_L2_SIZE;
+  env.OPENBLAS_NUM_THREADS = String(threads);
   const out = await new Deno.Command(python, {
     args: ["-c", wrapper, script, String(threads), String(length), String(pairs)],
     env,

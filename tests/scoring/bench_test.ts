@@ -121,8 +121,9 @@ Deno.test("bench: --shape times a generated model of a real shape, built into th
     assert.equal(cpu1.vsPyTorch, cpu1.pairsPerSecond / 200);
     assert.equal(cpu8.vsPyTorch, cpu8.pairsPerSecond / 400);
     assert.equal(rows[2].vsPyTorch, 0.5);
-    // OPENBLAS_CORETYPE is removed from the anchor's environment alone
-    assert.match(torch1.note!, /fake-OPENBLAS_CORETYPE-unset/);
+    // OPENBLAS_CORETYPE is removed from the anchor's environment alone; OpenBLAS gets its threads
+    assert.match(rows[2].note!, /fake-OPENBLAS_CORETYPE-unset-OPENBLAS_NUM_THREADS-1,/);
+    assert.match(rows[3].note!, /fake-OPENBLAS_CORETYPE-unset-OPENBLAS_NUM_THREADS-2,/);
     assert.equal(Deno.env.get("OPENBLAS_CORETYPE"), "Haswell");
     const config = JSON.parse(
       await Deno.readTextFile(`${cacheDir}/models/generated/minilm-l6-seed42/config.json`),

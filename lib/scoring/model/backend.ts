@@ -1,12 +1,12 @@
 /**
- * Which backend a model runs on. `auto` (the default everywhere: `--backend` of `score`,
- * `report` and `bench`, `KIT_BACKEND` in the notebooks, `loadModel` without a backend) takes
- * the fastest real one: WebGPU on a hardware adapter; else the native CPU backend
- * (onnxruntime-node on the process's cores); else, where the native addon cannot load,
- * onnxruntime-web's WebAssembly build, saying why. A software WebGPU adapter (lavapipe,
- * llvmpipe, SwiftShader, any fallback adapter) is never chosen by default: it runs a
- * MiniLM-sized model 20-50 times slower than the CPU it emulates a GPU on. A named backend
- * is used as named, or is an error saying why it cannot run.
+ * Which backend a model runs on. `auto` (the default everywhere: `--backend` of `score` and
+ * `report`, `KIT_BACKEND` in the notebooks, `loadModel` without a backend) takes the fastest
+ * real one: WebGPU on a hardware adapter; else the native CPU backend (onnxruntime-node on the
+ * process's cores); else, where the native addon cannot load, onnxruntime-web's WebAssembly
+ * build, saying why. A software WebGPU adapter (lavapipe, llvmpipe, SwiftShader, any fallback
+ * adapter) is never chosen by default: it runs a MiniLM-sized model tens of times slower than
+ * the native backend on the very cores it emulates a GPU on (docs/performance.md). A named
+ * backend is used as named, or is an error saying why it cannot run.
  *
  * @module
  */
