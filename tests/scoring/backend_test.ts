@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { isSoftwareAdapter, webGpuAdapter } from "../../lib/scoring/model/adapter.ts";
 import { chooseBackend } from "../../lib/scoring/model/backend.ts";
 import { loadCrossEncoder } from "../../lib/scoring/model/crossencoder.ts";
+import { backendAgreement } from "../../lib/scoring/model/inspect.ts";
 import { PROJECT_ROOT } from "../../lib/data/paths.ts";
 
 const FIXTURE = `${PROJECT_ROOT}/tests/fixtures/tiny-model/cross-encoder`;
@@ -122,4 +123,18 @@ try {
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("backend agreement: a software adapter only when asked for", async () => {
+  const adapter = await webGpuAdapter();
+  const pairs = [{ question: "who wrote hamlet?", candidate: "Shakespeare wrote it." }];
+  const row = await backendAgreement(FIXTURE, pairs);
+  assert.equal(row.reference, "cpu");
+  assert.ok(Number(row["max |wasm - cpu|"]) < 1e-4);
+  if (adapter?.software) {
+    assert.match(String(row["max |webgpu - cpu|"]), /software adapter: left out/);
+    const asked = await backendAgreement(FIXTURE, pairs, { softwareAdapter: true });
+    assert.ok(Number(asked["max |webgpu - cpu|"]) < 1e-4);
+  } else if (adapter) assert.ok(Number(row["max |webgpu - cpu|"]) < 1e-4);
+  else assert.equal(row["max |webgpu - cpu|"], "no adapter");
 });
