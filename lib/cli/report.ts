@@ -20,7 +20,7 @@ import {
   parseFlags,
   str,
 } from "./args.ts";
-import { chooseBackend, parseBackendChoice } from "../scoring/model/backend.ts";
+import { parseBackendChoice } from "../scoring/model/backend.ts";
 import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
@@ -90,8 +90,6 @@ export const reportCommand: Command = {
     const backend = str(p, "backend") === undefined
       ? parseBackendChoice(Deno.env.get("KIT_BACKEND"), "KIT_BACKEND")
       : backendFlag(p);
-    // Said once here; each notebook resolves it again (03 shows its line).
-    console.error((await chooseBackend(backend)).line);
     // `--model M` (no '=') keeps its old meaning: the model of notebook 03.
     const plain = list(p, "model").filter((m) => !m.includes("="));
     if (plain.length > 1) throw new KitError("give one --model for notebook 03");

@@ -32,6 +32,7 @@ import { runFromScores, writeRun } from "../metrics/mod.ts";
 import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
 import type { BackendChoice } from "../scoring/model/session_types.ts";
+import { chooseBackend } from "../scoring/model/backend.ts";
 import { launchBrowser } from "./browser.ts";
 import { checkPage, checkPdf, type PageCheck, pageProblems, type PdfCheck } from "./check.ts";
 import {
@@ -221,6 +222,9 @@ async function prepareSystems(
     await readQrcdInputs(spec, corpusDir({ data, backend: "auto" }, "qrcd"), log);
   }
   const systems = [];
+  if (spec.systems.some((s) => s.model && !s.model.startsWith("lexical:"))) {
+    log((await chooseBackend((backend ?? "auto") as BackendChoice)).line);
+  }
   for (const [i, s] of spec.systems.entries()) {
     if (!s.model) {
       systems.push(s);
@@ -395,6 +399,11 @@ async function buildInto(
       log,
     );
   const params = { ...options.params, ...(systems ? { systems, systemsFile: specFile } : {}) };
+  // Said once the inputs are checked, and only when a model runs on a backend (a refusal stays
+  // one line; a lexical model or a report of given runs has no backend to speak of).
+  if (names.some((n) => n.startsWith("03-"))) {
+    log((await chooseBackend((options.params.backend ?? "auto") as BackendChoice)).line);
+  }
 
   const pdfPart = (i: number) =>
     options.pdf === false ? undefined : `${partsDir}/${String(i).padStart(3, "0")}.pdf`;
