@@ -166,6 +166,15 @@ Deno.test("the score cache answers repeated pairs without rescoring", async () =
     const files = [...Deno.readDirSync(dir)].map((e) => e.name);
     assert.equal(files.length, 1);
     assert.ok(!files[0].includes(".tmp-"));
+    // Another backend scores anew: its scores are its own, not the cached ones of `cpu`.
+    const wasm = await loadCrossEncoder(`${FIXTURE}/cross-encoder`, {
+      backend: "wasm",
+      scoreCache: dir,
+    });
+    await wasm.scorePairs(pairs);
+    assert.equal(wasm.lastCacheHits, 0);
+    await wasm.close();
+    assert.equal([...Deno.readDirSync(dir)].length, 2);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -86,7 +86,9 @@ export async function loadCrossEncoder(
       { file: model.dir },
     );
   }
-  const cacheKey = `${spec}@${model.weightsDigest}@${model.maxLength}`;
+  // The backend is part of the key: backends agree only within a tolerance, and a run said to
+  // be scored on one must not carry another's scores.
+  const cacheKey = `${spec}@${model.weightsDigest}@${model.maxLength}@${model.session.backend}`;
   const cacheDir = options.scoreCache === false
     ? undefined
     : options.scoreCache ?? `${defaultCacheDir()}/scores`;
