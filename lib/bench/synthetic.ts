@@ -91,3 +91,113 @@ export async function writeSynthetic(dir: string, spec: SyntheticSpec): Promise<
   await writeFileAtomic(meta, JSON.stringify(out), { force: true });
   return out;
 }
+
+/** Shape of a synthetic comparison: one qrels, several systems' runs over the same queries. */
+export interface CompareCaseSpec {
+  queries: number;
+  candidates: number;
+  /** Runs (systems) to write. */
+  systems: number;
+  seed: number;
+}
+
+/** Paths and sizes of a generated comparison. */
+export interface CompareCaseFiles {
+  qrels: string;
+  runs: string[];
+  qrelsBytes: number;
+  runBytes: number[];
+}
+
+/**
+ * Writes one qrels and `systems` runs for `eval compare` into `dir` (reused when already
+ * there). Every run ranks every candidate of every query, so all runs cover the same queries;
+ * 5% of the queries have no relevant document, half of the candidates are judged (0, 1 or 2).
+ * System s scores a document rel * (0.3 + 0.0015 s) + uniform noise in [0, 1), written with three
+ * decimals in rank order: the systems differ by far less than their noise, so that at 30,000
+ * queries the tests between them give p-values across the range, not only the smallest.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { writeCompareCase } from "./synthetic.ts";
+ * const dir = await Deno.makeTempDir();
+ * const f = await writeCompareCase(dir, { queries: 20, candidates: 5, systems: 3, seed: 1 });
+ * assert.equal(f.runs.length, 3);
+ * assert.equal((await Deno.readTextFile(f.runs[2])).split("\n").length - 1, 100);
+ * ```
+ */
+export async function writeCompareCase(
+  dir: string,
+  spec: CompareCaseSpec,
+): Promise<CompareCaseFiles> {
+  const stem = `${dir}/compare-${spec.queries}x${spec.candidates}-s${spec.seed}`;
+  const qrels = `${stem}-qrels.txt`;
+  const runs = Array.from({ length: spec.systems }, (_, s) => `${stem}-run${s + 1}.txt`);
+  const meta = `${stem}.meta.json`;
+  try {
+    const m = JSON.parse(await Deno.readTextFile(meta)) as CompareCaseFiles;
+    if (m.runs.length === spec.systems) {
+      for (const f of [qrels, ...runs]) await Deno.stat(f);
+      return m;
+    }
+  } catch { /* generate */ }
+  // The relevance of query q's candidates, from the seed alone (every file draws it alike).
+  const judgments = (q: number): Int8Array => {
+    const r = mulberry32(`${spec.seed}/${q}`);
+    const none = r() < 0.05;
+    const rel = new Int8Array(spec.candidates);
+    for (let j = 0; j < spec.candidates; j++) {
+      const judged = r() < 0.5;
+      const x = r();
+      rel[j] = !judged ? -1 : none ? 0 : x < 0.05 ? 2 : x < 0.2 ? 1 : 0;
+    }
+    return rel;
+  };
+  async function* qrelsLines(): AsyncGenerator<string> {
+    let buf: string[] = [];
+    for (let q = 0; q < spec.queries; q++) {
+      const rel = judgments(q);
+      for (let j = 0; j < spec.candidates; j++) {
+        if (rel[j] >= 0) buf.push(`${q} 0 d${j} ${rel[j]}\n`);
+      }
+      if (buf.length > 20000) {
+        yield buf.join("");
+        buf = [];
+      }
+    }
+    yield buf.join("");
+  }
+  async function* runLines(s: number): AsyncGenerator<string> {
+    const r = mulberry32(`${spec.seed}/system ${s}`);
+    const weight = 0.3 + 0.0015 * s;
+    let buf: string[] = [];
+    const order = Array.from({ length: spec.candidates }, (_, j) => j);
+    const scores = new Float64Array(spec.candidates);
+    for (let q = 0; q < spec.queries; q++) {
+      const rel = judgments(q);
+      for (let j = 0; j < spec.candidates; j++) {
+        scores[j] = Math.round((Math.max(0, rel[j]) * weight + r()) * 1000) / 1000;
+      }
+      order.sort((a, b) => scores[b] - scores[a] || a - b);
+      order.forEach((j, rank) => {
+        buf.push(`${q} Q0 d${j} ${rank + 1} ${scores[j].toFixed(3)} s${s + 1}\n`);
+      });
+      if (buf.length > 20000) {
+        yield buf.join("");
+        buf = [];
+      }
+    }
+    yield buf.join("");
+  }
+  await writeFileAtomic(qrels, qrelsLines(), { force: true });
+  for (const [s, run] of runs.entries()) await writeFileAtomic(run, runLines(s), { force: true });
+  const out: CompareCaseFiles = {
+    qrels,
+    runs,
+    qrelsBytes: (await Deno.stat(qrels)).size,
+    runBytes: await Promise.all(runs.map(async (f) => (await Deno.stat(f)).size)),
+  };
+  await writeFileAtomic(meta, JSON.stringify(out), { force: true });
+  return out;
+}

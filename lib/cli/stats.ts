@@ -8,6 +8,7 @@ import { KitError } from "../errors.ts";
 import { writeOutput } from "../io/atomic.ts";
 import { readQrels, readRun } from "../metrics/mod.ts";
 import { checkOneStdin } from "../metrics/trec_format.ts";
+import { checkStdinOnce, holdStdin } from "../io/source.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
 import {
   analyzeTies,
@@ -15,7 +16,7 @@ import {
   type Correction,
   formatTieAnalysis,
   measureValues,
-  queryValues,
+  type PerQueryValues,
   seedsNeeded,
   spreadOverRuns,
   type TestName,
@@ -41,6 +42,7 @@ import {
 } from "./args.ts";
 import type { Option } from "./command.ts";
 import { DEFAULT_SEED } from "../stats/random.ts";
+import { commonQueries, fileQueryValues } from "../stats/query_set.ts";
 
 const TESTS = ["randomization", "ttest"] as const satisfies readonly TestName[];
 const COMPARE_FORMATS = ["md", "latex", "csv", "json"] as const;
@@ -155,20 +157,9 @@ export const compareCommand: Command = {
     const bootstrapSamples = integerFlag(p, "bootstrap", 1);
     const measures = list(p, "measure").length ? list(p, "measure") : ["map", "recip_rank"];
     const out = await outputFlag(p);
-    const options = querySetFlags(p);
-    const release = options.release;
-    const qrels = await readQrels(str(p, "qrels")!, { release });
-    const perQuery = new Map<string, Map<string, Record<string, number>>>();
-    let outputNames: string[] = [];
-    for (let i = 0; i < runs.length; i++) {
-      // The queries eval trec averages over with the same flags (-c: every qrels query).
-      const r = queryValues(qrels, await readRun(runs[i], { release }), measures, {
-        ...options,
-        file: runs[i],
-      });
-      outputNames = r.measures;
-      perQuery.set(systemNames[i], r.perQuery);
-    }
+    const read = await runsQueryValues(str(p, "qrels")!, runs, measures, querySetFlags(p));
+    const perQuery = new Map(systemNames.map((name, i) => [name, read.perQuery[i]]));
+    const outputNames = read.measures;
     const table = compareSystems(perQuery, outputNames, {
       test,
       trials,
@@ -248,27 +239,26 @@ export const tiesCommand: Command = {
 const RUNS_NEEDED_HALF_WIDTHS = [0.01, 0.005, 0.002, 0.001];
 
 /**
- * The runs' per-query values over one query set: every run must cover the same queries (as
- * `eval compare` requires), or with `intersect` the queries all of them cover (said on stderr).
+ * Each run's per-query values (`fileQueryValues`: the queries `eval trec` averages over with the
+ * same flags; a run is read as `eval trec` reads it, never held whole), the qrels read from
+ * standard input once when `-` names it.
  */
-function sameQueries(
-  perQuery: Map<string, Record<string, number>>[],
-  files: readonly string[],
-  intersect: boolean,
-): Map<string, Record<string, number>>[] {
-  const common = [...perQuery[0].keys()].filter((q) => perQuery.every((r) => r.has(q)));
-  if (perQuery.every((r) => r.size === common.length)) return perQuery;
-  const counts = files.map((f, i) => `${f}: ${perQuery[i].size}`).join(", ");
-  if (!intersect) {
-    throw new KitError(
-      `runs cover different queries (${counts}; common to all: ${common.length}), so their ` +
-        "means are over different questions; use -c (every qrels query counts, a missing one " +
-        "scores 0) or --intersect (only the queries every run covers)",
-    );
+async function runsQueryValues(
+  qrelsPath: string,
+  runs: readonly string[],
+  measures: readonly string[],
+  options: ReturnType<typeof querySetFlags>,
+): Promise<{ measures: string[]; perQuery: PerQueryValues[] }> {
+  checkStdinOnce([["--qrels", qrelsPath], ...runs.map((r, i) => [`run ${i + 1}`, r] as const)]);
+  const qrels = await holdStdin(qrelsPath);
+  let names: string[] = [];
+  const perQuery: PerQueryValues[] = [];
+  for (const run of runs) {
+    const r = await fileQueryValues(qrels, run, measures, options);
+    names = r.measures;
+    perQuery.push(r.perQuery);
   }
-  if (common.length === 0) throw new KitError(`the runs share no query (${counts})`);
-  console.error(`--intersect: ${common.length} queries common to every run (${counts})`);
-  return perQuery.map((r) => new Map(common.map((q) => [q, r.get(q)!])));
+  return { measures: names, perQuery };
 }
 
 /** `eval stability`: spread of each measure over several runs of one system (e.g. seeds). */
@@ -315,20 +305,21 @@ export const stabilityCommand: Command = {
     }
     const spread = oneOf(str(p, "spread")!, ["sd", "range"] as const, "spread");
     const measures = list(p, "measure").length ? list(p, "measure") : ["map"];
-    const options = querySetFlags(p);
-    const { release } = options;
-    const qrels = await readQrels(str(p, "qrels")!, { release });
-    let outputNames: string[] = [];
-    const read: Map<string, Record<string, number>>[] = [];
-    for (const run of runs) {
-      const r = queryValues(qrels, await readRun(run, { release }), measures, {
-        ...options,
-        file: run,
-      });
-      outputNames = r.measures;
-      read.push(r.perQuery);
+    const read = await runsQueryValues(str(p, "qrels")!, runs, measures, querySetFlags(p));
+    const outputNames = read.measures;
+    // One query set: the same queries in every run, or with --intersect those all of them have.
+    const { queries, counts } = commonQueries(
+      new Map(runs.map((r, i) => [r, read.perQuery[i]])),
+      p.values.intersect ? "intersection" : "same",
+      "runs",
+    );
+    const dropped = read.perQuery.some((r) => r.size !== queries.length);
+    if (dropped) {
+      console.error(`--intersect: ${queries.length} queries common to every run (${counts})`);
     }
-    const perQuery = sameQueries(read, runs, Boolean(p.values.intersect));
+    const perQuery = dropped
+      ? read.perQuery.map((r) => new Map(queries.map((q) => [q, r.get(q)!])))
+      : read.perQuery;
     const results = outputNames.map((measure) => {
       const s = spreadOverRuns(perQuery.map((r) => measureValues(r, measure)), {
         threshold,

@@ -29,6 +29,33 @@ export function sourceName(source: TextSource): string {
 }
 
 /**
+ * Refuses standard input named twice among a command's inputs (`labels` says what each is):
+ * it can be read once, and the second reader would find it empty ("no result lines").
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkStdinOnce } from "./source.ts";
+ * checkStdinOnce([["the qrels", "-"], ["run 1", "a.run"]]);
+ * assert.throws(
+ *   () => checkStdinOnce([["run 1", "-"], ["run 2", "b.run"], ["run 3", "-"]]),
+ *   /run 1 and run 3 cannot both be standard input \('-'\)/,
+ * );
+ * ```
+ */
+export function checkStdinOnce(inputs: readonly (readonly [string, unknown])[]): void {
+  const named = inputs.filter(([, source]) => source === "-").map(([label]) => label);
+  if (named.length < 2) return;
+  const list = named.length === 2
+    ? `${named[0]} and ${named[1]} cannot both`
+    : `${named.slice(0, -1).join(", ")} and ${named.at(-1)} cannot all`;
+  throw new KitError(
+    `${list} be standard input ('-'): it can be read once; give ` +
+      (named.length === 2 ? "one of them as a file" : "all but one of them as files"),
+  );
+}
+
+/**
  * A source that can be read only once held in memory (read once, whole): standard input, and
  * any path that is not a regular file (a pipe such as `<(zcat run.gz)` or `/dev/stdin`, a
  * FIFO); a regular file or bytes as they are. For readers that look at their input more than

@@ -69,6 +69,12 @@ export interface EvalResult {
   runOnlyQueries: string[];
   /** Queries of the qrels that the run lacks (they score 0 in complete mode). */
   missingQueries: string[];
+  /**
+   * Complete mode: each query of `missingQueries` with what it adds to each measure's sum in
+   * the summary (trec_eval `-c`: 0, except `num_rel`; 10.0: its stand-in ranking's values), so
+   * that these and `perQuery` average to the summary. Empty without complete mode.
+   */
+  readonly missingValues: Map<string, Record<string, number>>;
   /** The run id (the last line's runid column for run files). */
   runId: string;
   /** Whether complete mode (`-c`) was used. */

@@ -383,6 +383,7 @@ export class QueryEvaluator {
     // without -q never needs.
     let perQuery: Map<string, Record<string, number>> | undefined;
     let perQueryText: Map<string, Record<string, string>> | undefined;
+    let missingValues: Map<string, Record<string, number>> | undefined;
     const complete = info.complete;
     const listMissing = complete && info.release === "10.0" && info.missing.length > 0;
     type Missing = (typeof info.missing)[number];
@@ -440,6 +441,15 @@ export class QueryEvaluator {
       numQ,
       runOnlyQueries: info.runOnlyQueries,
       missingQueries: info.missing.map((x) => x.qid),
+      get missingValues() {
+        return missingValues ??= new Map(
+          complete
+            ? info.missing.map((
+              x,
+            ) => [x.qid, Object.fromEntries(labels.map((l, m) => [l, x.values[m]]))])
+            : [],
+        );
+      },
       runId: info.runId,
       complete,
     };

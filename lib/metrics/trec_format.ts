@@ -14,6 +14,7 @@
  * @module
  */
 import { KitError, type Location } from "../errors.ts";
+import { checkStdinOnce } from "../io/source.ts";
 
 /** The trec_eval releases the kit reproduces. */
 export const RELEASES = ["9.0.8", "10.0"] as const;
@@ -115,11 +116,7 @@ export function duplicateJudgment(qid: string, docno: string, where: Location): 
  * ```
  */
 export function checkOneStdin(qrels: unknown, run: unknown): void {
-  if (qrels === "-" && run === "-") {
-    throw new KitError(
-      "the qrels and the run cannot both be standard input ('-'): give one of them as a file",
-    );
-  }
+  checkStdinOnce([["the qrels", qrels], ["the run", run]]);
 }
 
 /**

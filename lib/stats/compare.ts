@@ -18,10 +18,11 @@ import {
   type ConfidenceInterval,
   type Correction,
   mean,
-  pairedRandomizationTest,
   pairedTTest,
 } from "./significance.ts";
 import { DEFAULT_SEED, type Seed } from "./random.ts";
+import { exactSignFlipCount, signFlipCounts } from "./randomization.ts";
+import { commonQueries } from "./query_set.ts";
 import { formatFixedC } from "../metrics/c_format.ts";
 import { csvText, latexText, markdownText } from "../metrics/format.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
@@ -158,22 +159,16 @@ export function compareSystems(
   const trials = options.trials ?? 10_000;
 
   // Queries: sorted ids, so the pairing (and a seeded test) does not depend on map order.
-  const idSets = names.map((n) => new Set(systems.get(n)!.keys()));
-  const queries = [...idSets[0]].filter((q) => idSets.every((s) => s.has(q))).sort();
-  if ((options.queries ?? "same") === "same" && idSets.some((s) => s.size !== queries.length)) {
-    const counts = names.map((n, i) => `${n}: ${idSets[i].size}`).join(", ");
-    throw new KitError(
-      `systems cover different queries (${counts}; common to all: ${queries.length}); ` +
-        "evaluate every run over the same queries (with -c, or complete: true, every qrels " +
-        'query counts and a missing one scores 0) or compare with queries: "intersection" ' +
-        "(--intersect)",
-    );
+  const { queries } = commonQueries(systems, options.queries ?? "same");
+  const n = queries.length;
+  if (test === "randomization" && !(Number.isInteger(trials) && trials > 0)) {
+    throw new KitError(`trials must be a positive integer, got ${trials}`);
   }
-  if (queries.length === 0) throw new KitError("the systems share no query");
 
-  const values = (system: string, measure: string): number[] =>
-    queries.map((q) => {
-      const v = systems.get(system)!.get(q)![measure];
+  const values = (system: string, measure: string): Float64Array => {
+    const rows = systems.get(system)!;
+    return Float64Array.from(queries, (q) => {
+      const v = rows.get(q)![measure];
       if (typeof v !== "number" || !Number.isFinite(v)) {
         throw new KitError(
           `system ${system}, query ${q}: no finite value for measure '${measure}'`,
@@ -181,11 +176,20 @@ export function compareSystems(
       }
       return v;
     });
+  };
 
   const labels = names.map((_, i) => label(i));
   const cells: ComparisonTable["cells"] = {};
   for (const n of names) cells[n] = {};
-  const pairs: PairResult[] = [];
+  // Every test of every measure: the randomization tests then share one pass over the draws.
+  type Test = {
+    measure: string;
+    a: string;
+    b: string;
+    values: Float64Array[];
+    diffs: Float64Array;
+  };
+  const tests: (Test & { sum: number })[] = [];
   for (const m of measures) {
     const byName = new Map(names.map((n) => [n, values(n, m)]));
     for (const n of names) {
@@ -196,25 +200,43 @@ export function compareSystems(
         ...(options.bootstrap ? { ci: bootstrapCI(v, { ...options.bootstrap, seed }) } : {}),
       };
     }
-    const measurePairs: Omit<PairResult, "pAdjusted" | "significant">[] = [];
     for (let i = 0; i < names.length; i++) {
       for (let j = i + 1; j < names.length; j++) {
         const a = byName.get(names[i])!, b = byName.get(names[j])!;
-        const r = test === "ttest"
-          ? pairedTTest(a, b)
-          : pairedRandomizationTest(a, b, { trials, seed });
-        measurePairs.push({
-          measure: m,
-          a: names[i],
-          b: names[j],
-          meanDifference: r.meanDifference,
-          ...(options.bootstrap
-            ? { ci: pairedBootstrapCI(a, b, { ...options.bootstrap, seed }) }
-            : {}),
-          p: r.p,
-        });
+        const diffs = new Float64Array(n);
+        let sum = 0;
+        for (let q = 0; q < n; q++) {
+          diffs[q] = a[q] - b[q];
+          sum += diffs[q];
+        }
+        tests.push({ measure: m, a: names[i], b: names[j], values: [a, b], diffs, sum });
       }
     }
+  }
+  const exact = test === "randomization" && n <= 30 && 2 ** n <= trials;
+  const pValues = test === "ttest"
+    ? tests.map((t) => pairedTTest(t.values[0], t.values[1]).p)
+    : exact
+    ? tests.map((t) => exactSignFlipCount(t.diffs) / 2 ** n)
+    : signFlipCounts(tests.map((t) => t.diffs), { trials, seed }).map((c) =>
+      (c + 1) / (trials + 1)
+    );
+  const pairs: PairResult[] = [];
+  for (const m of measures) {
+    const measurePairs: Omit<PairResult, "pAdjusted" | "significant">[] = [];
+    tests.forEach((t, k) => {
+      if (t.measure !== m) return;
+      measurePairs.push({
+        measure: m,
+        a: t.a,
+        b: t.b,
+        meanDifference: t.sum / n,
+        ...(options.bootstrap
+          ? { ci: pairedBootstrapCI(t.values[0], t.values[1], { ...options.bootstrap, seed }) }
+          : {}),
+        p: pValues[k],
+      });
+    });
     const adjusted = adjustPValues(measurePairs.map((p) => p.p), correction);
     measurePairs.forEach((p, k) => {
       const significant = adjusted[k] <= alpha;
@@ -255,14 +277,14 @@ export function compareSystems(
  * ```
  */
 export function pairedBootstrapCI(
-  a: readonly number[],
-  b: readonly number[],
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
   options: { samples?: number; level?: number; seed?: Seed } = {},
 ): ConfidenceInterval {
   if (a.length !== b.length) {
     throw new KitError(`paired values differ in length (${a.length} and ${b.length})`);
   }
-  const ci = bootstrapCI(a.map((x, i) => x - b[i]), options);
+  const ci = bootstrapCI(Float64Array.from({ length: a.length }, (_, i) => a[i] - b[i]), options);
   return { ...ci, method: `paired ${ci.method}` };
 }
 

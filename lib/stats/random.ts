@@ -45,16 +45,59 @@ function fnv1a(text: string): number {
  * ```
  */
 export function mulberry32(seed: Seed = DEFAULT_SEED): Random {
-  if (typeof seed === "number" && !Number.isFinite(seed)) {
-    throw new KitError(`seed must be a finite number or a string, got ${seed}`);
-  }
-  let state = typeof seed === "string" ? fnv1a(seed) : (Math.trunc(seed) >>> 0);
+  let state = seedState(seed);
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The generator's 32-bit starting state for a seed. */
+function seedState(seed: Seed): number {
+  if (typeof seed === "number" && !Number.isFinite(seed)) {
+    throw new KitError(`seed must be a finite number or a string, got ${seed}`);
+  }
+  return typeof seed === "string" ? fnv1a(seed) : (Math.trunc(seed) >>> 0);
+}
+
+/**
+ * Fills sign bits from {@link mulberry32}'s sequence: `next(out, n, offset)` takes the next `n`
+ * draws and sets bit j of byte `offset + g` of `out` when draw 8g + j is below 0.5 (bits past
+ * `n` in the last byte are 0). The draws are those of `mulberry32(seed)` called in turn, so a
+ * test that flips a sign where `random() < 0.5` flips the same ones, 8 signs a byte and with
+ * no number made from the 32 bits (the sign is the draw's top bit).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mulberry32, signBits } from "./random.ts";
+ * const next = signBits(7), random = mulberry32(7);
+ * const out = new Uint8Array(3);
+ * next(out, 20);
+ * for (let i = 0; i < 20; i++) assert.equal((out[i >> 3] >> (i & 7)) & 1, random() < 0.5 ? 1 : 0);
+ * assert.equal(out[2] >> 4, 0);
+ * ```
+ */
+export function signBits(
+  seed: Seed = DEFAULT_SEED,
+): (out: Uint8Array, n: number, offset?: number) => void {
+  let state = seedState(seed) | 0;
+  return (out, n, offset = 0) => {
+    for (let g = 0; g * 8 < n; g++) {
+      const m = Math.min(8, n - g * 8);
+      let byte = 0;
+      for (let j = 0; j < m; j++) {
+        state = (state + 0x6d2b79f5) | 0;
+        let t = Math.imul(state ^ (state >>> 15), state | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        // Below 0.5 is a top bit of 0: (t ^ (t >>> 14)) has t's top bit, so ~t's is the sign.
+        byte |= (~t >>> 31) << j;
+      }
+      out[offset + g] = byte;
+    }
   };
 }
 

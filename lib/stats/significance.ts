@@ -7,6 +7,7 @@
  */
 import { KitError } from "../errors.ts";
 import { DEFAULT_SEED, mulberry32, randomInt, type Seed } from "./random.ts";
+import { exactSignFlipCount, signFlipCounts } from "./randomization.ts";
 import { studentTQuantile, studentTTwoSidedP } from "./special.ts";
 
 /** Result of a paired two-sided test. */
@@ -136,26 +137,13 @@ export function pairedRandomizationTest(
     observed += diffs[i];
   }
   const meanDifference = observed / n;
-  // Compare sums rather than means: the same order, fewer divisions.
-  const threshold = Math.abs(observed) - 1e-12 * Math.max(1, Math.abs(observed));
   const exactUpTo = options.exactUpTo ?? trials;
   if (n <= 30 && 2 ** n <= exactUpTo) {
     const total = 2 ** n;
-    let count = 0;
-    for (let mask = 0; mask < total; mask++) {
-      let s = 0;
-      for (let i = 0; i < n; i++) s += (mask >>> i) & 1 ? -diffs[i] : diffs[i];
-      if (Math.abs(s) >= threshold) count++;
-    }
-    return { meanDifference, p: count / total, n, exact: true, trials: total };
+    const p = exactSignFlipCount(diffs) / total;
+    return { meanDifference, p, n, exact: true, trials: total };
   }
-  const random = mulberry32(options.seed ?? DEFAULT_SEED);
-  let count = 0;
-  for (let t = 0; t < trials; t++) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += random() < 0.5 ? -diffs[i] : diffs[i];
-    if (Math.abs(s) >= threshold) count++;
-  }
+  const [count] = signFlipCounts([diffs], { trials, seed: options.seed ?? DEFAULT_SEED });
   return { meanDifference, p: (count + 1) / (trials + 1), n, exact: false, trials };
 }
 

@@ -93,7 +93,10 @@ Deno.test("eval stability: every -m measure, and runs over different queries ref
       refused.stderr,
       /runs cover different queries \(.*a\.run: 2, .*c\.run: 1; common to all: 1\)/,
     );
-    assert.match(refused.stderr, /use -c .* or --intersect/);
+    assert.match(
+      refused.stderr,
+      /with -c, .* or use only the queries every run covers \(--intersect/,
+    );
     const complete = await cli(...ab, `${dir}/c.run`, "-c", "--json");
     assert.deepEqual(JSON.parse(complete.stdout).measures[0].perRun, [0.75, 0.75, 0.5]);
     const common = await cli(...ab, `${dir}/c.run`, "--intersect", "--json");
