@@ -49,7 +49,7 @@ export interface EvalBenchRow {
 }
 
 /** A command to time. */
-interface Tool {
+export interface Tool {
   name: string;
   cmd: string;
   args: (qrels: string, run: string) => string[];
@@ -85,7 +85,7 @@ const GNU_TIME = (() => {
 })();
 
 /** Runs a command once, measuring its peak RSS and CPU time (the kit also reports its peak). */
-async function timedOnce(tool: Tool, qrels: string, run: string) {
+export async function timedOnce(tool: Tool, qrels: string, run: string) {
   const t0 = performance.now();
   const args = tool.args(qrels, run);
   const child = new Deno.Command(GNU_TIME ?? tool.cmd, {
@@ -187,12 +187,12 @@ export async function extractRevision(rev: string): Promise<{ dir?: string; why?
   }
 }
 
-function fmt(x: number, d = 2): string {
+export function fmt(x: number, d = 2): string {
   return x.toFixed(d);
 }
 
 /** A ratio with two significant digits or more (0.031x, 2.4x, 41.2x). */
-function ratio(x: number): string {
+export function ratio(x: number): string {
   return `${x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toPrecision(2)}x`;
 }
 
@@ -218,7 +218,7 @@ export interface EvalBenchOptions {
 export const FLOOR = "floor: read both files, split lines";
 
 /** Median of a list of numbers. */
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   return quantileSorted([...xs].sort((a, b) => a - b), 0.5);
 }
 

@@ -111,8 +111,9 @@ export interface CompareCaseFiles {
 
 /**
  * Writes one qrels and `systems` runs for `eval compare` into `dir` (reused when already
- * there). Every run ranks every candidate of every query, so all runs cover the same queries;
- * 5% of the queries have no relevant document, half of the candidates are judged (0, 1 or 2).
+ * there). Every run ranks every candidate of every query and every query has judgments, so all
+ * runs cover the same queries; 5% of the queries have no relevant document, half of the
+ * candidates are judged (0, 1 or 2), the first always.
  * System s scores a document rel * (0.3 + 0.0015 s) + uniform noise in [0, 1), written with three
  * decimals in rank order: the systems differ by far less than their noise, so that at 30,000
  * queries the tests between them give p-values across the range, not only the smallest.
@@ -148,7 +149,7 @@ export async function writeCompareCase(
     const none = r() < 0.05;
     const rel = new Int8Array(spec.candidates);
     for (let j = 0; j < spec.candidates; j++) {
-      const judged = r() < 0.5;
+      const judged = r() < 0.5 || j === 0; // every query judged: every run query counts
       const x = r();
       rel[j] = !judged ? -1 : none ? 0 : x < 0.05 ? 2 : x < 0.2 ? 1 : 0;
     }

@@ -99,8 +99,13 @@ export interface ComparisonTable {
   cells: Record<string, Record<string, ComparisonCell>>;
   pairs: PairResult[];
   test: TestName;
-  /** Details of the test, e.g. `randomization (10000 trials, seed 42)`. */
+  /**
+   * Details of the test, e.g. `paired randomization test (two-sided, 10000 random sign
+   * assignments, seed 42)`, or `exact: all 256 sign assignments` when they were enumerated.
+   */
   testDetail: string;
+  /** The null hypothesis of each pair's test, in words. */
+  hypothesis: string;
   correction: Correction;
   alpha: number;
   /** Queries compared. */
@@ -256,7 +261,16 @@ export function compareSystems(
     test,
     testDetail: test === "ttest"
       ? "paired t-test (two-sided)"
-      : `paired randomization test (two-sided, ${trials} trials or exact, seed ${seed})`,
+      : exact
+      ? `paired randomization test (two-sided, exact: all ${2 ** n} sign assignments)`
+      : `paired randomization test (two-sided, ${trials} random sign assignments, seed ${seed})`,
+    hypothesis: test === "ttest"
+      ? "H0 for each pair and measure: the per-query differences have mean 0 (independent " +
+        "and normal across queries); p from Student's t with n - 1 degrees of freedom"
+      : "H0 for each pair and measure: on every query the two systems' values are " +
+        "exchangeable, so each per-query difference is as likely positive as negative; p is " +
+        "the share of sign assignments whose |mean difference| reaches the observed one" +
+        (exact ? "" : " (the observed assignment counted: (count + 1) / (trials + 1))"),
     correction,
     alpha,
     numQ: queries.length,
@@ -311,9 +325,13 @@ export interface ExportOptions {
 
 function caption(t: ComparisonTable): string {
   const legend = labelLegend(t.measures);
-  return `${t.numQ} queries; ${t.testDetail}; ` +
-    (t.correction === "none" ? "no correction" : `${t.correction} correction`) +
-    `; letters mark systems significantly worse at alpha = ${t.alpha}; best in bold.` +
+  const pairs = t.systems.length * (t.systems.length - 1) / 2;
+  return `${t.numQ} queries; ${t.testDetail}. ${t.hypothesis}. p adjusted: ` +
+    (t.correction === "none"
+      ? "no correction (the same as p)"
+      : `${t.correction === "holm" ? "Holm" : "Bonferroni"}'s correction over the ${pairs} ` +
+        "pairs of each measure") +
+    `; letters mark systems significantly worse (p adjusted <= ${t.alpha}); best in bold.` +
     (legend ? ` Measures in trec_eval's names: ${legend}.` : "");
 }
 
@@ -441,8 +459,8 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
 /**
  * The comparison as CSV (RFC 4180 quoting): one row per measure and system, with the mean,
  * the bootstrap interval (empty when not computed), the letters of the systems it is
- * significantly better than, and the adjusted p-value against every other system
- * (`p_vs_<label>`; empty against itself). Values are written with full precision; the
+ * significantly better than, the adjusted p-value against every other system
+ * (`p_vs_<label>`; empty against itself) and, last, the raw one (`p_raw_vs_<label>`). Values are written with full precision; the
  * `measure` column keeps the output names (`map`, `recip_rank`), for programs.
  *
  * @example
@@ -451,7 +469,7 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
  * import { compareSystems, toCsv } from "./compare.ts";
  * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
  * const csv = toCsv(compareSystems({ x: q([1, 0]), y: q([0, 0]) }, ["map"]));
- * assert(csv.split("\n")[0] === "measure,label,system,mean,ci_lower,ci_upper,better_than,p_vs_a,p_vs_b");
+ * assert(csv.split("\n")[0] === "measure,label,system,mean,ci_lower,ci_upper,better_than,p_vs_a,p_vs_b,p_raw_vs_a,p_raw_vs_b");
  * ```
  */
 export function toCsv(t: ComparisonTable): string {
@@ -472,18 +490,19 @@ export function toCsv(t: ComparisonTable): string {
       header.push(`diff_vs_${s.label}`, `diff_lower_vs_${s.label}`, `diff_upper_vs_${s.label}`);
     }
   }
+  // The raw p-values last, so that the columns before them keep their places.
+  header.push(...t.systems.map((s) => `p_raw_vs_${s.label}`));
   const rows = [header.join(",")];
   for (const m of t.measures) {
     for (const s of t.systems) {
       const c = t.cells[s.name][m];
-      const ps = t.systems.map((o) => {
-        if (o.name === s.name) return "";
-        const p = t.pairs.find((p) =>
+      const pair = (o: { name: string }) =>
+        o.name === s.name ? undefined : t.pairs.find((p) =>
           p.measure === m &&
           ((p.a === s.name && p.b === o.name) || (p.a === o.name && p.b === s.name))
         )!;
-        return String(p.pAdjusted);
-      });
+      const ps = t.systems.map((o) => pair(o) ? String(pair(o)!.pAdjusted) : "");
+      const raw = t.systems.map((o) => pair(o) ? String(pair(o)!.p) : "");
       const diffs = !withCi ? [] : t.systems.flatMap((o) => {
         if (o.name === s.name) return ["", "", ""];
         const p = t.pairs.find((p) => p.measure === m && p.a === s.name && p.b === o.name);
@@ -504,6 +523,7 @@ export function toCsv(t: ComparisonTable): string {
           c.betterThan.join(""),
           ...ps,
           ...diffs,
+          ...raw,
         ].map(csvText).join(","),
       );
     }

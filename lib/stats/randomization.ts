@@ -83,7 +83,12 @@ function sumOf(d: ArrayLike<number>): number {
  */
 export function signFlipCounts(
   diffs: readonly ArrayLike<number>[],
-  options: { trials: number; seed?: Seed },
+  options: {
+    trials: number;
+    seed?: Seed;
+    /** Trials per block (default: about 4 MB of sign bytes; tests use small ones). */
+    blockTrials?: number;
+  },
 ): number[] {
   const trials = options.trials;
   if (!(Number.isInteger(trials) && trials > 0)) {
@@ -98,7 +103,10 @@ export function signFlipCounts(
   const counts = new Array<number>(tests).fill(0);
   if (n === 0) return counts.map(() => trials); // every sum is 0, the observed one too
   const groups = Math.ceil(n / 8);
-  const block = Math.max(1, Math.min(trials, Math.floor(BLOCK_BYTES / groups)));
+  const block = Math.max(
+    1,
+    Math.min(trials, options.blockTrials ?? Math.floor(BLOCK_BYTES / groups)),
+  );
   const byTrial = new Uint8Array(block * groups); // [trial][group], as drawn
   const byGroup = new Uint8Array(block * groups); // [group][trial], as summed
   const chunk = Math.min(tests, TESTS_PER_CHUNK);

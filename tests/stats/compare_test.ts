@@ -105,12 +105,15 @@ Deno.test("exports: Markdown, LaTeX, CSV carry the same numbers", () => {
     "diff_vs_b",
     "diff_lower_vs_b",
     "diff_upper_vs_b",
+    "p_raw_vs_a",
+    "p_raw_vs_b",
   ]);
   assert.equal(csv.length, 5);
   const rrStrong = csv.find((r) => r[0] === "recip_rank" && r[2] === "strong")!;
   assert.equal(Number(rrStrong[3]), 0.9375);
   assert.equal(rrStrong[7], "");
   assert.equal(Number(rrStrong[8]), t.pairs.find((p) => p.measure === "recip_rank")!.pAdjusted);
+  assert.equal(Number(rrStrong[16]), t.pairs.find((p) => p.measure === "recip_rank")!.p);
 });
 
 /** The exact bootstrap distribution of the mean of `d`: every n^n ordered resample, equally likely. */
