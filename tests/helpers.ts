@@ -81,3 +81,104 @@ export function allValue(text: string, measure: string): number {
   if (!m) throw new Error(`no '${measure} all' line in:\n${text}`);
   return Number(m[1]);
 }
+
+/** A small tmpfs mounted on a new folder (root only), and how to unmount it. */
+export interface TinyDisk {
+  dir: string;
+  /** Fills the disk with `filler` until a write fails for lack of space (or `leave` bytes remain). */
+  fill(leave?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Mounts a tmpfs of `size` (`3m`, `64k`) on a new temporary folder: a real file system that
+ * fills up (ENOSPC). Undefined where this process cannot mount (not root, no tmpfs): the caller
+ * then skips its test, saying why ({@link diskTest}).
+ */
+export async function tinyDisk(size: string): Promise<TinyDisk | undefined> {
+  if (Deno.uid() !== 0) return undefined;
+  const dir = await Deno.makeTempDir({ prefix: "kit-tiny-disk-" });
+  const m = await new Deno.Command("mount", {
+    args: ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir],
+    stdout: "null",
+    stderr: "null",
+  }).output().catch(() => undefined);
+  if (!m?.success) {
+    await Deno.remove(dir).catch(() => {});
+    return undefined;
+  }
+  return {
+    dir,
+    async fill(leave = 0) {
+      const file = await Deno.open(`${dir}/filler`, { write: true, create: true, append: true });
+      try {
+        const chunk = new Uint8Array(4096);
+        for (;;) {
+          if (leave > 0 && (await freeBytes(dir)) - chunk.length < leave) break;
+          await file.write(chunk);
+        }
+      } catch (e) {
+        if (!(e instanceof Error && /No space left|os error 28/.test(e.message))) throw e;
+      } finally {
+        file.close();
+      }
+    },
+    async close() {
+      await new Deno.Command("umount", { args: ["-l", dir] }).output();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Free bytes of the file system holding `dir` (`df`). */
+export async function freeBytes(dir: string): Promise<number> {
+  const out = await new Deno.Command("df", { args: ["-B1", "--output=avail", dir] }).output();
+  return Number(new TextDecoder().decode(out.stdout).trim().split("\n").pop());
+}
+
+/** Used bytes of the file system holding `dir` (`df`). */
+export async function usedBytes(dir: string): Promise<number> {
+  const out = await new Deno.Command("df", { args: ["-B1", "--output=used", dir] }).output();
+  return Number(new TextDecoder().decode(out.stdout).trim().split("\n").pop());
+}
+
+let canMount: boolean | undefined;
+
+/** Whether this process can mount a tmpfs (probed once, synchronously, when a test asks). */
+function mountable(): boolean {
+  if (canMount !== undefined) return canMount;
+  canMount = false;
+  if (Deno.uid() !== 0) return canMount;
+  const d = Deno.makeTempDirSync({ prefix: "kit-mount-probe-" });
+  try {
+    const m = new Deno.Command("mount", {
+      args: ["-t", "tmpfs", "-o", "size=16k", "tmpfs", d],
+      stdout: "null",
+      stderr: "null",
+    }).outputSync();
+    if (m.success) {
+      new Deno.Command("umount", { args: [d] }).outputSync();
+      canMount = true;
+    }
+  } catch { /* no mount command */ }
+  Deno.removeSync(d);
+  return canMount;
+}
+
+/** A test on a tiny real file system ({@link tinyDisk}); ignored, saying why, where none can be mounted. */
+export function diskTest(name: string, size: string, fn: (disk: TinyDisk) => Promise<void>): void {
+  const can = mountable();
+  if (!can) console.error(`skipping "${name}": cannot mount a tmpfs here (needs root)`);
+  Deno.test({
+    name,
+    ignore: !can,
+    async fn() {
+      const disk = (await tinyDisk(size))!;
+      try {
+        await fn(disk);
+      } finally {
+        await disk.close();
+      }
+    },
+  });
+}

@@ -78,14 +78,20 @@ export async function exists(path: string): Promise<boolean> {
  * import assert from "node:assert/strict";
  * import { isDiskFull } from "./atomic.ts";
  * assert(isDiskFull(new Error("No space left on device (os error 28)")));
+ * assert(isDiskFull("OSError: [Errno 28] No space left on device")); // a Python traceback
+ * assert(isDiskFull(new Error("wrapped", { cause: new Error("ENOSPC: no space left on device, write") })));
  * assert(!isDiskFull(new Error("Permission denied (os error 13)")));
  * ```
  */
 export function isDiskFull(e: unknown): boolean {
   const code = (e as { code?: unknown })?.code;
   const message = String((e as Error)?.message ?? e);
-  return code === "ENOSPC" || code === "EDQUOT" ||
-    /os error (28|122)\b|no space left/i.test(message);
+  if (
+    code === "ENOSPC" || code === "EDQUOT" ||
+    /os error (28|122)\b|no space left|disk quota exceeded|\bENOSPC\b|errno 28\b/i.test(message)
+  ) return true;
+  const cause = (e as Error)?.cause;
+  return cause !== undefined && cause !== e && isDiskFull(cause);
 }
 
 /**

@@ -62,6 +62,7 @@ import {
 import {
   checkInputsOutside,
   checkReplaceable,
+  discardOnFullDisk,
   openWorkspace,
   REPORT_MARKER,
   reportFolder,
@@ -306,6 +307,8 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
  * the workspace's paths moved there and a line saying where it is.
  */
 function failed(ws: Workspace, e: unknown, log: (line: string) => void): unknown {
+  const full = discardOnFullDisk(ws, e);
+  if (full) return full;
   const ran = (() => {
     try {
       return [...Deno.readDirSync(`${ws.dir}/notebooks`)].length > 0;

@@ -189,6 +189,8 @@ async function executeIn(
     .filter((l) => !l.includes('"deno jupyter" is unstable'))
     .join("\n")
     .trim();
+  // Exit 3: the executed notebook could not be written (a full disk): one line naming it.
+  if (out.code === 3) throw new KitError(stderr.split("\n").pop()!, { file: output });
   if (!out.success) {
     throw new KitError(stderr || `notebook execution failed (exit ${out.code})`, { file: input });
   }

@@ -7,6 +7,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { isDiskFull } from "../io/atomic.ts";
 import { jupyterPython } from "./execute.ts";
 
 /** The folder holding the kit's nbconvert templates. */
@@ -51,10 +52,16 @@ export async function exportHtml(
     stderr: "piped",
   }).output();
   if (!out.success) {
-    throw new KitError(
-      `nbconvert failed: ${new TextDecoder().decode(out.stderr).trim()}`,
-      { file: ipynb },
-    );
+    const stderr = new TextDecoder().decode(out.stderr).trim();
+    if (isDiskFull(stderr)) {
+      // nbconvert writes the page in place: what it wrote is half a page.
+      await Deno.remove(html).catch(() => {});
+      throw new KitError(
+        "could not write the page: the disk is full (No space left on device); nothing was kept",
+        { file: html },
+      );
+    }
+    throw new KitError(`nbconvert failed: ${stderr}`, { file: ipynb });
   }
 }
 

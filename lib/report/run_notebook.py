@@ -22,7 +22,8 @@ it ends with the runner however the runner ends.
 
 Exit status: 0 when every cell ran; 1 when a cell failed (the cell's number, source
 and error are printed on stderr and the partly executed notebook is still written);
-2 for usage errors. On success one JSON line is printed on stdout with timings.
+2 for usage errors; 3 when the executed notebook cannot be written (a full disk: one line on
+stderr, no partial file left). On success one JSON line is printed on stdout with timings.
 """
 
 import argparse
@@ -33,6 +34,7 @@ import json
 import os
 import re
 import signal
+import secrets
 import sys
 import time
 
@@ -161,10 +163,21 @@ def main(argv) -> int:
         break
     elapsed = time.monotonic() - started
     nb.metadata.setdefault("kit", {})["execution_seconds"] = round(elapsed, 2)
-    tmp = args.output + f".tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        nbformat.write(nb, f)
-    os.replace(tmp, args.output)
+    # A temporary name of the kit's form (<path>.tmp-<pid>-<random>), so that a later run sweeps
+    # it when this process is killed outright; removed when the write fails (a full disk).
+    tmp = args.output + f".tmp-{os.getpid()}-{secrets.token_hex(4)}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            nbformat.write(nb, f)
+        os.replace(tmp, args.output)
+    except OSError as e:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        print(f"could not write the executed notebook: {e.strerror} (errno {e.errno}); "
+              "nothing was written", file=sys.stderr)
+        return 3
     if status == 0:
         print(json.dumps({
             "notebook": args.input,

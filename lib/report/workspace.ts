@@ -23,7 +23,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { replaceFileSync, writeFileAtomic } from "../io/atomic.ts";
+import { isDiskFull, replaceFileSync, writeFileAtomic } from "../io/atomic.ts";
 import { onInterrupt } from "../io/interrupt.ts";
 import { outputError } from "../io/output.ts";
 import { basename, dirname } from "../io/path.ts";
@@ -370,6 +370,48 @@ function writableFolders(dir: string): void {
   if (!info.isDirectory) return;
   Deno.chmodSync(dir, (info.mode! & 0o7777) | 0o700);
   for (const e of Deno.readDirSync(dir)) if (e.isDirectory) writableFolders(`${dir}/${e.name}`);
+}
+
+/** The bytes of the files below `dir` (0 when it cannot be read). */
+function bytesBelow(dir: string): number {
+  let total = 0;
+  try {
+    for (const f of filesBelow(dir)) {
+      try {
+        total += Deno.lstatSync(`${dir}/${f}`).size;
+      } catch { /* gone meanwhile */ }
+    }
+  } catch { /* not there */ }
+  return total;
+}
+
+/**
+ * After a failed build: when the disk (or the quota) was full, removes the unfinished report and
+ * its temporary folders (kept for inspection, it would keep the disk full) and returns the
+ * failure as one line naming the destination (the report folder, and the file being written
+ * when it is known; or the file itself outside the report, e.g. in the system's temporary
+ * folder), saying what was removed and what an earlier failed attempt still takes. Any other
+ * failure: undefined, nothing done.
+ */
+export function discardOnFullDisk(ws: Workspace, e: unknown): KitError | undefined {
+  if (!isDiskFull(e)) return undefined;
+  const file = e instanceof KitError ? e.file : undefined;
+  const inside = file !== undefined && file.startsWith(`${ws.dir}/`);
+  const what = file === undefined
+    ? ""
+    : ` writing ${inside ? file.slice(ws.dir.length + 1) : file}`;
+  ws.discard();
+  const earlier = `${ws.outDir}.failed`;
+  const mb = bytesBelow(earlier) / 2 ** 20;
+  const note = existsSync(earlier)
+    ? `; an earlier failed attempt, ${earlier}/, still takes ${mb.toFixed(1)} MB there`
+    : "";
+  return new KitError(
+    `the disk is full (No space left on device)${what}: the unfinished report was removed so ` +
+      `that it does not keep the disk full; the previous report is unchanged${note}`,
+    { file: inside || file === undefined ? ws.outDir : dirname(file) },
+    { cause: e },
+  );
 }
 
 /**
