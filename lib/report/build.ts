@@ -27,6 +27,7 @@
 import { makeKitTempDir } from "../io/temp.ts";
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
+import { lockOutput } from "../io/lock.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
 import { runFromScores, writeRun } from "../metrics/mod.ts";
 import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
@@ -269,6 +270,23 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   );
   const names = listNotebooks(srcDir, options.only, options.params.systems !== undefined);
   await checkInputsOutside(outDir, reportInputs(options.params));
+  // One report per folder at a time: a second one to the same folder is refused.
+  const lock = await lockOutput(outDir, "report");
+  try {
+    return await buildLocked(outDir, srcDir, names, options, log);
+  } finally {
+    lock.release();
+  }
+}
+
+/** {@link buildReport} once it holds the report folder's lock. */
+async function buildLocked(
+  outDir: string,
+  srcDir: string,
+  names: string[],
+  options: ReportOptions,
+  log: (line: string) => void,
+): Promise<ReportResult> {
   await checkReplaceable(
     outDir,
     options.force ?? false,

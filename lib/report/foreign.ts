@@ -1,13 +1,20 @@
 /**
  * What in a report folder the report did not write (a note the user added, a run copied in, a
  * folder of theirs), and carrying it over into the new report: a report replaces only what it
- * wrote and never deletes anything else. The marker `.kit-report` of a finished report lists
- * every file the report wrote; the rest is foreign. Foreign files are hard-linked (or, where
- * that fails, copied with their mode and times) into the new report before the swap, so the
- * previous report stays whole until the swap and a failure or an interrupt loses nothing.
+ * can show it wrote and never deletes anything else. The marker `.kit-report` of a finished
+ * report is its manifest: every file the report wrote, with its size and SHA-256 when written.
+ * A file is the report's only while it is listed there with the same size and hash (a regular
+ * file, not a link); anything else is foreign: not listed, or changed since (edited, replaced,
+ * a stale or hand-edited manifest). A marker that is not such a manifest (an older kit's list
+ * without hashes, plain text, names outside the folder) proves nothing: every file is foreign,
+ * and `checkReplaceable` (workspace.ts) refuses the folder without `--force`, saying why.
+ * Foreign files are hard-linked (or, where that fails, copied with their mode and times) into
+ * the new report before the swap, so the previous report stays whole until the swap and a
+ * failure or an interrupt loses nothing.
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import { KitError } from "../errors.ts";
 
 /** The file that marks a folder as a report the kit made (and may replace). */
@@ -16,19 +23,130 @@ export const REPORT_MARKER = ".kit-report";
 /** The marker's first line while a report is being built (the folder is the kit's own). */
 export const UNFINISHED_MARKER = "made by deno task report (unfinished)\n";
 
-/** What the marker of a finished report holds: every file the report wrote. */
+/** A file the report wrote: its path inside the report folder, size and SHA-256 when written. */
+export interface ManifestEntry {
+  /** `/`-separated, relative to the report folder. */
+  path: string;
+  bytes: number;
+  /** Lowercase hex. */
+  sha256: string;
+}
+
+/** What the marker of a finished report (or a kept failed attempt) holds. */
 export interface ReportMarker {
   made_by: string;
-  /** Paths inside the report folder, `/`-separated, sorted (the marker itself left out). */
-  files: string[];
+  /** Every file the report wrote, sorted by path (the marker itself left out). */
+  files: ManifestEntry[];
+}
+
+/** What a folder's marker says: none, a build under way, a manifest, or nothing checkable (why). */
+export type MarkerState =
+  | { kind: "none" }
+  | { kind: "unfinished" }
+  | { kind: "manifest"; files: Map<string, ManifestEntry> }
+  | { kind: "invalid"; why: string };
+
+/** The SHA-256 of a file, hex. */
+function sha256Of(path: string): string {
+  return createHash("sha256").update(Deno.readFileSync(path)).digest("hex");
 }
 
 /**
- * The files of a report written before the marker listed them: the report's layout (see
- * lib/report/build.ts).
+ * The manifest of `paths` (default: every file below `dir` but the marker) as they are now.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { manifestOf } from "./foreign.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/index.html`, "abc");
+ * const m = manifestOf(dir, "deno task report");
+ * assert.deepEqual(m.files, [{
+ *   path: "index.html",
+ *   bytes: 3,
+ *   sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+ * }]);
+ * ```
  */
-const LEGACY_LAYOUT =
-  /^(index\.html|report\.pdf|summary\.json|per-question\.(csv|json)|per-record-qrcd\.csv|(html|notebooks|screenshots|runs)\/.+)$/;
+export function manifestOf(dir: string, madeBy: string, paths?: readonly string[]): ReportMarker {
+  const files = (paths ?? filesBelow(dir).filter((f) => f !== REPORT_MARKER)).map((path) => ({
+    path,
+    bytes: Deno.lstatSync(`${dir}/${path}`).size,
+    sha256: sha256Of(`${dir}/${path}`),
+  }));
+  return { made_by: madeBy, files: files.sort((a, b) => a.path < b.path ? -1 : 1) };
+}
+
+/** Whether a manifest path names a file inside the folder: relative, no `.`, `..` or empty part. */
+function insidePath(path: string): boolean {
+  return path.length > 0 && !path.startsWith("/") && !path.includes("\0") &&
+    path.split("/").every((p) => p !== "" && p !== "." && p !== "..");
+}
+
+/**
+ * Reads and checks the marker of `dir`: a manifest only when it is JSON of the form
+ * {@link ReportMarker} whose every path lies inside the folder, each once.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readMarker, REPORT_MARKER } from "./foreign.ts";
+ * const dir = await Deno.makeTempDir();
+ * assert.equal(readMarker(dir).kind, "none");
+ * await Deno.writeTextFile(`${dir}/${REPORT_MARKER}`, JSON.stringify({ made_by: "x", files: ["index.html"] }));
+ * const old = readMarker(dir);
+ * assert(old.kind === "invalid" && /no sizes and hashes/.test(old.why));
+ * const entry = { path: "../notes.txt", bytes: 1, sha256: "0".repeat(64) };
+ * await Deno.writeTextFile(`${dir}/${REPORT_MARKER}`, JSON.stringify({ made_by: "x", files: [entry] }));
+ * const outside = readMarker(dir);
+ * assert(outside.kind === "invalid" && /outside the folder: \.\.\/notes\.txt/.test(outside.why));
+ * ```
+ */
+export function readMarker(dir: string): MarkerState {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(`${dir}/${REPORT_MARKER}`);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { kind: "none" };
+    return { kind: "invalid", why: `cannot be read (${(e as Error).message})` };
+  }
+  if (text === UNFINISHED_MARKER) return { kind: "unfinished" };
+  let marker: unknown;
+  try {
+    marker = JSON.parse(text);
+  } catch {
+    return { kind: "invalid", why: "is not the JSON manifest the kit writes" };
+  }
+  const files = (marker as { files?: unknown })?.files;
+  if (!Array.isArray(files)) {
+    return { kind: "invalid", why: "lists no files (not the manifest the kit writes)" };
+  }
+  const listed = new Map<string, ManifestEntry>();
+  for (const f of files) {
+    if (typeof f === "string") {
+      return {
+        kind: "invalid",
+        why: "lists names with no sizes and hashes (written by an earlier version of the kit)",
+      };
+    }
+    const e = f as Partial<ManifestEntry>;
+    if (
+      typeof e?.path !== "string" || typeof e.bytes !== "number" ||
+      typeof e.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(e.sha256)
+    ) {
+      return {
+        kind: "invalid",
+        why: `holds an entry that is not {path, bytes, sha256}: ${JSON.stringify(f)}`,
+      };
+    }
+    if (!insidePath(e.path)) {
+      return { kind: "invalid", why: `names a file outside the folder: ${e.path}` };
+    }
+    if (listed.has(e.path)) return { kind: "invalid", why: `lists ${e.path} twice` };
+    listed.set(e.path, e as ManifestEntry);
+  }
+  return { kind: "manifest", files: listed };
+}
 
 /**
  * Every file below `dir` (links not followed, listed as files), as paths relative to it; with
@@ -62,38 +180,52 @@ export function filesBelow(dir: string, options: { folders?: boolean } = {}): st
   return out.sort();
 }
 
+/** Whether the file at `dir/path` is the one the manifest entry describes (size, then hash). */
+function matches(dir: string, entry: ManifestEntry | undefined): boolean {
+  if (!entry) return false;
+  try {
+    const st = Deno.lstatSync(`${dir}/${entry.path}`);
+    return st.isFile && st.size === entry.bytes &&
+      sha256Of(`${dir}/${entry.path}`) === entry.sha256;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * The files in a kit report folder that the kit did not write: those its marker does not list
- * (a marker of an older kit, without a list: those outside the report's layout; no marker:
- * every file); with
- * `folders`, its empty folders too (`name/`).
+ * The files in a kit report folder that the report cannot show it wrote: every file the
+ * manifest does not list with its current size and hash (no marker, or one that is not a
+ * manifest: every file); with `folders`, its empty folders too (`name/`). `changed` collects
+ * those the manifest lists but that changed since.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { foreignFiles, REPORT_MARKER } from "./foreign.ts";
+ * import { foreignFiles, manifestOf, REPORT_MARKER } from "./foreign.ts";
  * const dir = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${dir}/${REPORT_MARKER}`, JSON.stringify({ made_by: "x", files: ["index.html"] }));
- * await Deno.writeTextFile(`${dir}/index.html`, "");
+ * await Deno.writeTextFile(`${dir}/index.html`, "the report's");
+ * await Deno.writeTextFile(`${dir}/notes.html`, "the report's too");
+ * await Deno.writeTextFile(`${dir}/${REPORT_MARKER}`, JSON.stringify(manifestOf(dir, "x")));
  * await Deno.writeTextFile(`${dir}/NOTES.txt`, "mine");
- * assert.deepEqual(foreignFiles(dir), ["NOTES.txt"]);
+ * await Deno.writeTextFile(`${dir}/notes.html`, "edited by me");
+ * const changed: string[] = [];
+ * assert.deepEqual(foreignFiles(dir, { changed }), ["NOTES.txt", "notes.html"]);
+ * assert.deepEqual(changed, ["notes.html"]);
  * ```
  */
-export function foreignFiles(dir: string, options: { folders?: boolean } = {}): string[] {
-  let listed: Set<string> | undefined;
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(`${dir}/${REPORT_MARKER}`);
-  } catch {
-    return filesBelow(dir, options); // no marker: the kit wrote none of it
-  }
-  try {
-    const marker = JSON.parse(text) as ReportMarker;
-    if (Array.isArray(marker?.files)) listed = new Set(marker.files);
-  } catch { /* an older marker (plain text): judged by the layout */ }
-  return filesBelow(dir, options).filter((f) =>
-    f !== REPORT_MARKER && (listed ? !listed.has(f) : !LEGACY_LAYOUT.test(f))
-  );
+export function foreignFiles(
+  dir: string,
+  options: { folders?: boolean; changed?: string[] } = {},
+): string[] {
+  const marker = readMarker(dir);
+  const all = filesBelow(dir, options).filter((f) => f !== REPORT_MARKER);
+  if (marker.kind !== "manifest") return all;
+  return all.filter((f) => {
+    const entry = marker.files.get(f);
+    if (matches(dir, entry)) return false;
+    if (entry) options.changed?.push(f);
+    return true;
+  });
 }
 
 /** What is at a path of a report: a file (anything but a folder), a folder, or nothing. */
@@ -202,9 +334,7 @@ function sameEntry(a: string, b: string): boolean {
  * ```
  */
 export function uncarried(oldDir: string, newDir: string): string[] {
-  try {
-    if (Deno.readTextFileSync(`${oldDir}/${REPORT_MARKER}`) === UNFINISHED_MARKER) return [];
-  } catch { /* no marker: everything in it is foreign */ }
+  if (readMarker(oldDir).kind === "unfinished") return [];
   return foreignFiles(oldDir, { folders: true }).filter((e) =>
     !sameEntry(`${oldDir}/${e}`, `${newDir}/${e.replace(/\/$/, "")}`)
   );
@@ -263,10 +393,10 @@ async function linkOrCopy(from: string, to: string, info: Deno.FileInfo): Promis
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { carryForeign, REPORT_MARKER } from "./foreign.ts";
+ * import { carryForeign, manifestOf, REPORT_MARKER } from "./foreign.ts";
  * const [old, now] = [await Deno.makeTempDir(), await Deno.makeTempDir()];
- * await Deno.writeTextFile(`${old}/${REPORT_MARKER}`, JSON.stringify({ made_by: "x", files: ["index.html"] }));
  * await Deno.writeTextFile(`${old}/index.html`, "old");
+ * await Deno.writeTextFile(`${old}/${REPORT_MARKER}`, JSON.stringify(manifestOf(old, "x")));
  * await Deno.mkdir(`${old}/mine`);
  * await Deno.writeTextFile(`${old}/mine/NOTES.txt`, "notes");
  * await Deno.writeTextFile(`${now}/index.html`, "new");

@@ -13,7 +13,8 @@
  * and so is a caller whose working folder is that folder or inside it (the swap would leave
  * the shell in a deleted folder),
  * and a report folder holding files the kit did not write is not replaced without `--force`
- * ({@link checkReplaceable}): the marker `.kit-report` lists every file the report wrote. With
+ * ({@link checkReplaceable}): the marker `.kit-report` is the manifest of every file the report
+ * wrote (size and SHA-256), and a file is the report's only while it matches it. With
  * `--force` the report replaces only those: every other file is carried over into the new
  * report before the swap (foreign.ts), and one sitting where the new report writes is refused
  * before any work. No file the report did not write is ever deleted. A build that fails is
@@ -34,10 +35,11 @@ import {
   collisions,
   filesBelow,
   foreignFiles,
+  manifestOf,
   moveUncarried,
   type PathKind,
+  readMarker,
   REPORT_MARKER,
-  type ReportMarker,
   uncarried,
   UNFINISHED_MARKER,
 } from "./foreign.ts";
@@ -64,17 +66,15 @@ export async function reportFolder(outDir: string): Promise<string> {
 }
 
 /**
- * Writes the marker of a finished report into `dir`: every file now in it, which the build
- * wrote (the folder was new).
+ * Writes the marker of a finished report into `dir`: the manifest of every file now in it (the
+ * build wrote them: the folder was new), with its size and SHA-256 (`manifestOf`).
  */
-export async function writeMarker(dir: string): Promise<void> {
-  const marker: ReportMarker = {
-    made_by: "deno task report",
-    files: filesBelow(dir).filter((f) => f !== REPORT_MARKER),
-  };
-  await writeFileAtomic(`${dir}/${REPORT_MARKER}`, JSON.stringify(marker, null, 1) + "\n", {
-    force: true,
-  });
+export async function writeMarker(dir: string, madeBy = "deno task report"): Promise<void> {
+  await writeFileAtomic(
+    `${dir}/${REPORT_MARKER}`,
+    JSON.stringify(manifestOf(dir, madeBy), null, 1) + "\n",
+    { force: true },
+  );
 }
 
 /**
@@ -118,7 +118,8 @@ export async function checkReplaceable(
   }
   const entries = [...Deno.readDirSync(dir)].map((e) => e.name);
   if (entries.length === 0) return;
-  if (!force && !entries.includes(REPORT_MARKER)) {
+  const marker = readMarker(dir);
+  if (!force && marker.kind === "none") {
     throw new KitError(
       "refusing to replace a folder that is not a report made by the kit (it has no " +
         `${REPORT_MARKER}); choose another --out, or pass --force to write the report into it ` +
@@ -126,7 +127,19 @@ export async function checkReplaceable(
       { file: dir },
     );
   }
-  const foreign = foreignFiles(dir, { folders: true });
+  if (!force && marker.kind !== "manifest") {
+    // A report deletes only what it can show it wrote; this marker shows nothing.
+    throw new KitError(
+      `refusing to replace this folder: its ${REPORT_MARKER} ${
+        marker.kind === "invalid" ? marker.why : "says a report is being built in it"
+      }, so the report cannot show which files it wrote (it deletes only those); remove the ` +
+        "folder yourself if it holds nothing of yours, or choose another --out (--force writes " +
+        "the report into it and keeps every file there)",
+      { file: dir },
+    );
+  }
+  const changed: string[] = [];
+  const foreign = foreignFiles(dir, { folders: true, changed });
   if (foreign.length === 0) return;
   if (force) {
     const clash = collisions(foreign, kindAt);
@@ -134,10 +147,14 @@ export async function checkReplaceable(
     return;
   }
   const shown = foreign.slice(0, 5).join(", ") + (foreign.length > 5 ? ", ..." : "");
+  const edited = changed.length
+    ? ` (${changed.length} of them listed in ${REPORT_MARKER} but changed since the report ` +
+      `wrote them: ${changed.slice(0, 3).join(", ")}${changed.length > 3 ? ", ..." : ""})`
+    : "";
   throw new KitError(
     `refusing to replace this report: it holds ${foreign.length} file(s) the report did not ` +
-      `write (${shown}); move them out of it or choose another --out (--force replaces only ` +
-      "what the report wrote and keeps them)",
+      `write (${shown})${edited}; move them out of it or choose another --out (--force ` +
+      "replaces only what the report wrote and keeps them)",
     { file: dir },
   );
 }
@@ -484,8 +501,12 @@ export async function openWorkspace(
       let kept: string | undefined;
       try {
         const st = Deno.lstatSync(failed);
-        // Only a failed attempt of the kit (it holds the marker) is replaced.
-        if (st.isDirectory && !st.isSymlink && existsSync(`${failed}/${REPORT_MARKER}`)) {
+        // Only an earlier failed attempt of the kit is replaced, and only when every file in it
+        // is one its manifest shows the kit wrote (a note added while inspecting it stays).
+        if (
+          st.isDirectory && !st.isSymlink && readMarker(failed).kind === "manifest" &&
+          foreignFiles(failed, { folders: true }).length === 0
+        ) {
           removeSync(failed);
         }
       } catch { /* none yet */ }
@@ -493,9 +514,25 @@ export async function openWorkspace(
         Deno.renameSync(dir, failed);
         kept = failed;
       } catch {
+        if (existsSync(failed)) {
+          log(
+            `the failed attempt was not kept: ${failed}/ is there and the kit cannot show it ` +
+              "wrote everything in it (left as it is; remove it to keep the next failed attempt)",
+          );
+        }
         removeSync(dir);
       }
-      if (kept) repointSummary(kept, outDir);
+      if (kept) {
+        repointSummary(kept, outDir);
+        // Its manifest, so that the next failure can show what it may replace (without one,
+        // the attempt stays until its user removes it).
+        try {
+          replaceFileSync(
+            `${kept}/${REPORT_MARKER}`,
+            JSON.stringify(manifestOf(kept, "deno task report (failed attempt)"), null, 1) + "\n",
+          );
+        } catch { /* kept all the same */ }
+      }
       dispose();
       return kept;
     },

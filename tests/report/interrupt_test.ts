@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { descendants } from "../../lib/report/process_tree.ts";
 import { buildReport } from "../../lib/report/build.ts";
-import { openWorkspace, REPORT_MARKER } from "../../lib/report/workspace.ts";
+import { openWorkspace, REPORT_MARKER, writeMarker } from "../../lib/report/workspace.ts";
 import { UNFINISHED_MARKER } from "../../lib/report/foreign.ts";
 import { runCli } from "../helpers.ts";
 
@@ -25,9 +25,9 @@ async function oldReport(): Promise<{ dir: string; out: string; snapshot: () => 
   const dir = await Deno.makeTempDir({ prefix: "kit-interrupt-" });
   const out = `${dir}/report`;
   await Deno.mkdir(`${out}/html`, { recursive: true });
-  await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, "made by deno task report\n");
   await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
   await Deno.writeTextFile(`${out}/html/01-datasets.html`, "<p>a page</p>\n");
+  await writeMarker(out);
   // The user's own files in it: every build below runs with --force, which keeps them.
   await Deno.writeTextFile(`${out}/NOTES.txt`, "my notes\n");
   await Deno.mkdir(`${out}/mine`);
@@ -275,13 +275,10 @@ Deno.test("report: an input inside the report folder or a file the kit did not w
   try {
     const out = `${dir}/R`;
     await Deno.mkdir(`${out}/runs`, { recursive: true });
-    await Deno.writeTextFile(
-      `${out}/${REPORT_MARKER}`,
-      JSON.stringify({ made_by: "deno task report", files: ["index.html", "runs/01-bm.run"] }),
-    );
     await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
     const run = await Deno.readTextFile(SAMPLE_RUN);
     await Deno.writeTextFile(`${out}/runs/01-bm.run`, run);
+    await writeMarker(out);
     await Deno.writeTextFile(`${out}/mine.run`, run);
     await Deno.writeTextFile(`${out}/NOTES.txt`, "x\n");
     const listing = async () => {
@@ -358,7 +355,8 @@ Deno.test("report: an input inside the report folder or a file the kit did not w
     // new report's files, so the user's stay theirs (the next build without --force refuses).
     assert.equal(await Deno.stat(`${out}/runs/01-bm.run`).then(() => 1, () => 0), 0);
     assert.match(await Deno.readTextFile(`${out}/index.html`), /00-your-systems/);
-    const files: string[] = JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`)).files;
+    const files: string[] = JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`)).files
+      .map((f: { path: string }) => f.path);
     assert.ok(files.includes("html/00-your-systems.html"), files.join(" "));
     for (const u of users) assert.ok(!files.includes(u), u);
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["R", "base.run"]);

@@ -11,6 +11,7 @@ import {
   carryForeign,
   collisions,
   foreignFiles as foreignEntries,
+  manifestOf,
   plannedKinds,
   uncarried,
 } from "../../lib/report/foreign.ts";
@@ -58,8 +59,8 @@ Deno.test("a workspace swaps in whole, or is discarded leaving the old report", 
   try {
     const out = `${dir}/report`;
     await Deno.mkdir(out);
-    await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, "made by deno task report\n");
     await Deno.writeTextFile(`${out}/index.html`, "old");
+    await writeMarker(out);
     const failed = await openWorkspace(out, { log: () => {} });
     await Deno.writeTextFile(`${failed.dir}/index.html`, "half");
     failed.discard();
@@ -134,7 +135,18 @@ Deno.test("the marker lists what the report wrote; other files stop a replacemen
     await writeMarker(ws.dir);
     ws.swapIn();
     const marker = JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`));
-    assert.deepEqual(marker.files, ["index.html", "runs/01-bm.run"]);
+    assert.deepEqual(marker.files, [
+      {
+        path: "index.html",
+        bytes: 3,
+        sha256: "11507a0e2f5e69d5dfa40a62a1bd7b6ee57e6bcd85c67c9b8431b36fff21c437",
+      },
+      {
+        path: "runs/01-bm.run",
+        bytes: 3,
+        sha256: "acba25512100f80b56fc3ccd14c65be55d94800cda77585c5f41a887e398f9be",
+      },
+    ]);
     assert.deepEqual(foreignFiles(out), []);
     const planned = plannedKinds(["index.html", "runs/01-bm.run"]);
     await checkReplaceable(out, false, planned);
@@ -168,10 +180,26 @@ Deno.test("the marker lists what the report wrote; other files stop a replacemen
     await assert.rejects(() => checkReplaceable(`${dir}/plain`, true, planned), /\(index\.html\)/);
     await checkReplaceable(`${dir}/plain`, true, plannedKinds(["html/a.html"]));
 
-    // A marker of an older kit (plain text): the report's layout is the kit's, the rest not.
-    await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, "made by deno task report\n");
-    await Deno.writeTextFile(`${out}/per-record-qrcd.csv`, "");
-    assert.deepEqual(foreignFiles(out), ["NOTES.txt"]);
+    // A marker that shows nothing (an older kit's plain text or list of names): every file is
+    // foreign, and the folder is refused without --force, saying why.
+    for (
+      const old of [
+        "made by deno task report\n",
+        JSON.stringify({ made_by: "x", files: ["index.html"] }),
+      ]
+    ) {
+      await Deno.writeTextFile(`${out}/${REPORT_MARKER}`, old);
+      assert.deepEqual(foreignFiles(out), [
+        "NOTES.txt",
+        "index.html",
+        "runs/01-bm.run",
+        "runs/mine.run",
+      ]);
+      await assert.rejects(
+        () => checkReplaceable(out, false, planned),
+        /: refusing to replace this folder: its \.kit-report (is not the JSON manifest the kit writes|lists names with no sizes and hashes \(written by an earlier version of the kit\)), so the report cannot show which files it wrote/,
+      );
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -268,12 +296,14 @@ function entriesOf(dir: string, skip: (path: string) => boolean = () => false): 
 /** An old report with the user's files in it, dated and with modes of their own. */
 async function reportWithUserFiles(out: string): Promise<void> {
   await Deno.mkdir(`${out}/html`, { recursive: true });
-  await Deno.writeTextFile(
-    `${out}/${REPORT_MARKER}`,
-    JSON.stringify({ made_by: "deno task report", files: ["html/01-datasets.html", "index.html"] }),
-  );
   await Deno.writeTextFile(`${out}/index.html`, "old index");
   await Deno.writeTextFile(`${out}/html/01-datasets.html`, "old page");
+  await Deno.writeTextFile(
+    `${out}/${REPORT_MARKER}`,
+    JSON.stringify(
+      manifestOf(out, "deno task report", ["html/01-datasets.html", "index.html"]),
+    ),
+  );
   await Deno.writeTextFile(`${out}/NOTES.txt`, "my notes\n", { mode: 0o600 });
   await Deno.chmod(`${out}/NOTES.txt`, 0o600);
   await Deno.writeTextFile(`${out}/html/mine.html`, "my page");
@@ -333,10 +363,12 @@ Deno.test("the swap replaces only what the report wrote: the user's files, folde
     assert.equal(await Deno.readTextFile(`${out}/LATE.txt`), "late");
     assert.equal(await Deno.stat(`${out}/html/01-datasets.html`).then(() => 1, () => 0), 0);
     // The new marker lists only what the new report wrote: the user's files stay theirs.
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`)).files, [
-      "html/00-your-systems.html",
-      "index.html",
-    ]);
+    assert.deepEqual(
+      JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`)).files.map((
+        f: { path: string },
+      ) => f.path),
+      ["html/00-your-systems.html", "index.html"],
+    );
   } finally {
     await Deno.chmod(`${dir}/report/mine`, 0o755).catch(() => {});
     await Deno.remove(dir, { recursive: true });

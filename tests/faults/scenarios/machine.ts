@@ -8,6 +8,7 @@
  */
 import { assert, assertEquals } from "../../assert.ts";
 import { PROJECT_ROOT } from "../../../lib/data/paths.ts";
+import { manifestOf } from "../../../lib/report/foreign.ts";
 import { ARGS, finish, listing, readOr, refused, type Scenario, start, succeeded } from "./kit.ts";
 
 /** `./kit ARGS` in the scenario's folder with `env`. */
@@ -75,11 +76,11 @@ export const REPORT_DESTINATION_SCENARIOS: Scenario[] = [
       const out = `${ctx.dir}/R`;
       await Deno.mkdir(`${out}/html`, { recursive: true });
       await Deno.mkdir(`${out}/mine`);
+      await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
       await Deno.writeTextFile(
         `${out}/.kit-report`,
-        JSON.stringify({ made_by: "deno task report", files: ["index.html"] }),
+        JSON.stringify(manifestOf(out, "deno task report", ["index.html"])),
       );
-      await Deno.writeTextFile(`${out}/index.html`, "<p>the previous report</p>\n");
       await Deno.writeTextFile(`${out}/html/01-datasets.html`, "<p>my own page</p>\n");
       await Deno.writeTextFile(`${out}/NOTES.txt`, "my notes\n");
       await Deno.chmod(`${out}/NOTES.txt`, 0o600);
@@ -107,8 +108,9 @@ export const REPORT_DESTINATION_SCENARIOS: Scenario[] = [
       assertEquals(await Promise.all(users.map(stamp)), before);
       assert(before[0].startsWith("NOTES.txt 600 2001-02-03T04:05:06.000Z"), before[0]);
       const marker = JSON.parse(await Deno.readTextFile(`${out}/.kit-report`));
-      assert(marker.files.includes("html/01-datasets.html"), marker.files.join(" "));
-      assert(!marker.files.some((f: string) => f === "NOTES.txt" || f.startsWith("mine/")));
+      const listed: string[] = marker.files.map((f: { path: string }) => f.path);
+      assert(listed.includes("html/01-datasets.html"), listed.join(" "));
+      assert(!listed.some((f) => f === "NOTES.txt" || f.startsWith("mine/")));
       assert(/01-datasets/.test(await Deno.readTextFile(`${out}/index.html`)));
       assertEquals(listing(ctx.dir), ["01-datasets.html", "R"]);
       return `${doc}; with that page moved out, exit 0: the report replaced what it wrote, ` +
