@@ -7,6 +7,7 @@
 import { KitError } from "../errors.ts";
 import { fuse, FUSION_METHODS, NORMALIZATIONS } from "../fusion/mod.ts";
 import { readRun, writeRun } from "../metrics/mod.ts";
+import { checkStdinOnce } from "../io/source.ts";
 import type { Command } from "./command.ts";
 import {
   FORCE_OPTION,
@@ -64,6 +65,8 @@ export const fuseCommand: Command = {
     // Relative paths are the caller's: main moved to INIT_CWD (lib/cli/main.ts). The output is
     // checked before the runs are read.
     const { path: out, force } = (await outputFlag(p))!;
+    // Standard input can be read once (a second '-' would find it empty).
+    checkStdinOnce(paths.map((path, i) => [`run ${i + 1}`, path] as const));
     const runs = [];
     const release = trecRelease(p); // read as `eval trec` reads them ('#' lines in 10.0)
     for (const path of paths) runs.push(await readRun(path, { release }));

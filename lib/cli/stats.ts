@@ -132,6 +132,7 @@ export const compareCommand: Command = {
   async run(args) {
     const p = parseFlags(args, compareCommand);
     const runs = p.positionals;
+    stdinOnce(str(p, "qrels")!, runs);
     const names = list(p, "name");
     if (names.length && names.length !== runs.length) {
       throw new KitError(`got ${names.length} --name for ${runs.length} runs`);
@@ -238,6 +239,11 @@ export const tiesCommand: Command = {
 /** The half-widths `eval stability` says the runs needed for. */
 const RUNS_NEEDED_HALF_WIDTHS = [0.01, 0.005, 0.002, 0.001];
 
+/** Refuses standard input named twice among --qrels and the runs, before anything is read. */
+function stdinOnce(qrelsPath: string, runs: readonly string[]): void {
+  checkStdinOnce([["--qrels", qrelsPath], ...runs.map((r, i) => [`run ${i + 1}`, r] as const)]);
+}
+
 /**
  * Each run's per-query values (`fileQueryValues`: the queries `eval trec` averages over with the
  * same flags; a run is read as `eval trec` reads it, never held whole), the qrels read from
@@ -249,7 +255,6 @@ async function runsQueryValues(
   measures: readonly string[],
   options: ReturnType<typeof querySetFlags>,
 ): Promise<{ measures: string[]; perQuery: PerQueryValues[] }> {
-  checkStdinOnce([["--qrels", qrelsPath], ...runs.map((r, i) => [`run ${i + 1}`, r] as const)]);
   const qrels = await holdStdin(qrelsPath);
   let names: string[] = [];
   const perQuery: PerQueryValues[] = [];
@@ -298,6 +303,7 @@ export const stabilityCommand: Command = {
   async run(args) {
     const p = parseFlags(args, stabilityCommand);
     const runs = p.positionals;
+    stdinOnce(str(p, "qrels")!, runs);
     const thresholdRaw = str(p, "threshold");
     const threshold = thresholdRaw === undefined ? undefined : Number(thresholdRaw);
     if (threshold !== undefined && !(threshold >= 0)) {

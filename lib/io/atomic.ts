@@ -101,8 +101,8 @@ export function isDiskFull(e: unknown): boolean {
  * its target (a replaced file keeps its permissions), a character device, FIFO or descriptor (`/dev/null`, `/dev/stdout`) is written
  * through and never replaced, a folder, disk or socket is refused. A regular file is written
  * to a temporary file next to it (registered for removal on Ctrl-C / SIGTERM), flushed and
- * moved into place; stale temporary files of the same target left by killed processes are
- * swept first. Without `force` the final step links the temporary file to `path`, which
+ * moved into place; stale temporary files left in that folder by killed processes are swept
+ * first (lib/io/temp.ts). Without `force` the final step links the temporary file to `path`, which
  * fails when `path` exists, so a file another process created meanwhile is not replaced
  * either. On a full disk (or any write error) the temporary file is removed and an existing
  * `path` is left as it was. Every failure is a `KitError` naming `path`.
@@ -134,7 +134,8 @@ export async function writeFileAtomic(
       throw await outputError(e, path);
     }
   }
-  await sweepStaleTemps(dirname(dest), dest);
+  // Any command writing here sweeps what killed ones left here, of every target.
+  await sweepStaleTemps(dirname(dest));
   // A replaced file keeps its permissions (a private 0600 file stays private).
   const mode = target.exists ? (await Deno.stat(dest).catch(() => undefined))?.mode : undefined;
   const tmp = tempPathFor(dest);

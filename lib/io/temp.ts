@@ -1,14 +1,18 @@
 /**
  * The kit's temporary files: `<target>.tmp-<pid>-<random>`, next to the file they will
- * become. A process that is killed outright (SIGKILL, a power cut) cannot remove its own, so
- * writers sweep stale ones: only names of exactly this form, only when the process in the
- * name is gone and the file has not changed for {@link STALE_AFTER_MS}.
+ * become, and its temporary folders in the system's temporary folder,
+ * `kit-<what>-<pid>-<random>`. A process that is killed outright (SIGKILL, a power cut) cannot
+ * remove its own, so the next process that writes there sweeps them: only names of exactly
+ * these forms, and only when the process in the name is gone ({@link processGone}: no process
+ * has that id, or the one that has it started after the file was last written, so the id was
+ * reused). Where the system cannot tell (no `/proc`), a temporary file is swept only when it
+ * has not changed for {@link STALE_AFTER_MS}, and a folder never.
  *
  * @module
  */
 import { basename } from "./path.ts";
 
-/** A temporary file is stale when untouched this long (and its process is gone). */
+/** Without `/proc`: a temporary file is stale when untouched this long. */
 export const STALE_AFTER_MS = 10 * 60 * 1000;
 
 const TEMP_NAME = /^(.+)\.tmp-(\d+)-([0-9a-z]{2,14})$/;
@@ -48,7 +52,6 @@ export function parseTempName(name: string): { target: string; pid: number } | u
   return m ? { target: m[1], pid: Number(m[2]) } : undefined;
 }
 
-/** Whether process `pid` may still be running (true when this cannot be known). */
 /** The entries of `dir`; none when it cannot be read (nothing there to sweep). */
 function entriesOf(dir: string): Deno.DirEntry[] {
   try {
@@ -68,19 +71,74 @@ function hasProc(): boolean {
   }
 }
 
-function processMayRun(pid: number): boolean {
-  if (pid === Deno.pid) return true;
+/** The boot time (ms since the epoch) from /proc/stat; undefined where it cannot be read. */
+function bootTimeMs(): number | undefined {
   try {
-    Deno.statSync("/proc/self");
+    const m = /^btime (\d+)$/m.exec(Deno.readTextFileSync("/proc/stat"));
+    return m ? Number(m[1]) * 1000 : undefined;
   } catch {
-    return false; // no /proc: decide by age alone
+    return undefined;
   }
+}
+
+/**
+ * When process `pid` started (ms since the epoch, to about a second: /proc gives clock ticks
+ * since boot, boot time in whole seconds); undefined when no such process runs or /proc cannot
+ * say.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { processStartMs } from "./temp.ts";
+ * const mine = processStartMs(Deno.pid);
+ * assert(mine !== undefined && mine <= Date.now() + 1000 && mine > Date.now() - 86_400_000 * 365);
+ * assert.equal(processStartMs(2 ** 22 + 1), undefined);
+ * ```
+ */
+export function processStartMs(pid: number): number | undefined {
+  let stat: string;
   try {
-    Deno.statSync(`/proc/${pid}`);
-    return true;
+    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
   } catch {
-    return false;
+    return undefined;
   }
+  const boot = bootTimeMs();
+  // The fields after the command's closing parenthesis: starttime is the 20th of them.
+  const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  if (boot === undefined || !Number.isFinite(ticks)) return undefined;
+  return boot + ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/**
+ * Whether the process that wrote a kit temporary entry named with `pid` is gone: no process has
+ * that id, or the one that has it started after `writtenMs` (the entry's modification time),
+ * so it cannot have written it (the id was reused). False for this process, and where /proc
+ * cannot tell.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { processGone } from "./temp.ts";
+ * assert(!processGone(Deno.pid, Date.now()));
+ * assert(!processGone(Deno.ppid, Date.now())); // the parent runs, and started before now
+ * assert(processGone(2 ** 22 + 1, Date.now()));
+ * // Written in 1970: not by the process that has that id now (the id was reused).
+ * assert(processGone(Deno.ppid, 0));
+ * ```
+ */
+export function processGone(pid: number, writtenMs: number): boolean {
+  if (pid === Deno.pid || !hasProc()) return false;
+  const started = processStartMs(pid);
+  if (started === undefined) {
+    try {
+      Deno.statSync(`/proc/${pid}`);
+      return false; // running, start time unknown: not gone
+    } catch {
+      return true;
+    }
+  }
+  // A second of slack: the start time is known to about a second.
+  return started > writtenMs + 1000;
 }
 
 /**
@@ -105,14 +163,16 @@ export async function sweepStaleTemps(dir: string, target?: string): Promise<str
   const removed: string[] = [];
   const entries = entriesOf(dir);
   const now = Date.now();
+  const proc = hasProc();
   for (const e of entries) {
     const t = parseTempName(e.name);
     if (!t || (target !== undefined && t.target !== basename(target))) continue;
     const path = `${dir}/${e.name}`;
     try {
       const st = await Deno.lstat(path);
-      if (!st.isFile || now - (st.mtime?.getTime() ?? now) < STALE_AFTER_MS) continue;
-      if (processMayRun(t.pid)) continue;
+      if (!st.isFile) continue;
+      const written = st.mtime?.getTime() ?? now;
+      if (proc ? !processGone(t.pid, written) : now - written < STALE_AFTER_MS) continue;
       await Deno.remove(path);
       removed.push(e.name);
     } catch { /* gone meanwhile, or not ours to remove */ }
@@ -143,7 +203,8 @@ export function systemTempDir(): string {
 }
 
 /**
- * Makes a kit temporary folder `<tmp>/<prefix><pid>-<random>` ({@link KIT_TEMP_PREFIXES}).
+ * Makes a kit temporary folder `<tmp>/<prefix><pid>-<random>` ({@link KIT_TEMP_PREFIXES}),
+ * after sweeping those of processes that are gone ({@link sweepKitTempDirs}).
  *
  * @example
  * ```ts
@@ -156,6 +217,8 @@ export function systemTempDir(): string {
  */
 export async function makeKitTempDir(prefix: string): Promise<string> {
   if (!KIT_TEMP_PREFIXES.includes(prefix)) throw new Error(`not a kit temporary prefix: ${prefix}`);
+  // Whatever writes here first sweeps what killed processes left here.
+  await sweepKitTempDirs();
   return await Deno.makeTempDir({ prefix: `${prefix}${Deno.pid}-` });
 }
 
@@ -180,9 +243,11 @@ export async function sweepKitTempDirs(dir: string = systemTempDir()): Promise<s
   const entries = entriesOf(dir);
   for (const e of entries) {
     const m = KIT_TEMP_NAME.exec(e.name);
-    // No age rule here: only a process known to be gone (its /proc entry missing) is swept.
-    if (!m || !e.isDirectory || !hasProc() || processMayRun(Number(m[2]))) continue;
+    // No age rule here: only a process known to be gone is swept.
+    if (!m || !e.isDirectory) continue;
     try {
+      const written = Deno.lstatSync(`${dir}/${e.name}`).mtime?.getTime() ?? Date.now();
+      if (!processGone(Number(m[2]), written)) continue;
       await Deno.remove(`${dir}/${e.name}`, { recursive: true });
       removed.push(`${dir}/${e.name}`);
     } catch { /* another user's, or gone meanwhile */ }

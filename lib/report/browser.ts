@@ -10,7 +10,8 @@
 import { chromium } from "npm:playwright-core@1.65.1";
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { KitError } from "../errors.ts";
-import { systemTempDir } from "../io/temp.ts";
+import { makeKitTempDir, systemTempDir } from "../io/temp.ts";
+import { removeOnInterrupt } from "../io/interrupt.ts";
 
 /** Where Debian installs Chromium; `$KIT_CHROMIUM` overrides it. */
 export function chromiumPath(): string {
@@ -62,18 +63,38 @@ export async function launchBrowser(): Promise<BrowserSession> {
   // folder instead would change it for the whole process while Chromium starts: another task
   // of the process making a temporary folder then would lose it when the browser closes.)
   sweepOrphanProfiles();
-  const browser = await chromium.launch({
-    executablePath: path,
-    args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
-    headless: true,
-  });
+  // Chromium's own temporary folders (org.chromium.Chromium.*) and playwright's artifacts
+  // folder go into a kit folder named with this process's id: removed on close and on
+  // Ctrl-C, and swept by the next command that makes one when this process was killed.
+  const scratch = await makeKitTempDir("kit-chromium-");
+  const removeScratch = removeOnInterrupt(scratch);
+  let browser: Browser;
+  try {
+    await Deno.mkdir(`${scratch}/artifacts`);
+    browser = await chromium.launch({
+      executablePath: path,
+      args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
+      headless: true,
+      env: { ...Deno.env.toObject(), TMPDIR: scratch },
+      artifactsDir: `${scratch}/artifacts`,
+    });
+  } catch (e) {
+    await Deno.remove(scratch, { recursive: true }).catch(() => {});
+    removeScratch();
+    throw e;
+  }
   // Pages are laid out at the printed width, so one load serves the checks and the PDF.
   const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   return {
     browser,
     context,
     async close() {
-      await browser.close();
+      try {
+        await browser.close();
+      } finally {
+        await Deno.remove(scratch, { recursive: true }).catch(() => {});
+        removeScratch();
+      }
     },
   };
 }

@@ -217,6 +217,14 @@ export async function checkInputsOutside(
     } catch {
       continue; // not a path (a model spec such as lexical:bm25), or checked by its reader
     }
+    if (real === out) {
+      // --out names the input itself: the report writes a folder there, never over an input.
+      throw new KitError(
+        `${label} is the path --out names (${outDir}): the report writes a folder there and ` +
+          "never replaces an input; choose another --out, e.g. reports/mine",
+        { file: path },
+      );
+    }
     if (inside(real)) {
       throw new KitError(
         `${label} is inside the report folder ${outDir}, which the report replaces (a file ` +

@@ -156,3 +156,27 @@ Deno.test("eval trec --threads takes 1 or 2 (two read large files in halves), an
   }
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("standard input named twice is refused clearly by every command that reads several files (fuse, eval compare, eval stability), as eval trec refuses it", async () => {
+  const run = "q1 Q0 d1 1 1.5 r\nq1 Q0 d2 2 0.5 r\n";
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/a.run`, run);
+  await Deno.writeTextFile(`${dir}/q`, "q1 0 d1 1\n");
+  const cases: [string[], RegExp][] = [
+    [["fuse", "-", "-", "--out", "-"], /^error: run 1 and run 2 cannot both be standard input/],
+    [["fuse", "-", "a.run", "-", "--out", "f.run"], /^error: run 1 and run 3 cannot both/],
+    [["eval", "compare", "--qrels", "-", "-", "a.run"], /^error: --qrels and run 1 cannot both/],
+    [["eval", "compare", "--qrels", "q", "-", "-"], /^error: run 1 and run 2 cannot both/],
+    [["eval", "stability", "--qrels", "q", "-", "-"], /^error: run 1 and run 2 cannot both/],
+    [["eval", "trec", "-", "-"], /^error: the qrels and the run cannot both be standard input/],
+  ];
+  for (const [args, want] of cases) {
+    const r = await runCli(args, { stdin: run, cwd: dir });
+    assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert(want.test(r.stderr), `${args.join(" ")}: ${r.stderr}`);
+    assert(/it can be read once|give one of them as a file/.test(r.stderr), r.stderr);
+    assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+  }
+  assertEquals([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["a.run", "q"]);
+  await Deno.remove(dir, { recursive: true });
+});

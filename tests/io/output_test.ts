@@ -76,13 +76,15 @@ Deno.test("interrupt cleanups run newest first, once, and unregister", () => {
   assertEquals(pendingCleanups(), 0);
 });
 
-Deno.test("sweepStaleTemps: only old kit names of gone processes, only for the target given", async () => {
+Deno.test("sweepStaleTemps: kit names of processes that are gone (or whose id was reused), only for the target given", async () => {
   const dir = await Deno.makeTempDir();
   const old = new Date(Date.now() - 3600_000);
   const names = {
     stale: "a.run.tmp-999999999-abc123",
     otherTarget: "b.run.tmp-999999999-abc123",
-    fresh: "a.run.tmp-999999998-abc123",
+    fresh: "a.run.tmp-999999998-abc123", // just written, its process gone: swept all the same
+    reused: `a.run.tmp-${Deno.ppid}-abc123`, // written in 1970: not by the process with that id
+    live: `a.run.tmp-${Deno.ppid}-def456`, // the parent runs and wrote it after it started
     ours: tempPathFor("a.run"),
     user: "a.run.tmp-1-NOTKIT",
   };
@@ -90,8 +92,12 @@ Deno.test("sweepStaleTemps: only old kit names of gone processes, only for the t
   for (const n of [names.stale, names.otherTarget, names.ours, names.user]) {
     await Deno.utime(`${dir}/${n}`, old, old);
   }
-  assertEquals(await sweepStaleTemps(dir, "a.run"), [names.stale]);
+  await Deno.utime(`${dir}/${names.reused}`, new Date(0), new Date(0));
+  assertEquals(
+    (await sweepStaleTemps(dir, "a.run")).sort(),
+    [names.stale, names.fresh, names.reused].sort(),
+  );
   assertEquals(await sweepStaleTemps(dir), [names.otherTarget]);
-  assertEquals(listing(dir), [names.fresh, names.ours, names.user].sort());
+  assertEquals(listing(dir), [names.live, names.ours, names.user].sort());
   assertEquals(await sweepStaleTemps(`${dir}/missing`), []);
 });

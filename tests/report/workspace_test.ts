@@ -226,8 +226,18 @@ Deno.test("inputs inside the report folder are refused, through links too", asyn
         ),
     );
     await assert.rejects(
-      () => checkInputsOutside(out, [{ label: "--model m", path: out }]),
+      () => checkInputsOutside(out, [{ label: "--model m", path: `${out}/runs` }]),
       /--model m is inside the report folder/,
+    );
+    // --out naming the input itself: said as it is, not "inside the report folder".
+    await assert.rejects(
+      () =>
+        checkInputsOutside(`${dir}/base.run`, [{ label: "--run mine", path: `${dir}/base.run` }]),
+      (e: Error) =>
+        e.message ===
+          `${dir}/base.run: --run mine is the path --out names (${dir}/base.run): the report ` +
+            "writes a folder there and never replaces an input; choose another --out, e.g. " +
+            "reports/mine",
     );
     // No report folder yet: nothing can be inside it.
     await checkInputsOutside(`${dir}/new`, [{ label: "--run x", path: `${dir}/base.run` }]);

@@ -200,39 +200,41 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
   },
   {
     cls: "interrupts",
-    tried: "SIGKILL halfway (nothing can clean up), then `data qrels --out` the same file " +
-      "again after the temporary file is older than 10 minutes",
+    tried: "SIGKILL halfway (nothing can clean up), then `data qrels --out` another file in " +
+      "the same folder at once",
     async run(ctx) {
       await Deno.writeTextFile(`${ctx.dir}/out.qrels`, "the earlier qrels\n");
       const { child, temp } = await halfwayWriter(ctx, "out.qrels");
       child.kill("SIGKILL");
       await finish(child);
       assertEquals(listing(ctx.dir), ["out.qrels", temp]);
-      const old = new Date(Date.now() - 3600_000);
-      await Deno.utime(`${ctx.dir}/${temp}`, old, old);
-      const r = await ctx.kit(ARGS.qrels("test", "--out", "out.qrels", "--force"));
+      const r = await ctx.kit(ARGS.qrels("test", "--out", "other.qrels"));
       succeeded(r);
-      assertEquals(listing(ctx.dir), ["out.qrels"]);
-      return "the killed process's `out.qrels.tmp-PID-RANDOM` stays until the next write of " +
-        "`out.qrels`, which removes it (its process is gone, it is old) and writes";
+      assertEquals(listing(ctx.dir), ["other.qrels", "out.qrels"]);
+      assertEquals(await Deno.readTextFile(`${ctx.dir}/out.qrels`), "the earlier qrels\n");
+      return "the killed process's `out.qrels.tmp-PID-RANDOM` stays until the next write in " +
+        "that folder, which removes it (its process is gone) and writes; `out.qrels` intact";
     },
   },
   {
     cls: "interrupts",
-    tried: "files that look stale but are not to be swept: a fresh temporary file of a dead " +
-      "process, an old one of a live process, a user's `out.qrels.tmp-notes`",
+    tried: "temporary files that may or may not be swept: a fresh one of a dead process, one " +
+      "of a live process written after it started, one named with a live process's id but " +
+      "older than that process (the id reused), a user's `out.qrels.tmp-notes`",
     async run(ctx) {
       const dead = "out.qrels.tmp-999999999-abc123";
       const live = `out.qrels.tmp-${Deno.pid}-def456`;
+      const reused = `out.qrels.tmp-${Deno.pid}-aaa111`;
       const user = "out.qrels.tmp-notes";
-      for (const n of [dead, live, user]) await Deno.writeTextFile(`${ctx.dir}/${n}`, "x");
+      for (const n of [dead, live, reused, user]) await Deno.writeTextFile(`${ctx.dir}/${n}`, "x");
       const old = new Date(Date.now() - 3600_000);
-      await Deno.utime(`${ctx.dir}/${live}`, old, old);
+      await Deno.utime(`${ctx.dir}/${reused}`, new Date(0), new Date(0));
       await Deno.utime(`${ctx.dir}/${user}`, old, old);
       const r = await ctx.kit(ARGS.qrels("test", "--out", "out.qrels"));
       succeeded(r);
-      assertEquals(listing(ctx.dir), [dead, user, live, "out.qrels"].sort());
-      return "all three kept (too recent; process alive; not a kit name)";
+      assertEquals(listing(ctx.dir), [user, live, "out.qrels"].sort());
+      return "the dead process's and the reused id's removed; the live process's and the " +
+        "user's kept (process alive and started before it; not a kit name)";
     },
   },
   {

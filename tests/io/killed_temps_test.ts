@@ -1,0 +1,130 @@
+/**
+ * Temporary files of killed commands are swept by the next command that writes there, never a
+ * live process's: `convert` killed outright (SIGKILL) mid-write leaves `OUT.tmp-PID-RANDOM`,
+ * which the next `convert` into that folder removes; a report's browser killed with its process
+ * leaves its temporary folders (Chromium's `org.chromium.Chromium.*`, playwright's
+ * `playwright-artifacts-*`) only inside the kit's `kit-chromium-PID-*` folder, which the next
+ * command making a temporary folder removes.
+ */
+import assert from "node:assert/strict";
+import { runCli } from "../helpers.ts";
+
+const MAIN = new URL("../../lib/cli/main.ts", import.meta.url).pathname;
+const listing = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+
+/** Whether a running process names `text` on its command line. */
+function named(text: string): boolean {
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      if (Deno.readTextFileSync(`/proc/${e.name}/cmdline`).includes(text)) return true;
+    } catch { /* gone */ }
+  }
+  return false;
+}
+
+Deno.test("convert killed mid-write: its OUT.tmp-PID-* is swept by the next convert there; a live process's is kept", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // A run of 300,000 lines (about 11 MB): long enough to be caught while it is written.
+    const lines: string[] = [];
+    for (let q = 0; q < 3000; q++) {
+      for (let d = 0; d < 100; d++) lines.push(`q${q} Q0 doc${q}_${d} ${d + 1} ${100 - d} run\n`);
+    }
+    await Deno.writeTextFile(`${dir}/in.run`, lines.join(""));
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", MAIN, "convert", "run", "in.run", "out.json.gz"],
+      cwd: dir,
+      env: { NO_COLOR: "1", INIT_CWD: dir },
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const temp = new RegExp(`^out\\.json\\.gz\\.tmp-${child.pid}-[0-9a-z]+$`);
+    let seen = false;
+    for (let i = 0; i < 3000 && !seen; i++) {
+      seen = listing(dir).some((n) => temp.test(n));
+      if (!seen) await new Promise((r) => setTimeout(r, 10));
+    }
+    assert(seen, "the temporary file never appeared");
+    child.kill("SIGKILL");
+    await child.status;
+    const left = listing(dir).filter((n) => temp.test(n));
+    assert.equal(left.length, 1);
+    // A live process's temporary file in the same folder (this test's, written after it started).
+    const live = `other.run.tmp-${Deno.pid}-abc123`;
+    await Deno.writeTextFile(`${dir}/${live}`, "being written");
+    const again = await runCli(["convert", "run", "in.run", "out.json.gz"], { cwd: dir });
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(listing(dir), ["in.run", live, "out.json.gz"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a report's browser killed with its process: Chromium's and playwright's folders only in kit-chromium-PID-*, swept next time", async () => {
+  const tmp = await Deno.makeTempDir(); // the system's temporary folder of the processes below
+  try {
+    const browserLib = new URL("../../lib/report/browser.ts", import.meta.url).href;
+    const script = `
+      import { launchBrowser } from ${JSON.stringify(browserLib)};
+      const s = await launchBrowser();
+      const page = await s.context.newPage();
+      await page.setContent("<p>x</p>");
+      console.log("ready");
+      await new Promise(() => {});
+    `;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", script],
+      env: { TMPDIR: tmp, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const reader = child.stdout.getReader();
+    let said = "";
+    while (!said.includes("ready")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      said += new TextDecoder().decode(value);
+    }
+    assert.match(said, /ready/);
+    const during = listing(tmp);
+    const scratch = during.filter((n) => n.startsWith(`kit-chromium-${child.pid}-`));
+    assert.equal(scratch.length, 1, during.join(" "));
+    // Chromium's and playwright's own folders are inside it, none beside it.
+    assert(
+      !during.some((n) => /^(org\.chromium\.|playwright-artifacts-)/.test(n)),
+      during.join(" "),
+    );
+    assert(listing(`${tmp}/${scratch[0]}`).includes("artifacts"));
+    child.kill("SIGKILL");
+    await child.status;
+    reader.releaseLock();
+    await child.stdout.cancel().catch(() => {});
+    assert(listing(tmp).includes(scratch[0]));
+    // Playwright's profile of the killed browser: swept when no process names it and it is
+    // old. Its Chromium ends when it finds its pipe closed, and writes its profile on the way.
+    const profiles = listing(tmp).filter((n) => n.startsWith("playwright_chromiumdev_profile-"));
+    for (let i = 0; i < 300 && profiles.some(named); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const n of profiles) await Deno.utime(`${tmp}/${n}`, hourAgo, hourAgo);
+    // The next command that makes a temporary folder there (here: a browser, launched and closed).
+    const next = new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `import { launchBrowser } from ${
+          JSON.stringify(browserLib)
+        }; await (await launchBrowser()).close();`,
+      ],
+      env: { TMPDIR: tmp, NO_COLOR: "1" },
+      stdout: "null",
+      stderr: "piped",
+    });
+    const out = await next.output();
+    assert(out.success, new TextDecoder().decode(out.stderr));
+    assert.deepEqual(listing(tmp), []);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
