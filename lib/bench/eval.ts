@@ -25,6 +25,7 @@ import { quantileSorted } from "../stats/significance.ts";
 import { writeSynthetic } from "./synthetic.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { trecEvalBinary } from "./trec_eval.ts";
+import { makeKitTempDir } from "../io/temp.ts";
 
 const MEASURES = ["-m", "map", "-m", "recip_rank", "-m", "P.5", "-m", "ndcg_cut.10"];
 
@@ -167,7 +168,8 @@ export async function profileEval(qrelsPath: string, runPath: string): Promise<S
  * its engine can be timed beside this one; undefined (and why) when it cannot.
  */
 export async function extractRevision(rev: string): Promise<{ dir?: string; why?: string }> {
-  const dir = await Deno.makeTempDir({ prefix: `kit-${rev.replace(/\W/g, "")}-` });
+  // A kit temporary folder: swept by a later command when this one is killed.
+  const dir = await makeKitTempDir("kit-rev-");
   try {
     const archive = await new Deno.Command("git", {
       args: ["-C", PROJECT_ROOT, "archive", "--format=tar", rev, "deno.json", "lib"],

@@ -72,10 +72,14 @@ export async function lockOutput(output: string, what: string): Promise<OutputLo
         file.close();
         continue;
       }
-      await file.truncate(0);
-      await file.write(new TextEncoder().encode(
-        `process ${Deno.pid}, since ${new Date().toISOString()}\n`,
-      ));
+      // Who holds it, for the message of a writer refused meanwhile (best effort: on a full
+      // disk the lock holds all the same, and the write that follows says the disk is full).
+      try {
+        await file.truncate(0);
+        await file.write(new TextEncoder().encode(
+          `process ${Deno.pid}, since ${new Date().toISOString()}\n`,
+        ));
+      } catch { /* the lock holds without it */ }
     } catch (e) {
       try {
         file.close();

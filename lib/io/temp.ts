@@ -183,7 +183,8 @@ export async function sweepStaleTemps(dir: string, target?: string): Promise<str
 /**
  * The kit's temporary folders in the system's temporary folder, by name prefix: the kernels'
  * runtime folder, the PDF's parts, the PDF check's rasters, the static images' page, the
- * browser's profile (Playwright makes it inside the folder given as `TMPDIR`). Each
+ * browser's own temporary folders (Chromium's and playwright's), a revision extracted by a
+ * benchmark. Each
  * name carries the process id (`kit-runtime-<pid>-<random>`), so a later run can tell the
  * folders of a process that was killed outright from those of one still running.
  */
@@ -193,9 +194,10 @@ export const KIT_TEMP_PREFIXES = [
   "kit-pdf-",
   "kit-png-",
   "kit-chromium-",
+  "kit-rev-",
 ];
 
-const KIT_TEMP_NAME = /^(kit-(?:runtime|pdf-parts|pdf|png|chromium)-)(\d+)-[^/]+$/;
+const KIT_TEMP_NAME = /^(kit-(?:runtime|pdf-parts|pdf|png|chromium|rev)-)(\d+)-[^/]+$/;
 
 /** The system's temporary folder (as `Deno.makeTempDir` uses it). */
 export function systemTempDir(): string {

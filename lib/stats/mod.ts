@@ -19,7 +19,7 @@ export { compareSystems, pairedBootstrapCI, toCsv, toLatex, toMarkdown } from ".
 export type { CompareOptions, ComparisonCell, ComparisonTable } from "./compare.ts";
 export type { ExportOptions, PairResult, PerQueryValues, TestName } from "./compare.ts";
 // The per-query values a comparison starts from (one query set: -c or the run's queries).
-export { measureValues, queryValues } from "./query_set.ts";
+export { commonQueries, fileQueryValues, measureValues, queryValues } from "./query_set.ts";
 export type { QueryValues, QueryValuesOptions } from "./query_set.ts";
 // Systems with several runs (seeds): spread, comparison over runs, runs needed, tables.
 export { spreadOverRuns } from "./stability.ts";
