@@ -138,6 +138,9 @@ const caseArb = fc.record({
       "map_cut.1,3",
     ],
     ["utility", "relstring.1", "P.3", "ndcg_cut.2"],
+    // Fractions and cutoffs of the other parameterised measures (a sweep of 10.0 -q -c over
+    // every parameterised measure, 20,800 comparisons, found no other difference).
+    ["iprec_at_recall.0,.5,1", "Rprec_mult.0.5,1.5", "11pt_avg.0,0.5", "relative_P.1,3"],
   ),
 });
 type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
