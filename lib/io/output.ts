@@ -291,3 +291,29 @@ export async function writeStdout(text: string | Uint8Array): Promise<void> {
     throw await stdoutError(e);
   }
 }
+
+/**
+ * Whether the folder `dir` has no room for a small file: a write of 64 KiB there fails for lack
+ * of space (a tool that says nothing when the disk fills, such as pdfunite, is checked so). The
+ * probe file is removed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noRoom } from "./output.ts";
+ * assert.equal(await noRoom(await Deno.makeTempDir()), false);
+ * ```
+ */
+export async function noRoom(dir: string): Promise<boolean> {
+  const probe = tempPathFor(`${dir}/.kit-space-probe`);
+  try {
+    await Deno.writeFile(probe, new Uint8Array(65536), { createNew: true });
+    return false;
+  } catch (e) {
+    const code = (e as { code?: string })?.code;
+    return code === "ENOSPC" || code === "EDQUOT" ||
+      /os error (28|122)\b|no space left/i.test((e as Error).message);
+  } finally {
+    await Deno.remove(probe).catch(() => {});
+  }
+}

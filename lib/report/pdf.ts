@@ -7,6 +7,7 @@
  */
 import { KitError } from "../errors.ts";
 import { isDiskFull } from "../io/atomic.ts";
+import { noRoom } from "../io/output.ts";
 import { removeOnInterrupt } from "../io/interrupt.ts";
 import { dirname } from "../io/path.ts";
 import { tempPathFor } from "../io/temp.ts";
@@ -44,19 +45,6 @@ function diskFull(path: string, cause?: unknown): KitError {
     { file: path },
     { cause },
   );
-}
-
-/** Whether `dir` has no room for a small file (a write of 64 KiB fails for lack of space). */
-async function noRoom(dir: string): Promise<boolean> {
-  const probe = tempPathFor(`${dir}/.kit-space-probe`);
-  try {
-    await Deno.writeFile(probe, new Uint8Array(65536), { createNew: true });
-    return false;
-  } catch (e) {
-    return isDiskFull(e);
-  } finally {
-    await Deno.remove(probe).catch(() => {});
-  }
 }
 
 /**

@@ -190,5 +190,8 @@ Deno.test("the kit's library writes files only through writeFileAtomic", async (
 });
 
 const LIB = new URL("../../lib", import.meta.url).pathname;
-/** The write mechanism itself: the writer and the early check's probe file. */
-const MECHANISM = [`${LIB}/io/atomic.ts`, `${LIB}/io/output.ts`];
+/**
+ * The write mechanism itself: the writer, the early check's and the space check's probe files,
+ * and the one-writer-at-a-time lock file (a flock'd file, no content of the user's).
+ */
+const MECHANISM = [`${LIB}/io/atomic.ts`, `${LIB}/io/output.ts`, `${LIB}/io/lock.ts`];
