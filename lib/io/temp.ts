@@ -1,21 +1,60 @@
 /**
- * The kit's temporary files: `<target>.tmp-<pid>-<random>`, next to the file they will
+ * The kit's temporary files: `<target>.tmp-<pid>-<tag><random>`, next to the file they will
  * become, and its temporary folders in the system's temporary folder,
  * `kit-<what>-<pid>-<random>`. A process that is killed outright (SIGKILL, a power cut) cannot
  * remove its own, so the next process that writes there sweeps them: only names of exactly
  * these forms, and only when the process in the name is gone ({@link processGone}: no process
  * has that id, or the one that has it started after the file was last written, so the id was
- * reused). Where the system cannot tell (no `/proc`), a temporary file is swept only when it
- * has not changed for {@link STALE_AFTER_MS}, and a folder never.
+ * reused). A process id means something only on the machine (and in the process-id namespace)
+ * that gave it: a folder on a shared file system (NFS, a volume several containers mount) gets
+ * temporary files from processes this one cannot see. So a temporary file's name carries a tag
+ * of its writer's host and namespace ({@link localTempTag}), and only one with this process's
+ * tag is swept as soon as its process is gone; any other (another machine's, a container's, an
+ * older kit's name without the tag), and every one where there is no `/proc`, only when it has
+ * not changed for {@link STALE_AFTER_MS} and no process here has its id. A folder is swept only
+ * where `/proc` tells.
  *
  * @module
  */
 import { basename } from "./path.ts";
 
-/** Without `/proc`: a temporary file is stale when untouched this long. */
+/**
+ * A temporary file of another host or namespace (or anywhere without `/proc`) is stale when
+ * untouched this long.
+ */
 export const STALE_AFTER_MS = 10 * 60 * 1000;
 
-const TEMP_NAME = /^(.+)\.tmp-(\d+)-([0-9a-z]{2,14})$/;
+const TEMP_NAME = /^(.+)\.tmp-(\d+)-([0-9a-z]{2,20})$/;
+
+let tag: string | undefined;
+
+/**
+ * Four base-36 characters naming this process's host and process-id namespace (a hash of the
+ * host name and the namespace's identity), the start of the random part of its temporary
+ * files' names: a sweeper with the same tag sees the writer's process id in its own `/proc`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { localTempTag, tempPathFor } from "./temp.ts";
+ * assert.match(localTempTag(), /^[0-9a-z]{4}$/);
+ * assert(tempPathFor("out.run").startsWith(`out.run.tmp-${Deno.pid}-${localTempTag()}`));
+ * ```
+ */
+export function localTempTag(): string {
+  if (tag !== undefined) return tag;
+  let where = "";
+  try {
+    where = Deno.hostname();
+  } catch { /* no permission: the namespace alone */ }
+  try {
+    where += ` ${Deno.readLinkSync("/proc/self/ns/pid")}`; // "pid:[4026531836]"
+  } catch { /* no /proc: files are then swept by age alone */ }
+  let h = 0x811c9dc5;
+  for (const c of new TextEncoder().encode(where)) h = Math.imul(h ^ c, 0x01000193) >>> 0;
+  tag = (h % 36 ** 4).toString(36).padStart(4, "0");
+  return tag;
+}
 
 /**
  * A fresh temporary path next to `path` (same folder, so the rename stays on one file system).
@@ -26,30 +65,40 @@ const TEMP_NAME = /^(.+)\.tmp-(\d+)-([0-9a-z]{2,14})$/;
  * import { parseTempName, tempPathFor } from "./temp.ts";
  * const t = tempPathFor("/x/out.run");
  * assert(t.startsWith("/x/out.run.tmp-"));
- * assert.deepEqual(parseTempName(t.slice(3)), { target: "out.run", pid: Deno.pid });
+ * assert.deepEqual(parseTempName(t.slice(3)), { target: "out.run", pid: Deno.pid, local: true });
  * ```
  */
 export function tempPathFor(path: string): string {
   const rand = crypto.getRandomValues(new Uint32Array(2));
-  return `${path}.tmp-${Deno.pid}-${rand[0].toString(36)}${rand[1].toString(36)}`;
+  return `${path}.tmp-${Deno.pid}-${localTempTag()}${rand[0].toString(36)}${rand[1].toString(36)}`;
 }
 
 /**
- * The target name and process id of a kit temporary file name, or undefined for any other
- * name.
+ * The target name and process id of a kit temporary file name, and whether its writer ran on
+ * this host and process-id namespace (its tag is this process's, {@link localTempTag}), or
+ * undefined for any other name.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseTempName } from "./temp.ts";
- * assert.deepEqual(parseTempName("a.run.tmp-42-1x9z0k"), { target: "a.run", pid: 42 });
+ * import { localTempTag, parseTempName } from "./temp.ts";
+ * assert.deepEqual(parseTempName("a.run.tmp-42-1x9z0k"), {
+ *   target: "a.run",
+ *   pid: 42,
+ *   local: "1x9z" === localTempTag(),
+ * });
+ * assert.equal(parseTempName(`a.run.tmp-42-${localTempTag()}k3`)?.local, true);
  * assert.equal(parseTempName("a.run.tmp"), undefined);
  * assert.equal(parseTempName("notes.tmp-draft"), undefined);
  * ```
  */
-export function parseTempName(name: string): { target: string; pid: number } | undefined {
+export function parseTempName(
+  name: string,
+): { target: string; pid: number; local: boolean } | undefined {
   const m = TEMP_NAME.exec(name);
-  return m ? { target: m[1], pid: Number(m[2]) } : undefined;
+  return m
+    ? { target: m[1], pid: Number(m[2]), local: m[3].startsWith(localTempTag()) }
+    : undefined;
 }
 
 /** The entries of `dir`; none when it cannot be read (nothing there to sweep). */
@@ -107,6 +156,17 @@ export function processStartMs(pid: number): number | undefined {
   const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
   if (boot === undefined || !Number.isFinite(ticks)) return undefined;
   return boot + ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/** Whether a process with id `pid` runs here (this one included). */
+function processRuns(pid: number): boolean {
+  if (pid === Deno.pid) return true;
+  try {
+    Deno.statSync(`/proc/${pid}`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -172,7 +232,12 @@ export async function sweepStaleTemps(dir: string, target?: string): Promise<str
       const st = await Deno.lstat(path);
       if (!st.isFile) continue;
       const written = st.mtime?.getTime() ?? now;
-      if (proc ? !processGone(t.pid, written) : now - written < STALE_AFTER_MS) continue;
+      // Another host's or namespace's writer (or no /proc): its id means nothing here, so
+      // the file must also be untouched for a while.
+      const stale = proc && t.local
+        ? processGone(t.pid, written)
+        : now - written >= STALE_AFTER_MS && (!proc || !processRuns(t.pid));
+      if (!stale) continue;
       await Deno.remove(path);
       removed.push(e.name);
     } catch { /* gone meanwhile, or not ours to remove */ }

@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertRejects } from "../assert.ts";
 import { checkOutput, resolveOutput } from "../../lib/io/output.ts";
 import { onInterrupt, pendingCleanups, runCleanups } from "../../lib/io/interrupt.ts";
-import { sweepStaleTemps, tempPathFor } from "../../lib/io/temp.ts";
+import { localTempTag, sweepStaleTemps, tempPathFor } from "../../lib/io/temp.ts";
 import { writeFileAtomic } from "../../lib/io/atomic.ts";
 
 function listing(dir: string): string[] {
@@ -76,28 +76,38 @@ Deno.test("interrupt cleanups run newest first, once, and unregister", () => {
   assertEquals(pendingCleanups(), 0);
 });
 
-Deno.test("sweepStaleTemps: kit names of processes that are gone (or whose id was reused), only for the target given", async () => {
+Deno.test("sweepStaleTemps: kit names of processes that are gone (or whose id was reused), only for the target given; another host's or namespace's only when old", async () => {
   const dir = await Deno.makeTempDir();
   const old = new Date(Date.now() - 3600_000);
+  const here = localTempTag(); // this host's and process-id namespace's tag
+  const elsewhere = here === "zzzz" ? "yyyy" : "zzzz";
   const names = {
-    stale: "a.run.tmp-999999999-abc123",
-    otherTarget: "b.run.tmp-999999999-abc123",
-    fresh: "a.run.tmp-999999998-abc123", // just written, its process gone: swept all the same
-    reused: `a.run.tmp-${Deno.ppid}-abc123`, // written in 1970: not by the process with that id
-    live: `a.run.tmp-${Deno.ppid}-def456`, // the parent runs and wrote it after it started
+    stale: `a.run.tmp-999999999-${here}abc123`,
+    otherTarget: `b.run.tmp-999999999-${here}abc123`,
+    fresh: `a.run.tmp-999999998-${here}abc123`, // just written, its process gone: swept
+    reused: `a.run.tmp-${Deno.ppid}-${here}abc123`, // written in 1970: not by the process with that id
+    live: `a.run.tmp-${Deno.ppid}-${here}def456`, // the parent runs and wrote it after it started
+    // Another machine's (a shared file system) or container's: its process id means nothing
+    // here, so it is kept while fresh, and swept once untouched for 10 minutes.
+    remote: `a.run.tmp-999999997-${elsewhere}abc123`,
+    remoteOld: `a.run.tmp-999999996-${elsewhere}abc123`,
+    olderKit: "a.run.tmp-999999995-abc123", // an older kit's name (no tag): as another host's
     ours: tempPathFor("a.run"),
     user: "a.run.tmp-1-NOTKIT",
   };
   for (const n of Object.values(names)) await Deno.writeTextFile(`${dir}/${n}`, "x");
-  for (const n of [names.stale, names.otherTarget, names.ours, names.user]) {
+  for (const n of [names.stale, names.otherTarget, names.ours, names.user, names.remoteOld]) {
     await Deno.utime(`${dir}/${n}`, old, old);
   }
   await Deno.utime(`${dir}/${names.reused}`, new Date(0), new Date(0));
   assertEquals(
     (await sweepStaleTemps(dir, "a.run")).sort(),
-    [names.stale, names.fresh, names.reused].sort(),
+    [names.stale, names.fresh, names.reused, names.remoteOld].sort(),
   );
   assertEquals(await sweepStaleTemps(dir), [names.otherTarget]);
-  assertEquals(listing(dir), [names.live, names.ours, names.user].sort());
+  assertEquals(
+    listing(dir),
+    [names.live, names.ours, names.user, names.remote, names.olderKit].sort(),
+  );
   assertEquals(await sweepStaleTemps(`${dir}/missing`), []);
 });

@@ -9,6 +9,7 @@
  * @module
  */
 import { assert, assertEquals } from "../../assert.ts";
+import { localTempTag } from "../../../lib/io/temp.ts";
 import {
   ARGS,
   type Ctx,
@@ -222,9 +223,10 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
       "of a live process written after it started, one named with a live process's id but " +
       "older than that process (the id reused), a user's `out.qrels.tmp-notes`",
     async run(ctx) {
-      const dead = "out.qrels.tmp-999999999-abc123";
-      const live = `out.qrels.tmp-${Deno.pid}-def456`;
-      const reused = `out.qrels.tmp-${Deno.pid}-aaa111`;
+      // Named as this host's processes name them (the kit run below is one of them).
+      const dead = `out.qrels.tmp-999999999-${localTempTag()}abc123`;
+      const live = `out.qrels.tmp-${Deno.pid}-${localTempTag()}def456`;
+      const reused = `out.qrels.tmp-${Deno.pid}-${localTempTag()}aaa111`;
       const user = "out.qrels.tmp-notes";
       for (const n of [dead, live, reused, user]) await Deno.writeTextFile(`${ctx.dir}/${n}`, "x");
       const old = new Date(Date.now() - 3600_000);
