@@ -11,7 +11,8 @@ import { chromium } from "npm:playwright-core@1.65.1";
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { KitError } from "../errors.ts";
 import { makeKitTempDir, systemTempDir } from "../io/temp.ts";
-import { removeOnInterrupt } from "../io/interrupt.ts";
+import { onInterrupt } from "../io/interrupt.ts";
+import { killDescendants } from "./process_tree.ts";
 
 /** Where Debian installs Chromium; `$KIT_CHROMIUM` overrides it. */
 export function chromiumPath(): string {
@@ -67,7 +68,22 @@ export async function launchBrowser(): Promise<BrowserSession> {
   // folder go into a kit folder named with this process's id: removed on close and on
   // Ctrl-C, and swept by the next command that makes one when this process was killed.
   const scratch = await makeKitTempDir("kit-chromium-");
-  const removeScratch = removeOnInterrupt(scratch);
+  // On an interrupt: Chromium's processes (those with this folder as their TMPDIR) are killed
+  // first, so that none writes there after it is removed. Nothing is said: the browser is the
+  // kit's own business (a report says it stopped it).
+  const removeScratch = onInterrupt(() => {
+    killDescendants((d) => {
+      try {
+        return Deno.readTextFileSync(`/proc/${d.pid}/environ`).split("\0")
+          .includes(`TMPDIR=${scratch}`);
+      } catch {
+        return false; // gone, or not readable: not one of ours
+      }
+    });
+    try {
+      Deno.removeSync(scratch, { recursive: true });
+    } catch { /* gone */ }
+  });
   let browser: Browser;
   try {
     await Deno.mkdir(`${scratch}/artifacts`);

@@ -79,6 +79,28 @@ function signal(pid: number, sig: Deno.Signal): void {
   } catch { /* already gone */ }
 }
 
+/**
+ * Kills at once (SIGKILL) the processes below this one that `which` picks, and waits up to
+ * `waitMs` for them to end (synchronous, for a signal handler). Returns those killed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { killDescendants } from "./process_tree.ts";
+ * const child = new Deno.Command("sleep", { args: ["30"] }).spawn();
+ * const killed = killDescendants((d) => d.pid === child.pid);
+ * assert.deepEqual(killed.map((d) => d.pid), [child.pid]);
+ * assert.equal((await child.status).signal, "SIGKILL");
+ * ```
+ */
+export function killDescendants(which: (d: Descendant) => boolean, waitMs = 1000): Descendant[] {
+  const picked = descendants().filter(which);
+  for (const d of picked) signal(d.pid, "SIGKILL");
+  const deadline = Date.now() + waitMs;
+  while (picked.some((d) => alive(d.pid)) && Date.now() < deadline) sleepSync(20);
+  return picked;
+}
+
 /** Options of {@link stopDescendants}. */
 export interface StopOptions {
   /** Processes killed at once (SIGKILL) rather than asked to stop: e.g. a runner that would restart a kernel. */
