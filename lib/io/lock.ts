@@ -1,13 +1,16 @@
 /**
  * One writer per output at a time: a lock file beside the output (`.<name>.kit-lock` in its
  * folder) held with the operating system's advisory lock (`flock`), which the kernel releases
- * when its process ends however it ends (a `kill -9` leaves no lock stuck; the file itself may
- * stay, empty of meaning, and is reused). A second writer is refused at once, with the
- * holder's process id and start time, which the holder writes into the file.
+ * when its process ends however it ends (a `kill -9` leaves no lock stuck; the file itself
+ * stays, empty of meaning: it is reused, or removed by {@link sweepStaleLock}). The file is
+ * removed when the lock is released and on an interrupt (Ctrl-C, SIGTERM). A second writer is
+ * refused at once, with the holder's process id and start time, which the holder writes into
+ * the file.
  *
  * @module
  */
 import { KitError } from "../errors.ts";
+import { onInterrupt } from "./interrupt.ts";
 import { outputError } from "./output.ts";
 import { basename, dirname } from "./path.ts";
 
@@ -87,11 +90,18 @@ export async function lockOutput(output: string, what: string): Promise<OutputLo
       throw e;
     }
     let released = false;
+    // Interrupted: the file goes (the lock goes with the process); nothing to say about it.
+    const unregister = onInterrupt(() => {
+      try {
+        Deno.removeSync(path);
+      } catch { /* gone */ }
+    });
     return {
       path,
       release() {
         if (released) return;
         released = true;
+        unregister();
         // Removed while held, then closed: a writer that opened it meanwhile finds it gone
         // once it holds the lock, and starts again on a new file.
         try {
@@ -102,5 +112,46 @@ export async function lockOutput(output: string, what: string): Promise<OutputLo
         } catch { /* closed */ }
       },
     };
+  }
+}
+
+/**
+ * Removes the lock file of `output` that a writer killed outright (SIGKILL) left, when no
+ * process holds its lock; returns whether it did. A lock this process holds is held here too
+ * (a second descriptor cannot take it), so it is kept.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { lockOutput, lockPathFor, sweepStaleLock } from "./lock.ts";
+ * const dir = await Deno.makeTempDir();
+ * const lock = await lockOutput(`${dir}/R`, "report");
+ * assert.equal(sweepStaleLock(`${dir}/R`), false); // held
+ * lock.release();
+ * Deno.writeTextFileSync(lockPathFor(`${dir}/R`), "process 999999999, since 2026-01-01\n");
+ * assert.equal(sweepStaleLock(`${dir}/R`), true); // its holder is gone
+ * assert.deepEqual([...Deno.readDirSync(dir)], []);
+ * ```
+ */
+export function sweepStaleLock(output: string): boolean {
+  const path = lockPathFor(output);
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true, write: true });
+  } catch {
+    return false; // none, or not ours to open
+  }
+  try {
+    if (!file.tryLockSync(true)) return false;
+    // Removed while held: a writer that opened it meanwhile finds it gone once it holds the
+    // lock, and starts again on a new file (lockOutput).
+    const [mine, named] = [file.statSync(), Deno.lstatSync(path)];
+    if (named.ino !== mine.ino || named.dev !== mine.dev) return false;
+    Deno.removeSync(path);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    file.close();
   }
 }

@@ -27,6 +27,7 @@ import { KitError } from "../errors.ts";
 import { isDiskFull, replaceFileSync, writeFileAtomic } from "../io/atomic.ts";
 import { onInterrupt } from "../io/interrupt.ts";
 import { outputError } from "../io/output.ts";
+import { sweepStaleLock } from "../io/lock.ts";
 import { basename, dirname } from "../io/path.ts";
 import { parseTempName, sweepKitTempDirs, tempPathFor } from "../io/temp.ts";
 import { isRunning, stopDescendants } from "./process_tree.ts";
@@ -454,6 +455,8 @@ export async function openWorkspace(
   }
   const swept = await sweepKitTempDirs();
   if (swept.length) log(`removed ${swept.length} temporary folder(s) of killed reports`);
+  // The lock file of a report killed outright (a build holds its own: kept, released later).
+  sweepStaleLock(outDir);
   const dir = tempPathFor(outDir);
   try {
     await Deno.mkdir(dir, { recursive: true });
