@@ -69,10 +69,11 @@ export async function launchBrowser(): Promise<BrowserSession> {
   // Ctrl-C, and swept by the next command that makes one when this process was killed.
   const scratch = await makeKitTempDir("kit-chromium-");
   // On an interrupt: Chromium's processes (those with this folder as their TMPDIR) are killed
-  // first, so that none writes there after it is removed. Nothing is said: the browser is the
-  // kit's own business (a report says it stopped it).
+  // first, so that none writes there after it is removed, then this folder and the profile
+  // playwright made for them (it would remove it on close, which an interrupt skips). Nothing
+  // is said: the browser is the kit's own business (a report says it stopped it).
   const removeScratch = onInterrupt(() => {
-    killDescendants((d) => {
+    const killed = killDescendants((d) => {
       try {
         return Deno.readTextFileSync(`/proc/${d.pid}/environ`).split("\0")
           .includes(`TMPDIR=${scratch}`);
@@ -80,9 +81,16 @@ export async function launchBrowser(): Promise<BrowserSession> {
         return false; // gone, or not readable: not one of ours
       }
     });
-    try {
-      Deno.removeSync(scratch, { recursive: true });
-    } catch { /* gone */ }
+    const profiles = new Set(
+      killed.flatMap((d) => d.argv).filter((a) => a.startsWith("--user-data-dir="))
+        .map((a) => a.slice("--user-data-dir=".length))
+        .filter((p) => p.split("/").pop()!.startsWith(PROFILE_PREFIX)),
+    );
+    for (const path of [scratch, ...profiles]) {
+      try {
+        Deno.removeSync(path, { recursive: true });
+      } catch { /* gone */ }
+    }
   });
   let browser: Browser;
   try {

@@ -128,6 +128,24 @@ for (
         for (const d of tree) assert.ok(!running(d.pid), `still running: ${d.argv.join(" ")}`);
         // No partial folder, no temporary file; the old report exactly as it was.
         assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
+        // Nor the temporary folders of the kit and its browser: those named with the kit's id
+        // (Chromium's own are inside kit-chromium-PID-*) and the profile playwright made.
+        const kit = tree.find((d) => d.argv.includes("lib/cli/main.ts"))!;
+        const tmp = Deno.env.get("TMPDIR") || "/tmp";
+        assert.deepEqual(
+          [...Deno.readDirSync(tmp)].map((e) => e.name).filter((n) =>
+            n.startsWith("kit-") && n.includes(`-${kit.pid}-`)
+          ),
+          [],
+        );
+        const profiles = tree.flatMap((d) => d.argv).filter((a) =>
+          a.startsWith("--user-data-dir=")
+        );
+        assert.ok(profiles.length > 0, "the browser runs with a profile of its own");
+        for (const a of profiles) {
+          const path = a.slice("--user-data-dir=".length);
+          assert.ok(!(await Deno.stat(path).then(() => true, () => false)), `${path} left`);
+        }
         assert.equal(await snapshot(), before);
         for (const c of conn) {
           assert.ok(!(await Deno.stat(c).then(() => true, () => false)), `kernel file ${c} left`);
