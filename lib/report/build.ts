@@ -63,8 +63,9 @@ import {
 import {
   checkInputsOutside,
   checkReplaceable,
-  discardOnFullDisk,
+  failedBuild,
   openWorkspace,
+  relocate,
   REPORT_MARKER,
   reportFolder,
   type Workspace,
@@ -301,7 +302,7 @@ async function buildLocked(
     const carried = await carryForeign(outDir, ws.dir);
     if (carried.length) log(`kept ${carried.length} file(s) the report did not write`);
   } catch (e) {
-    throw failed(ws, e, log);
+    throw failedBuild(ws, e, log);
   }
   let kept: string | undefined;
   try {
@@ -317,37 +318,6 @@ async function buildLocked(
     );
   }
   return result;
-}
-
-/**
- * After a failed build: keeps the attempt as `<out>.failed/` when a notebook ran in it (a
- * failure while reading the inputs leaves nothing worth keeping) and returns the error with
- * the workspace's paths moved there and a line saying where it is.
- */
-function failed(ws: Workspace, e: unknown, log: (line: string) => void): unknown {
-  const full = discardOnFullDisk(ws, e);
-  if (full) return full;
-  const ran = (() => {
-    try {
-      return [...Deno.readDirSync(`${ws.dir}/notebooks`)].length > 0;
-    } catch {
-      return false;
-    }
-  })();
-  if (!ran) {
-    ws.discard();
-    return e;
-  }
-  const kept = ws.keepFailed();
-  if (!kept) return e;
-  log(`the failed attempt is kept for inspection: ${kept}/ (replaced by the next failure)`);
-  if (!(e instanceof KitError)) return e;
-  return new KitError(
-    relocate(e.message, ws.dir, kept) +
-      `\n(the failed attempt is kept in ${kept}/; the previous report is unchanged)`,
-    {},
-    { cause: e },
-  );
 }
 
 /**
@@ -385,12 +355,6 @@ function reportInputs(params: NotebookParams): { label: string; path: string }[]
   if (spec?.qrcd?.gold.startsWith("/")) inputs.push({ label: "--qrcd-gold", path: spec.qrcd.gold });
   if (params.model) inputs.push({ label: "--model", path: params.model });
   return inputs;
-}
-
-/** `value` with every occurrence of the workspace path in its strings moved to `outDir`. */
-function relocate<T>(value: T, from: string, to: string): T {
-  const json = (s: string) => JSON.stringify(s).slice(1, -1);
-  return JSON.parse(JSON.stringify(value).replaceAll(json(from), json(to)));
 }
 
 /** The build itself, written into the workspace `ws.dir`. */

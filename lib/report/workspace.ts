@@ -549,3 +549,51 @@ export async function openWorkspace(
     },
   };
 }
+
+/**
+ * `value` with every occurrence of the path `from` in its strings moved to `to`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { relocate } from "./workspace.ts";
+ * assert.deepEqual(relocate({ page: "/r.tmp-1-x/html/a.html" }, "/r.tmp-1-x", "/r"), {
+ *   page: "/r/html/a.html",
+ * });
+ * ```
+ */
+export function relocate<T>(value: T, from: string, to: string): T {
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  return JSON.parse(JSON.stringify(value).replaceAll(json(from), json(to)));
+}
+
+/**
+ * After a failed build: keeps the attempt as `<out>.failed/` when a notebook ran in it (a
+ * failure while reading the inputs leaves nothing worth keeping) and returns the error with
+ * the workspace's paths moved there and a line saying where it is.
+ */
+export function failedBuild(ws: Workspace, e: unknown, log: (line: string) => void): unknown {
+  const full = discardOnFullDisk(ws, e);
+  if (full) return full;
+  const ran = (() => {
+    try {
+      return [...Deno.readDirSync(`${ws.dir}/notebooks`)].length > 0;
+    } catch {
+      return false;
+    }
+  })();
+  if (!ran) {
+    ws.discard();
+    return e;
+  }
+  const kept = ws.keepFailed();
+  if (!kept) return e;
+  log(`the failed attempt is kept for inspection: ${kept}/ (replaced by the next failure)`);
+  if (!(e instanceof KitError)) return e;
+  return new KitError(
+    relocate(e.message, ws.dir, kept) +
+      `\n(the failed attempt is kept in ${kept}/; the previous report is unchanged)`,
+    {},
+    { cause: e },
+  );
+}
