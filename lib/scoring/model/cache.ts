@@ -1,7 +1,9 @@
 /**
  * A score cache on disk, keyed by model and text pair, so that re-running a notebook does
  * not rescore: one JSON file per model key under `<cache>/scores/`, read once and
- * rewritten atomically after each scoring job.
+ * rewritten atomically after each scoring job. The file is named by a readable label (the
+ * model's name) and the first 16 hex digits of the key's sha256, so two keys never share a
+ * file, and the key is stored inside and checked on reading.
  *
  * @module
  */
@@ -27,22 +29,27 @@ export class ScoreCache {
   }
 
   /**
-   * Opens (or starts) the cache of `modelKey` under `dir`.
+   * Opens (or starts) the cache of `modelKey` under `dir`, in the file
+   * `<label>-<sha256(modelKey), 16 hex digits>.json` (`label` defaults to `scores`; characters
+   * other than letters, digits, `.`, `_` and `-` become `_`).
    *
    * @example
    * ```ts
    * import assert from "node:assert/strict";
    * import { ScoreCache } from "./cache.ts";
    * const dir = await Deno.makeTempDir();
-   * const c = await ScoreCache.open(dir, "m1");
+   * const c = await ScoreCache.open(dir, "m1", "tiny");
    * c.set("q", "a", 0.5);
    * await c.save();
-   * assert((await ScoreCache.open(dir, "m1")).get("q", "a") === 0.5);
+   * assert((await ScoreCache.open(dir, "m1", "tiny")).get("q", "a") === 0.5);
+   * assert(/\/tiny-[0-9a-f]{16}\.json$/.test(c.path));
+   * assert((await ScoreCache.open(dir, "m2", "tiny")).path !== c.path);
    * ```
    */
-  static async open(dir: string, modelKey: string): Promise<ScoreCache> {
-    const safe = modelKey.replace(/[^\w.-]+/g, "_");
-    const c = new ScoreCache(`${dir}/${safe}.json`);
+  static async open(dir: string, modelKey: string, label = "scores"): Promise<ScoreCache> {
+    const safe = label.replace(/[^\w.-]+/g, "_").replace(/^[.]+/, "_").slice(0, 80);
+    const hash = createHash("sha256").update(modelKey).digest("hex").slice(0, 16);
+    const c = new ScoreCache(`${dir}/${safe}-${hash}.json`);
     let text: string | undefined;
     try {
       text = await Deno.readTextFile(c.path);

@@ -86,9 +86,10 @@ export async function loadCrossEncoder(
       { file: model.dir },
     );
   }
-  // The backend is part of the key: backends agree only within a tolerance, and a run said to
-  // be scored on one must not carry another's scores.
-  const cacheKey = `${spec}@${model.weightsDigest}@${model.maxLength}@${model.session.backend}`;
+  // The key is everything that decides a score, not how the model was spelt: the bytes of its
+  // weights, tokenizer and configs, the max length and the backend (backends agree only within
+  // a tolerance, and a run said to be scored on one must not carry another's scores).
+  const cacheKey = `${model.contentDigest}@${model.maxLength}@${model.session.backend}`;
   const cacheDir = options.scoreCache === false
     ? undefined
     : options.scoreCache ?? `${defaultCacheDir()}/scores`;
@@ -96,12 +97,12 @@ export async function loadCrossEncoder(
   // the number of shapes small (masked padding does not change the logits)
   const multiple = model.session.backend === "webgpu" ? 8 : 1;
   const scorer: CrossEncoder = {
-    id: spec,
+    id: model.name,
     model,
     lastCacheHits: 0,
     async scorePairs(pairs: TextPair[], opts?: ScoreOptions) {
       const out = new Float32Array(pairs.length);
-      const cache = cacheDir ? await ScoreCache.open(cacheDir, cacheKey) : undefined;
+      const cache = cacheDir ? await ScoreCache.open(cacheDir, cacheKey, model.name) : undefined;
       const todo: number[] = [];
       pairs.forEach((p, i) => {
         const hit = cache?.get(p.question, p.candidate);

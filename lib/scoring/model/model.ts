@@ -36,8 +36,18 @@ export interface LoadedModel {
   session: ModelSession;
   /** Longest input in tokens (from the tokenizer config and position embeddings). */
   maxLength: number;
-  /** The first 16 hex digits of the ONNX file's sha256 (part of score-cache keys). */
-  weightsDigest: string;
+  /**
+   * What the model is called in run ids and cache file names: the hub repo id it was downloaded
+   * as, else its folder's name (the same however the path is spelt).
+   */
+  name: string;
+  /**
+   * The sha256 (hex) of every file that decides a score: the ONNX weights, the tokenizer
+   * (`tokenizer.json` or `vocab.txt`), `tokenizer_config.json`, `special_tokens_map.json` and
+   * `config.json`, each with its name and length. Part of score-cache keys: a model changed in
+   * any of them is another model.
+   */
+  contentDigest: string;
 }
 
 /** Options of {@link loadModel}. */
@@ -69,6 +79,62 @@ async function resolveBackend(choice: BackendChoice, threads?: number) {
   return chosen.backend;
 }
 
+/**
+ * Refuses a folder whose tokenizer or length does not fit its config: a token id past
+ * `vocab_size` or a position past `max_position_embeddings` makes onnxruntime's Gather fail on
+ * cpu and wasm, and read past the table (scoring garbage, silently) on WebGPU.
+ */
+function checkConfigFits(
+  dir: string,
+  config: ModelConfig,
+  tokenizer: ModelTokenizer,
+  maxLength: number,
+  positions: number,
+): void {
+  const vocabSize = (config as { vocab_size?: number }).vocab_size;
+  const ids = tokenizer.vocabularySize;
+  if (vocabSize !== undefined && ids > vocabSize) {
+    throw new KitError(
+      `the tokenizer (${tokenizer.file}) has token ids up to ${ids - 1}, but config.json's ` +
+        `vocab_size is ${vocabSize}: the tokenizer is not this model's`,
+      { file: dir },
+    );
+  }
+  if (maxLength > positions) {
+    throw new KitError(
+      `max length ${maxLength} is above the ${positions} positions of config.json's ` +
+        `max_position_embeddings${
+          config.max_position_embeddings === positions
+            ? ""
+            : " (less the 2 RoBERTa-style models reserve)"
+        }`,
+      { file: dir },
+    );
+  }
+}
+
+/** A session whose run errors are KitErrors naming the model folder (no stack trace). */
+function runsNamingFolder(session: ModelSession, dir: string): ModelSession {
+  return {
+    ...session,
+    async run(batch, length, inputs) {
+      try {
+        return await session.run(batch, length, inputs);
+      } catch (e) {
+        if (e instanceof KitError) throw e;
+        const first = ((e as Error).message ?? String(e)).split("\n")[0];
+        throw new KitError(
+          `the model failed on a batch of ${batch} × ${length} tokens on ${session.backend}: ` +
+            first,
+          { file: dir },
+          { cause: e },
+        );
+      }
+    },
+    release: () => session.release(),
+  };
+}
+
 /** The ONNX file of a model folder. */
 export async function weightsPath(dir: string): Promise<string> {
   for (const f of MODEL_FILES.weights) if (await exists(`${dir}/${f}`)) return `${dir}/${f}`;
@@ -76,6 +142,38 @@ export async function weightsPath(dir: string): Promise<string> {
     `no ONNX weights (${MODEL_FILES.weights.join(" or ")}); export the model to ONNX first`,
     { file: dir },
   );
+}
+
+/** The files of a model folder that decide its scores, in a fixed order, with their bytes. */
+async function scoringFiles(dir: string, weights: string) {
+  const names = [
+    ...MODEL_FILES.required,
+    ...(await exists(`${dir}/${MODEL_FILES.tokenizer[0]}`)
+      ? [MODEL_FILES.tokenizer[0]]
+      : [MODEL_FILES.tokenizer[1]]),
+    ...MODEL_FILES.optional,
+  ];
+  const files: { name: string; bytes: Uint8Array }[] = [];
+  for (const name of names) {
+    if (await exists(`${dir}/${name}`)) {
+      files.push({ name, bytes: await Deno.readFile(`${dir}/${name}`) });
+    }
+  }
+  files.push({ name: weights.slice(dir.length + 1), bytes: await Deno.readFile(weights) });
+  return files;
+}
+
+/** One digest over files' names, lengths and bytes (a length prefix keeps boundaries apart). */
+function digestOf(files: { name: string; bytes: Uint8Array }[]): string {
+  const h = createHash("sha256");
+  for (const f of files) h.update(`${f.name}\u0000${f.bytes.length}\u0000`).update(f.bytes);
+  return h.digest("hex");
+}
+
+/** A folder's own name, whatever the path's spelling (`dir`, `dir/`, `../x/dir`). */
+async function folderName(dir: string): Promise<string> {
+  const real = await Deno.realPath(dir);
+  return real.split(/[\\/]/).filter((x) => x !== "").at(-1) ?? "model";
 }
 
 /**
@@ -97,22 +195,32 @@ export async function loadModel(
   const dir = await resolveModelDir(spec, options);
   const config = (await readJsonFile(`${dir}/config.json`, { expect: "object" })) as ModelConfig;
   const tokenizer = await ModelTokenizer.load(dir);
-  const bytes = await Deno.readFile(await weightsPath(dir));
-  const backend = await resolveBackend(options.backend ?? "auto", options.threads);
-  const session = await createSession(bytes, backend, { threads: options.threads });
+  const weights = await weightsPath(dir);
+  const files = await scoringFiles(dir, weights);
+  const bytes = files.at(-1)!.bytes;
   const fromTokenizer = tokenizer.modelMaxLength;
   // RoBERTa-style position ids start after the padding index: two positions fewer
   const offset = ["roberta", "xlm-roberta", "camembert"].includes(config.model_type ?? "") ? 2 : 0;
   const fromConfig = config.max_position_embeddings ? config.max_position_embeddings - offset : 512;
   const maxLength = options.maxLength ??
     Math.min(fromConfig, fromTokenizer ?? fromConfig);
+  checkConfigFits(dir, config, tokenizer, maxLength, fromConfig);
+  const backend = await resolveBackend(options.backend ?? "auto", options.threads);
+  let session: ModelSession;
+  try {
+    session = await createSession(bytes, backend, { threads: options.threads });
+  } catch (e) {
+    if (!(e instanceof KitError) || e.file !== undefined) throw e;
+    throw new KitError(e.problem, { file: weights }, { cause: e });
+  }
   return {
     spec,
     dir,
     config,
     tokenizer,
-    session,
+    session: runsNamingFolder(session, dir),
     maxLength,
-    weightsDigest: createHash("sha256").update(bytes).digest("hex").slice(0, 16),
+    name: dir === spec ? await folderName(dir) : spec,
+    contentDigest: digestOf(files),
   };
 }

@@ -109,6 +109,8 @@ export class ModelTokenizer {
   readonly wordPiece: boolean;
   /** The unknown token's string (`[UNK]` for BERT). */
   readonly unkToken: string;
+  /** The file it was read from: `tokenizer.json`, or `vocab.txt` when the folder has only that. */
+  file = "tokenizer.json";
   /** `model_max_length` of tokenizer_config.json, when it is a real limit. */
   readonly modelMaxLength: number | undefined;
 
@@ -146,9 +148,12 @@ export class ModelTokenizer {
     const read = (name: string) =>
       readJsonFile(`${dir}/${name}`, { expect: "object", optional: true });
     const config = (await read("tokenizer_config.json")) ?? {};
-    const tj = (await read("tokenizer.json")) ?? await tokenizerFromVocab(dir, config);
+    const json = await read("tokenizer.json");
+    const tj = json ?? await tokenizerFromVocab(dir, config);
     try {
-      return new ModelTokenizer(tj, config);
+      const t = new ModelTokenizer(tj, config);
+      if (json === undefined) t.file = "vocab.txt";
+      return t;
     } catch (e) {
       if (e instanceof KitError) throw e;
       throw new KitError(
@@ -158,6 +163,24 @@ export class ModelTokenizer {
         { cause: e },
       );
     }
+  }
+
+  /**
+   * One past the largest token id the tokenizer can give (added tokens included): the rows
+   * of the embedding table the model needs.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { ModelTokenizer } from "./tokenizer.ts";
+   * const t = await ModelTokenizer.load("tests/fixtures/tiny-model/cross-encoder");
+   * assert(t.vocabularySize > 0 && t.vocabularySize <= 202);
+   * ```
+   */
+  get vocabularySize(): number {
+    let top = -1;
+    for (const id of this.tokenizer.get_vocab(true).values()) if (id > top) top = id;
+    return top + 1;
   }
 
   /** Token ids of `text` without special tokens. */
