@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { tmpdir } from "node:os";
 import { KitError } from "../../errors.ts";
 import {
   inputValues,
@@ -77,6 +78,22 @@ export function nativeThreads(requested?: number): number {
 }
 
 /**
+ * Removes the empty `mat-debug-<pid>.log` that libonnxruntime 1.30.0's telemetry layer opens in
+ * the temp folder when its first session is created, which would otherwise stay behind after
+ * every run (one file per process). It is removed only while empty: anything written to it is
+ * kept for whoever wants to read it. On Linux and macOS the library keeps writing to the open
+ * (now nameless) file; where an open file cannot be removed (Windows) it stays.
+ */
+async function removeEmptyTraceLog(): Promise<void> {
+  const path = `${tmpdir()}/mat-debug-${Deno.pid}.log`;
+  try {
+    if ((await Deno.stat(path)).size === 0) await Deno.remove(path);
+  } catch {
+    // not there (already removed, another layout), or not removable while open
+  }
+}
+
+/**
  * A session on onnxruntime's native CPU execution provider.
  *
  * @example
@@ -116,10 +133,14 @@ export async function createNativeSession(
       // notebook server, a browser, other jobs) spinning threads take the cores the work
       // needs; measured on 2 loaded cores, 2 spinning threads scored at half the rate of 1.
       extra: { session: { intra_op: { allow_spinning: "0" } } },
-      logSeverityLevel: 3,
+      // fatal only: an error comes back as the exception the kit words; at level 3 onnxruntime
+      // also printed it in ANSI colours on stderr
+      logSeverityLevel: 4,
     });
   } catch (e) {
     throw new KitError(`cannot load the ONNX model on cpu: ${(e as Error).message}`);
+  } finally {
+    await removeEmptyTraceLog();
   }
   const tensor = (values: number[], batch: number, length: number) =>
     new ort.Tensor("int64", BigInt64Array.from(values, (v) => BigInt(v)), [batch, length]);
