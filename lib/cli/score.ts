@@ -196,13 +196,21 @@ export const scoreCommand: Command = {
     if (ltr.saveModel) await writeLtrModel(ltr.saveModel, result.ltrModel!, { force });
     const seconds = (performance.now() - started) / 1000;
     const pairs = result.scores.length;
-    const ev = evaluate(qrelsFromQuestions(result.questions), run, ["map", "recip_rank"], {
-      warn: false,
-    });
+    // A shard may hold no question (few questions, many shards): its run is empty, which is
+    // said; there is nothing to evaluate.
     const of = shard ? ` (shard ${shard.index} of ${shard.count}: MAP of its questions alone)` : "";
-    const measured = result.questions.length === 0
-      ? "no question of the split falls in this shard"
-      : `MAP ${ev.summary.map.toFixed(4)} MRR ${ev.summary.recip_rank.toFixed(4)}${of}`;
+    let measured: string;
+    if (result.questions.length === 0) {
+      measured = shard
+        ? `shard ${shard.index} of ${shard.count} holds none of the split's ` +
+          `${result.splitQuestions} questions: the run is empty`
+        : "the split has no question: the run is empty";
+    } else {
+      const ev = evaluate(qrelsFromQuestions(result.questions), run, ["map", "recip_rank"], {
+        warn: false,
+      });
+      measured = `MAP ${ev.summary.map.toFixed(4)} MRR ${ev.summary.recip_rank.toFixed(4)}${of}`;
+    }
     console.error(
       `${out}: ${result.questions.length} questions, ${pairs} candidates scored by ` +
         `${result.scorerId} in ${seconds.toFixed(1)} s; ` +

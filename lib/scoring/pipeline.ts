@@ -161,6 +161,8 @@ export interface ScoreSplitOptions extends MakeScorerOptions {
 export interface ScoredSplit {
   /** The scored questions (after the filter; with a shard, its questions alone). */
   questions: Question[];
+  /** How many questions the split has after the filter (all shards together). */
+  splitQuestions: number;
   /** One score per candidate, in question and candidate order. */
   scores: Float32Array;
   /** The scorer's id. */
@@ -212,6 +214,7 @@ export async function scoreSplit(
     }
     return {
       questions,
+      splitQuestions: loaded.questions.length,
       scores,
       scorerId: ready.scorer.id,
       ltrModel: ready.ltrModel,

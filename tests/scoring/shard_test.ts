@@ -234,3 +234,39 @@ Deno.test("shards: --out needs {shard}, and {shard} needs a shard; QRCD is not s
   ], { env: clean({}) });
   assert.match(qrcd.stderr, /score QRCD unsharded/);
 });
+
+Deno.test("shards: a shard that holds no question writes the empty run, says so and exits 0", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { questions } = await loadSplit("wikiqa", "test", { filter: "raw", dir: "samples" });
+    const n = questions.length * 4;
+    const taken = new Set(questions.map((q) => shardOf(q.id, n)));
+    const empty = [...Array(n).keys()].find((i) => !taken.has(i))!;
+    const r = await runCli([
+      "score",
+      "--model",
+      "lexical:wordcnt",
+      "--dataset",
+      "wikiqa",
+      "--split",
+      "test",
+      "--filter",
+      "raw",
+      "--dir",
+      "samples",
+      "--shard",
+      `${empty}/${n}`,
+      "--out",
+      "e.{shard}.run",
+    ], { env: clean({}), cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(await Deno.readTextFile(`${dir}/e.${empty}.run`), "");
+    assert.match(
+      r.stderr,
+      new RegExp(`shard ${empty} of ${n} holds none of the split's ${questions.length} questions`),
+    );
+    assert.doesNotMatch(r.stderr, /MAP|no query has both/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
