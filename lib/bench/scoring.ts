@@ -16,6 +16,7 @@ import type { Command } from "../cli/command.ts";
 import { KitError } from "../errors.ts";
 import { type CrossEncoder, loadCrossEncoder } from "../scoring/model/crossencoder.ts";
 import { batchPlan } from "../scoring/model/inspect.ts";
+import { resolveModelDir } from "../scoring/model/hub.ts";
 import {
   MODEL_SHAPES,
   SHAPE_NAMES,
@@ -221,6 +222,9 @@ export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow
     models.push({ spec: FIXTURE_MODEL, name: "tiny fixture (2 layers, h32)" });
   }
   const extra = options.models ?? (options.shapes?.length ? [] : await cachedCrossEncoders());
+  // every model found (or downloaded) before anything is timed: a wrong path fails now, not
+  // after minutes of other rows
+  for (const spec of extra) await resolveModelDir(spec, { cacheDir: options.cacheDir });
   for (const spec of extra) models.push({ spec, name: spec });
   const backends = options.backends ?? await availableBackends();
   const batchSizes = options.batchSizes ?? [1, 8, 32];
@@ -486,9 +490,11 @@ export const benchScoringCommand: Command = {
     "its environment. See docs/performance.md.",
   async run(args) {
     const p = parseFlags(args, benchScoringCommand);
-    const ints = (v: string | undefined) =>
-      v?.split(",").map((x) => {
-        if (!/^\d+$/.test(x) || Number(x) < 1) throw new KitError(`not a positive integer: '${x}'`);
+    const ints = (name: string) =>
+      str(p, name)?.split(",").map((x) => {
+        if (!/^\d+$/.test(x) || Number(x) < 1) {
+          throw new KitError(`--${name}: not a positive integer: '${x}'`);
+        }
         return Number(x);
       });
     const backends = str(p, "backends")?.split(",").map((b) => {
@@ -504,14 +510,14 @@ export const benchScoringCommand: Command = {
     const rows = await benchScoring({
       pairs: integerFlag(p, "pairs", 1),
       repeats: integerFlag(p, "repeats", 1),
-      batchSizes: ints(str(p, "batch-sizes")),
+      batchSizes: ints("batch-sizes"),
       backends,
       models: extra,
       shapes,
       anchor: p.values["no-torch"] ? false : {
         script: str(p, "torch-anchor") ?? DEFAULT_TORCH_ANCHOR,
         python: str(p, "torch-python") ?? DEFAULT_TORCH_PYTHON,
-        threads: ints(str(p, "torch-threads")),
+        threads: ints("torch-threads"),
       },
       onAnchorSkipped: (why) => notes.push(`PyTorch anchor not run: ${why}`),
       // a row on stderr as it is measured: a real-shaped model on a CPU adapter takes minutes

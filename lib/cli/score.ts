@@ -114,6 +114,22 @@ export const scoreCommand: Command = {
     if (ltr.saveModel) await outputFlag(p, "save-model");
     const force = p.values.force === true;
     const split = out === undefined ? str(p, "split") ?? "" : required(p, "split");
+    const qrcd = findDataset(dataset).task === "qrcd";
+    if (qrcd && out !== undefined) {
+      // refused before anything is said or loaded
+      if (shard) {
+        throw new KitError(
+          "--shard/--shards split answer-selection questions into TREC runs; a QRCD run is one " +
+            "JSON object: score QRCD unsharded",
+        );
+      }
+      if (model.startsWith("lexical:") || model === "ltr") {
+        throw new KitError(
+          `--model ${model} ranks candidate sentences (answer selection); QRCD asks for answer ` +
+            "spans in a passage: give an extractive QA reader (a model folder or hub id)",
+        );
+      }
+    }
     // The backend is chosen (and said) once, for a model that runs on one.
     const backendChoice = backendFlag(p);
     let backend: Backend | undefined;
@@ -139,13 +155,7 @@ export const scoreCommand: Command = {
       );
       return;
     }
-    if (findDataset(dataset).task === "qrcd") {
-      if (shard) {
-        throw new KitError(
-          "--shard/--shards split answer-selection questions into TREC runs; a QRCD run is one " +
-            "JSON object: score QRCD unsharded",
-        );
-      }
+    if (qrcd) {
       const t0 = performance.now();
       const run = await answerQrcdSplit(model, split, {
         backend,

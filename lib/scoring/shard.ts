@@ -151,7 +151,13 @@ export function resolveShard(request: ShardRequest): Shard | undefined {
     );
   }
   if (k8s !== undefined) {
-    if (!INTEGER.test(k8s) || Number(k8s) >= n) {
+    if (!INTEGER.test(k8s)) {
+      throw new KitError(
+        `JOB_COMPLETION_INDEX='${k8s}' is not an index (a whole number from 0, no sign, ` +
+          "space or leading zero, as Kubernetes sets it)",
+      );
+    }
+    if (Number(k8s) >= n) {
       throw new KitError(
         `JOB_COMPLETION_INDEX=${k8s} is not a shard of --shards ${n} (0 to ${n - 1}): ` +
           "the Indexed Job's completions must equal --shards",
@@ -179,6 +185,11 @@ function slurmShard(env: Record<string, string | undefined>, id: string, n: numb
     if (!INTEGER.test(value)) {
       throw new KitError(`SLURM_ARRAY_TASK_${name}='${value}' is not an array task id`);
     }
+  }
+  if (Number(min) > Number(max)) {
+    throw new KitError(
+      `SLURM_ARRAY_TASK_MIN=${min} is above SLURM_ARRAY_TASK_MAX=${max}: not a Slurm array`,
+    );
   }
   const tasks = env.SLURM_ARRAY_TASK_COUNT || String(Number(max) - Number(min) + 1);
   const step = env.SLURM_ARRAY_TASK_STEP || "1";

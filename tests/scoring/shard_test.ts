@@ -68,6 +68,21 @@ Deno.test("shards: what leaves the index in doubt is refused, saying why", () =>
   refuse(/JOB_COMPLETION_INDEX=3 is not a shard of --shards 3/, undefined, "3", {
     JOB_COMPLETION_INDEX: "3",
   });
+  for (const bad of ["abc", "1.0", " 1", "01", "-1"]) {
+    refuse(new RegExp(`JOB_COMPLETION_INDEX='${bad}' is not an index`), undefined, "3", {
+      JOB_COMPLETION_INDEX: bad,
+    });
+  }
+  refuse(
+    /SLURM_ARRAY_TASK_MIN=3 is above SLURM_ARRAY_TASK_MAX=1: not a Slurm array/,
+    undefined,
+    "3",
+    {
+      SLURM_ARRAY_TASK_ID: "2",
+      SLURM_ARRAY_TASK_MIN: "3",
+      SLURM_ARRAY_TASK_MAX: "1",
+    },
+  );
   refuse(/ambiguous; give --shard I\/N/, undefined, "3", {
     JOB_COMPLETION_INDEX: "0",
     SLURM_ARRAY_TASK_ID: "1",
