@@ -46,10 +46,10 @@ Deno.test("a max length above max_position_embeddings is refused when loading", 
   assert.match(e.problem, /max length 200 is above the 128 positions of config\.json/);
 });
 
-Deno.test("a failure inside a run is a KitError naming the model folder", async () => {
+Deno.test("a config.json larger than its weights' embedding tables is refused when loading", async () => {
   const dir = await copyModel();
   try {
-    // config and tokenizer agree (1000 ids) but the weights have 202 rows: Gather fails
+    // config and tokenizer agree on 1000 ids, but the weights have 202 rows
     await editJson(`${dir}/config.json`, (c) => c.vocab_size = 1000);
     await editJson(`${dir}/tokenizer.json`, (t) =>
       (t.added_tokens as unknown[]).push({
@@ -61,10 +61,38 @@ Deno.test("a failure inside a run is a KitError naming the model folder", async 
         normalized: false,
         special: false,
       }));
+    const words = await loadModel(dir, { backend: "wasm" }).then(() => undefined, (e) => e);
+    assert.ok(words instanceof KitError, String(words));
+    assert.equal(words.file, `${dir}/onnx/model.onnx`);
+    assert.match(words.problem, /word embedding table has 202 rows, but the tokenizer/);
+    // 512 positions said, 128 in the weights
+    const fresh = await copyModel();
+    try {
+      await editJson(`${fresh}/config.json`, (c) => c.max_position_embeddings = 512);
+      await editJson(`${fresh}/tokenizer_config.json`, (c) => c.model_max_length = 512);
+      const pos = await loadModel(fresh, { backend: "cpu" }).then(() => undefined, (e) => e);
+      assert.ok(pos instanceof KitError, String(pos));
+      assert.match(pos.problem, /position embedding table has 128 rows, but inputs of up to 512/);
+    } finally {
+      await Deno.remove(fresh, { recursive: true });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a failure inside a run is a KitError naming the model folder", async () => {
+  const dir = await copyModel();
+  try {
+    // a pair template with token type 5 where the model has 2: the session's Gather fails
+    await editJson(`${dir}/tokenizer.json`, (t) => {
+      const pair = (t.post_processor as { pair: { Sequence?: { type_id: number } }[] }).pair;
+      for (const item of pair) if (item.Sequence) item.Sequence.type_id = 5;
+    });
     for (const backend of ["cpu", "wasm"] as const) {
       const ce = await loadCrossEncoder(dir, { backend, scoreCache: false });
       try {
-        const e = await ce.scorePairs([{ question: "zzzfar", candidate: "a b" }]).then(
+        const e = await ce.scorePairs([{ question: "who wrote hamlet?", candidate: "a b" }]).then(
           () => undefined,
           (e) => e,
         );

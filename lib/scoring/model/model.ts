@@ -12,6 +12,7 @@ import { type HubOptions, MODEL_FILES, resolveModelDir } from "./hub.ts";
 import { type BackendChoice, chooseBackend } from "./backend.ts";
 import { createSession, type ModelSession } from "./session.ts";
 import { ModelTokenizer } from "./tokenizer.ts";
+import { embeddingRows } from "./onnx_proto.ts";
 
 /** The parts of `config.json` the kit reads. */
 export interface ModelConfig {
@@ -109,6 +110,34 @@ function checkConfigFits(
             : " (less the 2 RoBERTa-style models reserve)"
         }`,
       { file: dir },
+    );
+  }
+}
+
+/**
+ * Refuses weights whose embedding tables are smaller than the tokenizer and length need (a
+ * config.json that does not describe its weights); read only where the tables are found.
+ */
+function checkWeightsFit(
+  file: string,
+  rows: { words?: number; positions?: number },
+  tokenizer: ModelTokenizer,
+  positionsNeeded: number,
+): void {
+  const ids = tokenizer.vocabularySize;
+  if (rows.words !== undefined && ids > rows.words) {
+    throw new KitError(
+      `the word embedding table has ${rows.words} rows, but the tokenizer ` +
+        `(${tokenizer.file}) gives ids up to ${ids - 1}: the tokenizer is not these weights'`,
+      { file },
+    );
+  }
+  if (rows.positions !== undefined && positionsNeeded > rows.positions) {
+    throw new KitError(
+      `the position embedding table has ${rows.positions} rows, but inputs of up to ` +
+        `${positionsNeeded} positions are fed (config.json's max_position_embeddings or the ` +
+        "tokenizer's model_max_length is larger than these weights')",
+      { file },
     );
   }
 }
@@ -212,6 +241,12 @@ export async function loadModel(
   } catch (e) {
     if (!(e instanceof KitError) || e.file !== undefined) throw e;
     throw new KitError(e.problem, { file: weights }, { cause: e });
+  }
+  try {
+    checkWeightsFit(weights, embeddingRows(bytes), tokenizer, maxLength + offset);
+  } catch (e) {
+    await session.release();
+    throw e;
   }
   return {
     spec,

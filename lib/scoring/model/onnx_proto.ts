@@ -253,3 +253,36 @@ export function decodeOnnxSummary(bytes: Uint8Array): {
     }),
   };
 }
+
+/**
+ * The rows of a BERT-style model's word and position embedding tables, read from the ONNX
+ * file's initializers (`…word_embeddings.weight` and `…position_embeddings.weight` as
+ * Hugging Face exports name them, or the kit's generated `word.weight` and `pos.weight`);
+ * a table not found (renamed by an optimizer, weights stored outside the file) is undefined,
+ * and so are both where the file does not decode.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { embeddingRows } from "./onnx_proto.ts";
+ * const bytes = await Deno.readFile("tests/fixtures/tiny-model/cross-encoder/onnx/model.onnx");
+ * assert.deepEqual(embeddingRows(bytes), { words: 202, positions: 128 });
+ * ```
+ */
+export function embeddingRows(bytes: Uint8Array): { words?: number; positions?: number } {
+  let m: { graph?: { initializer?: { name: string; dims?: number[] }[] } };
+  try {
+    m = ModelProto.toObject(ModelProto.decode(bytes), { longs: Number });
+  } catch {
+    // onnxruntime read it, this partial schema did not: nothing to check against
+    return {};
+  }
+  const rows = (re: RegExp) => {
+    const t = (m.graph?.initializer ?? []).find((t) => re.test(t.name) && t.dims?.length === 2);
+    return t?.dims?.[0];
+  };
+  return {
+    words: rows(/(^|\.)(word_embeddings|word)\.weight$/),
+    positions: rows(/(^|\.)(position_embeddings|pos)\.weight$/),
+  };
+}
