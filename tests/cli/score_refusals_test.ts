@@ -64,3 +64,50 @@ Deno.test("bench scoring: a missing --model fails before anything is timed; a ba
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("score: a failure inside onnxruntime is one worded line naming the folder, exit 2, on cpu and wasm", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const model = `${dir}/m`;
+    await Deno.mkdir(`${model}/onnx`, { recursive: true });
+    const fixture = `${PROJECT_ROOT}/tests/fixtures/tiny-model/cross-encoder`;
+    for (const f of ["config.json", "tokenizer_config.json", "onnx/model.onnx"]) {
+      await Deno.copyFile(`${fixture}/${f}`, `${model}/${f}`);
+    }
+    // a pair template with token type 5 where the model has 2: Gather fails inside the run
+    const tj = JSON.parse(await Deno.readTextFile(`${fixture}/tokenizer.json`));
+    for (const item of tj.post_processor.pair) if (item.Sequence) item.Sequence.type_id = 5;
+    await Deno.writeTextFile(`${model}/tokenizer.json`, JSON.stringify(tj));
+    for (const backend of ["cpu", "wasm"]) {
+      const r = await runCli([
+        "score",
+        "--model",
+        "m",
+        "--backend",
+        backend,
+        "--dataset",
+        "wikiqa",
+        "--split",
+        "test",
+        "--filter",
+        "raw",
+        "--dir",
+        "samples",
+        "--no-cache",
+        "--out",
+        "r.run",
+      ], { cwd: dir });
+      assert.equal(r.code, 2, r.stderr);
+      assert.doesNotMatch(r.stderr, /\x1b\[/, `${backend}: ANSI escapes on stderr`);
+      assert.doesNotMatch(r.stderr, /^\s+at /m, `${backend}: a stack trace`);
+      const errors = lines(r.stderr).filter((l) => !l.startsWith("scoring backend:"));
+      assert.equal(errors.length, 1, r.stderr);
+      assert.match(
+        errors[0],
+        new RegExp(`^error: m: the model failed on a batch .* on ${backend}:`),
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

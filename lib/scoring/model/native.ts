@@ -154,7 +154,7 @@ export async function createNativeSession(
       for (const name of session.inputNames) {
         feeds[name] = tensor(inputValues(name, inputs), batch, length);
       }
-      const out = await session.run(feeds);
+      const out = await session.run(feeds, { logSeverityLevel: 4 });
       const result: SessionOutputs = {};
       for (const [name, t] of Object.entries(out)) {
         if (t.type !== "float32" && t.type !== "float64") {

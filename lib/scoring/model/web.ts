@@ -57,7 +57,9 @@ export async function createWebSession(
     session = await ort.InferenceSession.create(bytes, {
       executionProviders: [backend],
       graphOptimizationLevel: "all",
-      logSeverityLevel: 3,
+      // fatal only: an error comes back as the exception the kit words; at level 3 onnxruntime
+      // also printed it in ANSI colours on stderr
+      logSeverityLevel: 4,
     });
   } catch (e) {
     throw new KitError(`cannot load the ONNX model on ${backend}: ${(e as Error).message}`);
@@ -74,7 +76,7 @@ export async function createWebSession(
       for (const name of session.inputNames) {
         feeds[name] = tensor(inputValues(name, inputs), batch, length);
       }
-      const out = await session.run(feeds);
+      const out = await session.run(feeds, { logSeverityLevel: 4 });
       const result: SessionOutputs = {};
       for (const [name, t] of Object.entries(out)) {
         if (t.type !== "float32" && t.type !== "float64") {
