@@ -227,6 +227,11 @@ export async function loadModel(
   const weights = await weightsPath(dir);
   const files = await scoringFiles(dir, weights);
   const bytes = files.at(-1)!.bytes;
+  if (bytes.length === 0) {
+    throw new KitError("the ONNX file is empty (an interrupted copy or download?)", {
+      file: weights,
+    });
+  }
   const fromTokenizer = tokenizer.modelMaxLength;
   // RoBERTa-style position ids start after the padding index: two positions fewer
   const offset = ["roberta", "xlm-roberta", "camembert"].includes(config.model_type ?? "") ? 2 : 0;
