@@ -161,3 +161,43 @@ console.log(Deno.pid);`;
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("a score run on the default backend leaves nothing per run in the temp folder", async () => {
+  const tmp = await Deno.makeTempDir();
+  const work = await Deno.makeTempDir();
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-all",
+        new URL("../../lib/cli/main.ts", import.meta.url).pathname,
+        "score",
+        "--model",
+        FIXTURE,
+        "--dataset",
+        "wikiqa",
+        "--split",
+        "test",
+        "--filter",
+        "raw",
+        "--dir",
+        "samples",
+        "--no-cache",
+        "--out",
+        "r.run",
+      ],
+      cwd: work,
+      // XDG_RUNTIME_DIR unset, as in CI and cron jobs: the kit makes a private one for Vulkan
+      env: { TMPDIR: tmp, XDG_RUNTIME_DIR: "", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const left = [...Deno.readDirSync(tmp)].map((e) => e.name);
+    // onnxruntime-node's telemetry keeps one `.ses` file per temp folder, reused by every run
+    assert.deepEqual(left.filter((n) => n !== ".ses"), []);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});

@@ -64,12 +64,19 @@ export function isSoftwareAdapter(info: {
 
 /**
  * The Vulkan loader behind Deno's WebGPU complains on every adapter request when
- * XDG_RUNTIME_DIR is unset (as in CI and cron jobs): give it a private temporary one.
+ * XDG_RUNTIME_DIR is unset (as in CI and cron jobs): give it a private temporary one, removed
+ * when the process ends (it left one empty folder in the temp folder per run before).
  */
 function ensureRuntimeDir(): void {
   try {
     if (!Deno.env.get("XDG_RUNTIME_DIR")) {
-      Deno.env.set("XDG_RUNTIME_DIR", Deno.makeTempDirSync({ prefix: "qa-kit-xdg-" }));
+      const dir = Deno.makeTempDirSync({ prefix: "qa-kit-xdg-" });
+      Deno.env.set("XDG_RUNTIME_DIR", dir);
+      globalThis.addEventListener("unload", () => {
+        try {
+          Deno.removeSync(dir, { recursive: true });
+        } catch { /* already gone */ }
+      });
     }
   } catch { /* no env or write permission: the warning stays, nothing else changes */ }
 }
