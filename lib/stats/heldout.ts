@@ -21,7 +21,7 @@ import { KitError } from "../errors.ts";
 import type { Question } from "../data/types.ts";
 import { evaluate } from "../metrics/evaluate.ts";
 import { qrelsFromQuestions, runFromScores } from "../metrics/convert.ts";
-import { bootstrapCI } from "./significance.ts";
+import { bootstrapCI, DEFAULT_BOOTSTRAP_SAMPLES } from "./significance.ts";
 
 /** Scores the candidates of one question (same order as `question.candidates`). */
 export type CandidateScorer = (
@@ -131,7 +131,7 @@ export interface HeldOutOptions<C> {
   measure?: string;
   /** Training-set sizes for the learning curve, as shares of the train slice (default 0.1, 0.25, 0.5, 1). */
   curve?: number[];
-  /** Bootstrap samples of the validation interval (default 2000). */
+  /** Bootstrap samples of the validation interval (default `DEFAULT_BOOTSTRAP_SAMPLES`, 10,000). */
   samples?: number;
   /** Seed of the bootstrap (default 42). */
   seed?: number;
@@ -224,7 +224,7 @@ export async function heldOutExperiment<C>(options: HeldOutOptions<C>): Promise<
   // The validation slice is touched here, once, after every choice is made.
   const v = await scoreSlice(split.validation, scorers[bestIndex], measure);
   const ci = bootstrapCI([...v.perQuery.values()], {
-    samples: options.samples ?? 2000,
+    samples: options.samples ?? DEFAULT_BOOTSTRAP_SAMPLES,
     seed: options.seed ?? 42,
   });
   const validation = { ...v, lower: ci.lower, upper: ci.upper };

@@ -8,12 +8,19 @@
  */
 export { DEFAULT_SEED, type Seed } from "./random.ts";
 // Tests and intervals: paired tests, bootstrap and t intervals, corrections for a family.
-export { bootstrapCI, mean, sampleSd, tConfidenceInterval } from "./significance.ts";
+export { bootstrapCI, DEFAULT_BOOTSTRAP_SAMPLES, mean, sampleSd } from "./significance.ts";
+export { tConfidenceInterval } from "./significance.ts";
 export { pairedRandomizationTest, pairedTTest } from "./significance.ts";
 export { adjustPValues, bonferroni, holm } from "./significance.ts";
 export type { BootstrapOptions, ConfidenceInterval, Correction } from "./significance.ts";
 export type { PairedTestResult, RandomizationOptions } from "./significance.ts";
 export type { RandomizationResult, TTestResult } from "./significance.ts";
+// The family of pairs a researcher asks about (paired t, Bonferroni, intervals that agree);
+// wins, losses and ties with the sign test.
+export { testFamily } from "./family.ts";
+export type { Family, FamilyTest } from "./family.ts";
+export { signTest } from "./sign_test.ts";
+export type { SignTestResult } from "./sign_test.ts";
 // Comparison tables of systems (significance letters), as Markdown, LaTeX and CSV.
 export { compareSystems, pairedBootstrapCI, toCsv, toLatex, toMarkdown } from "./compare.ts";
 export type { CompareOptions, ComparisonCell, ComparisonTable } from "./compare.ts";

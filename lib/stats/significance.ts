@@ -179,9 +179,16 @@ export function pairedTTest(a: ArrayLike<number>, b: ArrayLike<number>): TTestRe
   return { meanDifference: m, t, df, p: studentTTwoSidedP(t, df), n };
 }
 
+/**
+ * The kit's one default number of bootstrap resamples: every interval (`bootstrapCI`, the
+ * comparison tables, the held-out validation interval, the systems report) draws this many
+ * unless told otherwise.
+ */
+export const DEFAULT_BOOTSTRAP_SAMPLES = 10_000;
+
 /** Options for {@link bootstrapCI}. */
 export interface BootstrapOptions {
-  /** Bootstrap resamples (default 10,000). */
+  /** Bootstrap resamples (default {@link DEFAULT_BOOTSTRAP_SAMPLES}, 10,000). */
   samples?: number;
   /** Seed of the generator (default 42). */
   seed?: Seed;
@@ -246,7 +253,7 @@ export function bootstrapCI(
 ): ConfidenceInterval {
   const n = values.length;
   if (n === 0) throw new KitError("bootstrap needs at least one value");
-  const samples = options.samples ?? 10_000;
+  const samples = options.samples ?? DEFAULT_BOOTSTRAP_SAMPLES;
   if (!(Number.isInteger(samples) && samples > 1)) {
     throw new KitError(`samples must be an integer > 1, got ${samples}`);
   }
