@@ -27,9 +27,14 @@
 import { DISPLAY, type Displayable, figureBundle, isFigure, type MimeBundle } from "./display.ts";
 import type { Figure } from "./figures.ts";
 import { IopubWatcher, kernelConnectionFile, readConnectionInfo } from "./iopub.ts";
+import { type Row, tableBundle } from "./table.ts";
 
-/** What `display` shows: a figure or anything with a Jupyter display bundle. */
-export type Showable = Figure | Displayable;
+/**
+ * What `display` shows: a figure, anything with a Jupyter display bundle (a table, a headline,
+ * Markdown), or a plain value: a number, string or boolean as text, an array of records or one
+ * record (an object of numbers and strings) as a table, anything else as `Deno.inspect` shows it.
+ */
+export type Showable = Figure | Displayable | unknown;
 
 /** Options of {@link display}. */
 export interface DisplayOptions {
@@ -154,11 +159,46 @@ async function flush(s: KernelSession, bytes: number): Promise<{ msg_id?: string
 
 function bundleOf(value: Showable, withLibrary: boolean): MimeBundle {
   if (isFigure(value)) return figureBundle(value, { includeLibrary: withLibrary });
-  const make = (value as Displayable)[DISPLAY];
-  if (typeof make !== "function") {
-    throw new TypeError("display: expected a figure or a value with a Jupyter display bundle");
+  const make = (value as Partial<Displayable> | null | undefined)?.[DISPLAY];
+  if (typeof make === "function") return make.call(value);
+  return plainBundle(value);
+}
+
+/** A record whose values a table cell holds (numbers, strings, booleans, null, undefined). */
+function isRecord(value: unknown): value is Row {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(value).every((v) =>
+    v == null || ["string", "number", "boolean"].includes(typeof v)
+  );
+}
+
+/**
+ * The bundle of a plain value: text for a number, string or boolean; a table for an array of
+ * records or one record; `Deno.inspect`'s text for anything else.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { plainBundle } from "./show.ts";
+ * assert.equal(plainBundle(237)["text/plain"], "237");
+ * assert.equal(plainBundle("MAP 0.59")["text/plain"], "MAP 0.59");
+ * assert.match(String(plainBundle([{ system: "bm25", MAP: 0.5931 }])["text/html"]), /<table/);
+ * assert.match(String(plainBundle({ MAP: 0.5931, MRR: 0.6024 })["text/html"]), /0\.6024/);
+ * assert.equal(plainBundle([1, 2])["text/plain"], "[ 1, 2 ]");
+ * ```
+ */
+export function plainBundle(value: unknown): MimeBundle {
+  if (typeof value === "string") return { "text/plain": value };
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+    return { "text/plain": String(value) };
   }
-  return make.call(value);
+  if (Array.isArray(value) && value.length > 0 && value.every(isRecord)) {
+    return tableBundle(value);
+  }
+  if (isRecord(value) && Object.keys(value).length > 0) return tableBundle([value]);
+  return { "text/plain": Deno.inspect(value, { colors: false, depth: 4 }) };
 }
 
 function sizeOf(bundle: MimeBundle): number {
@@ -168,8 +208,9 @@ function sizeOf(bundle: MimeBundle): number {
 }
 
 /**
- * Shows a figure, table, headline or Markdown in the notebook and waits until the output has
- * left the kernel. Every output of a notebook cell goes through it: `await display(x)`.
+ * Shows a figure, table, headline, Markdown or a plain value (a number, a string, records as a
+ * table) in the notebook and waits until the output has left the kernel. Every output of a
+ * notebook cell goes through it: `await display(x)`.
  *
  * @example
  * ```ts
@@ -182,10 +223,12 @@ function sizeOf(bundle: MimeBundle): number {
  * try {
  *   await display(table([{ system: "BM25", MAP: 0.61 }]));
  *   await display(bar(["MAP"], [{ name: "BM25", values: [0.61] }]));
+ *   await display(237);
  * } finally {
  *   console.log = log;
  * }
- * assert(printed.length === 2 && /BM25/.test(printed[0]) && /MAP/.test(printed[0]));
+ * assert(printed.length === 3 && /BM25/.test(printed[0]) && /MAP/.test(printed[0]));
+ * assert.equal(printed[2], "237");
  * ```
  */
 export async function display(value: Showable, options: DisplayOptions = {}): Promise<void> {
