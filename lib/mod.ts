@@ -17,6 +17,7 @@ export { KitError } from "./errors.ts"; // bad input: names the file, line and p
 // Corpora (WikiQA, TREC-QA): named splits under a filter setting, fetched with checksums.
 export { applyFilter, describeFilter, FILTERS, questionKind, SPLITS } from "./data/mod.ts";
 export { checkRunAgainstSplit, DATASETS, fetchDataset, loadSplit, splitStats } from "./data/mod.ts";
+export { readRunForSplit, renumberRun } from "./data/mod.ts"; // a run file as a split's run
 export type { Candidate, FilterName, Question } from "./data/mod.ts";
 // Metrics with trec_eval 9.0.8's semantics: in memory, on TREC or JSON files, its output.
 export { evaluate, evaluateTrecFiles, formatTrecEval, MEASURES } from "./metrics/mod.ts";
@@ -26,11 +27,11 @@ export { formatQrels, formatRun, writeQrels, writeRun } from "./metrics/mod.ts";
 export type { EvalResult, Qrels, Run } from "./metrics/mod.ts";
 // Statistics over per-query values: paired tests, intervals, ties, held-out, runs (seeds).
 export { bootstrapCI, compareSystems, pairedRandomizationTest, pairedTTest } from "./stats/mod.ts";
-export { analyzeTies, checkLeakage, heldOutExperiment, judgmentSplitLeak } from "./stats/mod.ts";
-export { failures, largestDifferences, queryValues } from "./stats/mod.ts";
-export { splitByJudgment, splitByQuery } from "./stats/mod.ts";
+export { analyzeTies, failures, largestDifferences, queryValues, signTest } from "./stats/mod.ts";
+export { checkLeakage, heldOutExperiment, judgmentSplitLeak, testFamily } from "./stats/mod.ts";
 export { measureSpreadOverRuns, scoreSlice, spreadOverRuns, summarizeRuns } from "./stats/mod.ts";
 export { compareOverRuns, comparisonRows, singleRunComparisons } from "./stats/mod.ts";
+export { splitByJudgment, splitByQuery } from "./stats/mod.ts";
 export { checkQrcdLeakage, labelAgreement, overfittingWarning } from "./stats/mod.ts";
 // Seeds: two regimes over the same seeds are pairs (paired t, Pitman–Morgan; Holm over a family).
 export { holm, pairedSeedTests, pairedVarianceTest } from "./stats/mod.ts";
@@ -48,12 +49,11 @@ export { evaluateQrcd, loadQrcdSplit, qrcdStats, readSpanRun, writeSpanRun } fro
 export { overlapBaseline, recordRows, scoresByQuestion } from "./qrcd/mod.ts";
 export { isSpanOfPassage, normalizeText, removePrefixes, tokenF1 } from "./qrcd/mod.ts";
 export { LIGHT_SEGMENTATION, NO_SEGMENTATION } from "./qrcd/mod.ts";
-// The systems report (notebook 00): your runs read, checked, evaluated and compared once.
-export { systemsPage } from "./report/mod.ts";
+// The systems report (notebook 00): a spec of your runs in, every number out once, by section.
+export { evaluateSystems, showSection, systemsReportFor } from "./report/mod.ts";
 // Notebook output: figures (seeds' too) and tables, each shown with `await display(x)`.
-export { bar, histogram, line, runningMeanFigure, scatter } from "./plot/mod.ts";
-export { seedSpreadFigure, seedStripFigure, stabilityFigure } from "./plot/mod.ts";
-export { display, markdown, table } from "./plot/mod.ts";
+export { bar, display, histogram, line, runningMeanFigure, scatter } from "./plot/mod.ts";
+export { markdown, seedSpreadFigure, seedStripFigure, stabilityFigure, table } from "./plot/mod.ts";
 // The report's notebooks: parameters, headline numbers, published numbers to compare with.
 export { corpusDir, headline, notebookParams, scoringModel } from "./report/mod.ts";
 export { PUBLISHED_QRCD_RESULTS, PUBLISHED_QRCD_SIZES } from "./report/mod.ts";

@@ -155,7 +155,7 @@ const run = new Map([["q1", new Map([["d2", 0.9], ["d1", 0.5]])], ["q2", new Map
 const memory = evaluate(qrels, run, ["map", "P.1"]).summary;
 const files = (await evaluateTrecFiles("q.qrels", "r.run", ["map", "P.1"])).summary;
 let samples = "";
-try { await loadSplit("wikiqa", "test", { dir: "samples" }); } catch (e) { samples = String(e); }
+try { await loadSplit("wikiqa", "test", { filter: "raw", dir: "samples" }); } catch (e) { samples = String(e); }
 console.log(JSON.stringify({ memory, files, samples }));
 `,
     );

@@ -176,7 +176,7 @@ export async function availableBackends(): Promise<Backend[]> {
  * ```
  */
 export async function benchPairs(n: number): Promise<TextPair[]> {
-  const { questions } = await loadSplit("wikiqa", "test", { dir: "samples" });
+  const { questions } = await loadSplit("wikiqa", "test", { filter: "raw", dir: "samples" });
   const all = questions.flatMap((q) =>
     q.candidates.map((c) => ({ question: q.text, candidate: c.text }))
   );

@@ -3,16 +3,8 @@
  *
  * @module
  */
-import { numberingNote, renumberRun } from "../data/run_numbering.ts";
-import {
-  applyFilter,
-  checkRunAgainstSplit,
-  datasetNames,
-  describeFilter,
-  loadSplit,
-  runWarnings,
-} from "../data/mod.ts";
-import { evaluate, qrelsFromQuestions, readRun, trecLine } from "../metrics/mod.ts";
+import { datasetNames, describeFilter, loadSplit, readRunForSplit } from "../data/mod.ts";
+import { evaluate, qrelsFromQuestions, trecLine } from "../metrics/mod.ts";
 import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 import type { Command } from "./command.ts";
 import {
@@ -26,7 +18,6 @@ import {
   trecRelease,
 } from "./args.ts";
 import { qrcdCommands } from "./qrcd.ts";
-import { mergeShardRuns } from "../scoring/shard.ts";
 import { trecCommand } from "./eval_trec.ts";
 import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
@@ -60,47 +51,27 @@ const as2Command: Command = {
     const runPaths = p.positionals;
     const splitName = str(p, "split")!;
     const filter = filterFlag(p, splitName);
-    const raw = await loadSplit(dataset, splitName, { dir: str(p, "dir") });
-    const { questions, report } = applyFilter(raw.questions, filter);
-    console.error(`${dataset} ${raw.split}: ${describeFilter(report)}`);
-    if (raw.isSample) console.error("note: reading the bundled samples, not the real corpus");
-    const qrels = qrelsFromQuestions(questions);
-    const parts = [];
-    for (const runPath of runPaths) {
-      // A run in another numbering its corpus's runs circulate in (WikiQA's .ref) is mapped.
-      const read = renumberRun(await readRun(runPath, { release }), dataset, raw.questions, {
-        split: splitName,
-        file: runPath,
-      });
-      if (read.numbering) console.error(`note: ${runPath}: ${numberingNote(read, splitName)}`);
-      parts.push({ file: runPath, run: read.run });
-    }
-    const run = parts.length === 1 ? parts[0].run : mergeShardRuns(parts);
-    const kept = new Set(questions.map((q) => q.id));
-    const check = checkRunAgainstSplit(run, questions, {
-      filter,
-      split: splitName,
-      dropped: raw.questions.filter((q) => !kept.has(q.id)).map((q) => q.id),
+    const split = await loadSplit(dataset, splitName, { filter, dir: str(p, "dir") });
+    console.error(`${dataset} ${split.split}: ${describeFilter(split.report)}`);
+    if (split.isSample) console.error("note: reading the bundled samples, not the real corpus");
+    const read = await readRunForSplit(runPaths, split, {
+      release,
+      realCorpusFix: "without --dir samples",
     });
-    for (const w of runWarnings(check)) console.error(`warning: ${w}`);
-    if (check.filteredQuestions.length) {
-      console.error(
-        `note: ${check.filteredQuestions.length} question(s) of the run are dropped by the ` +
-          `filter '${filter}' and not evaluated`,
-      );
-    }
-    // The protocol averages over every question of the split (trec_eval -c).
-    // Run-only questions are reported above, with the filter's own told apart.
-    const result = evaluate(qrels, run, AS2_MEASURES, {
+    for (const n of read.notes) console.error(`note: ${read.file}: ${n}`);
+    for (const w of read.warnings) console.error(`warning: ${w}`);
+    // The protocol averages over every question of the split (trec_eval -c); run-only
+    // questions are reported above, with the filter's own told apart.
+    const result = evaluate(qrelsFromQuestions(split.questions), read.run, AS2_MEASURES, {
       complete: true,
       release,
       warn: false,
     });
     if (p.values.json) {
-      // The summary values at the top level (as before); with -q each question's values too.
+      // The summary values at the top level; with -q each question's values too.
       console.log(JSON.stringify({
         dataset,
-        split: raw.split,
+        split: split.split,
         filter,
         numQ: result.numQ,
         ...result.summary,

@@ -1,10 +1,8 @@
 /**
- * `deno task report [--data sample|real] [--run NAME=PATH[,PATH...]]... [--model NAME=SPEC]...
- * [--qrcd-run NAME=PATH]... [--qrcd-gold FILE] [--dataset wikiqa|trecqa] [--split S]
- * [--filter F] [--backend B] [--only NN] [--out DIR [--force]] [--no-pdf]`: executes the
- * notebooks headless and writes the executed notebooks, one offline HTML page per notebook,
- * an index page and a PDF (see lib/report/build.ts). With systems (`--run`, `--model`,
- * `--qrcd-run`) the report opens with `00-your-systems`, their evaluation.
+ * `./kit report`: with your systems (`--run NAME=PATH[,PATH...]`, `--model NAME=SPEC`,
+ * `--qrcd-run NAME=RUN.json`), a report on them: page `00-your-systems`, its index and PDF
+ * (the lessons too with `--lessons`); without, the lessons 01-08 as offline HTML pages, an
+ * index and a PDF (see lib/report/build.ts).
  *
  * @module
  */
@@ -24,8 +22,8 @@ import { parseBackendChoice } from "../scoring/model/backend.ts";
 import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
-import { specFromArgs } from "../report/user_systems.ts";
-import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
+import { specFromFlags } from "../report/systems_spec.ts";
+import { measureLabel, PROTOCOL_MEASURES } from "../metrics/mod.ts";
 
 function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
@@ -45,7 +43,13 @@ export const reportCommand: Command = {
   summary: "execute the notebooks and export HTML pages, an index and a PDF; with --run, " +
     "--model or --qrcd-run, a report on your systems first",
   options: [
-    { name: "data", value: "sample|real", help: "the corpora the notebooks read (default sample)" },
+    {
+      name: "data",
+      value: "sample|real",
+      help: "the corpus: the bundled samples or the fetched corpora (default: your systems are " +
+        "judged on the installed corpus, the real one once fetched, as eval as2 reads; the " +
+        "lessons on the samples)",
+    },
     {
       name: "run",
       value: "NAME=PATH[,PATH...]",
@@ -57,8 +61,8 @@ export const reportCommand: Command = {
       name: "model",
       value: "NAME=SPEC",
       multiple: true,
-      help: "a spec of 'score --model', scored on the split first ('--model M' without '=' " +
-        "is notebook 03's model)",
+      help: "a spec of 'score --model', scored on the split first ('--model M' without '=': " +
+        "the model of lesson 03)",
     },
     { name: "qrcd-run", value: "NAME=RUN.json", multiple: true, help: "a QRCD run of yours" },
     { name: "qrcd-gold", value: "dev|FILE", help: "the QRCD runs' gold records (default dev)" },
@@ -72,12 +76,17 @@ export const reportCommand: Command = {
     {
       name: "compare",
       value: "A,B",
-      help: "the two systems of the error analysis (default: your best against the strongest " +
-        "kit baseline that is not the same model)",
+      help: "the two systems of the error analysis (default: your two best; with one system, " +
+        "it against the strongest kit baseline that is not the same model)",
     },
     BACKEND_OPTION,
+    { name: "lessons", help: "with your systems, the lessons 01-08 too (default: page 00 alone)" },
     { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
-    { name: "out", value: "DIR", help: "the report folder (default reports/<data>/)" },
+    {
+      name: "out",
+      value: "DIR",
+      help: "the report folder (default reports/systems/ with your systems, else reports/<data>/)",
+    },
     FORCE_OPTION,
     { name: "no-pdf", help: "no PDF" },
     { name: "show-code", help: "show the code of 00-your-systems in its page (hidden by default)" },
@@ -85,16 +94,19 @@ export const reportCommand: Command = {
   notes: "Paths are relative to the current directory.",
   async run(args) {
     const p = parseFlags(args, reportCommand);
-    const data = oneOf(str(p, "data", "sample")!, ["sample", "real"] as const, "--data");
+    const given = str(p, "data");
+    const data = given === undefined
+      ? undefined
+      : oneOf(given, ["sample", "real"] as const, "--data");
     // --backend, else KIT_BACKEND as the notebooks would read it, else auto
     const backend = str(p, "backend") === undefined
       ? parseBackendChoice(Deno.env.get("KIT_BACKEND"), "KIT_BACKEND")
       : backendFlag(p);
-    // `--model M` (no '=') keeps its old meaning: the model of notebook 03.
+    // `--model M` (no '='): the model of lesson 03; `--model NAME=SPEC`: a system of yours.
     const plain = list(p, "model").filter((m) => !m.includes("="));
-    if (plain.length > 1) throw new KitError("give one --model for notebook 03");
+    if (plain.length > 1) throw new KitError("give one --model for lesson 03");
     p.values.model = list(p, "model").filter((m) => m.includes("="));
-    const systems = specFromArgs({
+    const systems = specFromFlags({
       runs: list(p, "run"),
       models: list(p, "model"),
       qrcdRuns: list(p, "qrcd-run"),
@@ -103,17 +115,21 @@ export const reportCommand: Command = {
       split: str(p, "split"),
       filter: str(p, "filter"),
       compare: str(p, "compare"),
+      data,
     }, callerDir());
+    if (p.values.lessons && !systems) {
+      throw new KitError(
+        "--lessons is for a report on your systems: without --run, --model or " +
+          "--qrcd-run the report is the lessons",
+      );
+    }
     // Says the default filter, as every command does (QRCD runs alone have none).
     if (systems?.systems.length) filterFlag(p, systems.split);
     const out = str(p, "out");
     const r = await buildReport({
-      params: {
-        data,
-        model: plain[0],
-        backend,
-        ...(systems ? { systems } : {}),
-      },
+      params: { data: data ?? "sample", model: plain[0], backend },
+      ...(systems ? { systems } : {}),
+      lessons: p.values.lessons === true,
       only: list(p, "only"),
       outDir: out === undefined ? undefined : fromCaller(out),
       force: Boolean(p.values.force),
@@ -139,16 +155,15 @@ export const reportCommand: Command = {
         ).join(" ");
       console.log(`system ${JSON.stringify(s.name)}: ${numbers}`);
     }
-    // The difference of each of the user's systems from the others on MAP, with its interval.
-    const users = new Set((r.systems ?? []).map((s) => s.name));
-    for (const d of r.differences ?? []) {
-      if (d.measure !== "map" || !(users.has(d.a) || users.has(d.b))) continue;
-      const ci = d.ci_lower === undefined
-        ? ""
-        : ` [${d.ci_lower.toFixed(4)}, ${d.ci_upper!.toFixed(4)}]`;
+    // The family's MAP rows: the difference, its interval at the family's level, raw and
+    // adjusted p.
+    const f = r.significance;
+    for (const t of f?.tests.filter((t) => t.measure === "map") ?? []) {
       console.log(
-        `MAP ${JSON.stringify(d.a)} - ${JSON.stringify(d.b)}: ${d.difference.toFixed(4)}${ci}, ` +
-          `p ${d.p_adjusted.toPrecision(2)}${d.significant ? " (significant)" : ""}`,
+        `${measureLabel(t.measure)} ${JSON.stringify(t.a)} - ${JSON.stringify(t.b)}: ` +
+          `${t.difference.toFixed(4)} [${t.lower.toFixed(4)}, ${t.upper.toFixed(4)}] ` +
+          `(${+(f!.level * 100).toFixed(2)}%), p ${t.p.toPrecision(2)}, adjusted (x${f!.size}) ` +
+          `${t.pAdjusted.toPrecision(2)}${t.significant ? ": significant" : ""}`,
       );
     }
     if (r.pdf && r.pdfCheck) {

@@ -30,3 +30,8 @@ export type { DatasetEntry, FileSpec, PublishedSize, SplitEntry, Upstream } from
 export type { FetchOptions, FetchReport } from "./fetch.ts";
 export { checkRunAgainstSplit, runWarnings } from "./run_checks.ts";
 export type { QuestionCandidate, RunCheck, RunCheckOptions } from "./run_checks.ts";
+// Runs as they circulate: mapped to the corpus ids, read and checked for a split.
+export { numberingNote, renumberRun } from "./run_numbering.ts";
+export type { RenumberedRun, RenumberOptions, RunNumbering, SplitOrder } from "./run_numbering.ts";
+export { MIN_SHARED_QUESTIONS, readRunForSplit } from "./split_runs.ts";
+export type { SplitRun, SplitRunOptions } from "./split_runs.ts";

@@ -13,6 +13,7 @@
  */
 import { KitError } from "../errors.ts";
 import type { Question } from "./types.ts";
+import type { LoadedSplit } from "./splits.ts";
 import { refIdsToCorpusIds } from "./wikiqa.ts";
 
 /** A numbering the kit recognises (see the module's table). */
@@ -37,47 +38,53 @@ const NUMBER = /^(0|[1-9]\d*)$/;
  */
 export const MIN_MAPPED_SHARE = 0.9;
 
-/** Where a run comes from, for {@link renumberRun}'s messages. */
+/** Options of {@link renumberRun}. */
 export interface RenumberOptions {
-  /** The split's name (`test`): the `.ref` file the message names. */
-  split?: string;
   /** The run file, prefixed to an error. */
   file?: string;
 }
 
+/** The split a run is mapped onto: its dataset, name and every question in file order. */
+export type SplitOrder = Pick<LoadedSplit, "dataset" | "split" | "all">;
+
 /**
- * Recognises a run numbered as another file of `dataset` numbers it (WikiQA's `.ref`: question
- * number, sentence index) and maps it to the corpus ids of `questions`, which must be the
- * split's questions in file order, unfiltered (`loadSplit(...).questions`). A run that uses
- * the corpus ids, or shares any question id with them, is returned as it is. A run recognised
- * as `.ref`-numbered of which fewer than {@link MIN_MAPPED_SHARE} of the entries name a
- * question and sentence of the split is a `KitError` (most likely another split's numbering).
+ * A run in the corpus ids of `split`: a run numbered as another file of the dataset numbers
+ * it (WikiQA's `.ref`: question number in the TSV's order, sentence index) is recognised and
+ * mapped; a run that uses the corpus ids, or shares any question id with them, is returned as
+ * it is. The mapping reads `split.all` (every question in file order, before the filter),
+ * so give it what `loadSplit` returned, whatever the filter. A run recognised as
+ * `.ref`-numbered of which fewer than {@link MIN_MAPPED_SHARE} of the entries name a
+ * question and sentence of the split is a `KitError` (most likely another split's
+ * numbering). `eval as2` and the report call it on every run; call it before `evaluate` on a
+ * run from WikiQA's own files (`evaluate` refuses such a run: no query has both results and
+ * relevance judgments).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { renumberRun } from "./run_numbering.ts";
- * const questions = [
+ * const all = [
  *   { id: "Q1", text: "", candidates: [{ id: "D1-0", text: "", label: 0 }] },
  *   { id: "Q8", text: "", candidates: [{ id: "D8-0", text: "", label: 1 }, { id: "D8-1", text: "", label: 0 }] },
  * ];
+ * const split = { dataset: "wikiqa" as const, split: "test", all };
  * const ref = new Map([["2", new Map([["0", 0.9], ["1", 0.1]])]]);
- * const r = renumberRun(ref, "wikiqa", questions);
+ * const r = renumberRun(ref, split);
  * assert.equal(r.numbering, "wikiqa-ref");
  * assert.deepEqual([...r.run.get("Q8")!.keys()], ["D8-0", "D8-1"]);
  * const own = new Map([["Q8", new Map([["D8-0", 1]])]]);
- * assert.equal(renumberRun(own, "wikiqa", questions).numbering, undefined);
+ * assert.equal(renumberRun(own, split).numbering, undefined);
  * const other = new Map([["2", new Map([["0", 0.9], ["5", 0.1]])], ["9", new Map([["0", 1]])]]);
- * assert.throws(() => renumberRun(other, "wikiqa", questions), /a run of another split/);
+ * assert.throws(() => renumberRun(other, split), /a run of another split/);
  * ```
  */
 export function renumberRun(
   run: Map<string, Map<string, number>>,
-  dataset: string,
-  questions: readonly Question[],
+  split: SplitOrder,
   options: RenumberOptions = {},
 ): RenumberedRun {
-  if (dataset !== "wikiqa" || !looksLikeRef(run, questions)) return { run, unmapped: 0 };
+  const questions = split.all;
+  if (split.dataset !== "wikiqa" || !looksLikeRef(run, questions)) return { run, unmapped: 0 };
   const out = new Map<string, Map<string, number>>();
   let unmapped = 0;
   let entries = 0;
@@ -96,7 +103,7 @@ export function renumberRun(
   }
   const mapped = entries - unmapped;
   if (mapped < MIN_MAPPED_SHARE * entries) {
-    const file = `WikiQA-${options.split ?? "<split>"}.ref`;
+    const file = `WikiQA-${split.split}.ref`;
     throw new KitError(
       `every id is a number, so the run was read as numbered like ${file} (question number ` +
         `in the file's order, sentence index), but only ${mapped} of its ${entries} entries ` +

@@ -7,7 +7,7 @@
  */
 import { KitError } from "../errors.ts";
 import { findDataset, type SplitEntry } from "./datasets.ts";
-import { applyFilter, type FilterName, type FilterReport } from "./filters.ts";
+import { applyFilter, type FilterName, type FilterReport, protocolFilter } from "./filters.ts";
 import { datasetDir, SAMPLES_DIR } from "./paths.ts";
 import type { As2Dataset, Question } from "./types.ts";
 
@@ -64,10 +64,11 @@ export async function readSplit(
 /** Options of {@link loadSplit}. */
 export interface LoadOptions {
   /**
-   * Filter setting. Default `raw`: the split as published (the sizes the papers and
-   * `data stats` give), so a library call never drops questions unasked. The commands and the
-   * report default to the protocol's filter instead (`protocolFilter(split)`: clean for dev and
-   * test, no-all for training) and say so; pass it here to evaluate as they do.
+   * Filter setting. Default: the protocol's for the split (`protocolFilter(split)`: `clean`
+   * for dev and test, `no-all` for training splits), as every command defaults, so a run
+   * evaluated on `loadSplit(...).questions` gets the number `eval as2` prints. `raw` is the
+   * split as published (the sizes the papers and `data stats` give). The filter applied is
+   * in the result's `report.filter`; every question, filtered or not, in `all`.
    */
   filter?: FilterName;
   /**
@@ -83,6 +84,11 @@ export interface LoadedSplit {
   split: string;
   /** The questions kept by the filter. */
   questions: Question[];
+  /**
+   * Every question of the split in file order, before the filter: what WikiQA's `.ref` files
+   * number (see `renumberRun`).
+   */
+  all: Question[];
   /** What the filter did. */
   report: FilterReport;
   /** The folder read. */
@@ -92,14 +98,17 @@ export interface LoadedSplit {
 }
 
 /**
- * Loads a split with a filter setting.
+ * Loads a split under a filter setting (default: the protocol's for the split, as every
+ * command).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { loadSplit } from "./splits.ts";
- * const s = await loadSplit("wikiqa", "test", { filter: "clean", dir: "samples" });
- * assert(s.isSample && s.report.filter === "clean");
+ * const s = await loadSplit("wikiqa", "test", { dir: "samples" });
+ * assert(s.isSample && s.report.filter === "clean" && s.questions.length < s.all.length);
+ * const raw = await loadSplit("wikiqa", "test", { filter: "raw", dir: "samples" });
+ * assert.equal(raw.questions.length, raw.all.length);
  * ```
  */
 export async function loadSplit(
@@ -110,6 +119,6 @@ export async function loadSplit(
   splitEntry(dataset, split);
   const dir = datasetDir(dataset, options.dir);
   const raw = await readSplit(dataset, split, dir);
-  const { questions, report } = applyFilter(raw, options.filter ?? "raw");
-  return { dataset, split, questions, report, dir, isSample: dir === SAMPLES_DIR };
+  const { questions, report } = applyFilter(raw, options.filter ?? protocolFilter(split));
+  return { dataset, split, questions, all: raw, report, dir, isSample: dir === SAMPLES_DIR };
 }

@@ -88,19 +88,39 @@ function applyView(q: RankedQuery, v: QueryView): RankedQuery {
 /**
  * The one refusal of a run that shares no query with the qrels (trec_eval's "no queries"):
  * `eval trec`, and every statistic over its query set (`queryValues`, `analyzeTies`), `-c` or
- * not, except trec_eval 10.0's `-c`, which evaluates every qrels query anyway.
+ * not, except trec_eval 10.0's `-c`, which evaluates every qrels query anyway. Given both
+ * sides' query ids, it says when the run looks numbered like WikiQA's `.ref` files (every
+ * run id a number, the qrels' not) and names the mapping (`renumberRun`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { noSharedQueries } from "./evaluate.ts";
  * assert.match(noSharedQueries("b.run").message, /^b\.run: no query has both results/);
+ * assert.match(noSharedQueries(undefined, { run: ["1", "2"], qrels: ["Q1"] }).message, /renumberRun/);
  * ```
  */
-export function noSharedQueries(file?: string): KitError {
+export function noSharedQueries(
+  file?: string,
+  ids?: { run: Iterable<string>; qrels: Iterable<string> },
+): KitError {
+  const number = /^(0|[1-9]\d*)$/;
+  const all = (xs: Iterable<string>, f: (x: string) => boolean) => {
+    let n = 0;
+    for (const x of xs) if (n++, !f(x)) return false;
+    return n > 0;
+  };
+  const refNumbered = ids !== undefined && all(ids.run, (q) => number.test(q)) &&
+    !all(ids.qrels, (q) => number.test(q));
   return new KitError(
     "no query has both results and relevance judgments (check that the run and the qrels " +
-      "use the same query ids)",
+      "use the same query ids)" +
+      (refNumbered
+        ? "; the run's query ids are all numbers and the qrels' are not: a run numbered like " +
+          "WikiQA's .ref files (question number in the split's file order, sentence index)? " +
+          "renumberRun(run, split) maps it to the corpus ids (lib/mod.ts; eval as2 and " +
+          "report map it themselves)"
+        : ""),
     { file },
   );
 }
@@ -374,7 +394,12 @@ export class QueryEvaluator {
     const n = this.qids.length;
     // trec_eval 10.0's -c evaluates every qrels query (a missing one on a stand-in ranking).
     const evaluated10 = info.complete && info.release === "10.0" ? info.missing.length : 0;
-    if (n + evaluated10 === 0) throw noSharedQueries(info.file);
+    if (n + evaluated10 === 0) {
+      throw noSharedQueries(info.file, {
+        run: info.runOnlyQueries,
+        qrels: info.missing.map((m) => m.qid),
+      });
+    }
     const labels = this.values.map((c) => c.instance.label);
     const textLabels = this.texts.map((c) => c.instance.label);
     const order = qidOrder(this.qids);

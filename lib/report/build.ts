@@ -13,14 +13,18 @@
  * html/NN-name.html     one page per notebook
  * notebooks/NN-name.ipynb  executed notebooks (with PNG fallbacks for figures)
  * screenshots/*.png     full-page screenshots from the checks
- * summary.json          timings, sizes, check results, the user's systems
- * per-question.csv|json with systems: every system's per-question values
+ * summary.json          timings, sizes, check results, your systems (paths relative to the folder)
+ * spec.json             with systems: what was asked (the spec evaluateSystems takes)
+ * systems.json          with systems: every number of page 00, computed once (systems_report.ts)
+ * per-question.csv      with systems: every system's per-question values (pair-differences.csv,
+ *                       per-record-qrcd.csv: the error analysis's pair, QRCD runs)
  * runs/*.run            with --model: the runs the kit scored
  * ```
  *
  * The report is built in a new folder beside the old one (`workspace.ts`) and takes its
  * place only when complete and checked: a failing cell, a failed check or Ctrl-C leaves the
- * previous report whole. Notebook `00-your-systems` runs only when systems are given.
+ * previous report whole. Given systems, the report is about them: page `00-your-systems`
+ * alone (the lessons 01-08 with `lessons`); without, the lessons.
  *
  * @module
  */
@@ -29,9 +33,7 @@ import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { lockOutput } from "../io/lock.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
-import { runFromScores, writeRun } from "../metrics/mod.ts";
-import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
-import { scoreSplit } from "../scoring/pipeline.ts";
+import { PROTOCOL_MEASURES } from "../metrics/mod.ts";
 import type { BackendChoice } from "../scoring/model/session_types.ts";
 import { chooseBackend } from "../scoring/model/backend.ts";
 import { launchBrowser } from "./browser.ts";
@@ -45,21 +47,9 @@ import {
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
-import {
-  type ExportedDifference,
-  readExport,
-  summarySystems,
-  type SystemsExport,
-  writeExportFiles,
-} from "./systems_export.ts";
-import { checkSpec, type UserSystemsSpec } from "./user_systems.ts";
-import { corpusDir } from "./params.ts";
-import {
-  loadSystemsSplit,
-  readCheckedRun,
-  readCheckedRuns,
-  readQrcdInputs,
-} from "./systems_input.ts";
+import { evaluateSystems, scoredRunName, type SystemsReport } from "./systems_report.ts";
+import { summarySystems, writeSystemsFiles } from "./systems_files.ts";
+import type { ResolvedSpec } from "./systems_spec.ts";
 import {
   checkInputsOutside,
   checkReplaceable,
@@ -82,15 +72,19 @@ import {
 
 /** Options of {@link buildReport}. */
 export interface ReportOptions {
-  /**
-   * Notebook parameters. `params.systems` (the user's systems; their `--model` entries have
-   * a `model` and no runs yet) adds notebook `00-your-systems` and the per-question exports.
-   */
+  /** Notebook parameters of the lessons (`KIT_DATA`, `KIT_MODEL`, `KIT_BACKEND`). */
   params: NotebookParams;
+  /**
+   * Your systems: the report is then page `00-your-systems` (with its index and PDF), its
+   * numbers computed once by `evaluateSystems` and written beside it (`systems.json`, ...).
+   */
+  systems?: ResolvedSpec;
+  /** With systems, the lessons (01-08) too. */
+  lessons?: boolean;
   /** Folder with the `NN-name.ipynb` notebooks (default `notebooks/`). */
   notebooksDir?: string;
   /**
-   * Output folder (default `reports/<data>`). A folder that exists is replaced only when it
+   * Output folder (default `reports/systems` for a report on your systems, else `reports/<data>`). A folder that exists is replaced only when it
    * is empty or a report the kit made (it holds `.kit-report`) holding only what the report
    * wrote, or with `force`. Files the report did not write are never deleted: they are
    * carried over into the new report.
@@ -148,13 +142,15 @@ export interface ReportResult {
    * Deno, and the Jupyter packages (`jupyterVersions`).
    */
   versions: { chromium: string; deno: string; jupyter: Record<string, string> };
-  /** The user's systems (summary.json `systems`), when given. */
+  /** Your systems (summary.json `systems`), when given. */
   systems?: Record<string, unknown>[];
   /**
-   * Every pair of systems on every measure: the difference with its paired bootstrap interval
-   * and p (summary.json `differences`), when systems are given.
+   * The family of tests of your systems (summary.json `significance`): per measure and pair
+   * the difference with its interval at the family's level, raw and adjusted p.
    */
-  differences?: ExportedDifference[];
+  significance?: SystemsReport["family"];
+  /** Where your systems were judged (summary.json `corpus`). */
+  corpus?: SystemsReport["corpus"];
   /** Wall time of the whole build, seconds. */
   seconds: number;
 }
@@ -163,26 +159,35 @@ export interface ReportResult {
 export const SYSTEMS_NOTEBOOK = "00-your-systems.ipynb";
 
 /**
- * The notebooks of a folder, `NN-name.ipynb`, in order; `00-your-systems` only `withSystems`;
- * `only`: those whose name starts with one of these (each must match one: an error names it).
+ * The notebooks a report builds from a folder of `NN-name.ipynb`, in order: with `systems`,
+ * `00-your-systems` alone (the lessons too with `lessons`); without, the lessons. `only`:
+ * those whose name starts with one of these (each must match one: an error names it).
  */
 export function listNotebooks(
   dir: string,
   only: readonly string[] = [],
-  withSystems = false,
+  options: { systems?: boolean; lessons?: boolean } = {},
 ): string[] {
   const all = [...Deno.readDirSync(dir)]
     .filter((e) => e.isFile && /^\d\d-.+\.ipynb$/.test(e.name))
     .map((e) => e.name)
     .sort();
-  const built = all.filter((n) => withSystems || n !== SYSTEMS_NOTEBOOK);
-  const hint = " (00 needs systems: --run, --model or --qrcd-run)";
+  const lessons = all.filter((n) => n !== SYSTEMS_NOTEBOOK);
+  const built = !options.systems
+    ? lessons
+    : options.lessons
+    ? all
+    : all.filter((n) => n === SYSTEMS_NOTEBOOK);
   for (const o of only) {
     if (built.some((n) => n.startsWith(o))) continue;
+    const hint = !all.some((n) => n.startsWith(o))
+      ? ""
+      : o.startsWith("00")
+      ? " (00 needs systems: --run, --model or --qrcd-run)"
+      : " (a lesson: with your systems, add --lessons)";
     const known = built.map((n) => n.slice(0, 2)).join(", ");
     throw new KitError(
-      `--only ${o} matches no notebook${all.some((n) => n.startsWith(o)) ? hint : ""}` +
-        (known ? ` (the notebooks: ${known})` : ""),
+      `--only ${o} matches no notebook${hint}` + (known ? ` (the notebooks: ${known})` : ""),
       { file: dir },
     );
   }
@@ -195,68 +200,26 @@ export function listNotebooks(
 
 export { REPORT_MARKER };
 
-/** A file-name-safe form of a system name (the name itself stays in the report's texts). */
-function fileSafe(name: string, i: number): string {
-  const safe = name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(0, 60);
-  return `${String(i + 1).padStart(2, "0")}-${safe || "system"}`;
-}
-
 /**
- * Reads and checks every input of the systems report before any notebook starts (a malformed
- * run, a QRCD run the checker refuses, a run sharing no question with the split: one message
- * naming the file), says on stderr what was mapped and every protocol warning, scores the
- * `--model` systems on the same corpus the notebook evaluates on and checks their runs like any
- * other; writes the spec, every system's run files filled in, to `specFile` for notebook 00.
+ * Page 00 without the sections that have nothing to show (cells tagged `section:NAME` whose
+ * section the report leaves out): run alone, such a cell shows one line saying so.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withoutEmptySections } from "./build.ts";
+ * const cell = (tags: string[]) => ({ cell_type: "code", source: "", metadata: { tags } });
+ * const nb = { cells: [cell(["section:spread"]), cell(["section:results"]), cell([])] };
+ * assert.equal(withoutEmptySections(nb, ["results"]).cells.length, 2);
+ * ```
  */
-async function prepareSystems(
-  spec: UserSystemsSpec,
-  data: NotebookParams["data"],
-  outDir: string,
-  specFile: string,
-  backend: string | undefined,
-  log: (line: string) => void,
-): Promise<UserSystemsSpec> {
-  // One corpus per report: the checks, the models' scoring and the notebook read one folder.
-  const dir = corpusDir({ data, backend: "auto" }, spec.dataset);
-  const split = await loadSystemsSplit(spec, dir);
-  const given = spec.systems.filter((s) => !s.model);
-  await readCheckedRuns({ ...spec, systems: given }, split, log);
-  if (spec.qrcd?.runs.length) {
-    await readQrcdInputs(spec, corpusDir({ data, backend: "auto" }, "qrcd"), log);
-  }
-  const systems = [];
-  if (spec.systems.some((s) => s.model && !s.model.startsWith("lexical:"))) {
-    log((await chooseBackend((backend ?? "auto") as BackendChoice)).line);
-  }
-  for (const [i, s] of spec.systems.entries()) {
-    if (!s.model) {
-      systems.push(s);
-      continue;
-    }
-    const t0 = performance.now();
-    const scored = await scoreSplit(s.model, spec.dataset, spec.split, {
-      filter: spec.filter,
-      backend: backend as BackendChoice | undefined,
-      dir,
-    });
-    const path = `${outDir}/runs/${fileSafe(s.name, i)}.run`;
-    await writeRun(path, runFromScores(scored.questions, scored.scores), {
-      runId: scored.scorerId.replace(/[^\w.:-]+/g, "_"),
-    });
-    log(
-      `scored ${s.model} on ${spec.dataset} ${spec.split} (${spec.filter}, ${dir}) in ${
-        ((performance.now() - t0) / 1000).toFixed(1)
-      } s: ${path}`,
-    );
-    const checked = await readCheckedRun(path, spec, split);
-    for (const w of checked.warnings) {
-      log(`system ${JSON.stringify(s.name)}: protocol warning: ${w}`);
-    }
-    systems.push({ ...s, runs: [path] });
-  }
-  const prepared = checkSpec({ ...spec, systems, out: outDir });
-  await writeFileAtomic(specFile, JSON.stringify(prepared, null, 1) + "\n", { force: true });
-  return prepared;
+export function withoutEmptySections<T extends { cells: { metadata?: { tags?: string[] } }[] }>(
+  nb: T,
+  shown: readonly string[],
+): T {
+  const keep = (tags: string[] = []) =>
+    tags.every((t) => !t.startsWith("section:") || shown.includes(t.slice("section:".length)));
+  return { ...nb, cells: nb.cells.filter((c) => keep(c.metadata?.tags)) };
 }
 
 /**
@@ -267,10 +230,16 @@ export async function buildReport(options: ReportOptions): Promise<ReportResult>
   const log = options.log ?? ((s: string) => console.error(s));
   const srcDir = options.notebooksDir ?? `${PROJECT_ROOT}/notebooks`;
   const outDir = await reportFolder(
-    options.outDir ?? `${PROJECT_ROOT}/reports/${options.params.data}`,
+    options.outDir ??
+      `${PROJECT_ROOT}/reports/${
+        options.systems && !options.lessons ? "systems" : options.params.data
+      }`,
   );
-  const names = listNotebooks(srcDir, options.only, options.params.systems !== undefined);
-  await checkInputsOutside(outDir, reportInputs(options.params));
+  const names = listNotebooks(srcDir, options.only, {
+    systems: options.systems !== undefined,
+    lessons: options.lessons,
+  });
+  await checkInputsOutside(outDir, reportInputs(options));
   // One report per folder at a time: a second one to the same folder is refused.
   const lock = await lockOutput(outDir, "report");
   try {
@@ -331,19 +300,20 @@ function plannedFiles(names: readonly string[], options: ReportOptions): string[
     const name = file.replace(/\.ipynb$/, "");
     files.push(`html/${name}.html`, `notebooks/${file}`, `screenshots/${name}.png`);
   }
-  const spec = options.params.systems;
+  const spec = options.systems;
   if (spec) {
-    files.push("per-question.csv", "per-question.json");
-    if (spec.systems.length) files.push("pair-differences.csv");
+    files.push("spec.json", "systems.json");
+    if (spec.systems.length) files.push("per-question.csv", "pair-differences.csv");
     if (spec.qrcd) files.push("per-record-qrcd.csv");
-    spec.systems.forEach((s, i) => s.model && files.push(`runs/${fileSafe(s.name, i)}.run`));
+    spec.systems.forEach((s, i) => s.model && files.push(scoredRunName(s.name, i)));
   }
   return files;
 }
 
 /** The files and folders the user gave the report (runs, QRCD runs and gold, model folders). */
-function reportInputs(params: NotebookParams): { label: string; path: string }[] {
-  const spec = params.systems;
+function reportInputs(options: ReportOptions): { label: string; path: string }[] {
+  const spec = options.systems;
+  const params = options.params;
   const inputs: { label: string; path: string }[] = [];
   for (const s of spec?.systems ?? []) {
     for (const run of s.runs) inputs.push({ label: `--run ${s.name}`, path: run });
@@ -373,33 +343,47 @@ async function buildInto(
   const runtimeDir = await makeKitTempDir("kit-runtime-");
   const partsDir = await makeKitTempDir("kit-pdf-parts-");
   ws.also.push(runtimeDir, partsDir);
-  const specFile = `${partsDir}/systems.json`;
-  const systems = options.params.systems &&
-    await prepareSystems(
-      options.params.systems,
-      options.params.data,
-      dir,
-      specFile,
-      options.params.backend,
-      log,
-    );
-  const params = { ...options.params, ...(systems ? { systems, systemsFile: specFile } : {}) };
+  // Chromium starts while the systems are evaluated (the two cores work at once).
+  const starting = launchBrowser();
+  let report: SystemsReport | undefined;
+  let reportFile: string | undefined;
+  try {
+    if (options.systems) {
+      // Every number of page 00, computed once and written once; the notebook renders it.
+      await Deno.mkdir(`${dir}/runs`, { recursive: true });
+      report = await evaluateSystems(options.systems, {
+        folder: dir,
+        backend: options.params.backend as BackendChoice | undefined,
+        log,
+      });
+      if (!report.systems.some((s) => s.model)) await Deno.remove(`${dir}/runs`);
+      reportFile = await writeSystemsFiles(report, dir);
+    }
+  } catch (e) {
+    await starting.then((s) => s.close(), () => {});
+    throw e;
+  }
+  const paramsOf = (file: string) =>
+    file === SYSTEMS_NOTEBOOK ? { ...options.params, systemsReport: reportFile } : options.params;
   // Said once the inputs are checked, and only when a model runs on a backend (a refusal stays
-  // one line; a lexical model or a report of given runs has no backend to speak of).
+  // one line; a lexical model or a report of given runs has no backend to speak of; the
+  // systems' models say theirs in evaluateSystems).
   if (names.some((n) => n.startsWith("03-"))) {
     log((await chooseBackend((options.params.backend ?? "auto") as BackendChoice)).line);
   }
 
   const pdfPart = (i: number) =>
     options.pdf === false ? undefined : `${partsDir}/${String(i).padStart(3, "0")}.pdf`;
-  const session = await launchBrowser();
+  const session = await starting;
   try {
     const entries: NotebookEntry[] = [];
-    let exported: SystemsExport | undefined;
     const renderer = await figureRenderer(session);
     /** Static images, HTML export, browser check and PDF part of one executed notebook. */
     const finish = async (name: string, result: ExecutionResult) => {
-      const nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
+      let nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
+      if (report && `${name}.ipynb` === SYSTEMS_NOTEBOOK) {
+        nb = withoutEmptySections(nb, report.sections);
+      }
       const figures = await addStaticImages(nb, renderer);
       await writeFileAtomic(result.output, JSON.stringify(nb, null, 1) + "\n", { force: true });
       const html = `${dir}/html/${name}.html`;
@@ -442,7 +426,7 @@ async function buildInto(
         result = await executeNotebook(
           `${srcDir}/${file}`,
           `${dir}/notebooks/${file}`,
-          params,
+          paramsOf(file),
           { runtimeDir },
         );
       } catch (e) {
@@ -456,21 +440,12 @@ async function buildInto(
     }
     await finishing;
     if (failed) throw failed.error;
-    // The files notebook 00 wrote into the report's folder (its spec's `out`), paths moved
-    // to where the report will be.
-    if (systems && names.includes(SYSTEMS_NOTEBOOK)) {
-      exported = await readExport(dir);
-      if (!exported) {
-        throw new KitError(`${SYSTEMS_NOTEBOOK} wrote no per-question values (its last cells)`);
-      }
-      exported = relocate(exported, dir, ws.outDir);
-      await writeExportFiles(exported, dir);
-    }
-
     await renderer.close();
     const index = `${dir}/index.html`;
     const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
-    const { systems: _, systemsFile: _file, ...shownParams } = params;
+    const shownParams: Record<string, string | undefined> = report && !options.lessons
+      ? { systems: report.corpus ? corpusLine(report.corpus) : "QRCD runs" }
+      : { data: options.params.data, model: options.params.model, backend: options.params.backend };
     await writeFileAtomic(
       index,
       indexHtml(
@@ -486,7 +461,7 @@ async function buildInto(
           params: { ...shownParams },
           pdf: pdf ? "report.pdf" : undefined,
           generated: new Date().toISOString(),
-          ...(exported ? { systems: indexSystems(exported) } : {}),
+          ...(report ? { systems: indexSystems(report) } : {}),
         },
       ),
       { force: true },
@@ -517,20 +492,24 @@ async function buildInto(
       notebooks: entries,
       indexCheck,
       pdfCheck,
-      ...(exported ? { systems: summarySystems(exported), differences: exported.differences } : {}),
+      ...(report
+        ? {
+          systems: summarySystems(report),
+          ...(report.family ? { significance: report.family } : {}),
+          ...(report.corpus ? { corpus: report.corpus } : {}),
+        }
+        : {}),
       seconds: (performance.now() - started) / 1000,
+    };
+    // Paths relative to the report folder, so the file stays true wherever the folder goes.
+    const summary = {
+      ...result,
+      outDir: undefined,
+      pdfCheck: pdfCheck && { ...pdfCheck, text: undefined },
     };
     await writeFileAtomic(
       `${dir}/summary.json`,
-      JSON.stringify(
-        relocate(
-          { ...result, pdfCheck: pdfCheck && { ...pdfCheck, text: undefined } },
-          dir,
-          ws.outDir,
-        ),
-        null,
-        2,
-      ) + "\n",
+      JSON.stringify(relocate(summary, `${dir}/`, ""), null, 2) + "\n",
       { force: true },
     );
 
@@ -550,22 +529,28 @@ async function buildInto(
   }
 }
 
-/** The user's systems as the index lists them (first, above the notebooks). */
-function indexSystems(data: SystemsExport): IndexSystem[] {
+/** The corpus of a report, as the index says it: `wikiqa test (clean), real corpus`. */
+function corpusLine(c: NonNullable<SystemsReport["corpus"]>): string {
+  return `${c.dataset} ${c.split} (${c.filter}), ${
+    c.data === "real" ? "real corpus" : "bundled sample"
+  }`;
+}
+
+/** Your systems as the index lists them (first, above the pages). */
+function indexSystems(r: SystemsReport): IndexSystem[] {
   return [
-    ...data.systems.filter((s) => s.kind === "user").map((s) => ({
+    ...r.systems.filter((s) => s.kind === "user").map((s) => ({
       name: s.name,
-      what:
-        `${s.dataset} ${s.split} (${s.filter}), ${s.queries} questions, ${s.runs.length} run(s)`,
+      what: `${corpusLine(r.corpus!)}, ${s.queries} questions, ${s.runCount} run(s)`,
       numbers: Object.fromEntries(PROTOCOL_MEASURES.flatMap((m) => [
-        [m.label, s[m.name]],
-        ...(m.name === "map" && s.map_sd !== undefined ? [["MAP sd", s.map_sd]] : []),
+        [m.label, s.mean[m.name]],
+        ...(m.name === "map" && s.spread ? [["MAP sd", s.spread.map.sd]] : []),
       ])),
     })),
-    ...data.qrcd.filter((r) => r.kind === "user").map((r) => ({
-      name: r.name,
-      what: `QRCD ${r.gold}, ${r.records} records`,
-      numbers: { pRR: r.pRR, EM: r.exact_match, "F1@1": r.f1_at_1 },
+    ...(r.qrcd?.runs ?? []).filter((q) => q.kind === "user").map((q) => ({
+      name: q.name,
+      what: `QRCD ${r.qrcd!.gold}, ${q.records} records`,
+      numbers: { pRR: q.pRR, EM: q.exactMatch, "F1@1": q.f1At1 },
     })),
   ];
 }

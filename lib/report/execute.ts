@@ -8,7 +8,7 @@
  */
 import { makeKitTempDir } from "../io/temp.ts";
 import { KitError } from "../errors.ts";
-import { ENV_NAMES, SYSTEMS_ENV, type UserSystemsSpec } from "./user_systems.ts";
+import { SYSTEMS_REPORT_ENV } from "./systems_report.ts";
 
 /** The Python that has nbclient/nbconvert (Debian packages); `$KIT_PYTHON` overrides it. */
 export function jupyterPython(): string {
@@ -61,10 +61,10 @@ export interface NotebookParams {
   model?: string;
   /** Scoring backend (`auto`, `webgpu`, `cpu`, `wasm`): `KIT_BACKEND`. */
   backend?: string;
-  /** The user's systems (notebook 00), as given; the build writes them to `systemsFile`. */
-  systems?: UserSystemsSpec;
-  /** The spec file handed to notebook 00 (`KIT_SYSTEMS`): the systems, every run in place. */
-  systemsFile?: string;
+  /**
+   * Notebook 00's report (`systems.json`, computed once by the build): `KIT_SYSTEMS_REPORT`.
+   */
+  systemsReport?: string;
 }
 
 /** Options of {@link executeNotebook}. */
@@ -95,12 +95,7 @@ export function paramsEnv(params: NotebookParams): Record<string, string> {
   const env: Record<string, string> = { KIT_DATA: params.data, NO_COLOR: "1" };
   if (params.model) env.KIT_MODEL = params.model;
   if (params.backend) env.KIT_BACKEND = params.backend;
-  if (params.systemsFile) {
-    env[SYSTEMS_ENV] = params.systemsFile;
-    // The systems are the flags' alone: `KIT_RUNS` etc. left in the user's shell (for running
-    // notebook 00 by itself) must not meet them in the kernel (empty counts as unset).
-    for (const name of Object.values(ENV_NAMES)) env[name] = "";
-  }
+  if (params.systemsReport) env[SYSTEMS_REPORT_ENV] = params.systemsReport;
   // Debian's Python prints a debugger warning about frozen modules on every start.
   env.PYDEVD_DISABLE_FILE_VALIDATION = "1";
   return env;

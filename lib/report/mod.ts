@@ -1,7 +1,9 @@
 /**
  * What a notebook of the report uses: its parameters (`KIT_DATA`, `KIT_MODEL`,
  * `KIT_BACKEND`), the corpus folder they name, headline numbers (shown in the notebook
- * and collected onto the report's index page), and the published numbers it compares with.
+ * and collected onto the report's index page), and the published numbers it compares with;
+ * and the systems report: `evaluateSystems(spec)` computes every number of page 00 as plain
+ * data, `showSection(report, name)` shows one section of it (docs/report.md).
  *
  * Building the report (headless execution that keeps every output, HTML export, the index
  * page, the PDF and the browser checks) is the `report` command (`lib/cli/report.ts` calls
@@ -30,5 +32,14 @@ export {
   PUBLISHED_SIZES,
 } from "./published.ts";
 export type { PublishedResult, PublishedSize } from "./published.ts";
-export { PAGE_SECTIONS, systemsPage } from "./systems_page.ts";
-export type { PageSection, SystemsPage, SystemsPageOptions } from "./systems_page.ts";
+export type { PublishedGap } from "./published.ts";
+export { NEAR_PUBLISHED, publishedGaps } from "./published.ts";
+// The systems report (page 00): a spec in, every number out as plain data, shown by section.
+export { KIT_BASELINES, QRCD_BASELINE, readSpecFile, resolveSpec } from "./systems_spec.ts";
+export type { ResolvedSpec, ResolvedSystem, SpecSystem, SystemsSpec } from "./systems_spec.ts";
+export { evaluateSystems, readSystemsReport, SECTIONS } from "./systems_report.ts";
+export { chooseCorpus } from "./systems_corpus.ts";
+export { SYSTEMS_REPORT_ENV, systemsReportFor } from "./systems_report.ts";
+export type { EvaluateSystemsOptions, PairReport, ReportCorpus } from "./systems_report.ts";
+export type { ReportSystem, SectionName, SystemsReport } from "./systems_report.ts";
+export { sectionItems, showSection } from "./systems_sections.ts";

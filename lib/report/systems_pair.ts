@@ -1,20 +1,23 @@
 /**
  * The pair of the systems page's error analysis and the breakdowns: which two systems are
- * compared (`--compare A,B`, else the user's best against the strongest baseline that is not
- * the same model), their per-question differences (each value a per-question mean over a
- * system's runs, with its spread over runs), and every system's MAP by question type and by
- * number of candidates.
+ * compared ({@link comparedPair}), how often each wins on a question with the sign test
+ * beside the paired test ({@link pairOutcomes}), their per-question differences (each value a
+ * per-question mean over a system's runs, with its spread over runs), and every system's MAP
+ * by question type and by number of candidates.
  *
  * @module
  */
 import type { Question } from "../data/types.ts";
 import { rankDocuments } from "../metrics/rank.ts";
 import type { Run } from "../metrics/evaluate.ts";
+import { measureLabel } from "../metrics/protocol_measures.ts";
 import type { Row } from "../plot/table.ts";
 import { breakdown, CANDIDATE_GROUPS, candidateGroup, questionWord } from "../stats/breakdown.ts";
 import type { PerQueryValues } from "../stats/compare.ts";
-import { KIT_BASELINES, type UserSystemsSpec } from "./user_systems.ts";
-import { mean, sampleSd } from "../stats/significance.ts";
+import type { Family } from "../stats/family.ts";
+import { signTest } from "../stats/sign_test.ts";
+import { mean, pairedTTest, sampleSd } from "../stats/significance.ts";
+import { KIT_BASELINES, type ResolvedSpec } from "./systems_spec.ts";
 
 /** A system of the pair: its runs and each run's per-question values. */
 export interface PairSystem {
@@ -23,36 +26,112 @@ export interface PairSystem {
   perRun: readonly PerQueryValues[];
 }
 
+/** The pair of the error analysis and why it is that pair. */
+export interface ComparedPair {
+  a: string;
+  b: string;
+  /** Why these two, as a phrase for the page. */
+  reason: string;
+}
+
 /**
- * The two systems of the error analysis: `spec.compare` when given; else the user's best
- * system by MAP against the strongest kit baseline that is not the same model (a `--model`
- * system scored from `ltr` is not compared with `ltr (kit)`); with no system of the user's
- * (the example, QRCD runs only), the two best systems on the page.
+ * The two systems of the error analysis: `spec.compare` when given; else, with two or more
+ * systems of the user's, their two best by MAP (the comparison the analyst means); with one,
+ * it against the strongest kit baseline that is not the same model (a `--model` system scored
+ * from `ltr` is not compared with `ltr (kit)`); none without a system of the user's.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { comparedPair } from "./systems_pair.ts";
- * const spec = { dataset: "wikiqa" as const, split: "test", filter: "clean" as const,
+ * const spec = { dataset: "wikiqa" as const, split: "test", filter: "clean" as const, baselines: true,
  *   systems: [{ name: "mine", runs: [], model: "ltr" }] };
  * const maps = new Map([["mine", 0.7], ["BM25 (kit)", 0.6], ["ltr (kit)", 0.68]]);
  * // --model mine=ltr is the kit's ltr: compared with BM25, the strongest other model.
- * assert.deepEqual(comparedPair(spec, maps), ["mine", "BM25 (kit)"]);
- * assert.deepEqual(comparedPair({ ...spec, compare: ["ltr (kit)", "mine"] }, maps), ["ltr (kit)", "mine"]);
+ * assert.deepEqual([comparedPair(spec, maps)!.a, comparedPair(spec, maps)!.b], ["mine", "BM25 (kit)"]);
+ * const two = { ...spec, systems: [...spec.systems, { name: "other", runs: ["/r"] }] };
+ * assert.deepEqual([comparedPair(two, new Map([...maps, ["other", 0.5]]))!.b], ["other"]);
  * ```
  */
 export function comparedPair(
-  spec: UserSystemsSpec,
+  spec: Pick<ResolvedSpec, "systems" | "compare">,
   maps: ReadonlyMap<string, number>,
-): [string, string] {
-  if (spec.compare) return spec.compare;
+): ComparedPair | undefined {
+  if (spec.compare) {
+    return { a: spec.compare[0], b: spec.compare[1], reason: "the pair given (compare)" };
+  }
   const byMap = [...maps].sort((x, y) => y[1] - x[1]).map(([n]) => n);
   const user = byMap.filter((n) => spec.systems.some((s) => s.name === n));
-  if (user.length === 0) return [byMap[0], byMap[1]];
+  if (user.length >= 2) {
+    return { a: user[0], b: user[1], reason: "your two best systems by MAP" };
+  }
+  if (user.length === 0) return undefined;
   const best = user[0];
   const model = spec.systems.find((s) => s.name === best)?.model;
   const baseline = byMap.find((n) => KIT_BASELINES.some((b) => b.name === n && b.model !== model));
-  return [best, baseline ?? byMap.find((n) => n !== best)!];
+  if (baseline === undefined) return undefined;
+  return {
+    a: best,
+    b: baseline,
+    reason: "your system against the strongest kit baseline that is not the same model",
+  };
+}
+
+/** One measure of the pair: wins, losses, ties with the sign test, beside the paired test. */
+export interface PairOutcome {
+  measure: string;
+  label: string;
+  /** Questions where a is higher, lower, equal. */
+  wins: number;
+  losses: number;
+  ties: number;
+  /** The exact two-sided sign test's p. */
+  signP: number;
+  /** The paired t-test's p (unadjusted), and adjusted when the pair is in the family. */
+  p: number;
+  pAdjusted?: number;
+}
+
+/**
+ * Per measure, how often a beats b on a question (each question's value the mean over a
+ * system's runs), the sign test of those counts, and the paired t-test's p: the family's
+ * (adjusted too) when the pair is one of it, else unadjusted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pairOutcomes } from "./systems_pair.ts";
+ * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+ * const [o] = pairOutcomes({ name: "a", values: q([1, 1, 0.5]) }, { name: "b", values: q([0, 0.5, 0.5]) }, ["map"]);
+ * assert.deepEqual([o.wins, o.losses, o.ties, o.signP, o.pAdjusted], [2, 0, 1, 0.5, undefined]);
+ * ```
+ */
+export function pairOutcomes(
+  a: { name: string; values: PerQueryValues },
+  b: { name: string; values: PerQueryValues },
+  measures: readonly string[],
+  family?: Family,
+): PairOutcome[] {
+  const ids = [...a.values.keys()].sort();
+  return measures.map((measure) => {
+    const va = ids.map((q) => a.values.get(q)![measure]);
+    const vb = ids.map((q) => b.values.get(q)?.[measure] ?? 0);
+    const sign = signTest(va, vb);
+    const inFamily = family?.tests.find((t) =>
+      t.measure === measure &&
+      ((t.a === a.name && t.b === b.name) || (t.a === b.name && t.b === a.name))
+    );
+    return {
+      measure,
+      label: measureLabel(measure),
+      wins: sign.wins,
+      losses: sign.losses,
+      ties: sign.ties,
+      signP: sign.p,
+      p: inFamily ? inFamily.p : pairedTTest(va, vb).p,
+      ...(inFamily ? { pAdjusted: inFamily.pAdjusted } : {}),
+    };
+  });
 }
 
 function meanSd(xs: readonly number[]): { mean: number; sd?: number } {

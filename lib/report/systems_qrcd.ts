@@ -1,168 +1,23 @@
 /**
- * The inputs of the systems report, read and checked once: the split the systems are judged
- * on, every run file of every system (renumbered when it circulates in another numbering,
- * checked against the split) and the QRCD runs (the submission checker's rules). The report
- * calls these before any notebook runs, so every input error is one message on the terminal;
- * notebook 00 calls the same functions and shows what they found.
+ * The QRCD runs of a systems report, read and checked once: the gold records (a split or a
+ * file; every record must have answers) and each run against the official submission
+ * checker's rules and the gold (a run the official scorer would refuse, or one sharing no
+ * pq_id with the gold, is an error naming the file).
  *
  * @module
  */
 import { KitError } from "../errors.ts";
-import { applyFilter, type FilterReport } from "../data/filters.ts";
-import { loadSplit } from "../data/splits.ts";
-import type { Question } from "../data/types.ts";
-import { checkRunAgainstSplit, type RunCheck, runWarnings } from "../data/run_checks.ts";
-import { numberingNote, renumberRun, type RunNumbering } from "../data/run_numbering.ts";
-import { qrelsFromQuestions } from "../metrics/convert.ts";
-import type { Qrels, Run } from "../metrics/evaluate.ts";
-import { readRun } from "../metrics/trec_files.ts";
 import { isQrcdSplit, loadQrcd, loadQrcdSplit } from "../qrcd/load.ts";
 import { checkRunAgainstGold, formatIssue, readSpanRun, unrelatedToGold } from "../qrcd/runfile.ts";
 import type { PassageQuestion, SpanRun } from "../qrcd/types.ts";
-import type { UserSystemsSpec } from "./user_systems.ts";
-
-/** The split of a spec: every question in file order, the filtered ones and their qrels. */
-export interface SystemsSplit {
-  /** The split's questions before the filter, in file order (what `.ref` files number). */
-  raw: Question[];
-  /** After the spec's filter: the questions every measure averages over (`-c`). */
-  questions: Question[];
-  qrels: Qrels;
-  /** Ids of the questions the filter dropped. */
-  dropped: string[];
-  /** The corpus folder read. */
-  dir: string;
-  /** What the filter did. */
-  report: FilterReport;
-}
-
-/**
- * Loads the split a spec names from the corpus folder `dir`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { loadSystemsSplit } from "./systems_input.ts";
- * import { SAMPLE_SYSTEMS } from "./user_systems.ts";
- * import { SAMPLES_DIR } from "../data/paths.ts";
- * const s = await loadSystemsSplit(SAMPLE_SYSTEMS, SAMPLES_DIR);
- * assert(s.questions.length > 0 && s.questions.length <= s.raw.length);
- * ```
- */
-export async function loadSystemsSplit(
-  spec: Pick<UserSystemsSpec, "dataset" | "split" | "filter">,
-  dir: string,
-): Promise<SystemsSplit> {
-  const raw = (await loadSplit(spec.dataset, spec.split, { dir })).questions;
-  const { questions, report } = applyFilter(raw, spec.filter);
-  const kept = new Set(questions.map((q) => q.id));
-  return {
-    raw,
-    questions,
-    qrels: qrelsFromQuestions(questions),
-    dropped: raw.filter((q) => !kept.has(q.id)).map((q) => q.id),
-    dir,
-    report,
-  };
-}
-
-/** One run file of a system, read, in corpus ids, and checked against the split. */
-export interface CheckedRun {
-  /** The path as given. */
-  file: string;
-  /** In the corpus's ids (renumbered when it came in another numbering). */
-  run: Run;
-  /** The numbering it came in, when not the corpus ids. */
-  numbering?: RunNumbering;
-  /** What was mapped, as a sentence (empty when nothing was). */
-  numberingNote: string;
-  check: RunCheck;
-  /** The protocol warnings, as sentences. */
-  warnings: string[];
-}
+import type { Row } from "../plot/table.ts";
+import { evaluateQrcd } from "../qrcd/metrics.ts";
+import { overlapBaseline } from "../qrcd/baseline.ts";
+import { chooseCorpus } from "./systems_corpus.ts";
+import { QRCD_BASELINE, type ResolvedSpec } from "./systems_spec.ts";
 
 function fileName(path: string): string {
   return path.replace(/^.*\//, "");
-}
-
-/**
- * Reads one run file and checks it against the split. A run that shares no question with
- * the split is an error naming the likely cause; other departures are warnings.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { loadSystemsSplit, readCheckedRun } from "./systems_input.ts";
- * import { SAMPLE_SYSTEMS } from "./user_systems.ts";
- * import { SAMPLES_DIR } from "../data/paths.ts";
- * const split = await loadSystemsSplit(SAMPLE_SYSTEMS, SAMPLES_DIR);
- * const r = await readCheckedRun(SAMPLE_SYSTEMS.systems[0].runs[0], SAMPLE_SYSTEMS, split);
- * assert(r.run.has("Q300") && r.numbering === undefined);
- * ```
- */
-export async function readCheckedRun(
-  file: string,
-  spec: Pick<UserSystemsSpec, "dataset" | "split" | "filter">,
-  split: SystemsSplit,
-): Promise<CheckedRun> {
-  const read = renumberRun(await readRun(file), spec.dataset, split.raw, {
-    split: spec.split,
-    file,
-  });
-  const check = checkRunAgainstSplit(read.run, split.questions, {
-    filter: spec.filter,
-    split: spec.split,
-    dropped: split.dropped,
-  });
-  if (check.questions > 0 && check.missingQuestions.length === check.questions) {
-    const theirs = [...read.run.keys()].slice(0, 3).join(", ");
-    const ours = split.questions.slice(0, 3).map((q) => q.id).join(", ");
-    const why = check.filteredQuestions.length
-      ? `its ${check.filteredQuestions.length} questions of the split are all dropped by the ` +
-        `filter '${spec.filter}'`
-      : `its question ids (${theirs || "none"}) are not the split's (${ours}, ...): a run of ` +
-        `another dataset or split, or in a numbering the kit does not recognise ` +
-        `(it maps WikiQA's .ref numbering; see docs/notebooks.md)`;
-    throw new KitError(
-      `shares no question with ${spec.dataset} ${spec.split} (${spec.filter}, ` +
-        `${check.questions} questions${
-          split.dir.endsWith("samples") ? " of the bundled sample: --data real for the corpus" : ""
-        }): ${why}`,
-      { file },
-    );
-  }
-  return {
-    file,
-    run: read.run,
-    ...(read.numbering ? { numbering: read.numbering } : {}),
-    numberingNote: numberingNote(read, spec.split),
-    check,
-    warnings: runWarnings(check),
-  };
-}
-
-/**
- * Every run file of every answer-selection system of the spec, read once and checked
- * ({@link readCheckedRun}); `say` gets one line per mapping and per protocol warning.
- */
-export async function readCheckedRuns(
-  spec: UserSystemsSpec,
-  split: SystemsSplit,
-  say: (line: string) => void = () => {},
-): Promise<Map<string, CheckedRun[]>> {
-  const out = new Map<string, CheckedRun[]>();
-  for (const s of spec.systems) {
-    const runs: CheckedRun[] = [];
-    for (const file of s.runs) {
-      const r = await readCheckedRun(file, spec, split);
-      const where = `system ${JSON.stringify(s.name)} (${fileName(file)})`;
-      if (r.numberingNote) say(`${where}: ${r.numberingNote}`);
-      for (const w of r.warnings) say(`${where}: protocol warning: ${w}`);
-      runs.push(r);
-    }
-    out.set(s.name, runs);
-  }
-  return out;
 }
 
 /**
@@ -172,7 +27,7 @@ export async function readCheckedRuns(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { loadQrcdGold } from "./systems_input.ts";
+ * import { loadQrcdGold } from "./systems_qrcd.ts";
  * assert((await loadQrcdGold("dev", "samples")).length > 0);
  * ```
  */
@@ -202,7 +57,7 @@ export interface QrcdRunRead {
  * that shares no pq_id with the gold (it would score 0 everywhere: the wrong file).
  */
 export async function readQrcdRuns(
-  spec: UserSystemsSpec,
+  spec: Pick<ResolvedSpec, "qrcd">,
   gold: PassageQuestion[],
 ): Promise<Map<string, QrcdRunRead>> {
   const out = new Map<string, QrcdRunRead>();
@@ -245,7 +100,7 @@ export interface QrcdInputs {
  * official checker or scorer would refuse is an error; `say` gets each warning.
  */
 export async function readQrcdInputs(
-  spec: UserSystemsSpec,
+  spec: Pick<ResolvedSpec, "qrcd">,
   dir: string,
   say: (line: string) => void = () => {},
 ): Promise<QrcdInputs> {
@@ -258,4 +113,93 @@ export async function readQrcdInputs(
     }
   }
   return { gold, runs };
+}
+
+/** A warning of the submission checker on a run, with its system and file name. */
+export interface RunLine {
+  system: string;
+  /** The file's name. */
+  file: string;
+  text: string;
+}
+
+/** A QRCD run's results. */
+export interface ReportQrcdRun {
+  name: string;
+  kind: "user" | "baseline";
+  path?: string;
+  records: number;
+  missing: number;
+  pRR: number;
+  exactMatch: number;
+  f1At1: number;
+  /** pq_id to its scores. */
+  perRecord: Record<string, { pRR: number; exactMatch: number; f1At1: number }>;
+}
+
+/** The QRCD part of a report. */
+export interface ReportQrcd {
+  /** The gold records' split or file. */
+  gold: string;
+  records: number;
+  runs: ReportQrcdRun[];
+  /** Each question's pRR per run (the mean over the passages it is asked of). */
+  questions: Row[];
+  /** The submission checker's warnings. */
+  warnings: RunLine[];
+}
+
+/**
+ * The QRCD part of a systems report: the spec's QRCD runs read, checked and scored beside
+ * the kit's baseline; undefined without QRCD runs.
+ */
+export async function qrcdReport(
+  spec: ResolvedSpec,
+  log: (line: string) => void,
+): Promise<ReportQrcd | undefined> {
+  if (!spec.qrcd?.runs.length) return undefined;
+  const where = chooseCorpus("qrcd", spec.data);
+  log(
+    `QRCD runs: gold ${spec.qrcd.gold}, ${
+      where.data === "real" ? "the fetched corpus" : "the bundled sample"
+    }`,
+  );
+  const inputs = await readQrcdInputs(spec, where.folder, log);
+  const evals = new Map([...inputs.runs].map(([n, r]) => [n, evaluateQrcd(inputs.gold, r.run)]));
+  evals.set(QRCD_BASELINE, evaluateQrcd(inputs.gold, overlapBaseline(inputs.gold)));
+  const warnings: RunLine[] = [...inputs.runs].flatMap(([system, r]) =>
+    r.issues.map((text) => ({ system, file: fileName(r.path), text }))
+  );
+  const questions = new Map<string, { text: string; records: number[] }>();
+  inputs.gold.forEach((r, i) => {
+    const q = questions.get(r.questionId) ?? { text: r.question, records: [] };
+    q.records.push(i);
+    questions.set(r.questionId, q);
+  });
+  return {
+    gold: spec.qrcd.gold,
+    records: inputs.gold.length,
+    runs: [...evals].map(([name, e]) => ({
+      name,
+      kind: inputs.runs.has(name) ? "user" as const : "baseline" as const,
+      ...(inputs.runs.has(name) ? { path: inputs.runs.get(name)!.path } : {}),
+      records: e.records,
+      missing: e.missing.length,
+      pRR: e.pRR,
+      exactMatch: e.exactMatch,
+      f1At1: e.f1At1,
+      perRecord: Object.fromEntries(
+        e.perRecord.map((r) => [r.pqId, { pRR: r.pRR, exactMatch: r.exactMatch, f1At1: r.f1At1 }]),
+      ),
+    })),
+    questions: [...questions].map(([id, q]) => {
+      const row: Row = { question: `${q.text} (${id})`, records: q.records.length };
+      for (const [system, e] of evals) {
+        row[`${system}: pRR`] = q.records.reduce((x, i) => x + e.perRecord[i].pRR, 0) /
+          q.records.length;
+      }
+      return row;
+    }),
+    warnings,
+  };
 }

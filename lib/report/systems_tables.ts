@@ -1,28 +1,19 @@
 /**
- * Tables and figures of the systems page (`notebooks/00-your-systems`): plain rows for
- * `table(...)` and Plotly figures, built from what `lib/stats` computes (system summaries,
- * comparisons, tie analyses, error analyses). Each is a view; no number is computed here
- * that `lib/stats` did not compute.
+ * Tables and figures of page 00, built from a `SystemsReport` (plain data): rows for
+ * `table(...)`, Plotly figures and short notes. Views only: every number here was computed by
+ * `evaluateSystems`.
  *
  * User strings (system names, question and candidate texts) go into rows as they are (the
- * table escapes them) and into figures through {@link plotlyText}, because Plotly reads a
- * few HTML tags in its labels.
+ * table escapes them), into notes escaped, and into figures through {@link plotlyText},
+ * because Plotly reads a few HTML tags in its labels.
  *
  * @module
  */
 import type { Displayable, MimeBundle } from "../plot/display.ts";
 import { bar, type Figure, scatter } from "../plot/figures.ts";
 import type { Row } from "../plot/table.ts";
-import type { ComparisonTable } from "../stats/compare.ts";
 import type { Failures, QuestionOutcome } from "../stats/error_analysis.ts";
-import type { SystemSummary } from "../stats/systems.ts";
-import type { TieAnalysis } from "../stats/ties.ts";
-import type { RunCheck } from "../data/run_checks.ts";
-import { runWarnings } from "../data/run_checks.ts";
-import type { UserSystemsSpec } from "./user_systems.ts";
-import type { QrcdEvaluation } from "../qrcd/metrics.ts";
-import { measureLabel, PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
-import type { PassageQuestion } from "../qrcd/types.ts";
+import type { RunLine, SystemsReport } from "./systems_report.ts";
 
 /**
  * Text shown literally by Plotly (which reads `<b>`, `<br>`, `<a>` and entities in labels).
@@ -42,327 +33,12 @@ function fileName(path: string): string {
   return path.replace(/^.*\//, "");
 }
 
-/**
- * The systems as given: name, where they come from, run files.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { systemRows } from "./systems_tables.ts";
- * const rows = systemRows({ dataset: "wikiqa", split: "test", filter: "clean",
- *   systems: [{ name: "mine", runs: ["/a/s1.run", "/a/s2.run"] }] });
- * assert.equal(rows[0]["run files"], "s1.run, s2.run");
- * ```
- */
-export function systemRows(spec: UserSystemsSpec): Row[] {
-  return [
-    ...spec.systems.map((s) => ({
-      system: s.name,
-      source: s.model ? `model ${s.model}, scored by the kit` : "run files",
-      runs: s.runs.length,
-      "run files": s.runs.map(fileName).join(", "),
-    })),
-    ...(spec.qrcd?.runs ?? []).map((r) => ({
-      system: r.name,
-      source: "QRCD run (JSON)",
-      runs: 1,
-      "run files": fileName(r.path),
-    })),
-  ];
-}
-
-/** The protocol warnings of every run, one row each; empty when every run follows it. */
-export function warningRows(
-  checks: readonly { system: string; file: string; check: RunCheck }[],
-): Row[] {
-  return checks.flatMap(({ system, file, check }) =>
-    runWarnings(check).map((warning) => ({ system, "run file": fileName(file), warning }))
-  );
-}
-
 function fmt(x: number, digits = 4): string {
   return x.toFixed(digits);
 }
 
-/**
- * One row per system: for each measure the mean (over runs), the bootstrap interval, and
- * with several runs the sample sd and min-max over runs.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { resultRows } from "./systems_tables.ts";
- * import { summarizeRuns } from "../stats/systems.ts";
- * const s = summarizeRuns([new Map([["q", { map: 0.5, recip_rank: 1, P_1: 1, ndcg_cut_10: 1 }]])],
- *   ["map", "recip_rank", "P_1", "ndcg_cut_10"]);
- * assert.equal(resultRows(new Map([["x", s]]))[0].MAP, 0.5);
- * ```
- */
-export function resultRows(summaries: ReadonlyMap<string, SystemSummary>): Row[] {
-  return columnsWithValues([...summaries].map(([system, s]) => {
-    const row: Row = { system, runs: s.runs, questions: s.queries };
-    for (const { name, label } of PROTOCOL_MEASURES) {
-      const m = s.measures[name];
-      row[label] = m.mean;
-      if (m.ci) row[`${label} 95% CI`] = `[${fmt(m.ci.lower)}, ${fmt(m.ci.upper)}]`;
-      if (name === "map" || name === "recip_rank") {
-        row[`${label} sd (runs)`] = m.runs ? m.runs.sd : undefined;
-        row[`${label} min-max (runs)`] = m.runs ? `${fmt(m.runs.min)} to ${fmt(m.runs.max)}` : "";
-      }
-    }
-    if (s.runs === 1) delete row.runs;
-    return row;
-  }));
-}
-
-/**
- * The rows with only the columns some row holds a value in (an empty string, `undefined` or
- * `null` is no value), so single-run systems bring no empty spread columns.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { columnsWithValues } from "./systems_tables.ts";
- * assert.deepEqual(columnsWithValues([{ a: 1, sd: "" }, { a: 2, sd: undefined }]), [{ a: 1 }, { a: 2 }]);
- * ```
- */
-export function columnsWithValues(rows: readonly Row[]): Row[] {
-  const filled = new Set(
-    rows.flatMap((r) => Object.entries(r).filter(([, v]) => v !== "" && v != null).map(([k]) => k)),
-  );
-  return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => filled.has(k))));
-}
-
-/**
- * Every pair on every measure: the difference of the means with its paired bootstrap
- * interval, beside the p-value of the paired test (adjusted when a correction applies).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { differenceIntervalRows } from "./systems_tables.ts";
- * import { compareSystems } from "../stats/compare.ts";
- * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
- * const t = compareSystems({ x: q([1, 1, 0.5]), y: q([0.5, 0.5, 0]) }, ["map"], { bootstrap: { samples: 100 } });
- * const [row] = differenceIntervalRows(t);
- * assert.deepEqual([row.measure, row["A - B"], row["95% CI of A - B"]], ["MAP", 0.5, "[0.5000, 0.5000]"]);
- * ```
- */
-export function differenceIntervalRows(t: ComparisonTable): Row[] {
-  return t.pairs.map((p) => ({
-    measure: measureLabel(p.measure),
-    A: p.a,
-    B: p.b,
-    "A - B": p.meanDifference,
-    ...(p.ci
-      ? { [`${p.ci.level * 100}% CI of A - B`]: `[${fmt(p.ci.lower)}, ${fmt(p.ci.upper)}]` }
-      : {}),
-    [t.correction === "none" ? "p" : `p (${t.correction})`]: p.pAdjusted,
-    [`p <= ${t.alpha}`]: p.significant ? "yes" : "no",
-  }));
-}
-
-/**
- * MAP, MRR, P@1 and nDCG@10 of every system, with bootstrap-interval whiskers.
- */
-export function resultFigure(summaries: ReadonlyMap<string, SystemSummary>): Figure {
-  const labels = PROTOCOL_MEASURES.map((m) => m.label);
-  return bar(
-    labels,
-    [...summaries].map(([name, s]) => {
-      const ms = PROTOCOL_MEASURES.map((m) => s.measures[m.name]);
-      return {
-        name: plotlyText(name),
-        values: ms.map((m) => m.mean),
-        ...(ms.every((m) => m.ci)
-          ? { interval: { low: ms.map((m) => m.ci!.lower), high: ms.map((m) => m.ci!.upper) } }
-          : {}),
-      };
-    }),
-    { title: "Every system on the split (whiskers: 95% bootstrap intervals)", yRange: [0, 1] },
-  );
-}
-
-/** Systems with several runs: each run's MAP and MRR, and their spread. */
-export function stabilityRows(summaries: ReadonlyMap<string, SystemSummary>): Row[] {
-  return [...summaries].filter(([, s]) => s.runs > 1).flatMap(([system, s]) =>
-    (["map", "recip_rank"] as const).map((m) => {
-      const r = s.measures[m].runs!;
-      return {
-        system,
-        measure: measureLabel(m),
-        runs: r.runs,
-        mean: r.mean,
-        "sd (n-1)": r.sd,
-        min: r.min,
-        max: r.max,
-        "per run": r.perRun.map((v) => fmt(v)).join(", "),
-      };
-    })
-  );
-}
-
-/**
- * Systems with several runs: each run's MAP, one series per system (a view of lib/plot; the
- * spread itself is in {@link stabilityRows}).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { spreadFigure } from "./systems_tables.ts";
- * import { summarizeRuns } from "../stats/systems.ts";
- * const run = (ap: number) => new Map([["q", { map: ap, recip_rank: 1, P_1: 1, ndcg_cut_10: 1 }]]);
- * const s = summarizeRuns([run(0.5), run(0.7)], ["map", "recip_rank", "P_1", "ndcg_cut_10"]);
- * assert.deepEqual(spreadFigure(new Map([["x", s]])).data[0].y, [0.5, 0.7]);
- * ```
- */
-export function spreadFigure(summaries: ReadonlyMap<string, SystemSummary>): Figure {
-  const several = [...summaries].filter(([, s]) => s.runs > 1);
-  return scatter(
-    several.map(([name, s]) => {
-      const perRun = s.measures.map.runs!.perRun;
-      return {
-        name: plotlyText(name),
-        x: perRun.map((_, i) => i + 1),
-        y: perRun,
-        text: perRun.map((_, i) => `run ${i + 1}`),
-      };
-    }),
-    { title: "MAP of each run", xTitle: "run", yTitle: "MAP", height: 360 },
-  );
-}
-
-/**
- * The systems table of a comparison: each mean with the letters of the systems it is
- * significantly better than (the pairwise tests themselves: `comparisonRows` of lib/stats).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { betterThanRows } from "./systems_tables.ts";
- * import { compareSystems } from "../stats/compare.ts";
- * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
- * const t = compareSystems({ x: q([1, 1, 1, 1, 1, 1]), y: q([0, 0, 0, 0, 0, 0]) }, ["map"]);
- * assert.equal(betterThanRows(t)[0].MAP, "1.0000 > b");
- * ```
- */
-export function betterThanRows(t: ComparisonTable): Row[] {
-  return t.systems.map((s) => {
-    const row: Row = { "": s.label, system: s.name };
-    for (const m of t.measures) {
-      const c = t.cells[s.name][m];
-      const label = measureLabel(m);
-      row[label] = fmt(c.mean) + (c.betterThan.length ? ` > ${c.betterThan.join(",")}` : "");
-    }
-    return row;
-  });
-}
-
-function meanOf(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0) / xs.length;
-}
-
-/**
- * Tie analysis per system (the mean over its runs): how many questions have ties that move
- * AP or RR, MAP as trec_eval breaks ties, its range over every order of the tied
- * candidates and its expectation under a random order.
- */
-export function tieRows(ties: ReadonlyMap<string, readonly TieAnalysis[]>): Row[] {
-  return [...ties].map(([system, runs]) => {
-    const avg = (f: (t: TieAnalysis) => number) => meanOf(runs.map(f));
-    return {
-      system,
-      // Only for a system with several runs (the values are then means over them).
-      ...(runs.length > 1 ? { runs: runs.length } : {}),
-      "questions with ties": avg((t) => t.queriesWithTies),
-      "questions affected": avg((t) => t.queriesAffected),
-      "MAP (trec_eval's order)": avg((t) => t.map.trecEval),
-      "MAP min": avg((t) => t.map.min),
-      "MAP max": avg((t) => t.map.max),
-      "MAP expected": avg((t) => t.map.expected),
-      "MAP range": avg((t) => t.map.max - t.map.min),
-      "MRR min": avg((t) => t.mrr.min),
-      "MRR max": avg((t) => t.mrr.max),
-    };
-  });
-}
-
-/** Expected MAP under random tie orders per system, whiskers from the lowest to the highest. */
-export function tieFigureOf(rows: readonly Row[]): Figure {
-  return bar(
-    ["MAP"],
-    rows.map((r) => ({
-      name: plotlyText(String(r.system)),
-      values: [r["MAP expected"] as number],
-      interval: { low: [r["MAP min"] as number], high: [r["MAP max"] as number] },
-    })),
-    {
-      title: "MAP under every order of tied candidates (bar: expected, whiskers: min-max)",
-      yRange: [0, 1],
-    },
-  );
-}
-
-function clip(text: string, max = 240): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + "\u2026";
-}
-
-function topText(o: QuestionOutcome): string {
-  if (!o.inRun) return "(question missing from the run: scores 0)";
-  if (!o.top) return "(the run ranks no candidate)";
-  return `${o.top.correct ? "[correct] " : "[wrong] "}${clip(o.top.text)}`;
-}
-
-function correctText(o: QuestionOutcome): string {
-  if (o.correct.length === 0) return "(no correct candidate)";
-  return o.correct.map((c) => clip(c.text)).join(" | ");
-}
-
-function rankText(o: QuestionOutcome): string | number {
-  return o.inRun ? (o.firstCorrectRank || "not ranked") : "missing";
-}
-
-/** The questions where a system's top candidate is wrong, worst first. */
-export function failureRows(f: Failures): Row[] {
-  return f.worst.map((o) => ({
-    question: `${o.question} (${o.id})`,
-    "top candidate": topText(o),
-    "correct answer(s)": correctText(o),
-    "first correct at": rankText(o),
-    candidates: o.candidates,
-    AP: o.value,
-  }));
-}
-
-/** Per-question AP of two systems against each other (points off the diagonal differ). */
-export function differenceFigure(
-  a: { name: string; values: ReadonlyMap<string, Record<string, number>> },
-  b: { name: string; values: ReadonlyMap<string, Record<string, number>> },
-): Figure {
-  const ids = [...a.values.keys()];
-  const fig = scatter([{
-    name: "question",
-    x: ids.map((q) => a.values.get(q)!.map),
-    y: ids.map((q) => b.values.get(q)?.map ?? 0),
-    text: ids,
-  }], {
-    title: "AP per question of the two systems compared",
-    xTitle: `AP of ${plotlyText(a.name)}`,
-    yTitle: `AP of ${plotlyText(b.name)}`,
-    xRange: [-0.05, 1.05],
-    yRange: [-0.05, 1.05],
-    height: 420,
-  });
-  fig.data.push({
-    type: "scatter",
-    mode: "lines",
-    name: "equal",
-    x: [0, 1],
-    y: [0, 1],
-    line: { dash: "dot", color: "#999" },
-    hoverinfo: "skip",
-  });
-  return fig;
+function interval(lower: number, upper: number): string {
+  return `[${fmt(lower)}, ${fmt(upper)}]`;
 }
 
 function escapeHtml(s: string): string {
@@ -390,68 +66,315 @@ export function note(text: string): Displayable {
   return { [Symbol.for("Jupyter.display")]: () => bundle };
 }
 
+/** The systems as given: name, where they come from, run files. */
+export function systemRows(r: SystemsReport): Row[] {
+  return [
+    ...r.systems.map((s) => ({
+      system: s.name,
+      kind: s.kind === "user" ? "yours" : "kit baseline",
+      source: s.kind === "baseline"
+        ? `scored by the kit (${s.model})`
+        : s.model
+        ? `model ${s.model}, scored by the kit`
+        : "run files",
+      runs: s.runCount,
+      "run files": s.runs.map(fileName).join(", "),
+    })),
+    ...(r.qrcd?.runs ?? []).map((q) => ({
+      system: q.name,
+      kind: q.kind === "user" ? "yours" : "kit baseline",
+      source: q.kind === "user" ? "QRCD run (JSON)" : "QRCD, scored by the kit",
+      runs: 1,
+      "run files": q.path ? fileName(q.path) : "",
+    })),
+  ];
+}
+
+/** The corpus and split the systems were judged on, as one row. */
+export function corpusRows(r: SystemsReport): Row[] {
+  const c = r.corpus;
+  if (!c) return [];
+  return [{
+    dataset: c.dataset,
+    split: c.split,
+    filter: c.filter,
+    corpus: c.data === "real" ? "real (fetched)" : "bundled sample",
+    "chosen by": c.chosen === "asked" ? "the spec (data)" : "default: the installed corpus",
+    questions: c.questions,
+    candidates: c.candidates,
+    "what the filter did": c.filterSummary,
+  }];
+}
+
 /**
- * The protocol warnings as a framed block on the page (or a line saying there is none).
+ * The warnings of every run as a framed block on the page (or a line saying there is none).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { warningsBlock } from "./systems_tables.ts";
- * const html = warningsBlock([{ system: "<i>x</i>", "run file": "a.run", warning: "1 question missing" }])[Symbol.for("Jupyter.display")]()["text/html"];
+ * const html = warningsBlock([{ system: "<i>x</i>", file: "a.run", text: "1 question missing" }])[Symbol.for("Jupyter.display")]()["text/html"];
  * assert(String(html).includes("&lt;i&gt;x&lt;/i&gt;") && String(html).includes("kit-warnings"));
  * ```
  */
 export function warningsBlock(
-  rows: readonly Row[],
+  lines: readonly RunLine[],
   none =
     "No protocol warning: every run ranks the whole candidate set of every question of the split, and nothing else.",
+  title = "Protocol warnings",
 ): Displayable {
-  const text = rows.length === 0 ? none : `${rows.length} protocol warning(s):\n` +
-    rows.map((r) => `- ${r.system} (${r["run file"]}): ${r.warning}`).join("\n");
-  const html = rows.length === 0
+  const text = lines.length === 0
+    ? none
+    : `${lines.length} warning(s):\n` + lines.map((l) => `- ${l.system} (${l.file}): ${l.text}`)
+      .join("\n");
+  const html = lines.length === 0
     ? `<p class="kit-note">${escapeHtml(text)}</p>`
     : '<div class="kit-warnings" style="border:2px solid #d62728;border-radius:4px;' +
-      'padding:0.5em 1em;background:#fff5f5"><b>Protocol warnings</b> (the numbers below ' +
+      `padding:0.5em 1em;background:#fff5f5"><b>${escapeHtml(title)}</b> (the numbers below ` +
       "are computed anyway, with these departures)<ul>" +
-      rows.map((r) =>
-        `<li><b>${escapeHtml(String(r.system))}</b> (${escapeHtml(String(r["run file"]))}): ` +
-        `${escapeHtml(String(r.warning))}</li>`
+      lines.map((l) =>
+        `<li><b>${escapeHtml(l.system)}</b> (${escapeHtml(l.file)}): ${escapeHtml(l.text)}</li>`
       ).join("") + "</ul></div>";
   const bundle: MimeBundle = { "text/html": html, "text/plain": text };
   return { [Symbol.for("Jupyter.display")]: () => bundle };
 }
 
-/** One row per QRCD run: pRR (primary), EM and F1@1 over every gold record. */
-export function qrcdRows(evals: ReadonlyMap<string, QrcdEvaluation>): Row[] {
-  return [...evals].map(([system, e]) => ({
-    system,
-    records: e.records,
-    "missing from the run": e.missing.length,
-    pRR: e.pRR,
-    EM: e.exactMatch,
-    "F1@1": e.f1At1,
-  }));
-}
-
 /**
- * The QRCD runs per question: a question is asked of several passages (records); each run's
- * pRR for it is the mean over its records (the official means are over records).
+ * One row per system: each measure's mean with its interval; with several runs, MAP's and
+ * MRR's sample sd and range over the runs (columns only when some system has several).
  */
-export function qrcdQuestionRows(
-  gold: readonly PassageQuestion[],
-  evals: ReadonlyMap<string, QrcdEvaluation>,
-): Row[] {
-  const questions = new Map<string, { text: string; records: number[] }>();
-  gold.forEach((r, i) => {
-    const q = questions.get(r.questionId) ?? { text: r.question, records: [] };
-    q.records.push(i);
-    questions.set(r.questionId, q);
-  });
-  return [...questions].map(([id, q]) => {
-    const row: Row = { question: `${q.text} (${id})`, records: q.records.length };
-    for (const [system, e] of evals) {
-      row[`${system}: pRR`] = meanOf(q.records.map((i) => e.perRecord[i].pRR));
+export function resultRows(r: SystemsReport): Row[] {
+  const several = r.systems.some((s) => s.runCount > 1);
+  return r.systems.map((s) => {
+    const row: Row = { system: s.name };
+    if (several) row.runs = s.runCount;
+    for (const m of r.measures) {
+      row[m.label] = s.mean[m.name];
+      row[`${m.label} interval`] = interval(s.interval[m.name].lower, s.interval[m.name].upper);
+      if (several && (m.name === "map" || m.name === "recip_rank")) {
+        const sp = s.spread?.[m.name];
+        row[`${m.label} sd (runs)`] = sp ? sp.sd : "";
+        row[`${m.label} min-max (runs)`] = sp ? `${fmt(sp.min)} to ${fmt(sp.max)}` : "";
+      }
     }
     return row;
   });
+}
+
+/** Every measure of every system, with whiskers at its interval. */
+export function resultFigure(r: SystemsReport): Figure {
+  return bar(
+    r.measures.map((m) => m.label),
+    r.systems.map((s) => ({
+      name: plotlyText(s.name),
+      values: r.measures.map((m) => s.mean[m.name]),
+      interval: {
+        low: r.measures.map((m) => s.interval[m.name].lower),
+        high: r.measures.map((m) => s.interval[m.name].upper),
+      },
+    })),
+    {
+      title:
+        `Every system on the split (whiskers: ${r.procedures.bootstrapSamples}-resample bootstrap intervals)`,
+      yRange: [0, 1],
+    },
+  );
+}
+
+/** The published rows the kit knows for the split. */
+export function publishedRows(r: SystemsReport): Row[] {
+  return r.published.rows.map((p) => ({
+    system: p.system,
+    MAP: p.map,
+    MRR: p.mrr,
+    "question set": p.setting,
+    source: p.source,
+  }));
+}
+
+/** Your systems beside the published row they carry the name of, or sit near. */
+export function gapRows(r: SystemsReport): Row[] {
+  return r.published.gaps.map((g) => ({
+    system: g.system,
+    "published row": `${g.published} (${g.source})`,
+    "set beside it by": g.why === "name" ? "its name" : "its numbers (within 0.01)",
+    MAP: g.map,
+    "published MAP": g.publishedMap,
+    "MAP gap": g.mapGap,
+    MRR: g.mrr,
+    "published MRR": g.publishedMrr,
+    "MRR gap": g.mrrGap,
+    "why the gap": g.explanation,
+  }));
+}
+
+/** Systems with several runs: each run's MAP and MRR, and their spread. */
+export function spreadRows(r: SystemsReport): Row[] {
+  return r.systems.filter((s) => s.spread).flatMap((s) =>
+    r.measures.filter((m) => m.name === "map" || m.name === "recip_rank").map((m) => {
+      const sp = s.spread![m.name];
+      return {
+        system: s.name,
+        measure: m.label,
+        runs: s.runCount,
+        mean: s.mean[m.name],
+        "sd (n-1)": sp.sd,
+        min: sp.min,
+        max: sp.max,
+        "per run": sp.perRun.map((v) => fmt(v)).join(", "),
+      };
+    })
+  );
+}
+
+/** Systems with several runs: each run's MAP, one series per system. */
+export function spreadFigure(r: SystemsReport): Figure {
+  return scatter(
+    r.systems.filter((s) => s.spread).map((s) => {
+      const perRun = s.spread!.map.perRun;
+      return {
+        name: plotlyText(s.name),
+        x: perRun.map((_, i) => i + 1),
+        y: perRun,
+        text: perRun.map((_, i) => `run ${i + 1}`),
+      };
+    }),
+    { title: "MAP of each run", xTitle: "run", yTitle: "MAP", height: 360 },
+  );
+}
+
+/**
+ * The family of tests, one row per measure and pair: the difference with its interval at the
+ * family's level, the raw and the Bonferroni-adjusted p, and the decision.
+ */
+export function familyRows(r: SystemsReport): Row[] {
+  const f = r.family;
+  if (!f) return [];
+  const label = new Map(r.measures.map((m) => [m.name, m.label]));
+  const level = `${+(f.level * 100).toFixed(2)}% interval`;
+  return f.tests.map((t) => ({
+    measure: label.get(t.measure) ?? t.measure,
+    A: t.a,
+    B: t.b,
+    "A - B": t.difference,
+    [level]: interval(t.lower, t.upper),
+    p: t.p,
+    [`p adjusted (x${f.size})`]: t.pAdjusted,
+    [`significant (adjusted p <= ${f.alpha})`]: t.significant ? "yes" : "no",
+  }));
+}
+
+/** Tie analysis per system (means over its runs). */
+export function tieRows(r: SystemsReport): Row[] {
+  const several = r.ties.some((t) => t.runs > 1);
+  return r.ties.map((t) => ({
+    system: t.system,
+    ...(several ? { runs: t.runs } : {}),
+    "questions with ties": t.questionsWithTies,
+    "questions affected": t.questionsAffected,
+    "MAP (trec_eval's order)": t.map.trecEval,
+    "MAP min": t.map.min,
+    "MAP max": t.map.max,
+    "MAP expected": t.map.expected,
+    "MRR min": t.mrr.min,
+    "MRR max": t.mrr.max,
+  }));
+}
+
+/** Expected MAP under random tie orders per system, whiskers from the lowest to the highest. */
+export function tieFigure(r: SystemsReport): Figure {
+  return bar(
+    ["MAP"],
+    r.ties.map((t) => ({
+      name: plotlyText(t.system),
+      values: [t.map.expected],
+      interval: { low: [t.map.min], high: [t.map.max] },
+    })),
+    {
+      title: "MAP under every order of tied candidates (bar: expected, whiskers: min-max)",
+      yRange: [0, 1],
+    },
+  );
+}
+
+/** The pair's wins, losses and ties per measure, the sign test beside the paired t-test. */
+export function outcomeRows(r: SystemsReport): Row[] {
+  const p = r.pair;
+  if (!p) return [];
+  return p.outcomes.map((o) => ({
+    measure: o.label,
+    [`${p.a} higher`]: o.wins,
+    [`${p.b} higher`]: o.losses,
+    equal: o.ties,
+    "sign test p": o.signP,
+    "paired t p": o.p,
+    "paired t p adjusted": o.pAdjusted ?? "(not in the family)",
+  }));
+}
+
+/** Per-question AP of the pair against each other (points off the diagonal differ). */
+export function differenceFigure(r: SystemsReport): Figure {
+  const p = r.pair!;
+  const a = r.systems.find((s) => s.name === p.a)!.perQuery;
+  const b = r.systems.find((s) => s.name === p.b)!.perQuery;
+  const ids = Object.keys(a);
+  const fig = scatter([{
+    name: "question",
+    x: ids.map((q) => a[q].map),
+    y: ids.map((q) => b[q]?.map ?? 0),
+    text: ids,
+  }], {
+    title: "AP per question of the two systems compared",
+    xTitle: `AP of ${plotlyText(p.a)}`,
+    yTitle: `AP of ${plotlyText(p.b)}`,
+    xRange: [-0.05, 1.05],
+    yRange: [-0.05, 1.05],
+    height: 420,
+  });
+  fig.data.push({
+    type: "scatter",
+    mode: "lines",
+    name: "equal",
+    x: [0, 1],
+    y: [0, 1],
+    line: { dash: "dot", color: "#999" },
+    hoverinfo: "skip",
+  });
+  return fig;
+}
+
+function clip(text: string, max = 240): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + "\u2026";
+}
+
+function topText(o: QuestionOutcome): string {
+  if (!o.inRun) return "(question missing from the run: scores 0)";
+  if (!o.top) return "(the run ranks no candidate)";
+  return `${o.top.correct ? "[correct] " : "[wrong] "}${clip(o.top.text)}`;
+}
+
+/** The questions where a system's top candidate is wrong, worst first. */
+export function failureRows(f: Failures): Row[] {
+  return f.worst.map((o) => ({
+    question: `${o.question} (${o.id})`,
+    "top candidate": topText(o),
+    "correct answer(s)": o.correct.length === 0
+      ? "(no correct candidate)"
+      : o.correct.map((c) => clip(c.text)).join(" | "),
+    "first correct at": o.inRun ? (o.firstCorrectRank || "not ranked") : "missing",
+    candidates: o.candidates,
+    AP: o.value,
+  }));
+}
+
+/** One row per QRCD run: pRR (primary), EM and F1@1 over every gold record. */
+export function qrcdRows(r: SystemsReport): Row[] {
+  return (r.qrcd?.runs ?? []).map((q) => ({
+    system: q.name,
+    records: q.records,
+    "missing from the run": q.missing,
+    pRR: q.pRR,
+    EM: q.exactMatch,
+    "F1@1": q.f1At1,
+  }));
 }

@@ -318,31 +318,6 @@ export interface Workspace {
   keepFailed(): string | undefined;
 }
 
-/**
- * The paths in `<kept>/summary.json` (written for the report folder `outDir` before a later
- * step failed) pointed at the folder the failed attempt is kept in; nothing when there is none.
- */
-function repointSummary(kept: string, outDir: string): void {
-  const file = `${kept}/summary.json`;
-  let summary: unknown;
-  try {
-    summary = JSON.parse(Deno.readTextFileSync(file));
-  } catch {
-    return; // none written, or not the kit's: left as it is
-  }
-  const move = (v: unknown): unknown =>
-    typeof v === "string"
-      ? (v === outDir ? kept : v.startsWith(`${outDir}/`) ? kept + v.slice(outDir.length) : v)
-      : Array.isArray(v)
-      ? v.map(move)
-      : v !== null && typeof v === "object"
-      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, move(x)]))
-      : v;
-  try {
-    replaceFileSync(file, JSON.stringify(move(summary), null, 2) + "\n");
-  } catch { /* a read-only copy: the attempt is still kept */ }
-}
-
 function existsSync(path: string): boolean {
   try {
     Deno.lstatSync(path);
@@ -534,7 +509,6 @@ export async function openWorkspace(
         removeSync(dir);
       }
       if (kept) {
-        repointSummary(kept, outDir);
         // Its manifest, so that the next failure can show what it may replace (without one,
         // the attempt stays until its user removes it).
         try {

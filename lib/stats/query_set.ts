@@ -205,8 +205,13 @@ export function checkSharedQueries(
   options: { complete?: boolean; release?: TrecRelease; file?: string } = {},
 ): void {
   if (options.complete && options.release === "10.0" && qrels.size > 0) return;
-  for (const q of runQueries) if (qrels.has(q)) return;
-  throw noSharedQueries(options.file);
+  const seen: string[] = [];
+  for (const q of runQueries) {
+    if (qrels.has(q)) return;
+    seen.push(q);
+  }
+  const keys = (qrels as { keys?: () => Iterable<string> }).keys?.();
+  throw noSharedQueries(options.file, keys ? { run: seen, qrels: keys } : undefined);
 }
 
 /**

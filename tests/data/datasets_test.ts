@@ -85,7 +85,7 @@ Deno.test("datasets: a corpus added by one entry is fetched, loaded, listed and 
     assert.deepEqual(report.installed, ["tinyqa/tiny-test.tsv"]);
     assert.ok(isInstalled("tinyqa", cache));
 
-    const raw = await loadSplit("tinyqa", "test", { dir: cache });
+    const raw = await loadSplit("tinyqa", "test", { dir: cache, filter: "raw" });
     assert.equal(splitStats(raw.questions).questions, 3);
     assert.equal(splitStats(raw.questions).candidates, 5);
     const clean = await loadSplit("tinyqa", "test", { dir: cache, filter: "clean" });

@@ -38,7 +38,7 @@ Deno.test("notebook 4 says which way trec_eval's tie order moved each MAP, from 
     assert.ok(shown, "the per-system line is shown");
     // The same numbers, recomputed here.
     const { questions } = applyFilter(
-      (await loadSplit("wikiqa", "test", { dir: "samples" })).questions,
+      (await loadSplit("wikiqa", "test", { filter: "raw", dir: "samples" })).questions,
       "clean",
     );
     const qrels = qrelsFromQuestions(questions);

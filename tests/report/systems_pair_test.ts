@@ -1,6 +1,7 @@
 /**
- * The error analysis's pair and its rows: the default pair, one definition per row (means over
- * a system's runs, their sd, the candidate most runs put first), the breakdowns' groups.
+ * The error analysis's pair and its rows: the default pair (your two best), one definition per
+ * row (means over a system's runs, their sd, the candidate most runs put first), the
+ * breakdowns' groups.
  */
 import assert from "node:assert/strict";
 import {
@@ -9,8 +10,8 @@ import {
   pairDifferenceRows,
   pairTextRows,
 } from "../../lib/report/systems_pair.ts";
-import { loadSystemsSplit } from "../../lib/report/systems_input.ts";
-import { runFromScores } from "../../lib/metrics/convert.ts";
+import { loadSplit } from "../../lib/data/splits.ts";
+import { qrelsFromQuestions, runFromScores } from "../../lib/metrics/convert.ts";
 import { scoreSplit } from "../../lib/scoring/pipeline.ts";
 import { queryValues } from "../../lib/stats/query_set.ts";
 import { realDataTest } from "../helpers.ts";
@@ -56,47 +57,64 @@ Deno.test("pair rows: AP and RR as means over runs with sd, the first candidate 
   assert.equal(d.type, "who");
 });
 
-Deno.test("the default pair: your best against the strongest baseline that is another model", () => {
+Deno.test("the default pair: your two best; with one system, it against the strongest other baseline", () => {
   const spec = {
-    dataset: "wikiqa" as const,
-    split: "test",
-    filter: "clean" as const,
     systems: [
       { name: "mine", runs: ["/r"] },
       { name: "my ltr", runs: [], model: "ltr" },
     ],
   };
   const maps = (m: Record<string, number>) => new Map(Object.entries(m));
-  // "my ltr" is the best of the user's, scored from ltr: compared with BM25, not "ltr (kit)".
+  const pair = (s: typeof spec, m: Record<string, number>) => {
+    const p = comparedPair(s, maps(m))!;
+    return [p.a, p.b];
+  };
+  // Two systems of yours: your two best, whatever the baselines score (before: your best
+  // against "ltr (kit)").
   assert.deepEqual(
-    comparedPair(spec, maps({ mine: 0.5, "my ltr": 0.7, "ltr (kit)": 0.69, "BM25 (kit)": 0.6 })),
-    ["my ltr", "BM25 (kit)"],
+    pair(spec, { mine: 0.5, "my ltr": 0.7, "ltr (kit)": 0.69, "BM25 (kit)": 0.6 }),
+    ["my ltr", "mine"],
   );
+  assert.deepEqual(
+    pair(spec, { mine: 0.8, "my ltr": 0.7, "ltr (kit)": 0.9, "BM25 (kit)": 0.6 }),
+    ["mine", "my ltr"],
+  );
+  // One, scored from ltr: compared with BM25, not "ltr (kit)".
+  const one = { systems: [spec.systems[1]] };
+  assert.deepEqual(pair(one, { "my ltr": 0.7, "ltr (kit)": 0.69, "BM25 (kit)": 0.6 }), [
+    "my ltr",
+    "BM25 (kit)",
+  ]);
   // Run files: the strongest baseline.
   assert.deepEqual(
-    comparedPair(spec, maps({ mine: 0.8, "my ltr": 0.7, "ltr (kit)": 0.69, "BM25 (kit)": 0.6 })),
-    ["mine", "ltr (kit)"],
+    pair({ systems: [spec.systems[0]] }, { mine: 0.8, "ltr (kit)": 0.69, "BM25 (kit)": 0.6 }),
+    [
+      "mine",
+      "ltr (kit)",
+    ],
   );
-  // The example (no system of the user's): the two best.
+  // The pair given wins.
   assert.deepEqual(
-    comparedPair({ ...spec, systems: [] }, maps({ "ltr (kit)": 0.69, "BM25 (kit)": 0.6 })),
-    ["ltr (kit)", "BM25 (kit)"],
+    pair({ ...spec, compare: ["BM25 (kit)", "mine"] } as never, { mine: 0.8, "my ltr": 0.7 }),
+    ["BM25 (kit)", "mine"],
   );
+  // No system of yours (QRCD runs only): no pair.
+  assert.equal(comparedPair({ systems: [] }, maps({ "ltr (kit)": 0.69 })), undefined);
 });
 
 realDataTest(
   "breakdowns on WikiQA test: the groups partition the questions and average to MAP",
   "wikiqa",
   async (dir) => {
-    const split = await loadSystemsSplit(
-      { dataset: "wikiqa", split: "test", filter: "clean" },
-      dir,
-    );
+    const split = await loadSplit("wikiqa", "test", { dir });
     const s = await scoreSplit("lexical:bm25", "wikiqa", "test", { filter: "clean", dir });
-    const values = queryValues(split.qrels, runFromScores(s.questions, s.scores), ["map"], {
-      complete: true,
-      warn: false,
-    }).perQuery;
+    const values =
+      queryValues(qrelsFromQuestions(split.questions), runFromScores(s.questions, s.scores), [
+        "map",
+      ], {
+        complete: true,
+        warn: false,
+      }).perQuery;
     const map = [...values.values()].reduce((a, v) => a + v.map, 0) / values.size;
     for (const by of ["type", "candidates"] as const) {
       const rows = breakdownRows(split.questions, new Map([["bm25", values]]), by);

@@ -1,22 +1,14 @@
 /**
- * The arguments that name the user's systems, read once by `specFromArgs` for both places a
- * user writes them: the report's flags (`--run`, ...) and notebook 00's environment
- * (`KIT_RUNS`, ...), so the two agree on every value and every error names what the user
- * wrote. Paths resolve against the caller's folder, never the kernel's or the project's.
+ * The spec of a systems report, in its one form: the report's flags become it (paths against
+ * the caller's folder), a notebook writes it as an object, `spec.json` holds it as JSON
+ * (paths against the file's folder). Every value and every error is the same whichever way it
+ * came; the kernel of page 00 gets the report's file, not the spec.
  */
 import assert from "node:assert/strict";
 import { KitError } from "../../lib/errors.ts";
 import { paramsEnv } from "../../lib/report/execute.ts";
-import {
-  ENV_NAMES,
-  EXAMPLE_SYSTEMS,
-  FLAG_NAMES,
-  SAMPLE_SYSTEMS,
-  specFromArgs,
-  SYSTEMS_ENV,
-  systemsFromEnv,
-  userSystems,
-} from "../../lib/report/user_systems.ts";
+import { SYSTEMS_REPORT_ENV } from "../../lib/report/systems_report.ts";
+import { readSpecFile, resolveSpec, specFromFlags } from "../../lib/report/systems_spec.ts";
 
 const none = { runs: [], models: [], qrcdRuns: [] } as const;
 
@@ -33,21 +25,23 @@ async function callerFolder(): Promise<string> {
   return dir;
 }
 
-Deno.test("specFromArgs: defaults, paths against the caller's folder, models, QRCD", async () => {
+Deno.test("specFromFlags: defaults, paths against the caller's folder, models, QRCD", async () => {
   const dir = await callerFolder();
   try {
-    const spec = specFromArgs({
+    const spec = specFromFlags({
       runs: ["one=one.run", "seeds=runs/seed*.run"],
       models: ["local=models/mine", "bm25 again=lexical:bm25", "l=ltr", "hub=org/some-model"],
       qrcdRuns: ["q=qrcd.json"],
     }, dir)!;
     assert.deepEqual([spec.dataset, spec.split, spec.filter], ["wikiqa", "test", "clean"]);
+    // No corpus asked: the installed one is chosen when the report is computed.
+    assert.equal(spec.data, undefined);
+    assert.equal(spec.baselines, true);
     // The filter default is the protocol's for the split, as in every command.
-    const train = specFromArgs(
-      { runs: ["one=one.run"], models: [], qrcdRuns: [], split: "train" },
-      dir,
-    )!;
-    assert.equal(train.filter, "no-all");
+    assert.equal(
+      specFromFlags({ ...none, runs: ["one=one.run"], split: "train" }, dir)!.filter,
+      "no-all",
+    );
     assert.deepEqual(spec.systems, [
       { name: "one", runs: [`${dir}/one.run`] },
       // A glob in numeric order.
@@ -59,195 +53,129 @@ Deno.test("specFromArgs: defaults, paths against the caller's folder, models, QR
       { name: "hub", runs: [], model: "org/some-model" },
     ]);
     assert.deepEqual(spec.qrcd, { gold: "dev", runs: [{ name: "q", path: `${dir}/qrcd.json` }] });
-
-    const trec = specFromArgs({
-      ...none,
-      runs: ["x=one.run"],
-      dataset: "trecqa",
-      split: "dev",
-      filter: "raw",
-    }, dir)!;
-    assert.deepEqual([trec.dataset, trec.split, trec.filter], ["trecqa", "dev", "raw"]);
-    // Gold: a split name, or a file relative to the caller.
+    const trec = specFromFlags(
+      {
+        ...none,
+        runs: ["x=one.run"],
+        dataset: "trecqa",
+        split: "dev",
+        filter: "raw",
+        data: "sample",
+      },
+      dir,
+    )!;
+    assert.deepEqual([trec.dataset, trec.split, trec.filter, trec.data], [
+      "trecqa",
+      "dev",
+      "raw",
+      "sample",
+    ]);
     assert.equal(
-      specFromArgs({ ...none, qrcdRuns: ["q=qrcd.json"], qrcdGold: "gold.jsonl" }, dir)!.qrcd!
+      specFromFlags({ ...none, qrcdRuns: ["q=qrcd.json"], qrcdGold: "gold.jsonl" }, dir)!.qrcd!
         .gold,
       `${dir}/gold.jsonl`,
     );
-    assert.equal(
-      specFromArgs({ ...none, qrcdRuns: ["q=qrcd.json"], qrcdGold: "train" }, dir)!.qrcd!.gold,
-      "train",
-    );
-    assert.equal(specFromArgs(none, dir), undefined);
+    assert.equal(specFromFlags(none, dir), undefined);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("specFromArgs: every error is a KitError naming the flag or variable written", async () => {
+Deno.test("specFromFlags: every error is a KitError naming the flag", async () => {
   const dir = await callerFolder();
   try {
-    const cases: [Partial<Parameters<typeof specFromArgs>[0]>, RegExp, RegExp][] = [
-      [{ runs: ["one.run"] }, /--run takes NAME=PATH/, /KIT_RUNS takes NAME=PATH/],
-      [{ runs: ["x=missing.run"] }, /--run x: file not found/, /KIT_RUNS x: file not found/],
-      [{ runs: ["x=runs"] }, /--run x: not a regular file/, /KIT_RUNS x: not a regular file/],
+    const cases: [Partial<Parameters<typeof specFromFlags>[0]>, RegExp][] = [
+      [{ runs: ["one.run"] }, /--run takes NAME=PATH/],
+      [{ runs: ["x=missing.run"] }, /--run x: file not found/],
+      [{ runs: ["x=runs"] }, /--run x: not a regular file/],
+      [{ runs: ["x=nothing*.run"] }, /--run x: no file matches the pattern 'nothing\*\.run'/],
+      [{ models: ["lexical:bm25"] }, /--model takes NAME=SPEC/],
+      [{ models: ["m= "] }, /--model m= : no model spec/],
+      [{ qrcdRuns: ["q=qrcd.json,one.run"] }, /--qrcd-run q: give one/],
+      [{ qrcdGold: "dev" }, /--qrcd-gold is for --qrcd-run/],
+      [{ split: "test" }, /--split is for your systems; give --run/],
+      [{ dataset: "wikiqa" }, /--dataset is for your systems/],
+      [{ filter: "clean" }, /--filter is for your systems/],
+      [{ compare: "a,b" }, /--compare is for your systems/],
+      [{ runs: ["x=one.run"], dataset: "toString" }, /unknown dataset 'toString'/],
+      [{ runs: ["x=one.run"], split: "tset" }, /unknown wikiqa split 'tset'/],
+      [{ runs: ["x=one.run"], filter: "dirty" }, /unknown filter 'dirty'/],
+      [{ runs: ["a=one.run", "a=runs/seed1.run"] }, /two systems are named 'a'/],
+      [{ runs: ["BM25 (kit)=one.run"] }, /kit's baselines/],
+      [{ runs: ["x=one.run,one.run"] }, /given twice/],
       [
-        { runs: ["x=nothing*.run"] },
-        /--run x: no file matches the pattern 'nothing\*\.run'/,
-        /KIT_RUNS x: no file matches/,
+        { runs: ["x=one.run"], compare: "x,y" },
+        /--compare: no answer-selection system is named 'y'/,
       ],
-      [{ models: ["lexical:bm25"] }, /--model takes NAME=SPEC/, /KIT_MODELS takes NAME=SPEC/],
-      [{ models: ["m= "] }, /--model m= : no model spec/, /KIT_MODELS m= : no model spec/],
-      [{ qrcdRuns: ["q=qrcd.json,one.run"] }, /--qrcd-run q: give one/, /KIT_QRCD_RUNS q: give/],
-      [{ qrcdGold: "dev" }, /--qrcd-gold is for --qrcd-run/, /KIT_QRCD_GOLD is for KIT_QRCD_RUNS/],
-      [
-        { qrcdRuns: ["q=qrcd.json"], qrcdGold: "nope.jsonl" },
-        /--qrcd-gold: file not found/,
-        /KIT_QRCD_GOLD: file not found/,
-      ],
-      [{ split: "test" }, /--split is for the user's systems; give --run/, /KIT_SPLIT is for/],
-      [
-        { dataset: "wikiqa" },
-        /--dataset is for/,
-        /KIT_DATASET is for the user's systems; give KIT_RUNS/,
-      ],
-      [{ filter: "clean" }, /--filter is for/, /KIT_FILTER is for/],
-      // Values checked whichever way they came.
-      [
-        { runs: ["x=one.run"], dataset: "toString" },
-        /unknown dataset 'toString'/,
-        /unknown dataset/,
-      ],
-      [{ runs: ["x=one.run"], split: "tset" }, /unknown wikiqa split 'tset'/, /split 'tset'/],
-      [{ runs: ["x=one.run"], filter: "dirty" }, /unknown filter 'dirty'/, /filter 'dirty'/],
-      [{ runs: ["a=one.run", "a=runs/seed1.run"] }, /two systems are named 'a'/, /named 'a'/],
-      [{ runs: ["BM25 (kit)=one.run"] }, /kit's baselines/, /kit's baselines/],
-      [{ runs: ["x=one.run,one.run"] }, /given twice/, /given twice/],
+      [{ runs: ["x=one.run"], compare: "x" }, /--compare takes two system names/],
     ];
-    for (const [args, flagMessage, envMessage] of cases) {
-      for (
-        const [names, message] of [[FLAG_NAMES, flagMessage], [ENV_NAMES, envMessage]] as const
-      ) {
-        assert.throws(
-          () => specFromArgs({ ...none, ...args }, dir, names),
-          (e: unknown) => e instanceof KitError && message.test(e.message),
-          `${JSON.stringify(args)} with ${names.runs}`,
-        );
-      }
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("notebook 00's environment: KIT_RUNS and friends read like the flags", async () => {
-  const dir = await callerFolder();
-  try {
-    // `;` or new lines between values; spaces around them ignored; empty variables unset.
-    const spec = systemsFromEnv({
-      KIT_RUNS: "one=one.run;\n seeds = runs/seed*.run ;",
-      KIT_QRCD_RUNS: "q=qrcd.json",
-      KIT_QRCD_GOLD: " train ",
-      KIT_SPLIT: "dev",
-      KIT_FILTER: "",
-    }, dir)!;
-    assert.deepEqual(
-      spec,
-      specFromArgs({
-        runs: ["one=one.run", "seeds = runs/seed*.run"],
-        models: [],
-        qrcdRuns: ["q=qrcd.json"],
-        qrcdGold: "train",
-        split: "dev",
-      }, dir),
-    );
-    assert.equal(spec.systems[1].runs.length, 3);
-    assert.equal(systemsFromEnv({ KIT_RUNS: " ; ", KIT_SPLIT: "" }, dir), undefined);
-    // A model needs scoring, which only the report does: refused, with what to do instead.
-    assert.throws(
-      () => systemsFromEnv({ KIT_MODELS: "m=ltr", KIT_RUNS: "one=one.run" }, dir),
-      /KIT_MODELS is for 'deno task report --model'.*score it first.*KIT_RUNS/s,
-    );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("userSystems: the caller's folder is INIT_CWD, else PWD; KIT_SYSTEMS alone", async () => {
-  const dir = await callerFolder();
-  try {
-    const other = await Deno.makeTempDir();
-    const runs = (env: Record<string, string>) => userSystems(env).systems[0].runs;
-    assert.deepEqual(runs({ KIT_RUNS: "x=one.run", INIT_CWD: dir, PWD: other }), [
-      `${dir}/one.run`,
-    ]);
-    // Jupyter started by hand (no INIT_CWD, or an empty one): the shell's folder.
-    assert.deepEqual(runs({ KIT_RUNS: "x=one.run", PWD: dir }), [`${dir}/one.run`]);
-    assert.deepEqual(runs({ KIT_RUNS: "x=one.run", INIT_CWD: "", PWD: dir }), [`${dir}/one.run`]);
-    assert.throws(() => runs({ KIT_RUNS: "x=one.run", INIT_CWD: other }), /file not found/);
-    await Deno.remove(other);
-
-    // KIT_SYSTEMS names the spec file the report writes. Both ways at once is ambiguous; an
-    // empty variable is unset (as the report leaves them).
-    const specFile = (spec: unknown) => {
-      const file = `${dir}/spec-${Math.random()}.json`;
-      Deno.writeTextFileSync(file, JSON.stringify(spec));
-      return file;
-    };
-    const file = specFile({ ...SAMPLE_SYSTEMS, qrcd: undefined });
-    assert.throws(
-      () => userSystems({ [SYSTEMS_ENV]: file, KIT_RUNS: "x=one.run", PWD: dir }),
-      /KIT_SYSTEMS and KIT_RUNS are both set/,
-    );
-    assert.equal(userSystems({ [SYSTEMS_ENV]: file, KIT_RUNS: "", KIT_SPLIT: " " }).split, "test");
-    // The spec from the report has every model scored into a run.
-    const unscored = { ...SAMPLE_SYSTEMS, systems: [{ name: "m", runs: [], model: "ltr" }] };
-    assert.throws(
-      () => userSystems({ [SYSTEMS_ENV]: specFile(unscored) }),
-      /system 'm' has no run file/,
-    );
-    // Wrong types are a message naming the field, never a TypeError.
-    const base = { dataset: "wikiqa", split: "test", filter: "clean" };
-    for (
-      const [spec, message] of [
-        [{ ...base, systems: [{ name: 5 }] }, /systems\[0\]\.name must be a string, got 5/],
-        [null, /expected a JSON object, got null/],
-        [
-          { ...base, systems: [{ name: "a", runs: [5] }] },
-          /systems\[0\]\.runs\[0\] must be a string, got 5/,
-        ],
-        [{ ...base, systems: "x" }, /systems must be a list, got "x"/],
-        [{ ...base, split: 3, systems: [] }, /split must be a string, got 3/],
-        [
-          { ...base, systems: [{ name: "a", runs: ["/r"] }], compare: ["a"] },
-          /compare must name two systems/,
-        ],
-      ] as const
-    ) {
+    for (const [args, message] of cases) {
       assert.throws(
-        () => userSystems({ [SYSTEMS_ENV]: specFile(spec) }),
-        (e: Error) => e instanceof KitError && message.test(e.message) && e.message.includes(dir),
+        () => specFromFlags({ ...none, ...args }, dir),
+        (e: unknown) => e instanceof KitError && message.test(e.message),
+        JSON.stringify(args),
       );
     }
-    assert.throws(
-      () => userSystems({ [SYSTEMS_ENV]: `${dir}/none.json` }),
-      /cannot read the spec file/,
-    );
-    // Nothing given: the page's example (the kit's baselines), on either data.
-    assert.equal(userSystems({ KIT_DATA: "sample" }), EXAMPLE_SYSTEMS);
-    assert.equal(userSystems({ KIT_DATA: "real" }), EXAMPLE_SYSTEMS);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("the report's kernels get KIT_SYSTEMS and every KIT_RUNS-like variable emptied", () => {
-  const env = paramsEnv({ data: "real", systems: SAMPLE_SYSTEMS, systemsFile: "/tmp/s.json" });
-  assert.equal(env[SYSTEMS_ENV], "/tmp/s.json");
-  for (const name of Object.values(ENV_NAMES)) assert.equal(env[name], "", name);
-  // Without systems (notebooks 01-07) the user's environment is left alone.
-  const plain = paramsEnv({ data: "sample" });
-  for (const name of [SYSTEMS_ENV, ...Object.values(ENV_NAMES)]) {
-    assert.equal(plain[name], undefined);
+Deno.test("the spec as an object or as spec.json: the same fields, paths against its folder, typed errors", async () => {
+  const dir = await callerFolder();
+  try {
+    const object = {
+      dataset: "wikiqa",
+      systems: [{ name: "one", runs: ["one.run"] }, { name: "seeds", runs: ["runs/seed*.run"] }],
+      compare: ["seeds", "one"] as [string, string],
+    };
+    const fromObject = resolveSpec(object, dir);
+    // What ./kit report writes is a spec too, and reads back to itself from anywhere.
+    const file = `${dir}/spec.json`;
+    await Deno.writeTextFile(file, JSON.stringify(object));
+    assert.deepEqual(await readSpecFile(file), fromObject);
+    await Deno.writeTextFile(`${dir}/again.json`, JSON.stringify(fromObject));
+    assert.deepEqual(await readSpecFile(`${dir}/again.json`), fromObject);
+    assert.deepEqual(fromObject.systems[1].runs, [1, 2, 10].map((s) => `${dir}/runs/seed${s}.run`));
+    // Wrong types are a message naming the field, never a TypeError.
+    const cases: [unknown, RegExp][] = [
+      [{ systems: [{ name: 5 }] }, /systems\[0\]\.name must be a string, got 5/],
+      [null, /expected an object, got null/],
+      [{ systems: [{ name: "a", runs: [5] }] }, /systems\[0\]\.runs\[0\] must be a string, got 5/],
+      [{ systems: "x" }, /systems must be a list, got "x"/],
+      [{ split: 3, systems: [] }, /split must be a string, got 3/],
+      [{ systems: [{ name: "a", runs: ["one.run"] }], compare: ["a"] }, /compare must name two/],
+      [{ systems: [{ name: "a" }] }, /system 'a': give its run files \(runs\) or a model/],
+      [
+        { systems: [{ name: "a", runs: ["one.run"] }], data: "full" },
+        /data must be 'real' or 'sample'/,
+      ],
+      [{ systems: [{ name: "a", runs: ["one.run"] }], runs: [] }, /unknown field 'runs'/],
+      [{ systems: [] }, /no system given/],
+    ];
+    for (const [spec, message] of cases) {
+      await Deno.writeTextFile(file, JSON.stringify(spec));
+      await assert.rejects(
+        () => readSpecFile(file),
+        (e: Error) => e instanceof KitError && message.test(e.message) && e.message.includes(file),
+        JSON.stringify(spec),
+      );
+    }
+    await assert.rejects(() => readSpecFile(`${dir}/none.json`), /cannot read the spec/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("page 00's kernel gets the report's file, and no other systems variable", () => {
+  const env = paramsEnv({ data: "real", systemsReport: "/r/systems.json" });
+  assert.equal(env[SYSTEMS_REPORT_ENV], "/r/systems.json");
+  assert.deepEqual(
+    Object.keys(env).filter((k) =>
+      /^KIT_(RUNS|SYSTEMS|MODELS|QRCD|DATASET|SPLIT|FILTER|COMPARE)/.test(k)
+    ),
+    [SYSTEMS_REPORT_ENV],
+  );
+  // The lessons' kernels: none.
+  assert.equal(paramsEnv({ data: "sample" })[SYSTEMS_REPORT_ENV], undefined);
 });

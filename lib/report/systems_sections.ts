@@ -1,0 +1,231 @@
+/**
+ * What each section of page 00 shows, from a `SystemsReport`: its tables, figures and the few
+ * sentences whose numbers come from the data. The section's prose (what it shows and why) is
+ * the notebook's Markdown cell above it; a notebook cell is `await showSection(report, "results")`.
+ * A section with nothing to show (no system with several runs, no tie that moves a MAP, no
+ * QRCD run) shows one line saying so; `./kit report` leaves such sections out of its page.
+ *
+ * @module
+ */
+import type { Displayable, MimeBundle } from "../plot/display.ts";
+import { display } from "../plot/show.ts";
+import { table } from "../plot/table.ts";
+import type { Figure } from "../plot/figures.ts";
+import { headline } from "./headline.ts";
+import { reportHeadline } from "./systems_files.ts";
+import type { SectionName, SystemsReport } from "./systems_report.ts";
+import {
+  corpusRows,
+  differenceFigure,
+  failureRows,
+  familyRows,
+  gapRows,
+  note,
+  outcomeRows,
+  publishedRows,
+  qrcdRows,
+  resultFigure,
+  resultRows,
+  spreadFigure,
+  spreadRows,
+  systemRows,
+  tieFigure,
+  tieRows,
+  warningsBlock,
+} from "./systems_tables.ts";
+
+/** What a section says when it has nothing to show. */
+const NOTHING: Record<SectionName, string> = {
+  systems: "",
+  warnings: "No answer-selection system: nothing to check against a split.",
+  results: "No answer-selection system given.",
+  published: "No answer-selection system given.",
+  spread: "Every system has one run: give several (one per seed) to see their spread.",
+  significance: "Fewer than two answer-selection systems: nothing to compare.",
+  ties: "Tie-breaking moves no system's MAP or MRR: every range over the orders of tied " +
+    "candidates is 0.",
+  pair: "No pair to analyse (one of your systems and a baseline, or two of yours, are needed).",
+  breakdowns: "No answer-selection system given.",
+  qrcd: "No QRCD run given.",
+  files: "",
+};
+
+function escapeHtml(s: string): string {
+  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;");
+}
+
+/** The sample note as a framed block: the numbers are not the real corpus's. */
+function sampleBlock(text: string): Displayable {
+  const bundle: MimeBundle = {
+    "text/html": '<div class="kit-warnings" style="border:2px solid #d62728;border-radius:4px;' +
+      `padding:0.5em 1em;background:#fff5f5"><b>Not the real corpus:</b> ${escapeHtml(text)}</div>`,
+    "text/plain": `Not the real corpus: ${text}`,
+  };
+  return { [Symbol.for("Jupyter.display")]: () => bundle };
+}
+
+/** Says where the report's files are (links relative to the exported page), or that none were written. */
+function filesBlock(r: SystemsReport): Displayable {
+  const files = r.files ?? [];
+  const what = "The numbers of this page as data: the spec (spec.json, which evaluateSystems " +
+    "takes), every number (systems.json) and per-question values (CSV)";
+  const bundle: MimeBundle = files.length
+    ? {
+      "text/html": `<div class="kit-export">${escapeHtml(what)}: ` +
+        files.map((f) => `<a href="../${escapeHtml(f)}">${escapeHtml(f)}</a>`).join(", ") +
+        ", next to this report's index.</div>",
+      "text/plain": `${what}: ${files.join(", ")} (in the report folder)`,
+    }
+    : {
+      "text/html": `<div class="kit-export">${escapeHtml(what)}: written by ` +
+        "<code>./kit report</code>, not by this notebook alone.</div>",
+      "text/plain": `${what}: written by ./kit report, not by this notebook alone`,
+    };
+  return { [Symbol.for("Jupyter.display")]: () => bundle };
+}
+
+/**
+ * The outputs of one section of page 00 (tables, figures, notes), in order; one note when the
+ * section has nothing to show.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evaluateSystems } from "./systems_report.ts";
+ * import { sectionItems } from "./systems_sections.ts";
+ * import { SAMPLES_DIR } from "../data/paths.ts";
+ * const report = await evaluateSystems({ data: "sample",
+ *   systems: [{ name: "mine", runs: [`${SAMPLES_DIR}/runs/wikiqa-test.run`] }] }, { bootstrapSamples: 100 });
+ * assert.equal(sectionItems(report, "results").length, 2); // the table and the figure
+ * assert.equal(sectionItems(report, "spread").length, 1); // one run: a line saying so
+ * ```
+ */
+export function sectionItems(r: SystemsReport, section: SectionName): (Displayable | Figure)[] {
+  if (!r.sections.includes(section)) return [note(NOTHING[section])];
+  const c = r.corpus;
+  const where = c ? `${c.dataset} ${c.split} (${c.filter})` : "";
+  switch (section) {
+    case "systems":
+      return [
+        ...(c?.sampleNote ? [sampleBlock(c.sampleNote)] : []),
+        table(systemRows(r), { caption: "The systems of this report" }),
+        ...(c
+          ? [table(corpusRows(r), {
+            caption: "The split every system is judged on (every question counts: -c)",
+          })]
+          : []),
+        ...r.notes.map((n) => note(`${n.system} (${n.file}): ${n.text}`)),
+      ];
+    case "warnings":
+      return [warningsBlock(r.warnings)];
+    case "results":
+      return [
+        table(resultRows(r), {
+          caption: `${where}: ${c!.questions} questions; intervals: 95%, percentile bootstrap ` +
+            `over questions (${r.procedures.bootstrapSamples} resamples, seed ${r.procedures.seed})`,
+        }),
+        resultFigure(r),
+      ];
+    case "published": {
+      if (r.published.rows.length === 0) {
+        return [note(
+          `The kit knows no published numbers for ${c!.dataset} ${c!.split}: every one it ` +
+            "knows is on a test split.",
+        )];
+      }
+      const setting = c!.filter === "clean" ? [] : [note(
+        `This report uses the filter '${c!.filter}'; the published rows are on the question ` +
+          "sets named in each row (mostly clean): compare with care.",
+      )];
+      return [
+        table(publishedRows(r), { caption: `Published ${c!.dataset} ${c!.split} numbers` }),
+        ...setting,
+        r.published.gaps.length
+          ? table(gapRows(r), {
+            caption: "Your systems beside the published row they are named after or sit near",
+          })
+          : note(
+            "None of your systems carries a published system's name or has MAP and MRR within " +
+              "0.01 of a published row.",
+          ),
+      ];
+    }
+    case "spread":
+      return [table(spreadRows(r)), spreadFigure(r)];
+    case "significance": {
+      const f = r.family!;
+      const level = +(f.level * 100).toFixed(2);
+      return [
+        note(
+          `The family: ${f.size} pair(s) per measure over ${f.questions} questions. Each p is ` +
+            `multiplied by ${f.size} (Bonferroni); a pair is significant when that adjusted p is ` +
+            `at most ${f.alpha}, which is exactly when its ${level}% interval excludes 0.`,
+        ),
+        table(familyRows(r), { caption: "Your systems' pairs: A - B per measure" }),
+      ];
+    }
+    case "ties":
+      return [table(tieRows(r)), tieFigure(r)];
+    case "pair": {
+      const p = r.pair!;
+      const items: (Displayable | Figure)[] = [
+        note(`${p.a} against ${p.b}: ${p.reason}.`),
+        table(outcomeRows(r), {
+          caption: `Questions where each system scores higher (${c!.questions} questions)`,
+        }),
+        table(p.differing, { caption: `The questions where ${p.a} and ${p.b} differ most (AP)` }),
+        differenceFigure(r),
+      ];
+      if (p.failures) {
+        items.push(
+          table(failureRows(p.failures), {
+            caption: `Where ${p.a} puts a wrong candidate first: ${p.failures.count} of ` +
+              `${p.failures.of} questions; the worst ones`,
+          }),
+        );
+      }
+      return items;
+    }
+    case "breakdowns":
+      return [
+        table(r.breakdowns.type, { caption: "MAP by question type" }),
+        table(r.breakdowns.candidates, { caption: "MAP by number of candidates" }),
+      ];
+    case "qrcd": {
+      const q = r.qrcd!;
+      return [
+        table(qrcdRows(r), { caption: `QRCD ${q.gold}: ${q.records} records` }),
+        table(q.questions, { caption: "pRR per question" }),
+        warningsBlock(
+          q.warnings,
+          "No warning from the submission checker: every run has every pq_id of the gold " +
+            "records, ranks 1..n and non-increasing scores.",
+          "Submission checker warnings",
+        ),
+      ];
+    }
+    case "files":
+      return [
+        filesBlock(r),
+        headline(`Your systems${where ? `: ${where}` : ""}`, reportHeadline(r)),
+      ];
+  }
+}
+
+/**
+ * Shows one section of page 00 in the notebook: `await showSection(report, "results")`.
+ *
+ * @example
+ * ```ts
+ * import { evaluateSystems } from "./systems_report.ts";
+ * import { showSection } from "./systems_sections.ts";
+ * import { SAMPLES_DIR } from "../data/paths.ts";
+ * const report = await evaluateSystems({ data: "sample", baselines: false,
+ *   systems: [{ name: "mine", runs: [`${SAMPLES_DIR}/runs/wikiqa-test.run`] }] }, { bootstrapSamples: 100 });
+ * await showSection(report, "warnings"); // outside a kernel: printed as text
+ * ```
+ */
+export async function showSection(r: SystemsReport, section: SectionName): Promise<void> {
+  for (const item of sectionItems(r, section)) await display(item);
+}
