@@ -61,15 +61,16 @@ export function signTest(
 /** 2 P(X <= k) for X ~ binomial(n, 1/2), at most 1 (1 when n = 0). */
 function twoSidedBinomialHalf(k: number, n: number): number {
   if (n === 0) return 1;
-  // Terms C(n, i) / 2^n by their ratio (n - i) / (i + 1): exact for small n; in logs once
-  // 2^-n would underflow.
+  // The counts C(n, i) by C(n, i + 1) = C(n, i) (n - i) / (i + 1), exact while they fit in
+  // 2^53, then divided by 2^n; in logs once the counts would overflow.
   let tail = 0;
   if (n <= 1000) {
-    let term = 0.5 ** n;
+    let count = 1;
     for (let i = 0; i <= k; i++) {
-      tail += term;
-      term *= (n - i) / (i + 1);
+      tail += count;
+      count = count * (n - i) / (i + 1);
     }
+    tail *= 0.5 ** n;
   } else {
     let logTerm = n * Math.log(0.5);
     for (let i = 0; i <= k; i++) {

@@ -4,14 +4,17 @@
  * cell done before its outputs, and nbclient, under both, drops late ones silently: the awaited
  * `display` is the one cure), and the exported page must draw every figure offline in Chromium
  * with plotly.js in it once. One run per notebook (sample data);
- * notebook 00 (the user's systems) is run the way docs/notebooks.md shows: from a folder
- * outside the project, its systems in `KIT_RUNS` with paths relative to that folder.
+ * notebook 00 (your systems) is run as a user opens it: from a folder outside the project,
+ * on the spec of its first cell, against the kit's runner given the report `./kit report`
+ * computes for that spec.
  * `deno run -A tools/nbconvert_repeat.ts --runs 3` repeats it.
  */
 import assert from "node:assert/strict";
 import { PROJECT_ROOT, SAMPLES_DIR } from "../../lib/data/paths.ts";
 import { type BrowserSession, launchBrowser } from "../../lib/report/browser.ts";
 import { listNotebooks, SYSTEMS_NOTEBOOK } from "../../lib/report/build.ts";
+import { evaluateSystems } from "../../lib/report/systems_report.ts";
+import { writeSystemsFiles } from "../../lib/report/systems_files.ts";
 import { executeNotebook, type NotebookParams } from "../../lib/report/execute.ts";
 import {
   checkHtmlExport,
@@ -56,8 +59,8 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "kit-nbconvert-" });
     const session = await launchBrowser();
     try {
-      // Notebook 00 runs only with the user's systems: the next test.
-      const names = listNotebooks(`${PROJECT_ROOT}/notebooks`).filter((n) => !n.startsWith("00"));
+      // Notebook 00, on your systems: the next test.
+      const names = listNotebooks(`${PROJECT_ROOT}/notebooks`);
       for (const name of names) {
         await checkPlainAgainstRunner(session, dir, name, { data: "sample" });
       }
@@ -69,53 +72,33 @@ Deno.test({
 });
 
 Deno.test({
-  name: "notebook 00 under plain nbconvert from another folder: KIT_RUNS with relative paths",
+  name:
+    "notebook 00 under plain nbconvert from another folder: its own spec, the outputs of the report's",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "kit-nbconvert-00-" });
     const outside = `${dir}/my runs`;
-    await Deno.mkdir(`${outside}/seeds`, { recursive: true });
-    const sample = await Deno.readTextFile(`${SAMPLES_DIR}/runs/wikiqa-test.run`);
-    await Deno.writeTextFile(`${outside}/mine.run`, sample);
-    // Two "seeds": the sample run, and the same with every score negated (another ranking).
-    await Deno.writeTextFile(`${outside}/seeds/seed1.run`, sample);
-    await Deno.writeTextFile(
-      `${outside}/seeds/seed2.run`,
-      sample.replace(/^([^#\s]\S* \S+ \S+ \S+ )(\S+)/gm, (_, head, score) => `${head}${-score}`),
-    );
+    await Deno.mkdir(outside, { recursive: true });
     const session = await launchBrowser();
     try {
-      // The runner gets the spec the report would build, absolute paths.
-      const systems = {
-        dataset: "wikiqa" as const,
-        split: "test",
-        filter: "clean" as const,
-        systems: [
-          { name: "mine", runs: [`${outside}/mine.run`] },
-          { name: "my seeds", runs: [`${outside}/seeds/seed1.run`, `${outside}/seeds/seed2.run`] },
-        ],
-      };
-      // ... handed over as the report does: one spec file.
-      const systemsFile = `${dir}/systems.json`;
-      await Deno.writeTextFile(systemsFile, JSON.stringify(systems));
+      // The runner gets what ./kit report hands page 00: the report of the same spec as the
+      // notebook's first cell (the bundled sample run), computed once and written.
+      const report = await evaluateSystems({
+        data: "sample",
+        systems: [{ name: "sample run", runs: [`${SAMPLES_DIR}/runs/wikiqa-test.run`] }],
+      });
+      const systemsReport = await writeSystemsFiles(report, dir);
       const html = await checkPlainAgainstRunner(session, dir, SYSTEMS_NOTEBOOK, {
         data: "sample",
-        systems,
-        systemsFile,
+        systemsReport,
       }, {
-        // As typed in a shell in `outside`: PWD is that folder; no INIT_CWD (no deno task).
+        // As typed in a shell in another folder, with nothing set for the kit.
         cwd: outside,
-        env: {
-          KIT_RUNS: "mine=mine.run; my seeds=seeds/seed*.run",
-          PWD: outside,
-          INIT_CWD: "",
-        },
+        env: { KIT_SYSTEMS_REPORT: "", PWD: outside, INIT_CWD: "" },
       });
-      assert.match(html, /<td[^>]*>my seeds</, "the systems of KIT_RUNS are on the page");
-      // Not the example, which stands in when no system is given.
-      assert.doesNotMatch(html, /An example:/, "not the example");
-      assert.match(html, /seed1\.run, seed2\.run/, "the glob, relative to the caller's folder");
+      assert.match(html, /<td[^>]*>sample run</, "the first cell's system is on the page");
+      assert.match(html, /wikiqa-test\.run/);
     } finally {
       await session.close();
       await Deno.remove(dir, { recursive: true });

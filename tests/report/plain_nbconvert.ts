@@ -28,7 +28,7 @@ export interface PlainRun {
 export interface PlainRunOptions {
   /** The folder the command is typed in (default: this process's). */
   cwd?: string;
-  /** More environment variables (e.g. `KIT_RUNS`; `""` unsets one for the notebook). */
+  /** More environment variables (`""` unsets one for the notebook). */
   env?: Record<string, string>;
 }
 

@@ -1,21 +1,17 @@
 /**
- * The report on the user's systems (issue 12): arguments (`NAME=PATH`, lists, globs), the
- * page built from runs the kit has never seen, its numbers against `eval trec -c` on the
- * split's clean qrels (and trec_eval 9.0.8 when available), the error analysis with texts,
- * the protocol warnings, the exports, and user strings escaped wherever they reach HTML,
- * `<script>` JSON and file names.
+ * The report on your systems: arguments (`NAME=PATH`, lists, globs), page 00 alone (the
+ * lessons only with --lessons), built from runs the kit has never seen on the installed corpus
+ * by default, its numbers against `eval trec -c` on the split's clean qrels (and trec_eval
+ * 9.0.8 when available), the error analysis with texts, the protocol warnings, the files
+ * written once beside it, and user strings escaped wherever they reach HTML, `<script>` JSON
+ * and file names.
  */
 import assert from "node:assert/strict";
 import { buildReport, SYSTEMS_NOTEBOOK } from "../../lib/report/build.ts";
 import { runPlainNbconvert } from "./plain_nbconvert.ts";
-import {
-  checkSpec,
-  ENV_NAMES,
-  parseSystemArg,
-  SAMPLE_SYSTEMS,
-} from "../../lib/report/user_systems.ts";
+import { parseSystemArg, resolveSpec } from "../../lib/report/systems_spec.ts";
 import { expandGlob } from "../../lib/io/glob.ts";
-import { loadQrcdGold, readQrcdRuns } from "../../lib/report/systems_input.ts";
+import { loadQrcdGold, readQrcdRuns } from "../../lib/report/systems_qrcd.ts";
 import { KitError } from "../../lib/errors.ts";
 import {
   formatQrels,
@@ -72,34 +68,25 @@ Deno.test("--run NAME=PATH: lists, globs (numeric order), relative to the caller
   }
 });
 
+const SAMPLE_RUN = `${ROOT}/data/samples/runs/wikiqa-test.run`;
+
 Deno.test("system specs: unique names, not a baseline's, a known split", () => {
-  const one = (name: string) => ({ name, runs: ["/r"] });
+  const one = (name: string) => ({ name, runs: [SAMPLE_RUN] });
+  const check = (spec: object) => resolveSpec({ systems: [], ...spec }, "/");
+  assert.throws(() => check({ systems: [one("a"), one("a")] }), /two systems are named 'a'/);
+  assert.throws(() => check({ systems: [one("BM25 (kit)")] }), /kit's baselines/);
   assert.throws(
-    () => checkSpec({ ...SAMPLE_SYSTEMS, systems: [one("a"), one("a")] }),
-    /two systems are named 'a'/,
-  );
-  assert.throws(
-    () => checkSpec({ ...SAMPLE_SYSTEMS, systems: [one("BM25 (kit)")] }),
-    /kit's baselines/,
-  );
-  assert.throws(
-    () => checkSpec({ ...SAMPLE_SYSTEMS, split: "dev2" }),
+    () => check({ split: "dev2", systems: [one("a")] }),
     /unknown wikiqa split 'dev2'/,
   );
-  assert.throws(
-    () => checkSpec({ ...SAMPLE_SYSTEMS, systems: [], qrcd: undefined }),
-    /no system given/,
-  );
-  assert.throws(
-    () => checkSpec({ ...SAMPLE_SYSTEMS, systems: [{ name: "m", runs: [] }] }),
-    /no run file/,
-  );
-  checkSpec({ ...SAMPLE_SYSTEMS, systems: [{ name: "m", runs: [], model: "ltr" }] });
+  assert.throws(() => check({}), /no system given/);
+  assert.throws(() => check({ systems: [{ name: "m", runs: [] }] }), /give its run files/);
+  check({ systems: [{ name: "m", model: "ltr" }] });
 });
 
 Deno.test("report CLI: flags for systems are checked before anything runs", async () => {
   const cases: [string[], RegExp][] = [
-    [["--dataset", "trecqa"], /--dataset is for the user's systems/],
+    [["--dataset", "trecqa"], /--dataset is for your systems/],
     [
       ["--run", "x=data/samples/runs/wikiqa-test.run", "--split", "tset"],
       /unknown wikiqa split 'tset'/,
@@ -107,6 +94,12 @@ Deno.test("report CLI: flags for systems are checked before anything runs", asyn
     [["--qrcd-gold", "dev"], /--qrcd-gold is for --qrcd-run/],
     [["--only", "99", "--only", "01"], /--only 99 matches no notebook \(the notebooks: 01, 02,/],
     [["--only", "01", "--only", "00"], /--only 00 matches no notebook \(00 needs systems: --run/],
+    // Given systems, the report is page 00: a lesson is asked for with --lessons.
+    [
+      ["--run", "x=data/samples/runs/wikiqa-test.run", "--only", "01"],
+      /--only 01 matches no notebook \(a lesson: with your systems, add --lessons\) \(the notebooks: 00\)/,
+    ],
+    [["--lessons"], /--lessons is for a report on your systems/],
     [
       ["--run", "x=data/samples/runs/wikiqa-test.run", "--filter", "dirty"],
       /unknown filter 'dirty'/,
@@ -120,7 +113,7 @@ Deno.test("report CLI: flags for systems are checked before anything runs", asyn
       ["--run", "x=data/samples/runs/wikiqa-test.run", "--compare", "x"],
       /--compare takes two system names, A,B/,
     ],
-    [["--compare", "a,b"], /--compare is for the user's systems/],
+    [["--compare", "a,b"], /--compare is for your systems/],
   ];
   for (const [args, message] of cases) {
     const r = await runCli(["report", ...args, "--out", "/nonexistent/never-made"]);
@@ -177,14 +170,19 @@ Deno.test("report: a QRCD run sharing no pq_id with the gold is one message nami
       );
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, message);
-      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+      // One error line (beside the line saying which corpus the QRCD runs are judged on).
+      assert.equal(
+        r.stderr.trim().split("\n").filter((l) => !/^QRCD runs: /.test(l)).length,
+        1,
+        r.stderr,
+      );
       assert.doesNotMatch(r.stderr, /no predictions for this gold/);
       await assert.rejects(() => Deno.stat(`${dir}/out`), Deno.errors.NotFound);
     }
     // Some pq_ids missing: one summary line, not one per pq_id.
     await Deno.writeTextFile(`${dir}/some.json`, JSON.stringify(some));
     const read = await readQrcdRuns(
-      { ...SAMPLE_SYSTEMS, qrcd: { gold: "dev", runs: [{ name: "q", path: `${dir}/some.json` }] } },
+      { qrcd: { gold: "dev", runs: [{ name: "q", path: `${dir}/some.json` }] } },
       await loadQrcdGold("dev", `${ROOT}/data/samples`),
     );
     const issues = read.get("q")!.issues;
@@ -199,31 +197,28 @@ Deno.test("report: a QRCD run sharing no pq_id with the gold is one message nami
 const HOSTILE = `</script><script>alert("x")</script> & <b>bold</b>, "q" |a| ../x`;
 
 Deno.test({
-  name: "sample report on a user run: page, index, exports, summary; hostile names escaped",
+  name:
+    "sample report on your runs: page 00 alone, index, files written once, summary; hostile names escaped",
   ...resources,
   async fn() {
     const dir = await Deno.makeTempDir();
     try {
-      const run = `${ROOT}/data/samples/runs/wikiqa-test.run`;
+      const run = SAMPLE_RUN;
       const report = await buildReport({
-        params: {
+        params: { data: "sample" },
+        systems: resolveSpec({
           data: "sample",
-          systems: checkSpec({
-            dataset: "wikiqa",
-            split: "test",
-            filter: "clean",
-            systems: [{ name: HOSTILE, runs: [run] }, {
-              name: "scored",
-              runs: [],
-              model: "lexical:wordcnt",
-            }, { name: "bm", runs: [], model: "lexical:bm25" }],
-          }),
-        },
-        only: ["00"],
+          systems: [
+            { name: HOSTILE, runs: [run] },
+            { name: "scored", model: "lexical:wordcnt" },
+            { name: "bm", model: "lexical:bm25" },
+          ],
+        }, "/"),
         outDir: `${dir}/out`,
         pdf: false,
         log: () => {},
       });
+      // A report on systems is page 00 alone (before: every lesson too).
       assert.deepEqual(report.notebooks.map((e) => e.name), ["00-your-systems"]);
       const page = report.notebooks[0];
       assert.ok(page.figures >= 3 && page.check.figures.every((f) => f.svg && f.marks > 0));
@@ -235,37 +230,58 @@ Deno.test({
       assert.ok(!html.includes("<b>bold</b>"), "raw tag in the page");
       const index = await Deno.readTextFile(report.index);
       assert.ok(!index.includes('<script>alert("x")') && index.includes("&lt;b&gt;bold&lt;/b&gt;"));
+      // The index shows your systems and page 00, no lesson's headline.
+      assert.doesNotMatch(index, /random MAP|01-datasets/);
       // Figures: the name reaches Plotly's JSON inside <script> escaped for Plotly and for the script.
       const nb = JSON.parse(await Deno.readTextFile(page.ipynb)) as NotebookJson;
       const figs = nb.cells.flatMap((c) => c.outputs ?? []).filter((o) =>
         o.data && PLOTLY_MIME in o.data
       );
       assert.ok(JSON.stringify(figs[0].data![PLOTLY_MIME]).includes("&lt;/script&gt;"));
-      // summary.json: the user's systems, names intact, numbers of the sample run (hand-worked:
-      // AP 1, 7/12, 1/3, 1/2 over the four clean questions).
+      // summary.json: your systems, names intact, numbers of the sample run (hand-worked:
+      // AP 1, 7/12, 1/3, 1/2 over the four clean questions); paths relative to the folder.
       const summary = JSON.parse(await Deno.readTextFile(`${dir}/out/summary.json`));
       assert.equal(summary.systems.length, 3);
+      assert.equal(summary.index, "index.html");
+      assert.equal(summary.notebooks[0].html, "html/00-your-systems.html");
+      assert.ok(
+        !JSON.stringify(summary).includes(`${dir}/out/`),
+        "an absolute path into the folder",
+      );
       const mine = summary.systems[0];
       assert.equal(mine.name, HOSTILE);
-      assert.deepEqual([mine.dataset, mine.split, mine.filter, mine.queries], [
+      assert.deepEqual([mine.dataset, mine.split, mine.filter, mine.corpus, mine.queries], [
         "wikiqa",
         "test",
         "clean",
+        "sample",
         4,
       ]);
       assert.ok(Math.abs(mine.map - (1 + 7 / 12 + 1 / 3 + 1 / 2) / 4) < 1e-15);
       assert.equal(mine.map_sd, undefined);
-      // The scored model's run is in the report, under a file-safe name.
+      // The scored model's run is in the report, under a file-safe name relative to it.
       const scored = summary.systems[1];
       assert.equal(scored.model, "lexical:wordcnt");
-      assert.match(scored.runs[0], new RegExp(`^${dir}/out/runs/02-scored\\.run$`));
-      assert.ok((await Deno.stat(scored.runs[0])).isFile);
-      // Exports: CSV rows per system, run and question, quoted; JSON with both systems and baselines.
+      assert.deepEqual(scored.runs, ["runs/02-scored.run"]);
+      assert.ok((await Deno.stat(`${dir}/out/${scored.runs[0]}`)).isFile);
+      // The files: the spec, the report (what page 00 rendered), CSV views of it.
+      const written = JSON.parse(await Deno.readTextFile(`${dir}/out/systems.json`));
+      assert.deepEqual(written.files, [
+        "spec.json",
+        "systems.json",
+        "per-question.csv",
+        "pair-differences.csv",
+      ]);
+      assert.deepEqual(
+        JSON.parse(await Deno.readTextFile(`${dir}/out/spec.json`)).systems.map((
+          s: { name: string },
+        ) => s.name),
+        [HOSTILE, "scored", "bm"],
+      );
       const csv = await Deno.readTextFile(`${dir}/out/per-question.csv`);
       assert.match(csv, /^system,kind,run,question,map,recip_rank,P_1,ndcg_cut_10\n/);
       assert.ok(csv.includes(`"${HOSTILE.replaceAll('"', '""')}",user,${run},Q300,1,1,1,1\n`));
-      const json = JSON.parse(await Deno.readTextFile(`${dir}/out/per-question.json`));
-      assert.deepEqual(json.systems.map((s: { kind: string }) => s.kind), [
+      assert.deepEqual(written.systems.map((s: { kind: string }) => s.kind), [
         "user",
         "user",
         "user",
@@ -273,19 +289,26 @@ Deno.test({
         "baseline",
       ]);
       // One corpus per report: the model scored for --model is evaluated on the same corpus as
-      // the kit's BM25 (the fetched corpus was scored and the sample judged: MAP 0).
-      const bm = json.systems.find((s: { name: string }) => s.name === "bm");
-      const kitBm25 = json.systems.find((s: { name: string }) => s.name === "BM25 (kit)");
-      assert.ok(bm.map > 0);
-      assert.equal(bm.map, kitBm25.map);
-      // The page as a report: no code, no part that has nothing to show, no empty column.
-      assert.ok(!html.includes("// Your runs: NAME=PATH"), "code on the page");
+      // the kit's BM25.
+      const bm = written.systems.find((s: { name: string }) => s.name === "bm");
+      const kitBm25 = written.systems.find((s: { name: string }) => s.name === "BM25 (kit)");
+      assert.ok(bm.mean.map > 0);
+      assert.equal(bm.mean.map, kitBm25.mean.map);
+      // The page as a report: no code, no section that has nothing to show, no empty column;
+      // the sample said to be the sample.
+      assert.ok(!html.includes("// The spec: your systems"), "code on the page");
       assert.ok(!html.includes(">Several runs of one system<") && !html.includes(">QRCD runs<"));
       assert.ok(!html.includes("sd (runs)"));
-      // Every pair's difference with its paired interval, in summary.json.
-      assert.equal(summary.differences.length, 4 * 10); // 5 systems: 10 pairs, 4 measures
-      for (const d of summary.differences) {
-        assert.ok(typeof d.ci_lower === "number" && d.ci_lower <= d.ci_upper, JSON.stringify(d));
+      assert.match(html, /Not the real corpus:/);
+      // The family: your 3 systems against each other (3) and each against the 2 baselines
+      // (6) on each of 4 measures; never a baseline against a baseline.
+      const f = summary.significance;
+      assert.equal(f.size, 9);
+      assert.equal(f.tests.length, 4 * 9);
+      for (const t of f.tests) {
+        assert.ok(!(t.a.endsWith("(kit)") && t.b.endsWith("(kit)")), JSON.stringify(t));
+        assert.ok(t.lower <= t.upper, JSON.stringify(t));
+        assert.equal(t.significant, t.lower > 0 || t.upper < 0, JSON.stringify(t));
       }
       // No file is named after a system.
       for await (const e of Deno.readDir(`${dir}/out`)) assert.ok(!e.name.includes("script"));
@@ -342,10 +365,9 @@ realDataTest(
       await Deno.writeTextFile(qrelsFile, [...formatQrels(qrelsFromQuestions(questions))].join(""));
 
       const out = `${dir}/report`;
+      // No --data: the fetched corpus, installed, is the default.
       const r = await runCli([
         "report",
-        "--data",
-        "real",
         "--run",
         "Wgt Word Cnt=wgt.run",
         "--run",
@@ -364,9 +386,10 @@ realDataTest(
         "--out",
         "report",
         "--no-pdf",
-      ], { env: { INIT_CWD: dir } });
+      ], { cwd: dir });
       assert.equal(r.code, 0, r.stderr);
       const summary = JSON.parse(await Deno.readTextFile(`${out}/summary.json`));
+      assert.equal(summary.corpus.data, "real");
       const byName = new Map(summary.systems.map((s: { name: string }) => [s.name, s]));
       const trec = async (file: string) => {
         const t = await runCli([
@@ -408,6 +431,7 @@ realDataTest(
       await check("BM25 edited", [`${dir}/bm25-edited.run`]);
       await check("ltr seeds", [1, 2, 3, 4, 5].map((s) => `${dir}/ltr-seed${s}.run`));
       await check("wordcnt", [`${out}/runs/05-wordcnt.run`]);
+      assert.deepEqual((byName.get("wordcnt") as { runs: string[] }).runs, ["runs/05-wordcnt.run"]);
       // The .ref-numbered run: mapped (said on stderr) and equal to trec_eval -c on the official
       // WikiQA-test-filtered.ref, as WikiQA's README evaluates.
       assert.match(r.stderr, /wgt ref-numbered.*numbered as WikiQA-test\.ref/);
@@ -434,14 +458,18 @@ realDataTest(
         pairCsv[0],
         /^question id,question,type,candidates,ltr seeds: AP,Wgt Word Cnt: AP,AP a - b,/,
       );
-      // Every difference with its interval, in summary.json and on the terminal.
-      const d = summary.differences.find((x: { a: string; b: string; measure: string }) =>
+      // The family, with its intervals, in summary.json and on the terminal: 5 systems of
+      // yours (10 pairs) and each against 2 baselines (10): 20 pairs, intervals at 99.75%.
+      const f = summary.significance;
+      assert.equal(f.size, 20);
+      assert.equal(f.level, 1 - 0.05 / 20);
+      const d = f.tests.find((x: { a: string; b: string; measure: string }) =>
         x.measure === "map" && x.a === "Wgt Word Cnt" && x.b === "BM25 edited"
       );
-      assert.ok(d.ci_lower <= d.ci_upper && d.ci_level === 0.95);
+      assert.ok(d.lower <= d.upper && d.pAdjusted === Math.min(1, 20 * d.p));
       assert.match(
         r.stdout,
-        /MAP "Wgt Word Cnt" - "BM25 edited": -?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\], p /,
+        /MAP "Wgt Word Cnt" - "BM25 edited": -?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] \(99\.75%\), p \S+, adjusted \(x20\) /,
       );
       const seeds = byName.get("ltr seeds") as { runs: string[]; map_sd: number };
       assert.equal(seeds.runs.length, 5);
@@ -468,12 +496,13 @@ realDataTest(
       const correct = texts.flatMap((q) => q.candidates.filter((c) => c.label > 0));
       assert.ok(correct.some((c) => html.includes(esc(c.text))), "correct candidates as text");
       assert.match(html, /\[wrong\] /);
-      assert.match(html, /Error analysis: ltr seeds against Wgt Word Cnt/);
+      assert.match(html, /ltr seeds against Wgt Word Cnt: the pair given \(compare\)/);
+      assert.match(html, /ltr seeds higher/);
       assert.match(html, /first in \d of 5 runs/);
-      assert.match(html, /By question type/);
+      assert.match(html, /MAP by question type/);
       assert.match(html, />Several runs of one system</);
       // --show-code: the code cells on the page (hidden by default: the sample report above).
-      assert.ok(html.includes("// Your runs: NAME=PATH"), "no code on the page with --show-code");
+      assert.ok(html.includes("// The spec: your systems"), "no code on the page with --show-code");
       const page = summary.notebooks[0];
       assert.ok(
         page.figures >= 4 && page.check.figures.every((f: { marks: number }) => f.marks > 0),
@@ -485,29 +514,69 @@ realDataTest(
 );
 
 Deno.test({
-  name: "notebook 00 with no system given: every cell runs, on the example (the kit's baselines)",
+  name: "notebook 00 opened alone: every cell runs on the spec of its first cell (the sample run)",
   ...resources,
   async fn() {
     const dir = await Deno.makeTempDir();
     try {
-      // No spec file, no KIT_RUNS (emptied: a variable left in the shell must not count here).
-      const empty = Object.fromEntries(Object.values(ENV_NAMES).map((n) => [n, ""]));
       const r = await runPlainNbconvert(
         `${ROOT}/notebooks/${SYSTEMS_NOTEBOOK}`,
         dir,
         { data: "sample" },
         "notebook",
-        { env: { ...empty, KIT_SYSTEMS: "" } },
+        { env: { KIT_SYSTEMS_REPORT: "" } },
       );
       const nb = JSON.parse(await Deno.readTextFile(r.file)) as NotebookJson;
       const outputs = nb.cells.flatMap((c) => c.outputs ?? []);
       assert.ok(!outputs.some((o) => (o as { output_type: string }).output_type === "error"));
       const text = JSON.stringify(outputs);
-      assert.match(text, /An example:/);
-      assert.match(text, /YOUR_RUNS/);
-      assert.match(text, /Error analysis: ltr \(kit\) against BM25 \(kit\)/);
+      assert.match(text, /sample run/);
+      assert.match(text, /Not the real corpus: judged on the bundled sample .* as asked/);
+      assert.match(text, /sample run against ltr \(kit\)/);
+      // Opened alone, the sections with nothing to show say so in one line.
+      assert.match(text, /Every system has one run/);
+      assert.match(text, /written by \.\/kit report, not by this notebook alone/);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
   },
 });
+
+realDataTest(
+  "repro: a real-corpus run given with no --data is judged on the fetched corpus; --data sample refuses it naming --data real",
+  "wikiqa",
+  async (corpus) => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const s = await scoreSplit("lexical:bm25", "wikiqa", "test", {
+        filter: "clean",
+        dir: corpus,
+      });
+      await Deno.writeTextFile(
+        `${dir}/bm25.run`,
+        [...formatRun(runFromScores(s.questions, s.scores), "bm25")].join(""),
+      );
+      const r = await runCli(
+        ["report", "--no-pdf", "--run", "mine=bm25.run", "--out", "R"],
+        { cwd: dir },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /system "mine": MAP 0\.5931 MRR 0\.6024/);
+      assert.match(r.stderr, /your systems: wikiqa test \(clean\), the fetched corpus/);
+      const summary = JSON.parse(await Deno.readTextFile(`${dir}/R/summary.json`));
+      assert.deepEqual(summary.notebooks.map((n: { name: string }) => n.name), ["00-your-systems"]);
+      const sample = await runCli(
+        ["report", "--no-pdf", "--data", "sample", "--run", "mine=bm25.run", "--out", "S"],
+        { cwd: dir },
+      );
+      assert.equal(sample.code, 2, sample.stderr);
+      assert.match(
+        sample.stderr,
+        /bm25\.run: only \d of the run's 237 question ids .*\(the bundled sample.*evaluate on the fetched corpus \(--data real\)/,
+      );
+      await assert.rejects(() => Deno.stat(`${dir}/S`), Deno.errors.NotFound);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);

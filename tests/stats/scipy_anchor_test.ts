@@ -1,0 +1,93 @@
+/**
+ * The family of tests and the sign test against SciPy, an independent implementation:
+ * `scipy.stats.ttest_rel` (p and `confidence_interval` at the family's level) and
+ * `scipy.stats.binomtest`. Runs when a `python3` with SciPy is on the PATH (or
+ * `KIT_SCIPY_PYTHON` names one); otherwise it is ignored with the reason printed.
+ */
+import assert from "node:assert/strict";
+import { testFamily } from "../../lib/stats/family.ts";
+import { signTest } from "../../lib/stats/sign_test.ts";
+
+const PYTHON = Deno.env.get("KIT_SCIPY_PYTHON") ?? "python3";
+
+function hasScipy(): boolean {
+  try {
+    return new Deno.Command(PYTHON, {
+      args: ["-c", "import scipy"],
+      stdout: "null",
+      stderr: "null",
+    })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+const scipy = hasScipy();
+if (!scipy) console.error(`skipping the SciPy anchors: no ${PYTHON} with scipy`);
+
+const SCRIPT = `
+import json, sys
+from scipy import stats
+cases = json.load(sys.stdin)
+out = []
+for c in cases:
+    t = stats.ttest_rel(c["a"], c["b"])
+    ci = t.confidence_interval(c["level"])
+    w = sum(1 for x, y in zip(c["a"], c["b"]) if x > y)
+    l = sum(1 for x, y in zip(c["a"], c["b"]) if x < y)
+    out.append({"p": float(t.pvalue), "lower": float(ci.low), "upper": float(ci.high),
+                "sign": float(stats.binomtest(w, w + l).pvalue) if w + l else 1.0})
+print(json.dumps(out))
+`;
+
+Deno.test({
+  name:
+    "testFamily and signTest agree with scipy.stats (ttest_rel, its confidence_interval, binomtest)",
+  ignore: !scipy,
+  async fn() {
+    let s = 5;
+    const r = () => (s = (s * 48271) % 2147483647) / 2147483647;
+    const cases: { a: number[]; b: number[]; level: number; m: number }[] = [];
+    for (const n of [5, 12, 40, 237]) {
+      for (const m of [1, 2, 5]) {
+        const a = Array.from({ length: n }, () => Math.round(r() * 12) / 12);
+        const b = a.map((x) => Math.max(0, Math.min(1, x + (r() - 0.45) * 0.4)));
+        cases.push({ a, b, level: 1 - 0.05 / m, m });
+      }
+    }
+    const child = new Deno.Command(PYTHON, {
+      args: ["-c", SCRIPT],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(JSON.stringify(cases)));
+    await w.close();
+    const out = await child.output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    const expected = JSON.parse(new TextDecoder().decode(out.stdout));
+    cases.forEach((c, i) => {
+      const q = (v: number[]) =>
+        new Map(v.map((x, j) => [`q${String(j).padStart(3, "0")}`, { map: x }]));
+      // A family of m pairs whose first pair is (a, b): the level is 1 - 0.05 / m.
+      const others = Object.fromEntries(
+        Array.from({ length: c.m - 1 }, (_, k) => [`o${k}`, q(c.b.map((x) => x * 0.5 + k * 0.01))]),
+      );
+      const pairs: [string, string][] = [
+        ["a", "b"],
+        ...Object.keys(others).map((o): [string, string] => ["a", o]),
+      ];
+      const t = testFamily({ a: q(c.a), b: q(c.b), ...others }, pairs, ["map"]).tests[0];
+      const e = expected[i];
+      const close = (x: number, y: number) => Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y));
+      assert.ok(close(t.p, e.p), `case ${i}: p ${t.p} against ${e.p}`);
+      assert.ok(
+        close(t.lower, e.lower) && close(t.upper, e.upper),
+        `case ${i}: [${t.lower}, ${t.upper}] against [${e.lower}, ${e.upper}]`,
+      );
+      assert.ok(close(signTest(c.a, c.b).p, e.sign), `case ${i}: sign test`);
+    });
+  },
+});
