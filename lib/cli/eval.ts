@@ -57,6 +57,7 @@ const as2Command: Command = {
     const read = await readRunForSplit(runPaths, split, {
       release,
       realCorpusFix: "without --dir samples",
+      sampleFix: "--dir samples",
     });
     for (const n of read.notes) console.error(`note: ${read.file}: ${n}`);
     for (const w of read.warnings) console.error(`warning: ${w}`);

@@ -80,6 +80,11 @@ export const reportCommand: Command = {
         "it against the strongest kit baseline that is not the same model)",
     },
     BACKEND_OPTION,
+    {
+      name: "no-baselines",
+      help: "without the kit's baselines (BM25, ltr) beside your systems: the tests are then " +
+        "among your systems only",
+    },
     { name: "lessons", help: "with your systems, the lessons 01-08 too (default: page 00 alone)" },
     { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
     {
@@ -116,6 +121,7 @@ export const reportCommand: Command = {
       filter: str(p, "filter"),
       compare: str(p, "compare"),
       data,
+      baselines: p.values["no-baselines"] !== true,
     }, callerDir());
     if (p.values.lessons && !systems) {
       throw new KitError(

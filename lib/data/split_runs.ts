@@ -40,10 +40,15 @@ export interface SplitRunOptions {
   /** trec_eval release whose reading rules apply (default 9.0.8). */
   release?: TrecRelease;
   /**
-   * What the refusal tells a user whose split is the bundled sample while the real corpus is
-   * fetched (default: `--data real`, the report's flag).
+   * What the refusal tells a user whose split is the bundled sample while the run is the
+   * fetched corpus's (default: `--data real`, the report's flag).
    */
   realCorpusFix?: string;
+  /**
+   * What it tells a user whose run is the bundled sample's while the split is the fetched
+   * corpus's (default: `--data sample`).
+   */
+  sampleFix?: string;
 }
 
 /**
@@ -153,24 +158,29 @@ async function foreignRunMessage(
       ...(s.dataset === split.dataset ? [] : [`--dataset ${s.dataset}`]),
       ...(s.split === split.split && s.dataset === split.dataset ? [] : [`--split ${s.split}`]),
     ].join(" ");
-  const other = await likelySplit(run, split, split.isSample ? "samples" : "installed");
-  if (other) {
-    return `${head}: ${other.shared} of them are ${other.dataset} ${other.split}'s: give ${
-      flags(other)
+  // The split (of either kind of corpus) holding most of the run's ids, the same kind first.
+  const same = await likelySplit(run, split, split.isSample ? "samples" : "installed");
+  const other = split.isSample && !isInstalled(split.dataset)
+    ? undefined
+    : await likelySplit(run, split, split.isSample ? "installed" : "samples", true);
+  if (same && (!other || same.shared >= other.shared)) {
+    return `${head}: ${same.shared} of them are ${same.dataset} ${same.split}'s: give ${
+      flags(same)
     }`;
   }
-  if (split.isSample) {
-    if (!isInstalled(split.dataset)) {
-      return `${head}: a run of the real corpus read against the bundled sample? fetch the ` +
-        `real corpus first ('./kit data fetch ${split.dataset}'; then it is the default)`;
-    }
-    const real = await likelySplit(run, split, "installed", true);
-    if (real) {
-      const more = flags(real);
-      return `${head}: ${real.shared} of them are the fetched ${real.dataset} ${real.split}'s: ` +
-        `evaluate on the fetched corpus (${options.realCorpusFix ?? "--data real"}` +
-        `${more ? ` ${more}` : ""})`;
-    }
+  if (other) {
+    const more = flags(other);
+    const [kind, fix] = split.isSample
+      ? ["the fetched", options.realCorpusFix ?? "--data real"]
+      : ["the bundled sample of", options.sampleFix ?? "--data sample"];
+    return `${head}: ${other.shared} of them are ${kind} ${other.dataset} ${other.split}'s: ` +
+      `evaluate on ${split.isSample ? "the fetched corpus" : "the bundled sample"} (${fix}${
+        more ? ` ${more}` : ""
+      })`;
+  }
+  if (split.isSample && !isInstalled(split.dataset)) {
+    return `${head}: a run of the real corpus read against the bundled sample? fetch the ` +
+      `real corpus first ('./kit data fetch ${split.dataset}'; then it is the default)`;
   }
   return `${head}: a run of another corpus, or in a numbering the kit does not recognise (it ` +
     `maps WikiQA's .ref numbering; see docs/report.md)`;

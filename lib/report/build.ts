@@ -356,7 +356,9 @@ async function buildInto(
         backend: options.params.backend as BackendChoice | undefined,
         log,
       });
-      if (!report.systems.some((s) => s.model)) await Deno.remove(`${dir}/runs`);
+      if (!report.systems.some((s) => s.kind === "user" && s.model)) {
+        await Deno.remove(`${dir}/runs`);
+      }
       reportFile = await writeSystemsFiles(report, dir);
     }
   } catch (e) {

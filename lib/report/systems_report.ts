@@ -38,7 +38,6 @@ import { queryValues } from "../stats/query_set.ts";
 import { DEFAULT_SEED } from "../stats/random.ts";
 import { DEFAULT_BOOTSTRAP_SAMPLES } from "../stats/significance.ts";
 import { summarizeRuns } from "../stats/systems.ts";
-import { analyzeTies } from "../stats/ties.ts";
 import {
   PUBLISHED_RESULTS,
   type PublishedGap,
@@ -56,9 +55,10 @@ import {
   pairTextRows,
 } from "./systems_pair.ts";
 import { chooseCorpus } from "./systems_corpus.ts";
+import { type TieSummary, tieSummary } from "./systems_ties.ts";
 import { qrcdReport, type ReportQrcd, type RunLine } from "./systems_qrcd.ts";
 
-export type { ReportQrcd, RunLine };
+export type { ReportQrcd, RunLine, TieSummary };
 import { KIT_BASELINES, type ResolvedSpec, resolveSpec, type SystemsSpec } from "./systems_spec.ts";
 
 /** The environment variable through which `./kit report` hands notebook 00 its report file. */
@@ -140,16 +140,6 @@ export interface ReportSystem {
   perRun?: Record<string, Record<string, number>>[];
 }
 
-/** How far a system's MAP and MRR move over the orders of its tied candidates. */
-export interface TieSummary {
-  system: string;
-  runs: number;
-  questionsWithTies: number;
-  questionsAffected: number;
-  map: { trecEval: number; min: number; max: number; expected: number };
-  mrr: { trecEval: number; min: number; max: number; expected: number };
-}
-
 /** The error analysis of one pair. */
 export interface PairReport extends ComparedPair {
   /** Per measure: wins / losses / ties, the sign test, the paired test. */
@@ -219,31 +209,49 @@ function fileName(path: string): string {
 const MEASURES: ReportMeasure[] = PROTOCOL_MEASURES.map((m) => ({ ...m }));
 const NAMES = MEASURES.map((m) => m.name);
 
-/** The answer-selection systems of a spec, read or scored, each with its runs. */
+/** An answer-selection system with its runs in memory. */
+interface SystemRuns {
+  name: string;
+  kind: "user" | "baseline";
+  runs: Run[];
+  files: string[];
+  model?: string;
+}
+
+/** The run files of the spec's systems, each read once and checked (a model's: none yet). */
+async function readSystemRuns(
+  spec: ResolvedSpec,
+  split: LoadedSplit,
+  lines: { notes: RunLine[]; warnings: RunLine[] },
+): Promise<Map<string, Run[]>> {
+  const read = new Map<string, Run[]>();
+  for (const s of spec.systems.filter((s) => s.model === undefined)) {
+    const runs: Run[] = [];
+    for (const file of s.runs) {
+      const r = await readRunForSplit(file, split);
+      for (const text of r.notes) lines.notes.push({ system: s.name, file: fileName(file), text });
+      for (const text of r.warnings) {
+        lines.warnings.push({ system: s.name, file: fileName(file), text });
+      }
+      runs.push(r.run);
+    }
+    read.set(s.name, runs);
+  }
+  return read;
+}
+
+/** Every answer-selection system of the spec in its order, models scored, then the baselines. */
 async function systemRuns(
   spec: ResolvedSpec,
   split: LoadedSplit,
+  read: Map<string, Run[]>,
   options: EvaluateSystemsOptions,
-  lines: { notes: RunLine[]; warnings: RunLine[] },
-): Promise<
-  { name: string; kind: "user" | "baseline"; runs: Run[]; files: string[]; model?: string }[]
-> {
+): Promise<SystemRuns[]> {
   const log = options.log ?? (() => {});
-  const out = [];
+  const out: SystemRuns[] = [];
   for (const [i, s] of spec.systems.entries()) {
     if (s.model === undefined) {
-      const runs: Run[] = [];
-      for (const file of s.runs) {
-        const r = await readRunForSplit(file, split);
-        for (const text of r.notes) {
-          lines.notes.push({ system: s.name, file: fileName(file), text });
-        }
-        for (const text of r.warnings) {
-          lines.warnings.push({ system: s.name, file: fileName(file), text });
-        }
-        runs.push(r.run);
-      }
-      out.push({ name: s.name, kind: "user" as const, runs, files: s.runs });
+      out.push({ name: s.name, kind: "user", runs: read.get(s.name)!, files: s.runs });
       continue;
     }
     const t0 = performance.now();
@@ -266,7 +274,7 @@ async function systemRuns(
         ((performance.now() - t0) / 1000).toFixed(1)
       } s${files.length ? `: ${files[0]}` : ""}`,
     );
-    out.push({ name: s.name, kind: "user" as const, runs: [run], files, model: s.model });
+    out.push({ name: s.name, kind: "user", runs: [run], files, model: s.model });
   }
   if (spec.baselines && out.length) {
     for (const b of KIT_BASELINES) {
@@ -278,7 +286,7 @@ async function systemRuns(
       log(`scored the baseline ${b.name} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       out.push({
         name: b.name,
-        kind: "baseline" as const,
+        kind: "baseline",
         runs: [runFromScores(scored.questions, scored.scores)],
         files: [],
         model: b.model,
@@ -328,6 +336,7 @@ export async function evaluateSystems(
   let pair: PairReport | undefined;
   let ties: TieSummary[] = [];
   let breakdowns: SystemsReport["breakdowns"] = { type: [], candidates: [] };
+  let qrcd: ReportQrcd | undefined;
   if (withAs2) {
     const where = chooseCorpus(resolved.dataset, resolved.data);
     const split = await loadSplit(resolved.dataset, resolved.split, {
@@ -360,11 +369,14 @@ export async function evaluateSystems(
       }${where.chosen === "default" ? " (the installed corpus, the default)" : ""}`,
     );
     if (corpus.sampleNote) log(`note: ${corpus.sampleNote}`);
-    const runs = await systemRuns(resolved, split, options, lines);
+    // Every input read and checked before anything is scored or computed.
+    const read = await readSystemRuns(resolved, split, lines);
     for (const l of lines.notes) log(`system ${JSON.stringify(l.system)} (${l.file}): ${l.text}`);
     for (const l of lines.warnings) {
       log(`system ${JSON.stringify(l.system)} (${l.file}): protocol warning: ${l.text}`);
     }
+    qrcd = await qrcdReport(resolved, log);
+    const runs = await systemRuns(resolved, split, read, options);
     const qrels = qrelsFromQuestions(split.questions);
     const perRun = new Map(runs.map((s) => [
       s.name,
@@ -440,25 +452,7 @@ export async function evaluateSystems(
         questions: pairDifferenceRows(split.questions, a, b),
       };
     }
-    ties = runs.map((s) => {
-      const each = s.runs.map((run) => analyzeTies(qrels, run, { complete: true }));
-      const avg = (f: (t: typeof each[number]) => number) =>
-        each.reduce((x, t) => x + f(t), 0) / each.length;
-      const range = (k: "map" | "mrr") => ({
-        trecEval: avg((t) => t[k].trecEval),
-        min: avg((t) => t[k].min),
-        max: avg((t) => t[k].max),
-        expected: avg((t) => t[k].expected),
-      });
-      return {
-        system: s.name,
-        runs: s.runs.length,
-        questionsWithTies: avg((t) => t.queriesWithTies),
-        questionsAffected: avg((t) => t.queriesAffected),
-        map: range("map"),
-        mrr: range("mrr"),
-      };
-    });
+    ties = runs.map((s) => tieSummary(s.name, qrels, s.runs));
     breakdowns = {
       type: breakdownRows(split.questions, values, "type"),
       candidates: breakdownRows(split.questions, values, "candidates"),
@@ -467,7 +461,7 @@ export async function evaluateSystems(
   const published = PUBLISHED_RESULTS.filter((r) =>
     r.dataset === resolved.dataset && r.split === resolved.split
   );
-  const qrcd = await qrcdReport(resolved, log);
+  if (!withAs2) qrcd = await qrcdReport(resolved, log);
   const report: SystemsReport = {
     spec: resolved,
     ...(corpus ? { corpus } : {}),

@@ -220,6 +220,8 @@ export interface SystemFlags {
   /** `A,B`: the two systems of the error analysis. */
   compare?: string;
   data?: "real" | "sample";
+  /** `--no-baselines`: false leaves the kit's baselines out (the family is then your pairs). */
+  baselines?: boolean;
 }
 
 /**

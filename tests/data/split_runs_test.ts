@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { loadSplit, readRunForSplit, renumberRun, SAMPLES_DIR } from "../../lib/data/mod.ts";
 import { KitError } from "../../lib/errors.ts";
 import { evaluate, qrelsFromQuestions } from "../../lib/metrics/mod.ts";
-import { runCli } from "../helpers.ts";
+import { realDataTest, runCli } from "../helpers.ts";
 
 /** A run file ranking every candidate of `questions` (ids as given). */
 function runText(questions: { id: string; candidates: { id: string }[] }[]): string {
@@ -164,3 +164,17 @@ Deno.test("evaluate on a .ref-numbered run: the refusal names renumberRun, which
   const r = evaluate(qrels, mapped.run, ["map"], { complete: true, warn: false });
   assert.equal(r.numQ, split.questions.length);
 });
+
+realDataTest(
+  "readRunForSplit: the bundled sample's run read against the fetched corpus names --data sample",
+  "wikiqa",
+  async (dir) => {
+    const split = await loadSplit("wikiqa", "test", { dir });
+    // Its ids are the sample's test questions; four of them are also real train ids: the
+    // better match (6 of 6) wins.
+    await assert.rejects(
+      () => readRunForSplit(`${SAMPLES_DIR}/runs/wikiqa-test.run`, split),
+      /6 of them are the bundled sample of wikiqa test's: evaluate on the bundled sample \(--data sample\)$/,
+    );
+  },
+);

@@ -55,6 +55,8 @@ function startReport(out: string) {
       "task",
       "-q",
       "report",
+      "--data",
+      "sample",
       "--run",
       `mine=${SAMPLE_RUN}`,
       "--only",
@@ -216,6 +218,8 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
     await Deno.writeTextFile(`${out}.tmp-999999999-xy1/${REPORT_MARKER}`, UNFINISHED_MARKER);
     const bad = await runCli([
       "report",
+      "--data",
+      "sample",
       "--run",
       `mine=${SAMPLE_RUN}`,
       "--model",
@@ -312,6 +316,8 @@ Deno.test("report: an input inside the report folder or a file the kit did not w
     const before = await listing();
     const args = (...runs: string[]) => [
       "report",
+      "--data",
+      "sample",
       "--only",
       "00",
       "--no-pdf",

@@ -76,6 +76,11 @@ Deno.test("specFromFlags: defaults, paths against the caller's folder, models, Q
       `${dir}/gold.jsonl`,
     );
     assert.equal(specFromFlags(none, dir), undefined);
+    // --no-baselines: the kit's baselines left out (the family is your pairs alone).
+    assert.equal(
+      specFromFlags({ ...none, runs: ["x=one.run"], baselines: false }, dir)!.baselines,
+      false,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -100,6 +100,7 @@ Deno.test("report CLI: flags for systems are checked before anything runs", asyn
       /--only 01 matches no notebook \(a lesson: with your systems, add --lessons\) \(the notebooks: 00\)/,
     ],
     [["--lessons"], /--lessons is for a report on your systems/],
+    [["--no-baselines"], /--no-baselines is for a report on your systems/],
     [
       ["--run", "x=data/samples/runs/wikiqa-test.run", "--filter", "dirty"],
       /unknown filter 'dirty'/,
@@ -565,6 +566,8 @@ realDataTest(
       assert.match(r.stderr, /your systems: wikiqa test \(clean\), the fetched corpus/);
       const summary = JSON.parse(await Deno.readTextFile(`${dir}/R/summary.json`));
       assert.deepEqual(summary.notebooks.map((n: { name: string }) => n.name), ["00-your-systems"]);
+      // No model scored: no runs/ folder.
+      await assert.rejects(() => Deno.stat(`${dir}/R/runs`), Deno.errors.NotFound);
       const sample = await runCli(
         ["report", "--no-pdf", "--data", "sample", "--run", "mine=bm25.run", "--out", "S"],
         { cwd: dir },
