@@ -123,11 +123,13 @@ export const reportCommand: Command = {
       data,
       baselines: p.values["no-baselines"] !== true,
     }, callerDir());
-    if (p.values.lessons && !systems) {
-      throw new KitError(
-        "--lessons is for a report on your systems: without --run, --model or " +
-          "--qrcd-run the report is the lessons",
-      );
+    for (const flag of ["lessons", "no-baselines"]) {
+      if (p.values[flag] && !systems) {
+        throw new KitError(
+          `--${flag} is for a report on your systems: without --run, --model or --qrcd-run ` +
+            "the report is the lessons",
+        );
+      }
     }
     // Says the default filter, as every command does (QRCD runs alone have none).
     if (systems?.systems.length) filterFlag(p, systems.split);

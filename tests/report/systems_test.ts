@@ -116,10 +116,16 @@ Deno.test("report CLI: flags for systems are checked before anything runs", asyn
     ],
     [["--compare", "a,b"], /--compare is for your systems/],
   ];
-  for (const [args, message] of cases) {
-    const r = await runCli(["report", ...args, "--out", "/nonexistent/never-made"]);
-    assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, message);
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const [args, message] of cases) {
+      const r = await runCli(["report", ...args, "--out", `${dir}/never-made`]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+      await assert.rejects(() => Deno.stat(`${dir}/never-made`), Deno.errors.NotFound);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
