@@ -343,8 +343,12 @@ async function buildInto(
   const runtimeDir = await makeKitTempDir("kit-runtime-");
   const partsDir = await makeKitTempDir("kit-pdf-parts-");
   ws.also.push(runtimeDir, partsDir);
-  // Chromium starts while the systems are evaluated (the two cores work at once).
+  // Chromium starts, and loads plotly.js for the figures' images, while the systems are
+  // evaluated and the first notebook runs: both cores work at once, and the browser's start
+  // (seconds on a loaded machine) is off the critical path.
   const starting = launchBrowser();
+  const rendering = starting.then((s) => figureRenderer(s));
+  rendering.catch(() => {}); // awaited in finish(); a failure is reported there
   let report: SystemsReport | undefined;
   let reportFile: string | undefined;
   try {
@@ -362,6 +366,7 @@ async function buildInto(
       reportFile = await writeSystemsFiles(report, dir);
     }
   } catch (e) {
+    await rendering.then((r) => r.close(), () => {});
     await starting.then((s) => s.close(), () => {});
     throw e;
   }
@@ -376,12 +381,11 @@ async function buildInto(
 
   const pdfPart = (i: number) =>
     options.pdf === false ? undefined : `${partsDir}/${String(i).padStart(3, "0")}.pdf`;
-  const session = await starting;
   try {
     const entries: NotebookEntry[] = [];
-    const renderer = await figureRenderer(session);
     /** Static images, HTML export, browser check and PDF part of one executed notebook. */
     const finish = async (name: string, result: ExecutionResult) => {
+      const [session, renderer] = [await starting, await rendering];
       let nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
       if (report && `${name}.ipynb` === SYSTEMS_NOTEBOOK) {
         nb = withoutEmptySections(nb, report.sections);
@@ -442,7 +446,8 @@ async function buildInto(
     }
     await finishing;
     if (failed) throw failed.error;
-    await renderer.close();
+    await (await rendering).close();
+    const session = await starting;
     const index = `${dir}/index.html`;
     const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
     const shownParams: Record<string, string | undefined> = report && !options.lessons
@@ -527,7 +532,7 @@ async function buildInto(
     }
     return result;
   } finally {
-    await session.close();
+    await starting.then((s) => s.close(), () => {});
   }
 }
 

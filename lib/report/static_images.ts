@@ -61,8 +61,10 @@ export async function figureRenderer(session: BrowserSession): Promise<FigureRen
       `<!doctype html><meta charset="utf-8"><body>` +
         `<script src="file://${plotlyJsPath()}"></script></body>`,
     );
-    await page.goto(`file://${html}`);
-    await page.waitForFunction(() => "Plotly" in globalThis);
+    // plotly.js is 4.8 MB of script: on a loaded machine its first parse takes tens of
+    // seconds, as long as a page check may wait.
+    await page.goto(`file://${html}`, { timeout: 120_000 });
+    await page.waitForFunction(() => "Plotly" in globalThis, undefined, { timeout: 120_000 });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
