@@ -37,6 +37,21 @@ function fmt(x: number, digits = 4): string {
   return x.toFixed(digits);
 }
 
+/**
+ * A p-value as the tables show it: four decimals, or two significant digits in exponent form
+ * below 0.0001 (never a p of "0.0000").
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pText } from "./systems_tables.ts";
+ * assert.deepEqual([pText(0.04213), pText(3.4158e-6), pText(1)], ["0.0421", "3.4e-6", "1.0000"]);
+ * ```
+ */
+export function pText(p: number): string {
+  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+}
+
 function interval(lower: number, upper: number): string {
   return `[${fmt(lower)}, ${fmt(upper)}]`;
 }
@@ -258,8 +273,8 @@ export function familyRows(r: SystemsReport): Row[] {
     B: t.b,
     "A - B": t.difference,
     [level]: interval(t.lower, t.upper),
-    p: t.p,
-    [`p adjusted (x${f.size})`]: t.pAdjusted,
+    p: pText(t.p),
+    [`p adjusted (x${f.size})`]: pText(t.pAdjusted),
     [`significant (adjusted p <= ${f.alpha})`]: t.significant ? "yes" : "no",
   }));
 }
@@ -306,9 +321,9 @@ export function outcomeRows(r: SystemsReport): Row[] {
     [`${p.a} higher`]: o.wins,
     [`${p.b} higher`]: o.losses,
     equal: o.ties,
-    "sign test p": o.signP,
-    "paired t p": o.p,
-    "paired t p adjusted": o.pAdjusted ?? "(not in the family)",
+    "sign test p": pText(o.signP),
+    "paired t p": pText(o.p),
+    "paired t p adjusted": o.pAdjusted === undefined ? "(not in the family)" : pText(o.pAdjusted),
   }));
 }
 
