@@ -11,9 +11,6 @@ import { applyFilter, type FilterName, type FilterReport, protocolFilter } from 
 import { datasetDir, SAMPLES_DIR } from "./paths.ts";
 import type { As2Dataset, Question } from "./types.ts";
 
-// user_systems.ts reads the split names from here.
-export { SPLITS } from "./datasets.ts";
-
 /** A split's entry; an unknown dataset or split is an error naming the known ones. */
 function splitEntry(dataset: string, split: string): SplitEntry {
   const entry = findDataset(dataset, "as2");
