@@ -31,6 +31,7 @@ import {
 import type { Row } from "../plot/table.ts";
 import { scoreSplit } from "../scoring/pipeline.ts";
 import type { BackendChoice } from "../scoring/model/session_types.ts";
+import { chooseBackend } from "../scoring/model/backend.ts";
 import type { PerQueryValues } from "../stats/compare.ts";
 import { type Failures, failures } from "../stats/error_analysis.ts";
 import { type Family, testFamily } from "../stats/family.ts";
@@ -249,6 +250,11 @@ async function systemRuns(
 ): Promise<SystemRuns[]> {
   const log = options.log ?? (() => {});
   const out: SystemRuns[] = [];
+  // Said once the inputs are read and checked, and only when a model runs on a backend (the
+  // lexical scorers and the ltr ranker have none).
+  if (spec.systems.some((s) => s.model !== undefined && !/^(lexical:|ltr$)/.test(s.model))) {
+    log((await chooseBackend(options.backend ?? "auto")).line);
+  }
   for (const [i, s] of spec.systems.entries()) {
     if (s.model === undefined) {
       out.push({ name: s.name, kind: "user", runs: read.get(s.name)!, files: s.runs });
