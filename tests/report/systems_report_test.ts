@@ -177,3 +177,43 @@ Deno.test("the corpus: the installed one by default, else the sample, said; 'rea
     await Deno.remove(empty, { recursive: true });
   }
 });
+
+Deno.test("evaluateSystems: the scoring backend is said once the inputs are checked, and only for a model that runs on one", async () => {
+  const model = new URL("../fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
+  const said = async (systems: { name: string; runs?: string[]; model?: string }[]) => {
+    const lines: string[] = [];
+    const report = await evaluateSystems(
+      { data: "sample", baselines: false, systems },
+      { bootstrapSamples: 100, backend: "wasm", log: (l) => lines.push(l) },
+    );
+    return { report, lines };
+  };
+  const { report, lines } = await said([
+    { name: "mine", runs: [SAMPLE_RUN] },
+    { name: "tiny", model },
+  ]);
+  const backend = lines.filter((l) => l.startsWith("scoring backend: "));
+  assert.equal(backend.length, 1, lines.join("\n"));
+  assert.match(backend[0], /^scoring backend: wasm /);
+  // After the run files were read, before the model was scored.
+  assert.ok(lines.findIndex((l) => l.startsWith("your systems: ")) < lines.indexOf(backend[0]));
+  assert.ok(lines.indexOf(backend[0]) < lines.findIndex((l) => l.startsWith("scored ")));
+  assert.ok(report.systems.some((s) => s.name === "tiny" && s.model === model));
+  // The lexical scorers and the ltr ranker run on no backend: nothing to say.
+  const lexical = await said([{ name: "bm25", model: "lexical:bm25" }, {
+    name: "l",
+    model: "ltr",
+  }]);
+  assert.deepEqual(lexical.lines.filter((l) => l.startsWith("scoring backend: ")), []);
+  // A refused input: no backend line before the refusal.
+  const refused: string[] = [];
+  await assert.rejects(
+    () =>
+      evaluateSystems({
+        data: "sample",
+        baselines: false,
+        systems: [{ name: "tiny", model }, { name: "gone", runs: ["/nonexistent/x.run"] }],
+      }, { backend: "wasm", log: (l) => refused.push(l) }),
+  );
+  assert.deepEqual(refused.filter((l) => l.startsWith("scoring backend: ")), []);
+});
