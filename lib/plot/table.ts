@@ -44,13 +44,28 @@ export function formatCell(value: Row[string], digits = 4): string {
  * import { tableBundle } from "./table.ts";
  * const b = tableBundle([{ split: "dev", questions: 126, map: 0.61234 }]);
  * assert((b["text/markdown"] as string).includes("| dev | 126 | 0.6123 |"));
+ * // a whole number in a column of fractions: the column's decimals
+ * const t = tableBundle([{ map: 0.5 }, { map: 1 }]);
+ * assert((t["text/markdown"] as string).endsWith("| 0.5000 |\n| 1.0000 |"));
  * ```
  */
 export function tableBundle(rows: readonly Row[], options: TableOptions = {}): MimeBundle {
   const digits = options.digits ?? 4;
   const columns = options.columns ?? [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const cells = rows.map((r) => columns.map((c) => formatCell(r[c], digits)));
   const numeric = columns.map((c) => rows.every((r) => r[c] == null || typeof r[c] === "number"));
+  // A column holding any fraction is a measure: its whole numbers (a MAP of 1, a difference
+  // of 0) get the same decimals; a column of counts keeps them bare.
+  const fractional = columns.map((c) =>
+    rows.some((r) => typeof r[c] === "number" && !Number.isInteger(r[c]))
+  );
+  const cells = rows.map((r) =>
+    columns.map((c, i) => {
+      const v = r[c];
+      return fractional[i] && typeof v === "number" && Number.isFinite(v)
+        ? v.toFixed(digits)
+        : formatCell(v, digits);
+    })
+  );
   const align = (i: number) => ` style="text-align:${numeric[i] ? "right" : "left"}"`;
   const html = [
     '<table class="kit-table">',

@@ -115,3 +115,16 @@ Deno.test("table bundle: HTML escaped, markdown pipes escaped, numbers rounded a
   assert.match(b["text/markdown"] as string, /\| --- \| ---: \| ---: \|/);
   assert.equal((b["text/plain"] as string).split("\n")[2], "a|b   0.1235   3");
 });
+
+Deno.test("tableBundle: a whole number in a column of fractions has the column's decimals", () => {
+  // A MAP of 1 or a difference of 0 beside 0.5931: "1.0000" and "0.0000", not "1" and "0".
+  const b = tableBundle([
+    { system: "a", map: 0.59311, diff: 0, n: 237 },
+    { system: "b", map: 1, diff: -0.08547, n: 12 },
+  ]);
+  const md = (b["text/markdown"] as string).split("\n");
+  assert.equal(md[2], "| a | 0.5931 | 0.0000 | 237 |");
+  assert.equal(md[3], "| b | 1.0000 | -0.0855 | 12 |");
+  assert.match(b["text/html"] as string, /<td[^>]*>1\.0000<\/td>/);
+  assert.equal((b["text/plain"] as string).split("\n")[1], "a       0.5931   0.0000  237");
+});
