@@ -336,6 +336,9 @@ async function buildInto(
   log: (line: string) => void,
 ): Promise<ReportResult> {
   const started = performance.now();
+  // Asked now (a Python start and six imports, about a second) and read at the end: off the
+  // critical path.
+  const jupyter = jupyterVersions();
   const dir = ws.dir;
   for (const sub of ["notebooks", "html", "screenshots"]) {
     await Deno.mkdir(`${dir}/${sub}`, { recursive: true });
@@ -491,7 +494,7 @@ async function buildInto(
       versions: {
         chromium: session.browser.version(),
         deno: Deno.version.deno,
-        jupyter: await jupyterVersions(),
+        jupyter: await jupyter,
       },
       outDir: ws.outDir,
       index,
