@@ -284,6 +284,7 @@ export function specFromFlags(args: SystemFlags, cwd: string): ResolvedSpec | un
         ? { qrcd: { gold: qrcdGold(args.qrcdGold ?? "dev", cwd), runs: qrcdRuns } }
         : {}),
       ...(args.compare === undefined ? {} : { compare: comparePair(args.compare) }),
+      ...(args.baselines === false ? { baselines: false } : {}),
     },
     cwd,
     "--",
