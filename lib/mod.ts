@@ -33,8 +33,8 @@ export { measureSpreadOverRuns, scoreSlice, spreadOverRuns, summarizeRuns } from
 export { compareOverRuns, comparisonRows, singleRunComparisons } from "./stats/mod.ts";
 export { splitByJudgment, splitByQuery } from "./stats/mod.ts";
 export { checkQrcdLeakage, labelAgreement, overfittingWarning } from "./stats/mod.ts";
-// Seeds: two regimes over the same seeds are pairs (paired t, Pitman–Morgan; Holm over a family).
-export { holm, pairedSeedTests, pairedVarianceTest } from "./stats/mod.ts";
+// Seeds: two regimes over the same seeds are pairs (paired t, Pitman–Morgan, the drop under noise).
+export { holm, noiseInteraction, pairedSeedTests, pairedVarianceTest } from "./stats/mod.ts";
 export { robustnessRows, seedsNeeded, spreadRows, varianceRatioTest } from "./stats/mod.ts";
 // Scoring: lexical baselines, the learned ranker, transformer models (WebGPU, CPU or wasm).
 export { answerQrcdSplit, lexicalScorer, makeScorer, scoreSplit } from "./scoring/mod.ts";

@@ -37,6 +37,52 @@ export function realDataTest(
   Deno.test({ name, ignore: !dir, fn: () => fn(dir!) });
 }
 
+/**
+ * A Python that imports SciPy, the outside oracle of the statistics tests: `$KIT_SCIPY_PYTHON`,
+ * else `python3` on the PATH, else `/usr/bin/python3` (Debian `python3-scipy`, in
+ * tools/packages.txt). Undefined when none does (the caller skips its check with a printed
+ * reason); `QA_KIT_REQUIRE_SCIPY=1` (set by `.ci/run`) turns that into a failure.
+ */
+export function scipyPython(): string | undefined {
+  const candidates = [Deno.env.get("KIT_SCIPY_PYTHON"), "python3", "/usr/bin/python3"];
+  for (const python of candidates) {
+    if (!python) continue;
+    try {
+      const out = new Deno.Command(python, {
+        args: ["-c", "import scipy.stats"],
+        stdout: "null",
+        stderr: "null",
+      }).outputSync();
+      if (out.success) return python;
+    } catch {
+      // not installed: try the next one
+    }
+  }
+  if (Deno.env.get("QA_KIT_REQUIRE_SCIPY") === "1") {
+    throw new Error(
+      "no python3 with SciPy but QA_KIT_REQUIRE_SCIPY=1: apt-get install python3-scipy",
+    );
+  }
+  return undefined;
+}
+
+/** Runs `script` (Python, reading JSON from stdin, printing JSON) with {@link scipyPython}. */
+export async function runPython(python: string, script: string, input: unknown): Promise<unknown> {
+  const child = new Deno.Command(python, {
+    args: ["-c", script],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(JSON.stringify(input)));
+  await w.close();
+  const out = await child.output();
+  const err = new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`${python} failed: ${err}`);
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
 /** Text as an in-memory source for the readers. */
 export function mem(name: string, text: string | Uint8Array): { name: string; bytes: Uint8Array } {
   return { name, bytes: typeof text === "string" ? new TextEncoder().encode(text) : text };

@@ -37,6 +37,13 @@ export type { CompareOverRunsOptions, SingleRunComparison, SingleRunOptions } fr
 export { runningMeans, seedsNeeded, varianceRatioTest } from "./seeds_needed.ts";
 export type { RunningMean, VarianceRatioResult } from "./seeds_needed.ts";
 export { pairedSeedTests, pairedVarianceTest } from "./paired_seeds.ts";
+export { noiseInteraction } from "./noise_interaction.ts";
+export type {
+  MeanInterval,
+  NoiseInteraction,
+  NoiseInteractionOptions,
+} from "./noise_interaction.ts";
+export type { NoiseLevelRuns } from "./noise_interaction.ts";
 export type { PairedSeedTests, PairedVarianceResult } from "./paired_seeds.ts";
 export { robustnessRows, spreadRows } from "./seed_tables.ts";
 export type { SettingRuns } from "./seed_tables.ts";
