@@ -2,7 +2,7 @@
  * `./kit report`: with your systems (`--run NAME=PATH[,PATH...]`, `--model NAME=SPEC`,
  * `--qrcd-run NAME=RUN.json`), a report on them: page `00-your-systems`, its index and PDF
  * (the lessons too with `--lessons`); without, the lessons 01-08 as offline HTML pages, an
- * index and a PDF (see lib/report/build.ts).
+ * index, slides of each lesson (`--no-slides`: none) and a PDF (see lib/report/build.ts).
  *
  * @module
  */
@@ -94,6 +94,10 @@ export const reportCommand: Command = {
     },
     FORCE_OPTION,
     { name: "no-pdf", help: "no PDF" },
+    {
+      name: "no-slides",
+      help: "no slides (the lessons as reveal.js decks, linked from the index)",
+    },
     { name: "show-code", help: "show the code of 00-your-systems in its page (hidden by default)" },
   ],
   notes: "Paths are relative to the current directory.",
@@ -142,6 +146,7 @@ export const reportCommand: Command = {
       outDir: out === undefined ? undefined : fromCaller(out),
       force: Boolean(p.values.force),
       pdf: p.values["no-pdf"] !== true,
+      slides: p.values["no-slides"] !== true,
       showCode: p.values["show-code"] === true,
     });
     for (const e of r.notebooks) {
@@ -149,7 +154,8 @@ export const reportCommand: Command = {
       console.log(
         `${e.name.padEnd(28)} ${e.seconds.toFixed(1).padStart(6)} s  html ${
           mb(e.bytes.html).padStart(8)
-        }  figures drawn ${drawn}/${e.figures}`,
+        }  figures drawn ${drawn}/${e.figures}` +
+          (e.slides ? `  slides ${e.slides.check.totalSlides}` : ""),
       );
     }
     for (const s of r.systems ?? []) {

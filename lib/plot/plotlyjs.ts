@@ -8,6 +8,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { npmPackageDir } from "../io/npm_package.ts";
 
 /** The pinned plotly.js version. */
 export const PLOTLY_VERSION = "4.1.2";
@@ -33,27 +34,7 @@ export function plotlyJsPath(): string {
   if (cachedPath) return cachedPath;
   const override = Deno.env.get("KIT_PLOTLY_JS");
   if (override) return cachedPath = override;
-  const out = new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", PLOTLY_SPECIFIER],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).outputSync();
-  if (!out.success) {
-    throw new KitError(
-      `cannot locate ${PLOTLY_SPECIFIER} (deno info failed): ${
-        new TextDecoder().decode(out.stderr).trim()
-      }`,
-    );
-  }
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    npmPackages?: Record<string, { localPath?: string }>;
-  };
-  const pkg = info.npmPackages?.[`plotly.js-dist-min@${PLOTLY_VERSION}`];
-  if (!pkg?.localPath) {
-    throw new KitError(`deno info did not report a path for ${PLOTLY_SPECIFIER}`);
-  }
-  return cachedPath = `${pkg.localPath}/plotly.min.js`;
+  return cachedPath = `${npmPackageDir("plotly.js-dist-min", PLOTLY_VERSION)}/plotly.min.js`;
 }
 
 /**

@@ -11,8 +11,9 @@
  * index.html            links + headline numbers (the user's systems first)
  * report.pdf            index and every notebook
  * html/NN-name.html     one page per notebook
+ * slides/NN-name.html   the lessons as reveal.js slides (not 00-your-systems)
  * notebooks/NN-name.ipynb  executed notebooks (with PNG fallbacks for figures)
- * screenshots/*.png     full-page screenshots from the checks
+ * screenshots/*.png     full-page screenshots from the checks (slides-*.png: a deck's first slide)
  * summary.json          timings, sizes, check results, your systems (paths relative to the folder)
  * spec.json             with systems: what was asked (the spec evaluateSystems takes)
  * systems.json          with systems: every number of page 00, computed once (systems_report.ts)
@@ -63,6 +64,8 @@ import {
 } from "./workspace.ts";
 import { carryForeign, plannedKinds } from "./foreign.ts";
 import { unitePdfs } from "./pdf.ts";
+import { makeSlides, slideFiles, type SlidesCheck, slidesProblems } from "./slides.ts";
+import type { SlidesResult } from "./slides.ts";
 import {
   addStaticImages,
   figureRenderer,
@@ -99,6 +102,8 @@ export interface ReportOptions {
   only?: string[];
   /** Print the PDF (default true). */
   pdf?: boolean;
+  /** Export the lessons as slides (default true). */
+  slides?: boolean;
   /** Show the code of `00-your-systems` in its page (default: hidden, the page reads as a report). */
   showCode?: boolean;
   /** Progress lines (default: stderr). */
@@ -127,6 +132,8 @@ export interface NotebookEntry {
   bytes: { ipynb: number; html: number };
   /** The browser check of its page. */
   check: PageCheck;
+  /** Its slides and their check (lessons, unless slides are turned off). */
+  slides?: SlidesResult & { check: SlidesCheck };
 }
 
 /** What {@link buildReport} made. */
@@ -299,6 +306,7 @@ function plannedFiles(names: readonly string[], options: ReportOptions): string[
   for (const file of names) {
     const name = file.replace(/\.ipynb$/, "");
     files.push(`html/${name}.html`, `notebooks/${file}`, `screenshots/${name}.png`);
+    if (withSlides(file, options)) files.push(...slideFiles(name));
   }
   const spec = options.systems;
   if (spec) {
@@ -308,6 +316,11 @@ function plannedFiles(names: readonly string[], options: ReportOptions): string[
     spec.systems.forEach((s, i) => s.model && files.push(scoredRunName(s.name, i)));
   }
   return files;
+}
+
+/** Whether the report makes slides of this notebook: every lesson, unless turned off. */
+function withSlides(file: string, options: ReportOptions): boolean {
+  return options.slides !== false && file !== SYSTEMS_NOTEBOOK;
 }
 
 /** The files and folders the user gave the report (runs, QRCD runs and gold, model folders). */
@@ -407,6 +420,9 @@ async function buildInto(
         60_000,
         pdfPart(entries.length + 1),
       );
+      const slides = withSlides(`${name}.ipynb`, options)
+        ? await makeSlides(session, result.output, dir, name)
+        : undefined;
       entries.push({
         name,
         title: notebookTitle(nb, name),
@@ -418,6 +434,7 @@ async function buildInto(
         headlines: headlinesOf(nb),
         bytes: { ipynb: (await Deno.stat(result.output)).size, html: (await Deno.stat(html)).size },
         check,
+        ...(slides ? { slides } : {}),
       });
     };
     // A pipeline: notebook i is exported and checked (Chromium, nbconvert) while notebook i + 1
@@ -463,6 +480,7 @@ async function buildInto(
           title: e.title,
           html: `html/${e.name}.html`,
           ipynb: `notebooks/${e.name}.ipynb`,
+          ...(e.slides ? { slides: slideFiles(e.name)[0] } : {}),
           seconds: e.seconds,
           figures: e.figures,
           headlines: e.headlines,
@@ -526,10 +544,12 @@ async function buildInto(
     const problems = [indexCheck, ...entries.map((e) => e.check)].flatMap((c) =>
       pageProblems(c).map((p) => `${c.page}: ${p}`)
     );
+    problems.push(...entries.flatMap((e) => e.slides ? slidesProblems(e.slides.check) : []));
     const expectedFigures = entries.reduce((n, e) => n + e.figures, 0);
     if (pdfCheck && expectedFigures > 0 && pdfCheck.pagesWithFigures === 0) {
       problems.push(`${pdf}: no page shows a figure`);
     }
+    for (const t of pdfCheck?.unrenderedTex ?? []) problems.push(`${pdf}: TeX not typeset: '${t}'`);
     if (problems.length) {
       throw new KitError(`report checks failed:\n  ${problems.join("\n  ")}`);
     }

@@ -13,6 +13,7 @@ import type { BrowserSession, FailedLoad } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
 import { printLoadedPage } from "./pdf.ts";
 import { KitError } from "../errors.ts";
+import { type TexProblem, texProblemLine, UNRENDERED_TEX } from "./maths.ts";
 
 /** What one figure on a page drew. */
 export interface FigureCheck {
@@ -52,11 +53,58 @@ export interface PageCheck {
    * empty family: Chromium named no font for the word (a problem, see {@link pageProblems}).
    */
   arabicFonts: { family: string; glyphs: number; coversArabic: boolean }[];
+  /** Text that still reads like TeX after the page loaded, and formulas KaTeX refused. */
+  unrenderedTex?: TexProblem[];
+  /** What is wider than the page: a code line, an output, the page itself. */
+  overflow?: Overflow[];
   /** Seconds from navigation to all figures drawn. */
   seconds: number;
 }
 
+/** Something wider than its place on the page (screen and print share the 1000 px layout). */
+export interface Overflow {
+  /** The notebook cell (0-based, as in the `.ipynb`); absent for the page as a whole. */
+  cell?: number;
+  /** A line of code, an output, a Markdown cell, or the page. */
+  what: "code" | "output" | "markdown" | "page";
+  /** How many CSS pixels it is wider than its box. */
+  by: number;
+  /** The start of the longest line, for code. */
+  line?: string;
+}
+
 // Scripts run in the page (as source text: this module is type-checked without the DOM).
+
+/**
+ * Page script: what is wider than its box (a code line, an output, a Markdown cell) or than
+ * the window (the page); a list of {@link Overflow}. One pixel of rounding is allowed.
+ */
+export const OVERFLOW = `(() => {
+  const found = [];
+  const wider = (el) => el.scrollWidth - el.clientWidth;
+  [...document.querySelectorAll(".jp-Cell")].forEach((c, cell) => {
+    for (const pre of c.querySelectorAll(".jp-InputArea pre")) {
+      const by = wider(pre);
+      if (by <= 1) continue;
+      const line = (pre.textContent || "").split("\\n").reduce((a, b) => (b.length > a.length ? b : a), "");
+      found.push({ cell, what: "code", by, line: line.trim().slice(0, 50) });
+    }
+    for (const o of c.querySelectorAll(".jp-OutputArea-output")) {
+      const by = wider(o);
+      if (by > 1) found.push({ cell, what: "output", by });
+    }
+    for (const m of c.querySelectorAll(".jp-MarkdownOutput")) {
+      const by = wider(m);
+      if (by > 1) found.push({ cell, what: "markdown", by });
+    }
+  });
+  const page = document.documentElement.scrollWidth - window.innerWidth;
+  if (page > 1) found.push({ what: "page", by: page });
+  return found;
+})()`;
+
+/** Page script: resolves once the page's fonts (KaTeX's among them) have loaded. */
+const FONTS_READY = `document.fonts.ready.then(() => true)`;
 
 /** Page script: true once every figure div holds Plotly's SVG. */
 export const ALL_FIGURES_DRAWN = `[...document.querySelectorAll(".kit-plotly")]
@@ -169,7 +217,35 @@ export function pageProblems(c: PageCheck): string[] {
     if (f.family === "") p.push("Arabic text found, but Chromium named no font that drew it");
     else if (!f.coversArabic) p.push(`Arabic text drawn with '${f.family}', which lacks Arabic`);
   }
+  for (const t of c.unrenderedTex ?? []) p.push(texProblemLine(t));
+  for (const o of c.overflow ?? []) p.push(overflowLine(o));
   return p;
+}
+
+/**
+ * The page check's line for one {@link Overflow}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { overflowLine } from "./check.ts";
+ * assert.equal(
+ *   overflowLine({ cell: 8, what: "code", by: 412, line: "await display(markdown(" }),
+ *   "cell 8: a code line runs 412 px past its box: 'await display(markdown(...'",
+ * );
+ * ```
+ */
+export function overflowLine(o: Overflow): string {
+  const where = o.cell === undefined ? "" : `cell ${o.cell}: `;
+  switch (o.what) {
+    case "code":
+      return `${where}a code line runs ${o.by} px past its box: '${o.line ?? ""}...'`;
+    case "page":
+      return `the page is ${o.by} px wider than the window (and the printed page)`;
+    default:
+      return `${where}an ${o.what === "output" ? "output" : "Markdown cell"} is ${o.by} px ` +
+        "wider than the page (it scrolls on screen and is cut in the PDF)";
+  }
 }
 
 /** True when a page check found every figure drawn and nothing wrong. */
@@ -195,6 +271,9 @@ export async function checkPage(
     const figures = await openAndDraw(page, htmlPath, timeoutMs);
     const seconds = (performance.now() - started) / 1000;
     const arabicFonts = await fontsForArabic(page);
+    await page.evaluate(FONTS_READY);
+    const unrenderedTex = await page.evaluate(UNRENDERED_TEX) as TexProblem[];
+    const overflow = await page.evaluate(OVERFLOW) as Overflow[];
     if (screenshotPath) {
       await Deno.mkdir(screenshotPath.replace(/\/[^/]*$/, ""), { recursive: true });
       await page.screenshot({ path: screenshotPath, fullPage: true });
@@ -210,6 +289,8 @@ export async function checkPage(
       ignoredRequests: log.ignoredRequests,
       ...(screenshotPath ? { screenshot: screenshotPath } : {}),
       arabicFonts,
+      unrenderedTex,
+      overflow,
       seconds,
     };
   } finally {
@@ -306,6 +387,31 @@ export interface PdfCheck {
   pagesWithFigures: number;
   /** Text of the PDF (`pdftotext`), for checking titles and labels. */
   text: string;
+  /** Lines of the PDF's text that hold TeX a page failed to typeset (`$$`, `\frac`, ...). */
+  unrenderedTex: string[];
+}
+
+/**
+ * TeX as it reads when a page did not typeset it: `$$` or a command the lessons' formulas use.
+ * (Narrower than the page check's rule: the PDF's text also holds the code cells.)
+ */
+const PDF_TEX =
+  /\$\$|\\(?:frac|sum|sqrt|mathrm|operatorname|qquad|quad|cdot|overline|left|right|begin|text|log|min|le|ge|sim)\b/;
+
+/**
+ * The lines of a PDF's text that hold TeX ({@link PDF_TEX}), shortened.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { texLines } from "./check.ts";
+ * assert.deepEqual(texLines("P@k = 1/k\n$$P@k = \\frac{1}{k}$$\nconst x = `${a}`;"), [
+ *   "$$P@k = \\frac{1}{k}$$",
+ * ]);
+ * ```
+ */
+export function texLines(text: string): string[] {
+  return text.split("\n").filter((l) => PDF_TEX.test(l)).map((l) => l.trim().slice(0, 80));
 }
 
 async function tool(cmd: string, args: string[]): Promise<Uint8Array> {
@@ -378,7 +484,7 @@ export async function checkPdf(pdf: string, minPixels = 200): Promise<PdfCheck> 
       if (countTracePixels(await Deno.readFile(`${dir}/${p}`)) >= minPixels) pagesWithFigures++;
     }
     const text = new TextDecoder().decode(await tool("pdftotext", ["-layout", pdf, "-"]));
-    return { pages: pages.length, pagesWithFigures, text };
+    return { pages: pages.length, pagesWithFigures, text, unrenderedTex: texLines(text) };
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

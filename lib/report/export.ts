@@ -1,14 +1,16 @@
 /**
  * Exporting an executed notebook to one self-contained, offline HTML page with nbconvert
  * and the kit's template (`templates/kit`: JupyterLab's look without RequireJS and MathJax
- * links, plus print CSS). plotly.js is already inline in the first figure's output, so the
- * page carries it exactly once and needs no network.
+ * links, plus print CSS), then KaTeX for the formulas (`maths.ts`, inline). plotly.js is
+ * already inline in the first figure's output, so the page carries it exactly once and needs
+ * no network.
  *
  * @module
  */
 import { KitError } from "../errors.ts";
 import { isDiskFull } from "../io/atomic.ts";
 import { jupyterPython } from "./execute.ts";
+import { addMaths } from "./maths.ts";
 
 /** The folder holding the kit's nbconvert templates. */
 export const TEMPLATES_DIR = new URL("./templates", import.meta.url).pathname;
@@ -63,6 +65,7 @@ export async function exportHtml(
     }
     throw new KitError(`nbconvert failed: ${stderr}`, { file: ipynb });
   }
+  await addMaths(html);
 }
 
 /** The first Markdown heading of a notebook, or its file name. */

@@ -16,6 +16,8 @@ export interface IndexEntry {
   html: string;
   /** Link to the executed notebook, relative to the index. */
   ipynb: string;
+  /** Link to its slides, relative to the index, when they were made. */
+  slides?: string;
   /** Execution time, seconds. */
   seconds: number;
   /** Figures in the notebook. */
@@ -61,8 +63,10 @@ function esc(s: string): string {
  * const html = indexHtml([{
  *   title: "Datasets", html: "html/01.html", ipynb: "notebooks/01.ipynb", seconds: 4.2,
  *   figures: 1, headlines: [{ title: "WikiQA", numbers: { questions: 873 } }],
+ *   slides: "slides/01.html",
  * }], { params: { data: "sample" }, generated: "2025-01-01T00:00:00Z" });
  * assert(html.includes('href="html/01.html"') && html.includes("873"));
+ * assert(html.includes('href="slides/01.html"'));
  * const mine = indexHtml([], { params: {}, generated: "", systems: [
  *   { name: "<b>mine</b>", what: "wikiqa test (clean)", numbers: { MAP: 0.7 } }] });
  * assert(mine.includes("&lt;b&gt;mine&lt;/b&gt;") && mine.includes("0.7000"));
@@ -79,7 +83,8 @@ export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): stri
       "</div>"
     ).join("");
     return `<tr><td>${i + 1}</td><td><a href="${esc(e.html)}">${esc(e.title)}</a>` +
-      `<br><a class="small" href="${esc(e.ipynb)}">executed notebook</a></td>` +
+      `<br><a class="small" href="${esc(e.ipynb)}">executed notebook</a>` +
+      (e.slides ? ` &middot; <a class="small" href="${esc(e.slides)}">slides</a>` : "") + "</td>" +
       `<td>${heads || "&ndash;"}</td><td class="n">${e.figures}</td>` +
       `<td class="n">${e.seconds.toFixed(1)} s</td></tr>`;
   }).join("\n");
