@@ -23,7 +23,7 @@ export type { Candidate, FilterName, Question } from "./data/mod.ts";
 export { evaluate, evaluateTrecFiles, formatTrecEval, MEASURES } from "./metrics/mod.ts";
 export { qrelsFromQuestions, readQrels, readRun, runFromScores } from "./metrics/mod.ts";
 export { bestRun, rankDocuments, tiedRun, worstRun } from "./metrics/mod.ts";
-export { formatQrels, formatRun, writeQrels, writeRun } from "./metrics/mod.ts";
+export { formatQrels, formatRun, MEASURE_NAMES, writeQrels, writeRun } from "./metrics/mod.ts";
 export type { EvalResult, Qrels, Run } from "./metrics/mod.ts";
 // Statistics over per-query values: paired tests, intervals, ties, held-out, runs (seeds).
 export { bootstrapCI, compareSystems, pairedRandomizationTest, pairedTTest } from "./stats/mod.ts";
@@ -57,4 +57,4 @@ export { markdown, seedSpreadFigure, seedStripFigure, stabilityFigure, table } f
 // The report's notebooks: parameters, headline numbers, published numbers to compare with.
 export { corpusDir, headline, notebookParams, scoringModel } from "./report/mod.ts";
 export { PUBLISHED_QRCD_RESULTS, PUBLISHED_QRCD_SIZES } from "./report/mod.ts";
-export { PUBLISHED_RESULTS, PUBLISHED_SIZES } from "./report/mod.ts";
+export { PUBLISHED_RESULTS, PUBLISHED_SIZES, RELEASED_RUN_SCORES } from "./report/mod.ts";

@@ -30,5 +30,10 @@ export { DEFAULT_MEASURES, defineMeasure, findMeasure, MEASURES } from "./measur
 export { selectMeasures } from "./measures.ts";
 export type { Measure, MeasureOptions, RankedQuery } from "./measures.ts";
 // The answer-selection protocol's measures (MAP, MRR, P@1, nDCG@10) and their labels.
-export { labelLegend, measureLabel, PROTOCOL_MEASURES } from "./protocol_measures.ts";
-export type { ProtocolMeasure, ProtocolMeasureName } from "./protocol_measures.ts";
+export {
+  labelLegend,
+  MEASURE_NAMES,
+  measureLabel,
+  PROTOCOL_MEASURES,
+} from "./protocol_measures.ts";
+export type { MeasureNames, ProtocolMeasure, ProtocolMeasureName } from "./protocol_measures.ts";

@@ -75,3 +75,55 @@ export function labelLegend(names: readonly string[]): string {
   return names.filter((n) => measureLabel(n) !== n).map((n) => `${measureLabel(n)} = ${n}`)
     .join(", ");
 }
+
+/** One measure under the names each tool gives it. */
+export interface MeasureNames {
+  /** The label the kit's pages and tables show ({@link measureLabel} of the output name). */
+  label: string;
+  /** trec_eval's `-m` name (what `evaluate` and `eval trec -m` take). */
+  trecEval: string;
+  /** The name on trec_eval's output line (the key of `evaluate`'s per-query values). */
+  output: string;
+  /** ir_measures' name (https://ir-measur.es). */
+  irMeasures: string;
+  /** ranx's metric name (https://amenra.github.io/ranx/metrics/). */
+  ranx: string;
+}
+
+/**
+ * The measures of the lessons under each tool's name: the kit's label, trec_eval's `-m` and
+ * output names, ir_measures' and ranx's. Each name is read by the kit's own parsers
+ * (`selectMeasures`), and `tests/metrics/measure_names_test.ts` checks that all the names of a
+ * row compute the same number. (ranx and some ir_measures backends order tied scores their own
+ * way, trec_eval by docno descending: on ties the tools can still differ; docs/measures.md.)
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MEASURE_NAMES, measureLabel } from "./protocol_measures.ts";
+ * const map = MEASURE_NAMES.find((m) => m.label === "MAP")!;
+ * assert.deepEqual([map.trecEval, map.irMeasures, map.ranx], ["map", "AP", "map"]);
+ * assert(MEASURE_NAMES.every((m) => measureLabel(m.output) === m.label));
+ * ```
+ */
+export const MEASURE_NAMES: readonly MeasureNames[] = [
+  { label: "MAP", trecEval: "map", output: "map", irMeasures: "AP", ranx: "map" },
+  { label: "MRR", trecEval: "recip_rank", output: "recip_rank", irMeasures: "RR", ranx: "mrr" },
+  { label: "P@1", trecEval: "P.1", output: "P_1", irMeasures: "P@1", ranx: "precision@1" },
+  { label: "P@5", trecEval: "P.5", output: "P_5", irMeasures: "P@5", ranx: "precision@5" },
+  {
+    label: "nDCG@5",
+    trecEval: "ndcg_cut.5",
+    output: "ndcg_cut_5",
+    irMeasures: "nDCG@5",
+    ranx: "ndcg@5",
+  },
+  {
+    label: "nDCG@10",
+    trecEval: "ndcg_cut.10",
+    output: "ndcg_cut_10",
+    irMeasures: "nDCG@10",
+    ranx: "ndcg@10",
+  },
+  { label: "Rprec", trecEval: "Rprec", output: "Rprec", irMeasures: "Rprec", ranx: "r-precision" },
+];

@@ -113,7 +113,9 @@ export function binCounts(
 const round = (x: number) => +x.toPrecision(12);
 
 /**
- * A histogram of one or more series of values, overlaid with shared bins.
+ * A histogram of one or more series of values with shared bins. Several series are drawn as
+ * grouped bars, side by side in each bin (never overlaid: translucent overlays mix into a
+ * third colour no legend names).
  *
  * @example
  * ```ts
@@ -122,6 +124,7 @@ const round = (x: number) => +x.toPrecision(12);
  * const fig = histogram({ BM25: [0, 0.5, 1, 1], random: [0.1, 0.2] }, { binSize: 0.1, start: 0 });
  * assert(fig.data.length === 2 && (fig.data[0].y as number[]).length === 10);
  * assert((fig.data[0].y as number[])[9] === 2); // the last bin [0.9, 1] holds both 1s
+ * assert(fig.layout.barmode === "group" && fig.data[0].opacity === undefined);
  * ```
  */
 export function histogram(
@@ -134,11 +137,11 @@ export function histogram(
     checkNumbers(values, `histogram series '${name}'`);
     return values;
   });
+  const grouped = entries.length > 1;
   const layout = {
     ...baseLayout({ yTitle: options.fraction ? "fraction" : "count", ...options }),
-    barmode: "overlay",
+    barmode: grouped ? "group" : "overlay",
   };
-  const opacity = entries.length > 1 ? 0.6 : 1;
   const size = options.binSize;
   if (!size) {
     return {
@@ -147,7 +150,6 @@ export function histogram(
         name,
         x: [...values],
         ...(options.fraction ? { histnorm: "probability" } : {}),
-        opacity,
       })),
       layout,
     };
@@ -166,13 +168,13 @@ export function histogram(
         name,
         x: lows.map((lo) => round(lo + size / 2)),
         y: options.fraction && values.length ? counts.map((c) => c / values.length) : counts,
-        width: size,
+        // One series fills its bin; grouped series share it (Plotly splits the bin's width).
+        ...(grouped ? {} : { width: size }),
         customdata: ranges,
         hovertemplate: "%{customdata}: %{y}",
-        opacity,
       };
     }),
-    layout: { ...layout, bargap: 0 },
+    layout: { ...layout, bargap: grouped ? 0.15 : 0, bargroupgap: 0 },
   };
 }
 

@@ -20,6 +20,38 @@ function rgba(hex: string, alpha: number): string {
 }
 
 /**
+ * The y axis of a figure of per-run values: they differ in the third decimal, so the axis is
+ * zoomed to them, and its title says where it starts whenever that is not 0 (a bar of 0.68
+ * against 0.67 on an axis from 0.66 looks twice as tall).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { zoomedYAxis } from "./run_figures.ts";
+ * const axis = zoomedYAxis("MAP", [0.681, 0.69, 0.7]);
+ * assert.deepEqual(axis.range, [0.679, 0.702]);
+ * assert.equal(axis.title.text, "MAP (axis from 0.679, not 0)");
+ * assert.deepEqual(zoomedYAxis("drop", [0, 0.02]).range, [0, 0.022]);
+ * ```
+ */
+export function zoomedYAxis(
+  measure: string,
+  values: readonly number[],
+): { title: { text: string }; range: [number, number] } {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length === 0) return { title: { text: measure }, range: [0, 1] };
+  const lo = Math.min(...finite), hi = Math.max(...finite);
+  const pad = Math.max((hi - lo) * 0.1, 0.001);
+  const round = (x: number, up: boolean) => (up ? Math.ceil : Math.floor)(x * 1000 - 1e-9) / 1000;
+  let low = round(lo - pad, false);
+  if (lo >= 0 && low < 0) low = 0; // values near 0: the axis starts at 0
+  return {
+    title: { text: low > 0 ? `${measure} (axis from ${low}, not 0)` : measure },
+    range: [low, round(hi + pad, true)],
+  };
+}
+
+/**
  * A Plotly figure of {@link runningMeans} per system: the mean of the first k runs against k,
  * with its t interval as a band.
  *
@@ -69,7 +101,12 @@ export function runningMeanFigure(
     layout: {
       title: { text: `${measure}: mean of the first k runs (band: ${level * 100}% t interval)` },
       xaxis: { title: { text: "runs (seeds) averaged" }, dtick: 1 },
-      yaxis: { title: { text: measure } },
+      yaxis: zoomedYAxis(
+        measure,
+        Object.values(bySystem).flatMap((v) =>
+          runningMeans(v, level).flatMap((p) => [p.lower, p.upper, p.mean])
+        ),
+      ),
       legend: { orientation: "h", y: -0.2 },
       height: 380,
     },
@@ -124,7 +161,7 @@ export function seedSpreadFigure(
     layout: {
       title: { text: `${measure} over runs (points), mean ± sample sd (bars)` },
       xaxis: { title: { text: xTitle }, tickvals: xs, zeroline: false },
-      yaxis: { title: { text: measure } },
+      yaxis: zoomedYAxis(measure, series.flatMap((s) => s.runs.flatMap(withSd))),
       legend: { orientation: "h", y: -0.2 },
       height: 400,
     },
@@ -161,11 +198,17 @@ export function seedStripFigure(
         ticktext: names,
         range: [-0.6, names.length - 0.4],
       },
-      yaxis: { title: { text: measure } },
+      yaxis: zoomedYAxis(measure, Object.values(bySystem).flatMap(withSd)),
       showlegend: false,
       height: 380,
     },
   };
+}
+
+/** The values a system's runs and its mean ± sd bar reach (what the y axis must show). */
+function withSd(values: readonly number[]): number[] {
+  const m = mean(values), sd = values.length > 1 ? sampleSd(values) : 0;
+  return [...values, m - sd, m + sd];
 }
 
 /** The traces of one system: its runs as points around each position, and mean ± sd there. */
@@ -246,7 +289,7 @@ export function stabilityFigure(
     })),
     layout: {
       title: { text: `${measure} across runs (mean ± sample sd per system)` },
-      yaxis: { title: { text: measure } },
+      yaxis: zoomedYAxis(measure, Object.values(bySystem).flatMap((s) => s.perRun)),
       showlegend: false,
       annotations: Object.entries(bySystem).map(([name, s]) => ({
         x: `${name}${s.unstable ? " (unstable)" : ""}`,

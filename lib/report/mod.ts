@@ -30,6 +30,7 @@ export {
   PUBLISHED_QRCD_SIZES,
   PUBLISHED_RESULTS,
   PUBLISHED_SIZES,
+  RELEASED_RUN_SCORES,
 } from "./published.ts";
 export type { PublishedResult, PublishedSize } from "./published.ts";
 export type { PublishedGap } from "./published.ts";
@@ -43,3 +44,4 @@ export { SYSTEMS_REPORT_ENV, systemsReportFor } from "./systems_report.ts";
 export type { EvaluateSystemsOptions, PairReport, ReportCorpus } from "./systems_report.ts";
 export type { ReportSystem, SectionName, SystemsReport } from "./systems_report.ts";
 export { sectionItems, showSection } from "./systems_sections.ts";
+export type { ReleasedRunScore } from "./published.ts";

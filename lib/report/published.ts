@@ -45,6 +45,15 @@ export interface PublishedResult {
   source: string;
   /** The question set it was computed on, as the source describes it. */
   setting: string;
+  /**
+   * The filter of the questions the number is over: `clean` (WikiQA's `-filtered.ref`, 237 test
+   * questions; TREC-QA's 68) or `no-all` (TANDA counts WikiQA's test set as its 243 questions
+   * with a correct candidate). One run's MAP over the 243 is (237 × clean MAP + 6) / 243: the
+   * 6 all-correct questions score 1 whatever the ranking.
+   */
+  filter: "clean" | "no-all";
+  /** How many test questions that filter holds. */
+  questions: number;
   /** What is known about reproducing it (why a run of it scores otherwise), if anything. */
   note?: string;
 }
@@ -77,6 +86,8 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     mrr,
     source: YANG,
     setting: YANG_SETTING,
+    filter: "clean" as const,
+    questions: 237,
   })),
   {
     system: "CNN-Cnt",
@@ -89,6 +100,8 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     note: "the authors' released rank file for CNN-Cnt (WikiQACorpus.zip, emnlp-table) scores " +
       "MAP 0.6591, MRR 0.6738 under trec_eval 9.0.8 -c on WikiQA-test-filtered.ref: the " +
       "released file, not the scorer, differs from the paper's table",
+    filter: "clean",
+    questions: 237,
   },
   {
     system: "TANDA RoBERTa-L",
@@ -101,6 +114,8 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     note: "TANDA counts 243 test questions (no-all), the protocol 237 (clean): the 6 between " +
       "have only correct candidates, AP 1 under any ranking, so MAP(no-all) = " +
       "(237 MAP(clean) + 6) / 243 is higher than the same system's clean MAP",
+    filter: "no-all",
+    questions: 243,
   },
   {
     system: "previous best (cited by TANDA)",
@@ -109,6 +124,8 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     map: 0.834,
     source: TANDA,
     setting: "as cited in TANDA's abstract (MAP only)",
+    filter: "no-all",
+    questions: 243,
   },
   {
     system: "TANDA RoBERTa-L",
@@ -118,6 +135,8 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     mrr: 0.974,
     source: TANDA,
     setting: "TREC-QA test, clean (68 questions)",
+    filter: "clean",
+    questions: 68,
   },
   {
     system: "previous best (cited by TANDA)",
@@ -126,6 +145,57 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     map: 0.875,
     source: TANDA,
     setting: "as cited in TANDA's abstract (MAP only)",
+    filter: "clean",
+    questions: 68,
+  },
+];
+
+/**
+ * A published system's released run file scored again: what the file gives under the reference
+ * evaluation against what the paper printed. The files are not in the corpora the kit fetches,
+ * so these are measured facts with where the file is and the command that reproduces them.
+ */
+export interface ReleasedRunScore {
+  system: string;
+  dataset: "wikiqa";
+  split: "test";
+  /** The file's path inside its release. */
+  file: string;
+  /** Where the file is published. */
+  release: string;
+  /** The paper's numbers. */
+  published: { map: number; mrr: number };
+  /** What the file gives, and with what. */
+  measured: { map: number; mrr: number; with: string };
+  /** The kit's command that scores the file (the same evaluation). */
+  command: string;
+}
+
+/**
+ * The WikiQA paper's own CNN-Cnt rank file, scored with trec_eval 9.0.8 `-c` on the official
+ * `WikiQA-test-filtered.ref` (as the paper's evaluation ran): 0.6591 / 0.6738, not the printed
+ * 0.6520 / 0.6652. The gap is in the file, not in the scorer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RELEASED_RUN_SCORES } from "./published.ts";
+ * const cnn = RELEASED_RUN_SCORES[0];
+ * assert(cnn.measured.map - cnn.published.map > 0.007);
+ * ```
+ */
+export const RELEASED_RUN_SCORES: readonly ReleasedRunScore[] = [
+  {
+    system: "CNN-Cnt",
+    dataset: "wikiqa",
+    split: "test",
+    file: "WikiQACorpus/emnlp-table/WikiQA.CNN-Cnt.test.rank",
+    release: "WikiQACorpus.zip, the official WikiQA release (Microsoft Research, 2015; its " +
+      "README.txt lists the folder emnlp-table/ with the paper's results)",
+    published: { map: 0.652, mrr: 0.6652 },
+    measured: { map: 0.6591, mrr: 0.6738, with: "trec_eval 9.0.8 -c -m map -m recip_rank" },
+    command: "./kit eval trec -c -m map -m recip_rank " +
+      "WikiQACorpus/WikiQA-test-filtered.ref WikiQACorpus/emnlp-table/WikiQA.CNN-Cnt.test.rank",
   },
 ];
 

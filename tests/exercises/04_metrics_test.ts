@@ -59,28 +59,11 @@ async function exercise3(dir: string) {
   assert.ok(kit < 1);
 }
 
-// Exercise 4: questions where ltr ranks a correct candidate first.
-async function exercise4(dir: string) {
-  const { questions, scores } = await scoreSplit("ltr", "wikiqa", "test", { filter: "clean", dir });
-  const perQuery =
-    evaluate(qrelsFromQuestions(questions), runFromScores(questions, scores), ["recip_rank"])
-      .perQuery;
-  const kit = [...perQuery.values()].filter((v) => v.recip_rank === 1).length;
-  const perQuestion = brute.scoresPerQuestion(questions, scores);
-  const bySorting = questions.filter((q, j) => {
-    const top = brute.trecOrder(q.candidates.map((c) => c.id), perQuestion[j])[0];
-    return q.candidates.find((c) => c.id === top)!.label > 0;
-  }).length;
-  assert.equal(kit, bySorting);
-  return kit;
-}
-
 Deno.test("exercises 04 on the samples", async () => {
   // Q301: BM25 ranks correct, correct, wrong: nDCG@3 = (1 + 1/log2 3) / (1 + 1/log2 3) = 1.
   await exercise1(brute.SAMPLE, brute.RUNNING_EXAMPLE.sample, 1);
   close(await exercise2(brute.SAMPLE), (1 + 1 + 1 / 3 + 0.5 * (1 / 1 + 2 / 3)) / 4);
   await exercise3(brute.SAMPLE);
-  assert.ok(await exercise4(brute.SAMPLE) >= 1);
 });
 
 Deno.test({
@@ -93,6 +76,5 @@ Deno.test({
     await exercise1(dir, brute.RUNNING_EXAMPLE.real, l3 / (1 + l3));
     await exercise2(dir);
     await exercise3(dir);
-    await exercise4(dir);
   },
 });
