@@ -101,12 +101,9 @@ export function runningMeanFigure(
     layout: {
       title: { text: `${measure}: mean of the first k runs (band: ${level * 100}% t interval)` },
       xaxis: { title: { text: "runs (seeds) averaged" }, dtick: 1 },
-      yaxis: zoomedYAxis(
-        measure,
-        Object.values(bySystem).flatMap((v) =>
-          runningMeans(v, level).flatMap((p) => [p.lower, p.upper, p.mean])
-        ),
-      ),
+      // The axis spans the runs' own values: the band of the first few runs (a t interval
+      // from 2 or 3 values) is far wider and runs off it.
+      yaxis: zoomedYAxis(measure, Object.values(bySystem).flat()),
       legend: { orientation: "h", y: -0.2 },
       height: 380,
     },
