@@ -480,7 +480,7 @@ async function buildInto(
           title: e.title,
           html: `html/${e.name}.html`,
           ipynb: `notebooks/${e.name}.ipynb`,
-          ...(e.slides ? { slides: slideFiles(e.name)[0] } : {}),
+          ...(e.slides ? { slides: slideFiles(e.name)[0], minutes: e.slides.minutes } : {}),
           seconds: e.seconds,
           figures: e.figures,
           headlines: e.headlines,

@@ -18,6 +18,8 @@ export interface IndexEntry {
   ipynb: string;
   /** Link to its slides, relative to the index, when they were made. */
   slides?: string;
+  /** Its estimated class time in minutes (lessons). */
+  minutes?: number;
   /** Execution time, seconds. */
   seconds: number;
   /** Figures in the notebook. */
@@ -84,7 +86,9 @@ export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): stri
     ).join("");
     return `<tr><td>${i + 1}</td><td><a href="${esc(e.html)}">${esc(e.title)}</a>` +
       `<br><a class="small" href="${esc(e.ipynb)}">executed notebook</a>` +
-      (e.slides ? ` &middot; <a class="small" href="${esc(e.slides)}">slides</a>` : "") + "</td>" +
+      (e.slides ? ` &middot; <a class="small" href="${esc(e.slides)}">slides</a>` : "") +
+      (e.minutes ? ` <span class="small">(a class of about ${e.minutes} min)</span>` : "") +
+      "</td>" +
       `<td>${heads || "&ndash;"}</td><td class="n">${e.figures}</td>` +
       `<td class="n">${e.seconds.toFixed(1)} s</td></tr>`;
   }).join("\n");

@@ -51,9 +51,9 @@ function inlineFonts(css: string, fontsDir: string): string {
 
 /**
  * The HTML that renders a page's formulas: KaTeX's style sheet (fonts inline), its script,
- * the auto-render extension and the call that typesets `document.body` (errors are drawn in
- * place, in red, with KaTeX's message, and the page check reports them). Put it at the end of
- * `<body>`: it runs once the text above it is parsed.
+ * the auto-render extension and the call that typesets `document.body` (a formula KaTeX cannot
+ * parse is left as its TeX and its message kept in `window.kitTexErrors` for the page check).
+ * Put it at the end of `<body>`: it runs once the text above it is parsed.
  *
  * @example
  * ```ts
@@ -70,16 +70,24 @@ export function mathsHtml(): string {
   const css = inlineFonts(inlineAsset(`${dist}/katex.min.css`, "style"), `${dist}/fonts`);
   const options = {
     delimiters: MATH_DELIMITERS,
-    throwOnError: false,
+    // A formula KaTeX cannot parse (a typo, an unknown command) stays as its TeX, which the
+    // check reports with KaTeX's message, instead of being drawn half in red.
+    throwOnError: true,
     // Code, its highlighted output and plain-text outputs keep their dollars.
     ignoredTags: ["script", "noscript", "style", "textarea", "pre", "code", "option", "svg"],
   };
+  // KaTeX's message for a formula it could not parse, kept for the check.
+  const keepErrors = "errorCallback: (message, error) => (window.kitTexErrors ||= [])" +
+    ".push({ text: String(message), error: String(error && error.message || error) })";
   cached = [
     MARKER,
     `<style type="text/css">${css}</style>`,
     `<script>${inlineAsset(`${dist}/katex.min.js`, "script")}</script>`,
     `<script>${inlineAsset(`${dist}/contrib/auto-render.min.js`, "script")}</script>`,
-    `<script>renderMathInElement(document.body, ${JSON.stringify(options)});</script>`,
+    `<script>renderMathInElement(document.body, { ...${
+      JSON.stringify(options)
+    }, ${keepErrors} });` +
+    "</script>",
   ].join("\n");
   return cached;
 }
@@ -146,6 +154,11 @@ export const UNRENDERED_TEX = `(() => {
   }
   for (const e of document.querySelectorAll(".katex-error")) {
     found.push({ ...cellOf(e), text: short(e.textContent || ""), error: e.getAttribute("title") || "" });
+  }
+  for (const e of window.kitTexErrors || []) {
+    const tex = /\\x60([\\s\\S]*)\\x60/.exec(e.text);
+    // KaTeX underlines the failing part with combining low lines (U+0332): dropped here
+    found.push({ text: short(tex ? tex[1] : e.text), error: e.error.replace(/\\u0332/g, "") });
   }
   return found;
 })()`;

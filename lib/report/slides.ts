@@ -22,6 +22,7 @@ import { jupyterPython } from "./execute.ts";
 import { TEMPLATES_DIR } from "./export.ts";
 import { type TexProblem, UNRENDERED_TEX, withMaths } from "./maths.ts";
 import type { NotebookJson } from "./static_images.ts";
+import { lessonLength } from "./lessons.ts";
 
 /** The pinned reveal.js version. */
 export const REVEAL_VERSION = "6.0.2";
@@ -93,6 +94,8 @@ export interface SlidesResult {
   /** Slides (top-level sections) and sub-slides. */
   slides: number;
   subslides: number;
+  /** The lesson's estimated class time (`lessonLength`). */
+  minutes: number;
 }
 
 /**
@@ -159,6 +162,7 @@ export async function exportSlides(ipynb: string, html: string): Promise<SlidesR
       html,
       slides: layout.filter((t) => t === "slide").length,
       subslides: layout.filter((t) => t === "subslide").length,
+      minutes: lessonLength(nb).minutes,
     };
   } finally {
     for (const f of [copy, exported]) await Deno.remove(f).catch(() => {});

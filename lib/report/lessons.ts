@@ -1,0 +1,108 @@
+/**
+ * The lessons: the one list of the notebooks that teach (everything in `notebooks/` but
+ * `00-your-systems`, which reports on the user's systems), each with the test that checks its
+ * exercises' answers, and how long each takes in class. `tests/report/lessons_test.ts` holds the
+ * folder, the exercise tests and docs/notebooks.md to this list, and every lesson to a 90-minute
+ * class by {@link lessonLength}.
+ *
+ * @module
+ */
+
+/** One lesson: its notebook and the test of its exercises. */
+export interface Lesson {
+  /** File name in `notebooks/`. */
+  file: string;
+  /** The test that solves its exercises with the public API and checks the answers. */
+  exercises: string;
+}
+
+/** The lessons, in teaching order. */
+export const LESSONS: readonly Lesson[] = [
+  "01-datasets",
+  "02-filters",
+  "03-scoring",
+  "04-metrics",
+  "05-qrcd",
+  "06-heldout",
+  "07-stability",
+  "08-pitfalls",
+].map((name) => ({
+  file: `${name}.ipynb`,
+  exercises: `tests/exercises/${name.replace("-", "_")}_test.ts`,
+}));
+
+/** A class, in minutes: every lesson must fit one (estimated by {@link lessonLength}). */
+export const CLASS_MINUTES = 90;
+
+/**
+ * The planning rule behind {@link lessonLength}'s estimate, in minutes: prose read and explained
+ * at 50 words a minute (a lecturer reads a slide aloud at about 130 and explains as much again), a
+ * code cell run and its output read in 2.5, a figure discussed in 2 more, an exercise worked in
+ * class in 5. A rule for planning a session, not a measurement.
+ */
+export const MINUTES_PER = { word: 1 / 50, codeCell: 2.5, figure: 2, exercise: 5 } as const;
+
+/** How long a lesson is. */
+export interface LessonLength {
+  cells: number;
+  markdownCells: number;
+  codeCells: number;
+  /** Words of the Markdown cells (formulas and code spans count as words). */
+  words: number;
+  /** Figures the code cells draw (calls of the kit's figure builders). */
+  figures: number;
+  /** Numbered items under the `## Exercises` heading. */
+  exercises: number;
+  /** The estimated class time ({@link MINUTES_PER}), rounded up. */
+  minutes: number;
+}
+
+/** The figure builders of `lib/plot` a lesson calls. */
+const FIGURE_CALL =
+  /\b(bar|histogram|line|scatter|seedStripFigure|seedSpreadFigure|runningMeanFigure|stabilityFigure)\(/g;
+
+const text = (s: string | string[]) => Array.isArray(s) ? s.join("") : s;
+
+/**
+ * How long a lesson (an nbformat notebook, executed or not) is, and its estimated class time.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { lessonLength } from "./lessons.ts";
+ * const length = lessonLength({ cells: [
+ *   { cell_type: "markdown", source: "# A lesson\n\nFifty words ".padEnd(30, "x") },
+ *   { cell_type: "code", source: "await display(bar(['a'], [{ name: 'x', values: [1] }]));" },
+ *   { cell_type: "markdown", source: "## Exercises\n\n1. One.\n2. Two." },
+ * ] });
+ * assert.deepEqual(
+ *   [length.cells, length.codeCells, length.figures, length.exercises],
+ *   [3, 1, 1, 2],
+ * );
+ * // 11 words / 50 + 2.5 + 2 + 2 * 5 = 14.72: 15 minutes
+ * assert.equal(length.minutes, 15);
+ * ```
+ */
+export function lessonLength(
+  nb: { cells: { cell_type: string; source: string | string[] }[] },
+): LessonLength {
+  const markdown = nb.cells.filter((c) => c.cell_type === "markdown").map((c) => text(c.source));
+  const code = nb.cells.filter((c) => c.cell_type === "code").map((c) => text(c.source));
+  const words = markdown.reduce((n, m) => n + (m.match(/\S+/g)?.length ?? 0), 0);
+  const figures = code.reduce((n, c) => n + (c.match(FIGURE_CALL)?.length ?? 0), 0);
+  const exercisesAt = markdown.find((m) => /^## Exercises/m.test(m));
+  const exercises = exercisesAt
+    ? (exercisesAt.slice(exercisesAt.search(/^## Exercises/m)).match(/^\d+\.\s/gm)?.length ?? 0)
+    : 0;
+  const minutes = words * MINUTES_PER.word + code.length * MINUTES_PER.codeCell +
+    figures * MINUTES_PER.figure + exercises * MINUTES_PER.exercise;
+  return {
+    cells: nb.cells.length,
+    markdownCells: markdown.length,
+    codeCells: code.length,
+    words,
+    figures,
+    exercises,
+    minutes: Math.ceil(minutes - 1e-9),
+  };
+}
