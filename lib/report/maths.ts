@@ -141,7 +141,8 @@ export const UNRENDERED_TEX = `(() => {
   };
   const short = (s) => s.length > 70 ? s.slice(0, 67) + "..." : s;
   const tex = /\\$\\$|\\$[^$\\s][^$]*\\$|\\\\(?:[a-zA-Z]{2,}|[[\\]()])/;
-  const skip = "script, style, pre, code, textarea, svg, .katex, .katex-error";
+  // reveal.js repeats the current slide's text (code too) in .aria-status, for screen readers
+  const skip = "script, style, pre, code, textarea, svg, .katex, .katex-error, .aria-status";
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {

@@ -36,7 +36,7 @@ def case(levels):
     n = len(d)
     ci = lambda x, level: stats.t.interval(level, n - 1, loc=x.mean(), scale=stats.sem(x))
     out.append({
-      "t": float(t.statistic), "p": float(t.pvalue), "df": int(t.df),
+      "t": float(t.statistic), "p": float(t.pvalue), "df": n - 1,
       "p_bonferroni": min(1.0, float(t.pvalue) * m),
       "diff": [float(d.mean()), *map(float, ci(d, 1 - 0.05 / m))],
       "dropA": [float(da.mean()), *map(float, ci(da, 0.95))],
