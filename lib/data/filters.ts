@@ -32,7 +32,8 @@ export interface FilterReport {
 
 /**
  * The filter the protocol uses for a split when none is given: `clean` for dev and test
- * (the official `-filtered.ref` files, TANDA's and TREC-QA's evaluation sets), `no-all` for
+ * (WikiQA's official `-filtered.ref` files, TREC-QA's clean sets; TANDA counts WikiQA's test set
+ * as its 243 `no-all` questions, the filtered file holds 237), `no-all` for
  * the training splits (TANDA trains on "no all-negative"; TREC-QA's TRAIN-ALL has no
  * all-negative question, so there it equals `raw`). Every command uses it as its default.
  *
