@@ -119,7 +119,7 @@ export async function exportSlides(ipynb: string, html: string): Promise<SlidesR
   const stem = `${html.slice(slash + 1).replace(/\.html$/, "")}.tmp-${Deno.pid}`;
   const copy = `${dir}/${stem}.ipynb`, exported = `${dir}/${stem}.slides.html`;
   try {
-    await Deno.writeTextFile(copy, JSON.stringify(laidOut));
+    await writeFileAtomic(copy, JSON.stringify(laidOut), { force: true });
     const out = await new Deno.Command(jupyterPython(), {
       args: [
         "-Xfrozen_modules=off",
