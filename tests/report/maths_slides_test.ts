@@ -90,14 +90,14 @@ Deno.test({
       await Deno.writeTextFile(`${dir}/nb.ipynb`, JSON.stringify(notebook()));
       // without the maths renderer (nbconvert's template, MathJax dropped): raw TeX, named
       await exportWithLab(`${dir}/nb.ipynb`, `${dir}/raw.html`);
-      const raw = await checkPage(session, `${dir}/raw.html`, undefined, 30_000);
+      const raw = await checkPage(session, `${dir}/raw.html`, undefined, 120_000);
       const rawProblems = pageProblems(raw).filter((p) => p.includes("TeX not typeset"));
       assert.ok(rawProblems.some((p) => p.startsWith("cell 0:") && p.includes("\\frac{1}{k}")));
       assert.ok(rawProblems.some((p) => p.startsWith("cell 1:") && p.includes("\\sqrt{2}")));
       assert.ok(rawProblems.some((p) => p.startsWith("cell 2:")), rawProblems.join("\n"));
       // printed, its PDF's text holds the TeX too
       const { page } = await offlinePage(session);
-      await page.goto(`file://${dir}/raw.html`, { waitUntil: "load" });
+      await page.goto(`file://${dir}/raw.html`, { waitUntil: "load", timeout: 120_000 });
       await printLoadedPage(page, `${dir}/raw.pdf`);
       await page.close();
       assert.ok((await checkPdf(`${dir}/raw.pdf`)).unrenderedTex.some((l) => l.includes("\\frac")));
@@ -112,7 +112,7 @@ Deno.test({
         session,
         `${dir}/page.html`,
         `${dir}/page.png`,
-        30_000,
+        120_000,
         `${dir}/p.pdf`,
       );
       assert.deepEqual(pageProblems(ok), []);
@@ -144,7 +144,7 @@ Deno.test({
       nb.cells[2].source = "## Broken\n\n$\\fracc{1}{2}$ (a typo), and $\\frac{1}{$ (unbalanced)";
       await Deno.writeTextFile(`${dir}/nb.ipynb`, JSON.stringify(nb));
       await exportHtml(`${dir}/nb.ipynb`, `${dir}/page.html`);
-      const c = await checkPage(session, `${dir}/page.html`, undefined, 30_000);
+      const c = await checkPage(session, `${dir}/page.html`, undefined, 120_000);
       const problems = pageProblems(c);
       // a formula KaTeX cannot parse stays as its TeX, with KaTeX's message; unbalanced braces
       // are never taken for a formula and stay as text
@@ -209,7 +209,7 @@ Deno.test({
         `${dir}/dead.html`,
         html.replace("Reveal.initialize(", "(() => Promise.reject(new Error('no deck')))("),
       );
-      const d = await checkSlides(session, `${dir}/dead.html`, undefined, 30_000);
+      const d = await checkSlides(session, `${dir}/dead.html`, undefined, 120_000);
       assert.ok(slidesProblems(d).some((p) => p.endsWith("reveal.js did not start the deck")));
     } finally {
       await session.close();
