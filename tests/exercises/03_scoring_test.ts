@@ -1,23 +1,25 @@
 /**
  * Solutions of notebook 03's exercises (notebooks/03-scoring.ipynb), each solved with the
  * kit's public API and checked against a value computed independently (tests/exercises/brute.ts,
- * or by hand), with the tiny random-weight fixture model on the CPU backend, on the bundled
+ * by hand, or by enumeration; Student's t by quadrature), with the tiny random-weight fixture model on the CPU backend, on the bundled
  * samples and on the real WikiQA corpus when it is fetched.
  */
 import assert from "node:assert/strict";
 import {
-  batchPlan,
+  analyzeTies,
   evaluate,
   loadCrossEncoder,
   loadSplit,
-  pairSegments,
-  pairsOf,
+  pairedTTest,
   qrelsFromQuestions,
   runFromScores,
   scoreSplit,
+  tConfidenceInterval,
+  tiedRun,
 } from "../../lib/mod.ts";
 import { realDataDir } from "../helpers.ts";
 import * as brute from "./brute.ts";
+import { tQuantile, twoSidedP } from "./brute.ts";
 
 const MODEL = new URL("../fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
 const close = (a: number, b: number, eps = 1e-12) =>
@@ -41,29 +43,82 @@ async function exercise1(dir: string, id: string, byHand: number) {
   }
 }
 
-// Exercise 2: tokens computed per batch size (padding included), from each pair's length.
-async function exercise2(dir: string) {
-  const { questions } = await loadSplit("wikiqa", "test", { filter: "clean", dir });
-  const pairs = pairsOf(questions, 48);
-  const ce = await loadCrossEncoder(MODEL, { backend: "cpu", scoreCache: false });
-  try {
-    const lengths = pairs.map((p) =>
-      pairSegments(ce.model, p.question, p.candidate).reduce((n, s) => n + (s.tokens as number), 0)
-    ).sort((a, b) => a - b);
-    for (const b of [1, 8, 32]) {
-      const kit = batchPlan(ce.model, pairs, b, 1)
-        .reduce((n, r) => n + (r.pairs as number) * (r["padded length"] as number), 0);
-      let byHand = 0;
-      for (let at = 0; at < lengths.length; at += b) {
-        const batch = lengths.slice(at, at + b);
-        byHand += batch.length * batch[batch.length - 1];
-      }
-      assert.equal(kit, byHand, `batch ${b}`);
-      if (b === 1) assert.equal(kit, lengths.reduce((x, y) => x + y, 0)); // no padding
+/**
+ * A random order's expected AP for n candidates, r of them correct, by enumerating every set of
+ * ranks the correct ones can take (all equally likely): the definition, for small n.
+ */
+function expectedApByEnumeration(n: number, r: number): number {
+  let total = 0, orders = 0;
+  const rel = new Array(n).fill(0);
+  const place = (from: number, left: number) => {
+    if (left === 0) {
+      total += brute.ap(rel);
+      orders++;
+      return;
     }
-  } finally {
-    await ce.close();
+    for (let i = from; i <= n - left; i++) {
+      rel[i] = 1;
+      place(i + 1, left - 1);
+      rel[i] = 0;
+    }
+  };
+  place(0, r);
+  return total / orders;
+}
+
+/** The exercise's closed form: H_n / n + (R - 1)(n - H_n) / (n (n - 1)). */
+function expectedAp(n: number, r: number): number {
+  let h = 0;
+  for (let k = 1; k <= n; k++) h += 1 / k;
+  return h / n + (n > 1 ? (r - 1) * (n - h) / (n * (n - 1)) : 0);
+}
+
+// Exercise 2: the paired comparison against a random ranking, by hand: the model's AP minus the
+// closed-form expected AP per question, the mean, t and the 95% interval (Student's t by
+// quadrature), against the notebook's pairedTTest and tConfidenceInterval.
+async function exercise2(dir: string) {
+  for (let n = 1; n <= 9; n++) {
+    for (let r = 1; r <= n; r++) {
+      const e = expectedApByEnumeration(n, r);
+      assert.ok(Math.abs(expectedAp(n, r) - e) < 1e-12, `n ${n}, R ${r}`);
+    }
   }
+  const { questions, scores } = await scoreSplit(MODEL, "wikiqa", "test", {
+    filter: "clean",
+    dir,
+    backend: "cpu",
+    scoreCache: false,
+  });
+  const perQuestion = brute.scoresPerQuestion(questions, scores);
+  const modelAp = questions.map((q, j) =>
+    brute.ap(brute.labelsInOrder(q, brute.trecOrder(q.candidates.map((c) => c.id), perQuestion[j])))
+  );
+  const randomAp = questions.map((q) =>
+    expectedAp(q.candidates.length, q.candidates.filter((c) => c.label > 0).length)
+  );
+  const d = modelAp.map((x, i) => x - randomAp[i]);
+  const n = d.length, m = brute.mean(d);
+  const sd = Math.sqrt(d.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
+  const t = m / (sd / Math.sqrt(n));
+  const half = tQuantile(n - 1) * sd / Math.sqrt(n);
+
+  // the notebook's cells: per-question AP from evaluate, random from analyzeTies on a tied run
+  const qrels = qrelsFromQuestions(questions);
+  const perQuery = evaluate(qrels, runFromScores(questions, scores), ["map"]).perQuery;
+  const ties = new Map(
+    analyzeTies(qrels, tiedRun(questions)).perQuery.map((x) => [x.query, x.ap.expected]),
+  );
+  const kitModel = questions.map((q) => perQuery.get(q.id)!.map);
+  const kitRandom = questions.map((q) => ties.get(q.id)!);
+  kitRandom.forEach((x, i) => close(x, randomAp[i], 1e-12));
+  const test = pairedTTest(kitModel, kitRandom);
+  const ci = tConfidenceInterval(kitModel.map((x, i) => x - kitRandom[i]));
+  close(test.meanDifference, m, 1e-12);
+  close(test.t, t, 1e-9);
+  close(test.p, twoSidedP(t, n - 1), 1e-7);
+  close(ci.lower, m - half, 1e-7);
+  close(ci.upper, m + half, 1e-7);
+  return { n, meanDifference: m, lower: ci.lower, upper: ci.upper, p: test.p };
 }
 
 // Exercise 3: the model's MAP on the clean test split, by brute force from its scores.

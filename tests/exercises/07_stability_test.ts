@@ -17,38 +17,10 @@ import {
   trainRanker,
 } from "../../lib/mod.ts";
 import { realDataDir } from "../helpers.ts";
+import { tQuantile, twoSidedP } from "./brute.ts";
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
 const NOISE = [0, 0.1, 0.2];
-
-/**
- * Two-sided p of Student's t by quadrature: with x = sqrt(df) tan(u) the density is
- * proportional to cos(u)^(df - 1), so p = int_{u0}^{pi/2} cos^(df-1) / int_0^{pi/2} cos^(df-1),
- * u0 = atan(|t| / sqrt(df)) (Simpson's rule, 4000 intervals).
- */
-function twoSidedP(t: number, df: number): number {
-  const integral = (from: number) => {
-    const n = 4000, h = (Math.PI / 2 - from) / n;
-    let s = 0;
-    for (let i = 0; i <= n; i++) {
-      const w = i === 0 || i === n ? 1 : i % 2 ? 4 : 2;
-      s += w * Math.cos(from + i * h) ** (df - 1);
-    }
-    return s * h / 3;
-  };
-  return integral(Math.atan(Math.abs(t) / Math.sqrt(df))) / integral(0);
-}
-
-/** t(1 - alpha/2, df) by bisection on the quadrature p (alpha 0.05: the 0.975 quantile). */
-function tQuantile(df: number, alpha = 0.05): number {
-  let lo = 0, hi = 100;
-  for (let i = 0; i < 80; i++) {
-    const mid = (lo + hi) / 2;
-    if (twoSidedP(mid, df) > alpha) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
 
 function pearson(x: number[], y: number[]): number {
   const n = x.length;

@@ -99,3 +99,32 @@ export async function qrcdRecords(
   const text = await Deno.readTextFile(`${folder}/qrcd/qrcd_v1.1_${split}.jsonl`);
   return text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
+
+/**
+ * Two-sided p of Student's t by quadrature: with x = sqrt(df) tan(u) the density is
+ * proportional to cos(u)^(df - 1), so p = int_{u0}^{pi/2} cos^(df-1) / int_0^{pi/2} cos^(df-1),
+ * u0 = atan(|t| / sqrt(df)) (Simpson's rule, 4000 intervals).
+ */
+export function twoSidedP(t: number, df: number): number {
+  const integral = (from: number) => {
+    const n = 4000, h = (Math.PI / 2 - from) / n;
+    let s = 0;
+    for (let i = 0; i <= n; i++) {
+      const w = i === 0 || i === n ? 1 : i % 2 ? 4 : 2;
+      s += w * Math.cos(from + i * h) ** (df - 1);
+    }
+    return s * h / 3;
+  };
+  return integral(Math.atan(Math.abs(t) / Math.sqrt(df))) / integral(0);
+}
+
+/** t(1 - alpha/2, df) by bisection on the quadrature p (alpha 0.05: the 0.975 quantile). */
+export function tQuantile(df: number, alpha = 0.05): number {
+  let lo = 0, hi = 100;
+  for (let i = 0; i < 80; i++) {
+    const mid = (lo + hi) / 2;
+    if (twoSidedP(mid, df) > alpha) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}

@@ -91,15 +91,8 @@ Deno.test("lessons: every code line fits the page (100 columns)", () => {
   }
 });
 
-/**
- * Lessons whose prose still lives in code cells: 03, until its rework (the scoring step of an
- * evaluation, on the native CPU backend) moves it into Markdown.
- */
-const PROSE_IN_CODE_PENDING = new Set(["03-scoring.ipynb"]);
-
 Deno.test("lessons: prose lives in Markdown cells, not in strings shown by markdown()", () => {
   for (const l of LESSONS) {
-    if (PROSE_IN_CODE_PENDING.has(l.file)) continue;
     for (const [i, c] of read(l.file).cells.entries()) {
       const code = text(c.source);
       if (c.cell_type !== "code" || !/\bmarkdown\(/.test(code)) continue;
