@@ -48,7 +48,7 @@ Deno.test("model files: broken JSON, truncated or empty weights and missing weig
   );
   await rejectsWithKitError(
     await modelWith((d) => Deno.writeFile(`${d}/model.onnx`, new Uint8Array())),
-    /cannot load the ONNX model/,
+    /model\.onnx: the ONNX file is empty/,
   );
   await rejectsWithKitError(
     await modelWith((d) => Deno.remove(`${d}/model.onnx`)),
