@@ -1,8 +1,8 @@
 /**
- * Assembles the kit's WebAssembly (`lib/metrics/wasm/lines.wat`, the parsers' fast paths)
+ * Assembles the kit's WebAssembly (`lib/metrics/engine/wasm/lines.wat`, the parsers' fast paths)
  * with wabt, the WebAssembly Binary Toolkit's own assembler built for JavaScript (a pinned npm
  * package: the text format is wabt's to define, so the kit does not assemble it itself), and
- * writes the bytes as base64 into `lib/metrics/wasm/lines_wasm.ts`, which the kit imports (no
+ * writes the bytes as base64 into `lib/metrics/engine/wasm/lines_wasm.ts`, which the kit imports (no
  * file to read at run time, no read permission, the same in a worker and from a URL).
  * `deno task wasm` runs it; a test assembles the source again and compares the bytes, so
  * the committed module cannot drift from its source.
@@ -11,7 +11,7 @@
  */
 import wabtInit from "npm:wabt@1.0.39";
 
-const here = new URL("../lib/metrics/wasm/", import.meta.url);
+const here = new URL("../lib/metrics/engine/wasm/", import.meta.url);
 /** The WebAssembly text source. */
 export const WAT_URL = new URL("lines.wat", here);
 /** The generated module with the bytes. */

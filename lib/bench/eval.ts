@@ -19,8 +19,13 @@ import { KitError } from "../errors.ts";
 import { integerFlag, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
-import { evaluateTrecFiles, readQrels, readRun, type StageTimes } from "../metrics/trec_files.ts";
-import { REFERENCE_MEASURES, referenceEvaluate } from "../metrics/reference.ts";
+import {
+  evaluateTrecFiles,
+  readQrels,
+  readRun,
+  type StageTimes,
+} from "../metrics/evaluate_files.ts";
+import { REFERENCE_MEASURES, referenceEvaluate } from "../metrics/measures/reference.ts";
 import { quantileSorted } from "../stats/significance.ts";
 import { writeSynthetic } from "./synthetic.ts";
 import { writeFileAtomic } from "../io/atomic.ts";

@@ -16,7 +16,7 @@ import {
   RELEASES,
   relevanceFromText,
   type TrecRelease,
-} from "../metrics/trec_format.ts";
+} from "../metrics/engine/reading_rules.ts";
 import { BACKEND_CHOICES, type BackendChoice } from "../scoring/model/session_types.ts";
 import { type Arguments, type Option, type Positional, positionalsText } from "./command.ts";
 import { type Parsed, readFlags, UsageError } from "./grammar.ts";

@@ -7,8 +7,8 @@
  */
 import { DEFAULT_MEASURES } from "../metrics/measures.ts";
 import { measureHelp } from "../metrics/measures/help.ts";
-import { evaluateTrecFiles } from "../metrics/trec_files.ts";
-import { formatCsv, formatJson, formatTrecEval } from "../metrics/format.ts";
+import { evaluateTrecFiles } from "../metrics/evaluate_files.ts";
+import { formatCsv, formatJson, formatTrecEval } from "../metrics/output.ts";
 import type { Command } from "./command.ts";
 import {
   COMPLETE_OPTION,

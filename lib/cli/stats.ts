@@ -7,7 +7,7 @@
 import { KitError } from "../errors.ts";
 import { writeOutput } from "../io/atomic.ts";
 import { readQrels, readRun } from "../metrics/mod.ts";
-import { checkOneStdin } from "../metrics/trec_format.ts";
+import { checkOneStdin } from "../metrics/engine/reading_rules.ts";
 import { checkStdinOnce, holdStdin } from "../io/source.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
 import {

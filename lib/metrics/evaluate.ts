@@ -14,25 +14,18 @@
  */
 import { KitError } from "../errors.ts";
 import { compareDocnos } from "./rank.ts";
-import { checkMissingQueries, DEFAULT_RELEASE } from "./trec_format.ts";
-import type { EvalOptions, EvalResult, Qrels, QueryJudgments, Run } from "./eval_types.ts";
-import { QueryEvaluator, type ShownForMissing } from "./query_evaluator.ts";
+import { checkMissingQueries, DEFAULT_RELEASE } from "./engine/reading_rules.ts";
+import type { EvalOptions, EvalResult, Qrels, QueryJudgments, Run } from "./types.ts";
+import { QueryEvaluator, type ShownForMissing } from "./engine/query_evaluator.ts";
 
-export type {
-  EvalOptions,
-  EvalResult,
-  OutputLine,
-  Qrels,
-  QueryJudgments,
-  Run,
-} from "./eval_types.ts";
+export type { EvalOptions, EvalResult, OutputLine, Qrels, QueryJudgments, Run } from "./types.ts";
 export {
   type EvaluatorOptions,
   type EvaluatorState,
   noSharedQueries,
   QueryEvaluator,
   type ShownForMissing,
-} from "./query_evaluator.ts";
+} from "./engine/query_evaluator.ts";
 
 /**
  * Pre-digests one query's qrels for a relevance level.

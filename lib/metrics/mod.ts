@@ -16,13 +16,13 @@
  */
 export { evaluate } from "./evaluate.ts";
 export type { EvalOptions, EvalResult, OutputLine, Qrels, Run } from "./evaluate.ts";
-export { evaluateTrecFiles, readQrels, readRun, readRunWithId } from "./trec_files.ts";
-export type { FileEvalOptions, ReadOptions } from "./trec_files.ts";
-export { readJsonQrels, readJsonRun } from "./trec_json.ts";
-export { formatQrels, formatRun, writeQrels, writeRun } from "./trec_write.ts";
-export type { FileFormat, WriteOptions, WriteRunOptions } from "./trec_write.ts";
-export { formatCsv, formatJson, formatTrecEval, trecLine } from "./format.ts";
-export { DEFAULT_RELEASE, RELEASES, type TrecRelease, trecScore } from "./trec_format.ts";
+export { evaluateTrecFiles, readQrels, readRun, readRunWithId } from "./evaluate_files.ts";
+export type { FileEvalOptions, ReadOptions } from "./evaluate_files.ts";
+export { readJsonQrels, readJsonRun } from "./json_files.ts";
+export { formatQrels, formatRun, writeQrels, writeRun } from "./write_files.ts";
+export type { FileFormat, WriteOptions, WriteRunOptions } from "./write_files.ts";
+export { formatCsv, formatJson, formatTrecEval, trecLine } from "./output.ts";
+export { DEFAULT_RELEASE, RELEASES, type TrecRelease, trecScore } from "./engine/reading_rules.ts";
 export { qrelsFromQuestions, runFromScores } from "./convert.ts";
 export { rankDocuments } from "./rank.ts";
 export { bestRun, tiedRun, worstRun } from "./reference_runs.ts";

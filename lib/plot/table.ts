@@ -6,7 +6,7 @@
  * @module
  */
 import type { Displayable, MimeBundle } from "./display.ts";
-import { markdownText } from "../metrics/format.ts";
+import { markdownText } from "../metrics/output.ts";
 
 /** A table row: column name to value. */
 export type Row = Record<string, string | number | boolean | null | undefined>;

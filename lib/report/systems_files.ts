@@ -9,7 +9,7 @@
  * @module
  */
 import { writeFileAtomic } from "../io/atomic.ts";
-import { csvText } from "../metrics/format.ts";
+import { csvText } from "../metrics/output.ts";
 import type { Row } from "../plot/table.ts";
 import type { SystemsReport } from "./systems_report.ts";
 

@@ -18,7 +18,7 @@ import type { As2Dataset, Question } from "../data/types.ts";
 import { KitError } from "../errors.ts";
 import { type EvalResult, evaluate, type Qrels } from "../metrics/evaluate.ts";
 import { qrelsFromQuestions, runFromScores } from "../metrics/convert.ts";
-import { writeRun } from "../metrics/trec_files.ts";
+import { writeRun } from "../metrics/evaluate_files.ts";
 import { collectionStats } from "./lexical.ts";
 import {
   fitLtr,

@@ -13,7 +13,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import type { Run } from "../metrics/eval_types.ts";
+import type { Run } from "../metrics/types.ts";
 
 /** One share of the questions. */
 export interface Shard {

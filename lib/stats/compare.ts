@@ -23,8 +23,8 @@ import {
 import { DEFAULT_SEED, type Seed } from "./random.ts";
 import { exactSignFlipCount, signFlipCounts } from "./randomization.ts";
 import { commonQueries } from "./query_set.ts";
-import { formatFixedC } from "../metrics/c_format.ts";
-import { csvText, latexText, markdownText } from "../metrics/format.ts";
+import { formatFixedC } from "../metrics/c_printf.ts";
+import { csvText, latexText, markdownText } from "../metrics/output.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
 
 /** Per-query values of one system: query id to (measure name to value), like `EvalResult.perQuery`. */

@@ -24,9 +24,9 @@ import {
   type Run,
 } from "../metrics/evaluate.ts";
 import { compareDocnos } from "../metrics/rank.ts";
-import { evaluateTrecFiles } from "../metrics/trec_files.ts";
+import { evaluateTrecFiles } from "../metrics/evaluate_files.ts";
 import type { TextSource } from "../io/source.ts";
-import type { TrecRelease } from "../metrics/trec_format.ts";
+import type { TrecRelease } from "../metrics/engine/reading_rules.ts";
 
 /** Query id to (measure name to value), as `compare.ts`' `PerQueryValues` (not imported: it imports this module). */
 type PerQueryValues = Map<string, Record<string, number>>;

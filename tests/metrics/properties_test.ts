@@ -9,14 +9,14 @@ import {
   trecScore,
 } from "../../lib/metrics/mod.ts";
 import { gzipSync } from "node:zlib";
-import { QrelsIndex } from "../../lib/metrics/qrels_index.ts";
+import { QrelsIndex } from "../../lib/metrics/engine/qrels_index.ts";
 import { mem } from "../helpers.ts";
 import {
   type Judgments,
   REFERENCE_MEASURES,
   referenceEvaluate,
   type Scores,
-} from "../../lib/metrics/reference.ts";
+} from "../../lib/metrics/measures/reference.ts";
 
 const qid = fc.constantFrom("q1", "q2", "q3", "q10", "q11", "q7");
 const docno = fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h", "d1", "d10", "d2", "Z");
@@ -597,7 +597,7 @@ Deno.test("a worker that cannot load (read access limited to the data) leaves th
   }
   await Deno.writeTextFile(`${dir}/qrels`, q.join("\n") + "\n");
   await Deno.writeTextFile(`${dir}/run`, r.join("\n") + "\n");
-  const engine = new URL("../../lib/metrics/trec_files.ts", import.meta.url).href;
+  const engine = new URL("../../lib/metrics/evaluate_files.ts", import.meta.url).href;
   await Deno.writeTextFile(
     `${dir}/main.ts`,
     `import { evaluateTrecFiles } from "${engine}";

@@ -1,7 +1,7 @@
 /** The qrels index's query table: ids by their bytes, ranges in order, growth. */
 import { assertEquals } from "../assert.ts";
-import { QueryTable } from "../../lib/metrics/query_table.ts";
-import { qidOrder } from "../../lib/metrics/query_order.ts";
+import { QueryTable } from "../../lib/metrics/engine/query_table.ts";
+import { qidOrder } from "../../lib/metrics/engine/query_order.ts";
 
 const enc = new TextEncoder();
 

@@ -7,8 +7,12 @@
 import { assert, assertClose, assertEquals, assertThrows } from "../assert.ts";
 import fc from "fast-check";
 import { evaluate, formatRun, MEASURES, selectMeasures } from "../../lib/metrics/mod.ts";
-import { evaluateTrecFiles } from "../../lib/metrics/trec_files.ts";
-import { type Judgments, referenceEvaluate, type Scores } from "../../lib/metrics/reference.ts";
+import { evaluateTrecFiles } from "../../lib/metrics/evaluate_files.ts";
+import {
+  type Judgments,
+  referenceEvaluate,
+  type Scores,
+} from "../../lib/metrics/measures/reference.ts";
 import { mem } from "../helpers.ts";
 
 const qid = fc.constantFrom("q1", "q2", "q3", "q10", "q7");

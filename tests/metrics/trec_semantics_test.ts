@@ -10,7 +10,7 @@ import {
   selectMeasures,
 } from "../../lib/metrics/mod.ts";
 import { compareDocnos } from "../../lib/metrics/rank.ts";
-import { formatFixedC } from "../../lib/metrics/c_format.ts";
+import { formatFixedC } from "../../lib/metrics/c_printf.ts";
 import { mem } from "../helpers.ts";
 
 const m = (o: Record<string, Record<string, number>>) =>

@@ -1,4 +1,4 @@
-// The WebAssembly fast paths (lib/metrics/wasm/lines.wat) against the JavaScript parsers
+// The WebAssembly fast paths (lib/metrics/engine/wasm/lines.wat) against the JavaScript parsers
 // they stand in for: on lines built from the fields' usual and unusual forms (blanks, tabs,
 // CR, missing and extra fields, UTF-8, comments, scores of every length and syntax,
 // relevances at every limit of the packed records), through read buffers small and large,
@@ -6,11 +6,11 @@
 // the fast path (the default) and without it. And the committed module is its source's.
 import { assert, assertEquals } from "../assert.ts";
 import fc from "fast-check";
-import { readRunChunks } from "../../lib/metrics/run_reader.ts";
-import { QrelsIndex } from "../../lib/metrics/qrels_index.ts";
-import type { SkippedLines } from "../../lib/metrics/trec_scan.ts";
-import type { TrecRelease } from "../../lib/metrics/trec_format.ts";
-import { LINES_WASM_BASE64 } from "../../lib/metrics/wasm/lines_wasm.ts";
+import { readRunChunks } from "../../lib/metrics/engine/run_reader.ts";
+import { QrelsIndex } from "../../lib/metrics/engine/qrels_index.ts";
+import type { SkippedLines } from "../../lib/metrics/engine/trec_scan.ts";
+import type { TrecRelease } from "../../lib/metrics/engine/reading_rules.ts";
+import { LINES_WASM_BASE64 } from "../../lib/metrics/engine/wasm/lines_wasm.ts";
 import { assembleLines } from "../../tools/build_wasm.ts";
 import { mem } from "../helpers.ts";
 

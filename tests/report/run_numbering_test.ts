@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { renumberRun } from "../../lib/data/run_numbering.ts";
 import { KitError } from "../../lib/errors.ts";
 import { PROTOCOL_MEASURES } from "../../lib/metrics/protocol_measures.ts";
-import { writeRun } from "../../lib/metrics/trec_write.ts";
+import { writeRun } from "../../lib/metrics/write_files.ts";
 import { runFromScores } from "../../lib/metrics/convert.ts";
 import { scoreSplit } from "../../lib/scoring/pipeline.ts";
 import { queryValues } from "../../lib/stats/query_set.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { KitError } from "../../errors.ts";
-import { formatFixedC } from "../c_format.ts";
+import { formatFixedC } from "../c_printf.ts";
 import type { AnyMeasure, GainPair } from "./measure.ts";
 
 /**

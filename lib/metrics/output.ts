@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { formatFixedC } from "./c_format.ts";
+import { formatFixedC } from "./c_printf.ts";
 import type { EvalResult, OutputLine } from "./evaluate.ts";
 
 /**
@@ -14,7 +14,7 @@ import type { EvalResult, OutputLine } from "./evaluate.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { trecLine } from "./format.ts";
+ * import { trecLine } from "./output.ts";
  * assert(trecLine("map", "all", 0.5) === "map                   \tall\t0.5000");
  * assert(trecLine("num_ret", "q1", 3, true) === "num_ret               \tq1\t3");
  * ```
@@ -36,7 +36,7 @@ export function trecLine(name: string, qid: string, value: number | string, inte
  * ```ts
  * import assert from "node:assert/strict";
  * import { evaluate } from "./evaluate.ts";
- * import { formatTrecEval } from "./format.ts";
+ * import { formatTrecEval } from "./output.ts";
  * const qrels = new Map([["q1", new Map([["d1", 1]])]]);
  * const run = new Map([["q1", new Map([["d1", 1]])]]);
  * const r = evaluate(qrels, run, ["num_q", "map"]);
@@ -86,7 +86,7 @@ const jsonNumber = (x: number) => (Number.isFinite(x) ? x : null);
  * ```ts
  * import assert from "node:assert/strict";
  * import { evaluate } from "./evaluate.ts";
- * import { formatJson } from "./format.ts";
+ * import { formatJson } from "./output.ts";
  * const r = evaluate(new Map([["q1", new Map([["d1", 1]])]]), new Map([["q1", new Map([["d1", 1]])]]), ["map"]);
  * const j = JSON.parse(formatJson(r, { perQuery: true }));
  * assert(j.summary.map === 1 && j.perQuery.q1.map === 1 && j.numQ === 1);
@@ -128,7 +128,7 @@ export function formatJson(result: EvalResult, options: { perQuery?: boolean } =
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { markdownText } from "./format.ts";
+ * import { markdownText } from "./output.ts";
  * assert.equal(markdownText("x|y"), "x\\|y");
  * assert.equal(markdownText("a*b_c`d<e>\\"), "a\\*b_c\\`d\\<e\\>\\\\");
  * ```
@@ -154,7 +154,7 @@ const LATEX_SPECIAL: Record<string, string> = {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { latexText } from "./format.ts";
+ * import { latexText } from "./output.ts";
  * assert.equal(latexText("bm_25 & 50%"), "bm\\_25 \\& 50\\%");
  * assert.equal(latexText("a\\b{x}"), "a\\textbackslash{}b\\{x\\}");
  * assert.equal(latexText("x|y~"), "x\\textbar{}y\\textasciitilde{}");
@@ -179,7 +179,7 @@ const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { csvText } from "./format.ts";
+ * import { csvText } from "./output.ts";
  * assert.equal(csvText("=cmd|' /C calc'!A1"), "'=cmd|' /C calc'!A1");
  * assert.equal(csvText("-1"), "-1");
  * assert.equal(csvText('a,"b"'), '"a,""b"""');
@@ -206,7 +206,7 @@ const csvNumber = (x: number) => String(x);
  * ```ts
  * import assert from "node:assert/strict";
  * import { evaluate } from "./evaluate.ts";
- * import { formatCsv } from "./format.ts";
+ * import { formatCsv } from "./output.ts";
  * const r = evaluate(new Map([["all", new Map([["d1", 1]])]]), new Map([["all", new Map([["d1", 1]])]]), ["map", "num_q"]);
  * assert.equal(formatCsv(r, { shape: "wide", perQuery: true }),
  *   "scope,query,num_q,map\nquery,all,,1\nsummary,all,1,1\n");

@@ -7,15 +7,15 @@
  *
  * @module
  */
-import { fail } from "../errors.ts";
-import { sourceName, type TextSource } from "../io/source.ts";
+import { fail } from "../../errors.ts";
+import { sourceName, type TextSource } from "../../io/source.ts";
 import {
   commentByte,
   DEFAULT_RELEASE,
   RUN_LAYOUT,
   scoreFromText,
   type TrecRelease,
-} from "./trec_format.ts";
+} from "./reading_rules.ts";
 import {
   asciiFieldEnd,
   blankEnd,

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { fail } from "../errors.ts";
+import { fail } from "../../errors.ts";
 import {
   CorruptGzip,
   corruptGzip,
@@ -18,9 +18,9 @@ import {
   openFileRange,
   openSource,
   type TextSource,
-} from "../io/source.ts";
-import { countNewlines, lineTooLong, MAX_LINE_BYTES } from "../io/text.ts";
-import { relevanceFromText } from "./trec_format.ts";
+} from "../../io/source.ts";
+import { countNewlines, lineTooLong, MAX_LINE_BYTES } from "../../io/text.ts";
+import { relevanceFromText } from "./reading_rules.ts";
 
 // ---------------------------------------------------------------- the chunk loop
 

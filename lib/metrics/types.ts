@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { TrecRelease } from "./trec_format.ts";
+import type { TrecRelease } from "./engine/reading_rules.ts";
 
 /** Relevance judgments: query id to (docno to relevance). */
 export type Qrels = Map<string, Map<string, number>>;

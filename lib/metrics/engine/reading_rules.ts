@@ -13,8 +13,8 @@
  *
  * @module
  */
-import { KitError, type Location } from "../errors.ts";
-import { checkStdinOnce } from "../io/source.ts";
+import { KitError, type Location } from "../../errors.ts";
+import { checkStdinOnce } from "../../io/source.ts";
 
 /** The trec_eval releases the kit reproduces. */
 export const RELEASES = ["9.0.8", "10.0"] as const;
@@ -31,7 +31,7 @@ export const DEFAULT_RELEASE: TrecRelease = "9.0.8";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { trecScore } from "./trec_format.ts";
+ * import { trecScore } from "./reading_rules.ts";
  * assert.equal(trecScore(0.30000001, "9.0.8"), trecScore(0.3, "9.0.8")); // a tie in 9.0.8
  * assert.notEqual(trecScore(0.30000001, "10.0"), trecScore(0.3, "10.0"));
  * ```
@@ -51,7 +51,7 @@ export function commentByte(release: TrecRelease = DEFAULT_RELEASE): number {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseRelease } from "./trec_format.ts";
+ * import { parseRelease } from "./reading_rules.ts";
  * assert.equal(parseRelease("10.0"), "10.0");
  * assert.equal(parseRelease("10"), "10.0");
  * assert.throws(() => parseRelease("8.1"), /trec_eval release '8.1'/);
@@ -79,7 +79,7 @@ export const RUN_LAYOUT = "qid Q0 docno rank score runid";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { duplicateDocument } from "./trec_format.ts";
+ * import { duplicateDocument } from "./reading_rules.ts";
  * assert.equal(duplicateDocument("q1", "d7", { file: "r", line: 3 }).message,
  *   "r:3: duplicate document d7 for query q1 (trec_eval rejects this too)");
  * ```
@@ -97,7 +97,7 @@ export function duplicateDocument(qid: string, docno: string, where: Location): 
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { duplicateJudgment } from "./trec_format.ts";
+ * import { duplicateJudgment } from "./reading_rules.ts";
  * assert.match(duplicateJudgment("q1", "d7", { file: "q" }).message, /duplicate judgment/);
  * ```
  */
@@ -111,7 +111,7 @@ export function duplicateJudgment(qid: string, docno: string, where: Location): 
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { checkOneStdin } from "./trec_format.ts";
+ * import { checkOneStdin } from "./reading_rules.ts";
  * assert.throws(() => checkOneStdin("-", "-"), /cannot both be standard input/);
  * ```
  */
@@ -126,7 +126,7 @@ export function checkOneStdin(qrels: unknown, run: unknown): void {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { checkMissingQueries } from "./trec_format.ts";
+ * import { checkMissingQueries } from "./reading_rules.ts";
  * checkMissingQueries("9.0.8", false, ["q2"]); // skipped, as 9.0.8 does
  * assert.throws(() => checkMissingQueries("10.0", false, ["q2"]), /query q2 of the qrels/);
  * ```
@@ -160,7 +160,7 @@ const INF_NAN_PREFIX = /^[+-]?(?:infinity|inf|nan)/i;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { atofReading } from "./trec_format.ts";
+ * import { atofReading } from "./reading_rules.ts";
  * assert.deepEqual(atofReading("0x10"), { value: 16, read: "0x10" });
  * assert.deepEqual(atofReading("1e"), { value: 1, read: "1" });
  * assert.deepEqual(atofReading("abc"), { value: 0, read: "" });
@@ -194,7 +194,7 @@ export function atofReading(text: string): { value: number; read: string } {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { atolReading } from "./trec_format.ts";
+ * import { atolReading } from "./reading_rules.ts";
  * assert.equal(atolReading("2.7"), 2);
  * assert.equal(atolReading("1e3"), 1);
  * assert.equal(atolReading("x"), 0);
@@ -225,7 +225,7 @@ function atofSays(text: string): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { scoreFromText } from "./trec_format.ts";
+ * import { scoreFromText } from "./reading_rules.ts";
  * assert.equal(scoreFromText("1e400"), Infinity);
  * assert.equal(scoreFromText("-Inf"), -Infinity);
  * assert.equal(scoreFromText("2.5"), 2.5);
@@ -254,7 +254,7 @@ export function scoreFromText(text: string): number | string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { relevanceFromText } from "./trec_format.ts";
+ * import { relevanceFromText } from "./reading_rules.ts";
  * assert.equal(relevanceFromText("2.0"), 2);
  * assert.equal(relevanceFromText("-1"), -1);
  * assert.match(String(relevanceFromText("2.7")), /trec_eval would read it as 2/);

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { type RankedQuery, UNJUDGED } from "./measures/measure.ts";
+import { type RankedQuery, UNJUDGED } from "../measures/measure.ts";
 import type { QueryTable } from "./query_table.ts";
 import type { RunBlock } from "./run_reader.ts";
-import { compareScoresDesc } from "./rank.ts";
-import { duplicateDocument } from "./trec_format.ts";
+import { compareScoresDesc } from "../rank.ts";
+import { duplicateDocument } from "./reading_rules.ts";
 import { compareBytes, decodeField, equalBytes } from "./trec_scan.ts";
 
 /**

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import type { EvalOptions, EvalResult, OutputLine, QueryJudgments } from "./eval_types.ts";
+import { KitError } from "../../errors.ts";
+import type { EvalOptions, EvalResult, OutputLine, QueryJudgments } from "../types.ts";
 import {
   type AnyMeasure,
   type MeasureInstance,
@@ -17,10 +17,10 @@ import {
   type RankedQuery,
   selectMeasures,
   UNJUDGED,
-} from "./measures.ts";
-import { compareDocnos, rankOrder } from "./rank.ts";
+} from "../measures.ts";
+import { compareDocnos, rankOrder } from "../rank.ts";
 import { qidOrder } from "./query_order.ts";
-import { DEFAULT_RELEASE, type TrecRelease } from "./trec_format.ts";
+import { DEFAULT_RELEASE, type TrecRelease } from "./reading_rules.ts";
 
 /** The evaluator's settings (see {@link EvalOptions}). */
 export interface EvaluatorOptions {
@@ -95,7 +95,7 @@ function applyView(q: RankedQuery, v: QueryView): RankedQuery {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { noSharedQueries } from "./evaluate.ts";
+ * import { noSharedQueries } from "../evaluate.ts";
  * assert.match(noSharedQueries("b.run").message, /^b\.run: no query has both results/);
  * assert.match(noSharedQueries(undefined, { run: ["1", "2"], qrels: ["Q1"] }).message, /renumberRun/);
  * ```

@@ -43,25 +43,25 @@ import {
   warnAllNegative,
   warnRunOnly,
 } from "./evaluate.ts";
-import { BlockJudge } from "./judge.ts";
-import { evaluateGroupedRun, type RunPass, type StageTimes } from "./grouped_run.ts";
-import { QrelsIndex } from "./qrels_index.ts";
+import { BlockJudge } from "./engine/judge.ts";
+import { evaluateGroupedRun, type RunPass, type StageTimes } from "./engine/grouped_run.ts";
+import { QrelsIndex } from "./engine/qrels_index.ts";
 import { compareDocnos } from "./rank.ts";
-import { HALVES_MIN_BYTES, halvesWorthIt, readInHalves } from "./halves.ts";
-import { type RunBlock, runBlockChunks, type RunReadOptions } from "./run_reader.ts";
+import { HALVES_MIN_BYTES, halvesWorthIt, readInHalves } from "./engine/halves.ts";
+import { type RunBlock, runBlockChunks, type RunReadOptions } from "./engine/run_reader.ts";
 import {
   checkMissingQueries,
   checkOneStdin,
   DEFAULT_RELEASE,
   duplicateDocument,
   type TrecRelease,
-} from "./trec_format.ts";
-import { isJsonSource, readJsonRun } from "./trec_json.ts";
-import { decodeField, type SkippedLines } from "./trec_scan.ts";
+} from "./engine/reading_rules.ts";
+import { isJsonSource, readJsonRun } from "./json_files.ts";
+import { decodeField, type SkippedLines } from "./engine/trec_scan.ts";
 
 // The writers live in trec_write.ts; these names stay importable from here.
-export type { StageTimes } from "./grouped_run.ts";
-export { formatQrels, formatRun, writeQrels, writeRun } from "./trec_write.ts";
+export type { StageTimes } from "./engine/grouped_run.ts";
+export { formatQrels, formatRun, writeQrels, writeRun } from "./write_files.ts";
 
 /** Options of {@link readRun} and {@link readQrels}. */
 export interface ReadOptions {
@@ -77,7 +77,7 @@ export interface ReadOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readQrels } from "./trec_files.ts";
+ * import { readQrels } from "./evaluate_files.ts";
  * const q = await readQrels({ name: "q", bytes: new TextEncoder().encode("7 0 a 2\n") });
  * assert.equal(q.get("7")!.get("a"), 2);
  * ```
@@ -94,7 +94,7 @@ export async function readQrels(source: TextSource, options: ReadOptions = {}): 
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readRun } from "./trec_files.ts";
+ * import { readRun } from "./evaluate_files.ts";
  * const bytes = new TextEncoder().encode("q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 0.25 r\n");
  * const run = await readRun({ name: "run", bytes });
  * assert.equal(run.get("q1")!.get("d2"), 0.25);
@@ -110,7 +110,7 @@ export async function readRun(source: TextSource, options: ReadOptions = {}): Pr
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readRunWithId } from "./trec_files.ts";
+ * import { readRunWithId } from "./evaluate_files.ts";
  * const bytes = new TextEncoder().encode("q1 Q0 d1 1 0.5 bm25\n");
  * assert.equal((await readRunWithId({ name: "run", bytes })).runId, "bm25");
  * ```
@@ -185,7 +185,7 @@ export interface FileEvalOptions extends EvalOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { evaluateTrecFiles } from "./trec_files.ts";
+ * import { evaluateTrecFiles } from "./evaluate_files.ts";
  * const enc = new TextEncoder();
  * const qrels = { name: "q", bytes: enc.encode("1 0 a 1\n1 0 b 0\n") };
  * const run = { name: "r", bytes: enc.encode("1 Q0 a 1 0.5 x\n1 Q0 b 2 0.5 x\n") };

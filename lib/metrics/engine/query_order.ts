@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { compareDocnos } from "./rank.ts";
+import { compareDocnos } from "../rank.ts";
 
 /**
  * Indices of `qids` in trec_eval's query order (strcmp on UTF-8 bytes). Without surrogate

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
+import { KitError } from "../../errors.ts";
 import { evaluateRunRange } from "./grouped_run.ts";
 import type { HalvesReply, HalvesRequest } from "./halves.ts";
 import { QrelsIndex } from "./qrels_index.ts";

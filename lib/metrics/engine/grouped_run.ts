@@ -5,13 +5,13 @@
  *
  * @module
  */
-import type { FileRange, TextSource } from "../io/source.ts";
-import { sourceName } from "../io/source.ts";
+import type { FileRange, TextSource } from "../../io/source.ts";
+import { sourceName } from "../../io/source.ts";
 import { type EvaluatorOptions, QueryEvaluator } from "./query_evaluator.ts";
 import { BlockJudge, QueryRanker, rankInto } from "./judge.ts";
 import type { QrelsIndex } from "./qrels_index.ts";
 import { type RunBlock, runBlockChunks } from "./run_reader.ts";
-import type { TrecRelease } from "./trec_format.ts";
+import type { TrecRelease } from "./reading_rules.ts";
 
 /** Seconds spent per stage of `evaluateTrecFiles` (filled when passed in). */
 export interface StageTimes {

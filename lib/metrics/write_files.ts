@@ -11,8 +11,8 @@ import { KitError } from "../errors.ts";
 import { writeFileAtomic, writeOutput } from "../io/atomic.ts";
 import type { Qrels, Run } from "./evaluate.ts";
 import { rankDocuments } from "./rank.ts";
-import { formatScoresJson } from "./trec_json.ts";
-import type { TrecRelease } from "./trec_format.ts";
+import { formatScoresJson } from "./json_files.ts";
+import type { TrecRelease } from "./engine/reading_rules.ts";
 
 /** The file formats runs and qrels are written in. */
 export type FileFormat = "trec" | "json";
@@ -39,7 +39,7 @@ export interface WriteRunOptions extends WriteOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatFor } from "./trec_write.ts";
+ * import { formatFor } from "./write_files.ts";
  * assert.equal(formatFor("run.json.gz"), "json");
  * assert.equal(formatFor("run.txt"), "trec");
  * ```
@@ -112,7 +112,7 @@ function trecScoreText(s: number): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatRun } from "./trec_write.ts";
+ * import { formatRun } from "./write_files.ts";
  * const text = [...formatRun(new Map([["q", new Map([["a", 0.1], ["b", 0.7]])]]), "bm25")].join("");
  * assert(text === "q Q0 b 1 0.7 bm25\nq Q0 a 2 0.1 bm25\n");
  * ```
@@ -136,7 +136,7 @@ export function* formatRun(run: Run, runId = "kit", release?: TrecRelease): Gene
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatQrels } from "./trec_write.ts";
+ * import { formatQrels } from "./write_files.ts";
  * const t = [...formatQrels(new Map([["q", new Map([["a", 1]])]]))].join("");
  * assert(t === "q 0 a 1\n");
  * ```
@@ -161,8 +161,8 @@ export function* formatQrels(qrels: Qrels): Generator<string> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeRun } from "./trec_write.ts";
- * import { readRun } from "./trec_files.ts";
+ * import { writeRun } from "./write_files.ts";
+ * import { readRun } from "./evaluate_files.ts";
  * const dir = await Deno.makeTempDir();
  * await writeRun(`${dir}/run.txt`, new Map([["q", new Map([["a", 1]])]]), { runId: "x" });
  * assert((await readRun(`${dir}/run.txt`)).get("q")!.get("a") === 1);
@@ -186,8 +186,8 @@ export async function writeRun(path: string, run: Run, options: WriteRunOptions 
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeQrels } from "./trec_write.ts";
- * import { readQrels } from "./trec_files.ts";
+ * import { writeQrels } from "./write_files.ts";
+ * import { readQrels } from "./evaluate_files.ts";
  * const path = (await Deno.makeTempDir()) + "/qrels.json";
  * await writeQrels(path, new Map([["q", new Map([["a", 1]])]]));
  * assert.equal(await Deno.readTextFile(path), '{\n"q": {"a": 1}\n}\n');

@@ -20,13 +20,13 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { type FileRange, openFileRange } from "../io/source.ts";
-import type { EvaluatorOptions, EvaluatorState, QueryEvaluator } from "./evaluate.ts";
+import { KitError } from "../../errors.ts";
+import { type FileRange, openFileRange } from "../../io/source.ts";
+import type { EvaluatorOptions, EvaluatorState, QueryEvaluator } from "../evaluate.ts";
 import { evaluateRunRange, type RunPass } from "./grouped_run.ts";
 import { QrelsIndex, type QrelsIndexState } from "./qrels_index.ts";
-import { commentByte, type TrecRelease } from "./trec_format.ts";
-import { isJsonSource } from "./trec_json.ts";
+import { commentByte, type TrecRelease } from "./reading_rules.ts";
+import { isJsonSource } from "../json_files.ts";
 
 /** What this thread asks the worker. */
 export type HalvesRequest =

@@ -18,7 +18,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatFixedC } from "./c_format.ts";
+ * import { formatFixedC } from "./c_printf.ts";
  * assert(formatFixedC(1 / 32, 4) === "0.0312");
  * assert(formatFixedC(3 / 32, 4) === "0.0938");
  * assert(formatFixedC(0.61904, 4) === "0.6190");

@@ -17,16 +17,16 @@
  *
  * @module
  */
-import { fail } from "../errors.ts";
+import { fail } from "../../errors.ts";
 import {
   type FileRange,
   gunzipLoaded,
   holdStdin,
   sourceName,
   type TextSource,
-} from "../io/source.ts";
+} from "../../io/source.ts";
 import { BlockJudge, emptyBlock, type JudgedQrels, LONG_RECORD } from "./judge.ts";
-import { isJsonSource, readJsonQrels } from "./trec_json.ts";
+import { isJsonSource, readJsonQrels } from "../json_files.ts";
 import { QueryTable, type QueryTableState } from "./query_table.ts";
 import {
   commentByte,
@@ -34,7 +34,7 @@ import {
   duplicateJudgment,
   QRELS_LAYOUT,
   type TrecRelease,
-} from "./trec_format.ts";
+} from "./reading_rules.ts";
 import {
   asciiFieldEnd,
   blankEnd,

@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { type MeasureOptions, type ReferenceQuery, selectMeasures } from "./measures.ts";
-import type { TrecRelease } from "./trec_format.ts";
+import { type MeasureOptions, type ReferenceQuery, selectMeasures } from "../measures.ts";
+import type { TrecRelease } from "../engine/reading_rules.ts";
 
 /** Qrels as plain records: query id to (docno to judgment). */
 export type Judgments = Record<string, Record<string, number>>;

@@ -14,8 +14,8 @@
  */
 import { fail, KitError } from "../errors.ts";
 import { openSource, readAllBytes, sourceName, type TextSource } from "../io/source.ts";
-import { duplicateDocument, duplicateJudgment } from "./trec_format.ts";
-import { asciiText } from "./trec_scan.ts";
+import { duplicateDocument, duplicateJudgment } from "./engine/reading_rules.ts";
+import { asciiText } from "./engine/trec_scan.ts";
 
 /** Query id to (document id to number): a run's scores or the qrels' judgments. */
 export type NestedScores = Map<string, Map<string, number>>;
@@ -30,7 +30,7 @@ export type NestedScores = Map<string, Map<string, number>>;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { isJsonSource } from "./trec_json.ts";
+ * import { isJsonSource } from "./json_files.ts";
  * const enc = new TextEncoder();
  * assert.equal(await isJsonSource({ name: "run", bytes: enc.encode(' {"q": {}}') }), true);
  * assert.equal(await isJsonSource({ name: "run", bytes: enc.encode("q Q0 d 1 1 r\n") }), false);
@@ -261,7 +261,7 @@ async function readNested(source: TextSource, integer: boolean): Promise<NestedS
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readJsonRun } from "./trec_json.ts";
+ * import { readJsonRun } from "./json_files.ts";
  * const bytes = new TextEncoder().encode('{"q1": {"d1": 1.5, "d2": 0.25}}');
  * assert.equal((await readJsonRun({ name: "run.json", bytes })).get("q1")!.get("d2"), 0.25);
  * ```
@@ -276,7 +276,7 @@ export function readJsonRun(source: TextSource): Promise<NestedScores> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readJsonQrels } from "./trec_json.ts";
+ * import { readJsonQrels } from "./json_files.ts";
  * const bytes = new TextEncoder().encode('{"q1": {"d1": 2}}');
  * assert.equal((await readJsonQrels({ name: "qrels.json", bytes })).get("q1")!.get("d1"), 2);
  * await assert.rejects(readJsonQrels({ name: "q.json", bytes: new TextEncoder().encode('{"q": {"d": 1.5}}') }),
@@ -303,7 +303,7 @@ function jsonNumber(v: number): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatScoresJson } from "./trec_json.ts";
+ * import { formatScoresJson } from "./json_files.ts";
  * const text = [...formatScoresJson(new Map([["q1", new Map([["d1", 0.5]])]]))].join("");
  * assert.equal(text, '{\n"q1": {"d1": 0.5}\n}\n');
  * assert.deepEqual(JSON.parse(text), { q1: { d1: 0.5 } });
