@@ -19,12 +19,9 @@ import { KitError } from "../errors.ts";
 import { integerFlag, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
-import {
-  evaluateTrecFiles,
-  readQrels,
-  readRun,
-  type StageTimes,
-} from "../metrics/evaluate_files.ts";
+import { evaluateTrecFiles } from "../metrics/evaluate_files.ts";
+import { readQrels, readRun } from "../metrics/read_files.ts";
+import { type StageTimes } from "../metrics/types.ts";
 import { REFERENCE_MEASURES, referenceEvaluate } from "../metrics/measures/reference.ts";
 import { quantileSorted } from "../stats/significance.ts";
 import { writeSynthetic } from "./synthetic.ts";

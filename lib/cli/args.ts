@@ -10,13 +10,8 @@
 import { type FilterName, FILTERS, protocolFilter } from "../data/filters.ts";
 import { KitError } from "../errors.ts";
 import { checkOutput } from "../io/output.ts";
-import {
-  DEFAULT_RELEASE,
-  parseRelease,
-  RELEASES,
-  relevanceFromText,
-  type TrecRelease,
-} from "../metrics/engine/reading_rules.ts";
+import { relevanceFromText } from "../metrics/engine/reading_rules.ts";
+import { DEFAULT_RELEASE, parseRelease, RELEASES, type TrecRelease } from "../metrics/release.ts";
 import { BACKEND_CHOICES, type BackendChoice } from "../scoring/model/session_types.ts";
 import { type Arguments, type Option, type Positional, positionalsText } from "./command.ts";
 import { type Parsed, readFlags, UsageError } from "./grammar.ts";
@@ -257,7 +252,7 @@ export function backendFlag(p: Parsed): BackendChoice {
 
 /**
  * The `--trec-eval RELEASE` flag: which trec_eval release's reading and ranking to
- * reproduce (default 9.0.8; see `lib/metrics/trec_format.ts`).
+ * reproduce (default 9.0.8; see `lib/metrics/release.ts`).
  *
  * @example
  * ```ts

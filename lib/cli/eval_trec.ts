@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DEFAULT_MEASURES } from "../metrics/measures.ts";
+import { DEFAULT_MEASURES } from "../metrics/measures/table.ts";
 import { measureHelp } from "../metrics/measures/help.ts";
 import { evaluateTrecFiles } from "../metrics/evaluate_files.ts";
 import { formatCsv, formatJson, formatTrecEval } from "../metrics/output.ts";

@@ -22,7 +22,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import type { Run } from "../metrics/evaluate.ts";
+import type { Run } from "../metrics/types.ts";
 import { rankDocuments } from "../metrics/rank.ts";
 import { InfiniteScore, type Normalization, normalizeScores } from "./normalize.ts";
 

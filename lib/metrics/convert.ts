@@ -6,7 +6,7 @@
  */
 import { KitError } from "../errors.ts";
 import type { Question } from "../data/types.ts";
-import type { Qrels, Run } from "./evaluate.ts";
+import type { Qrels, Run } from "./types.ts";
 
 /**
  * The qrels of a split: every candidate of every question, judged with its label.

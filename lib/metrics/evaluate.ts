@@ -14,18 +14,10 @@
  */
 import { KitError } from "../errors.ts";
 import { compareDocnos } from "./rank.ts";
-import { checkMissingQueries, DEFAULT_RELEASE } from "./engine/reading_rules.ts";
+import { checkMissingQueries } from "./engine/reading_rules.ts";
+import { DEFAULT_RELEASE } from "./release.ts";
 import type { EvalOptions, EvalResult, Qrels, QueryJudgments, Run } from "./types.ts";
 import { QueryEvaluator, type ShownForMissing } from "./engine/query_evaluator.ts";
-
-export type { EvalOptions, EvalResult, OutputLine, Qrels, QueryJudgments, Run } from "./types.ts";
-export {
-  type EvaluatorOptions,
-  type EvaluatorState,
-  noSharedQueries,
-  QueryEvaluator,
-  type ShownForMissing,
-} from "./engine/query_evaluator.ts";
 
 /**
  * Pre-digests one query's qrels for a relevance level.

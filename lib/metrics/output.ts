@@ -6,7 +6,7 @@
  * @module
  */
 import { formatFixedC } from "./c_printf.ts";
-import type { EvalResult, OutputLine } from "./evaluate.ts";
+import type { EvalResult, OutputLine } from "./types.ts";
 
 /**
  * One output line in trec_eval format: a value (`%6.4f`), a count (`%ld`) or a string as is.

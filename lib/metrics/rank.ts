@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { DEFAULT_RELEASE, type TrecRelease, trecScore } from "./engine/reading_rules.ts";
+import { DEFAULT_RELEASE, type TrecRelease, trecScore } from "./release.ts";
 
 /**
  * Compares two docnos the way C `strcmp` compares their UTF-8 bytes (code point order).

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Question } from "../data/types.ts";
-import type { Run } from "./evaluate.ts";
+import type { Run } from "./types.ts";
 
 function runOf(questions: readonly Question[], score: (label: number) => number): Run {
   return new Map(

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { TrecRelease } from "./engine/reading_rules.ts";
+import type { TrecRelease } from "./release.ts";
 
 /** Relevance judgments: query id to (docno to relevance). */
 export type Qrels = Map<string, Map<string, number>>;
@@ -93,4 +93,14 @@ export interface QueryJudgments {
   numRel: number;
   /** Every judgment value, highest first (see `RankedQuery.judged`). */
   judged: Float64Array;
+}
+
+/** Seconds spent per stage of `evaluateTrecFiles` (filled when passed in). */
+export interface StageTimes {
+  "read the qrels": number;
+  "read the run": number;
+  "judge": number;
+  "rank": number;
+  "measures": number;
+  "summary": number;
 }

@@ -9,10 +9,10 @@
  */
 import { KitError } from "../errors.ts";
 import { writeFileAtomic, writeOutput } from "../io/atomic.ts";
-import type { Qrels, Run } from "./evaluate.ts";
+import type { Qrels, Run } from "./types.ts";
 import { rankDocuments } from "./rank.ts";
 import { formatScoresJson } from "./json_files.ts";
-import type { TrecRelease } from "./engine/reading_rules.ts";
+import type { TrecRelease } from "./release.ts";
 
 /** The file formats runs and qrels are written in. */
 export type FileFormat = "trec" | "json";
@@ -162,7 +162,7 @@ export function* formatQrels(qrels: Qrels): Generator<string> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { writeRun } from "./write_files.ts";
- * import { readRun } from "./evaluate_files.ts";
+ * import { readRun } from "./read_files.ts";
  * const dir = await Deno.makeTempDir();
  * await writeRun(`${dir}/run.txt`, new Map([["q", new Map([["a", 1]])]]), { runId: "x" });
  * assert((await readRun(`${dir}/run.txt`)).get("q")!.get("a") === 1);
@@ -187,7 +187,7 @@ export async function writeRun(path: string, run: Run, options: WriteRunOptions 
  * ```ts
  * import assert from "node:assert/strict";
  * import { writeQrels } from "./write_files.ts";
- * import { readQrels } from "./evaluate_files.ts";
+ * import { readQrels } from "./read_files.ts";
  * const path = (await Deno.makeTempDir()) + "/qrels.json";
  * await writeQrels(path, new Map([["q", new Map([["a", 1]])]]));
  * assert.equal(await Deno.readTextFile(path), '{\n"q": {"a": 1}\n}\n');

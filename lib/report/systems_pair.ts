@@ -9,7 +9,7 @@
  */
 import type { Question } from "../data/types.ts";
 import { rankDocuments } from "../metrics/rank.ts";
-import type { Run } from "../metrics/evaluate.ts";
+import type { Run } from "../metrics/types.ts";
 import { measureLabel } from "../metrics/protocol_measures.ts";
 import type { Row } from "../plot/table.ts";
 import { breakdown, CANDIDATE_GROUPS, candidateGroup, questionWord } from "../stats/breakdown.ts";

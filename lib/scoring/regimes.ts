@@ -16,9 +16,10 @@ import { loadSplit } from "../data/mod.ts";
 import type { FilterName } from "../data/filters.ts";
 import type { As2Dataset, Question } from "../data/types.ts";
 import { KitError } from "../errors.ts";
-import { type EvalResult, evaluate, type Qrels } from "../metrics/evaluate.ts";
+import { evaluate } from "../metrics/evaluate.ts";
+import { type EvalResult, type Qrels } from "../metrics/types.ts";
 import { qrelsFromQuestions, runFromScores } from "../metrics/convert.ts";
-import { writeRun } from "../metrics/evaluate_files.ts";
+import { writeRun } from "../metrics/write_files.ts";
 import { collectionStats } from "./lexical.ts";
 import {
   fitLtr,

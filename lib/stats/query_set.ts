@@ -16,17 +16,13 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import {
-  type EvalResult,
-  evaluate,
-  noSharedQueries,
-  type Qrels,
-  type Run,
-} from "../metrics/evaluate.ts";
+import { evaluate } from "../metrics/evaluate.ts";
+import { noSharedQueries } from "../metrics/engine/query_evaluator.ts";
+import type { EvalResult, Qrels, Run } from "../metrics/types.ts";
 import { compareDocnos } from "../metrics/rank.ts";
 import { evaluateTrecFiles } from "../metrics/evaluate_files.ts";
 import type { TextSource } from "../io/source.ts";
-import type { TrecRelease } from "../metrics/engine/reading_rules.ts";
+import type { TrecRelease } from "../metrics/release.ts";
 
 /** Query id to (measure name to value), as `compare.ts`' `PerQueryValues` (not imported: it imports this module). */
 type PerQueryValues = Map<string, Record<string, number>>;

@@ -22,7 +22,7 @@
 import { KitError } from "../errors.ts";
 import { trecRel } from "../metrics/measures/query.ts";
 import { rankOrder } from "../metrics/rank.ts";
-import { type TrecRelease, trecScore } from "../metrics/engine/reading_rules.ts";
+import { type TrecRelease, trecScore } from "../metrics/release.ts";
 import { checkSharedQueries } from "./query_set.ts";
 
 /** Query id to (document id to relevance): lib/metrics' `Qrels`. */

@@ -26,7 +26,7 @@ import {
   readRunWithId,
 } from "../../lib/metrics/mod.ts";
 import { relevanceLevel } from "../../lib/cli/args.ts";
-import type { TrecRelease } from "../../lib/metrics/engine/reading_rules.ts";
+import type { TrecRelease } from "../../lib/metrics/release.ts";
 
 function findBinary(release: TrecRelease): string | undefined {
   const path = new URL(`../../.tools/trec_eval-${release}/trec_eval`, import.meta.url).pathname;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { evaluate } from "../../lib/metrics/evaluate.ts";
 import { MEASURE_NAMES, measureLabel } from "../../lib/metrics/protocol_measures.ts";
 import { mulberry32 } from "../../lib/stats/random.ts";
-import type { Qrels, Run } from "../../lib/metrics/evaluate.ts";
+import type { Qrels, Run } from "../../lib/metrics/types.ts";
 
 function randomCase(seed: number): { qrels: Qrels; run: Run } {
   const random = mulberry32(seed);

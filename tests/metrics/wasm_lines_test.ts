@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { readRunChunks } from "../../lib/metrics/engine/run_reader.ts";
 import { QrelsIndex } from "../../lib/metrics/engine/qrels_index.ts";
 import type { SkippedLines } from "../../lib/metrics/engine/trec_scan.ts";
-import type { TrecRelease } from "../../lib/metrics/engine/reading_rules.ts";
+import type { TrecRelease } from "../../lib/metrics/release.ts";
 import { LINES_WASM_BASE64 } from "../../lib/metrics/engine/wasm/lines_wasm.ts";
 import { assembleLines } from "../../tools/build_wasm.ts";
 import { mem } from "../helpers.ts";

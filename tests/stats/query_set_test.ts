@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { queryValues } from "../../lib/stats/query_set.ts";
 import { meanOverRuns } from "../../lib/stats/seeds.ts";
 import { evaluate, formatRun, qrelsFromQuestions, runFromScores } from "../../lib/metrics/mod.ts";
-import { formatQrels } from "../../lib/metrics/evaluate_files.ts";
+import { formatQrels } from "../../lib/metrics/write_files.ts";
 import { scoreSplit } from "../../lib/scoring/pipeline.ts";
 import { KitError } from "../../lib/errors.ts";
 import { allValue, realDataTest, runCli, runTrecEval } from "../helpers.ts";

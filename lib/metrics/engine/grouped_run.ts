@@ -11,17 +11,8 @@ import { type EvaluatorOptions, QueryEvaluator } from "./query_evaluator.ts";
 import { BlockJudge, QueryRanker, rankInto } from "./judge.ts";
 import type { QrelsIndex } from "./qrels_index.ts";
 import { type RunBlock, runBlockChunks } from "./run_reader.ts";
-import type { TrecRelease } from "./reading_rules.ts";
-
-/** Seconds spent per stage of `evaluateTrecFiles` (filled when passed in). */
-export interface StageTimes {
-  "read the qrels": number;
-  "read the run": number;
-  "judge": number;
-  "rank": number;
-  "measures": number;
-  "summary": number;
-}
+import type { TrecRelease } from "../release.ts";
+import type { StageTimes } from "../types.ts";
 
 /** What evaluating a grouped run gives. */
 export interface RunPass {

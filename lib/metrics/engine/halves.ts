@@ -22,10 +22,10 @@
  */
 import { KitError } from "../../errors.ts";
 import { type FileRange, openFileRange } from "../../io/source.ts";
-import type { EvaluatorOptions, EvaluatorState, QueryEvaluator } from "../evaluate.ts";
+import type { EvaluatorOptions, EvaluatorState, QueryEvaluator } from "./query_evaluator.ts";
 import { evaluateRunRange, type RunPass } from "./grouped_run.ts";
 import { QrelsIndex, type QrelsIndexState } from "./qrels_index.ts";
-import { commentByte, type TrecRelease } from "./reading_rules.ts";
+import { commentByte, type TrecRelease } from "../release.ts";
 import { isJsonSource } from "../json_files.ts";
 
 /** What this thread asks the worker. */

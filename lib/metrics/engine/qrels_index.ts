@@ -28,13 +28,8 @@ import {
 import { BlockJudge, emptyBlock, type JudgedQrels, LONG_RECORD } from "./judge.ts";
 import { isJsonSource, readJsonQrels } from "../json_files.ts";
 import { QueryTable, type QueryTableState } from "./query_table.ts";
-import {
-  commentByte,
-  DEFAULT_RELEASE,
-  duplicateJudgment,
-  QRELS_LAYOUT,
-  type TrecRelease,
-} from "./reading_rules.ts";
+import { duplicateJudgment, QRELS_LAYOUT } from "./reading_rules.ts";
+import { commentByte, DEFAULT_RELEASE, type TrecRelease } from "../release.ts";
 import {
   asciiFieldEnd,
   blankEnd,

@@ -9,18 +9,16 @@ import { KitError } from "../../errors.ts";
 import type { EvalOptions, EvalResult, OutputLine, QueryJudgments } from "../types.ts";
 import {
   type AnyMeasure,
-  type MeasureInstance,
   type MeasureOptions,
-  type MeasureSelection,
-  MIN_GEO_MEAN,
-  type QueryView,
   type RankedQuery,
-  selectMeasures,
   UNJUDGED,
-} from "../measures.ts";
+} from "../measures/measure.ts";
+import { type QueryView } from "../measures/ir_measures.ts";
+import { MIN_GEO_MEAN } from "../measures/precision.ts";
+import { type MeasureInstance, type MeasureSelection, selectMeasures } from "../measures/select.ts";
 import { compareDocnos, rankOrder } from "../rank.ts";
 import { qidOrder } from "./query_order.ts";
-import { DEFAULT_RELEASE, type TrecRelease } from "./reading_rules.ts";
+import { DEFAULT_RELEASE, type TrecRelease } from "../release.ts";
 
 /** The evaluator's settings (see {@link EvalOptions}). */
 export interface EvaluatorOptions {
@@ -95,7 +93,7 @@ function applyView(q: RankedQuery, v: QueryView): RankedQuery {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { noSharedQueries } from "../evaluate.ts";
+ * import { noSharedQueries } from "./query_evaluator.ts";
  * assert.match(noSharedQueries("b.run").message, /^b\.run: no query has both results/);
  * assert.match(noSharedQueries(undefined, { run: ["1", "2"], qrels: ["Q1"] }).message, /renumberRun/);
  * ```

@@ -9,13 +9,8 @@
  */
 import { fail } from "../../errors.ts";
 import { sourceName, type TextSource } from "../../io/source.ts";
-import {
-  commentByte,
-  DEFAULT_RELEASE,
-  RUN_LAYOUT,
-  scoreFromText,
-  type TrecRelease,
-} from "./reading_rules.ts";
+import { RUN_LAYOUT, scoreFromText } from "./reading_rules.ts";
+import { commentByte, DEFAULT_RELEASE, type TrecRelease } from "../release.ts";
 import {
   asciiFieldEnd,
   blankEnd,

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { TrecRelease } from "../engine/reading_rules.ts";
+import type { TrecRelease } from "../release.ts";
 
 /** Marks a retrieved document that has no judgment in the qrels. */
 export const UNJUDGED = -Infinity;

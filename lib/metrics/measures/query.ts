@@ -7,7 +7,7 @@
  * @module
  */
 import { KitError } from "../../errors.ts";
-import type { TrecRelease } from "../engine/reading_rules.ts";
+import type { TrecRelease } from "../release.ts";
 import { type GainPair, type RankedQuery, UNJUDGED } from "./measure.ts";
 
 /**

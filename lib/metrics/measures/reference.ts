@@ -8,8 +8,9 @@
  *
  * @module
  */
-import { type MeasureOptions, type ReferenceQuery, selectMeasures } from "../measures.ts";
-import type { TrecRelease } from "../engine/reading_rules.ts";
+import type { MeasureOptions, ReferenceQuery } from "./measure.ts";
+import { selectMeasures } from "./select.ts";
+import type { TrecRelease } from "../release.ts";
 
 /** Qrels as plain records: query id to (docno to judgment). */
 export type Judgments = Record<string, Record<string, number>>;
