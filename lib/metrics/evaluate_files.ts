@@ -1,22 +1,23 @@
 /**
  * Evaluating a run file against a qrels file with trec_eval's semantics (`deno task eval
- * trec`, `eval compare`, `eval stability`). One route,
- * top to bottom ({@link evaluateTrecFiles}):
+ * trec`, `eval compare`, `eval stability`). {@link evaluateTrecFiles} holds standard input in
+ * memory (it may be read twice; not both files from it), looks once at whether each file is
+ * ranx/pytrec_eval JSON, and takes one of four routes, each a function below:
  *
- * 1. open the sources (`io/source.ts`: a file, gzip with every member, or standard input,
- *    which is held in memory as it may be read twice; not both files from it);
- * 2. read the qrels whole into the packed index (`qrels_index.ts`);
- * 3. read the run in chunks (`run_reader.ts`), query block by query block: judge it
- *    (`judge.ts`), rank it in trec_eval order, and hand it to the measures (`QueryEvaluator`;
- *    `grouped_run.ts`). A large pair of plain files is read in two halves instead, one per
- *    thread, each through steps 2 and 3 (`halves.ts`), then joined;
- * 4. summarize: qrels queries the run lacks (they count with `-c`), run queries the qrels
- *    lack (skipped with a warning), the means.
+ * - {@link inHalves}: a large pair of plain files, read in two halves, one per thread
+ *   (`engine/halves.ts`), each half through the one-thread steps, then joined;
+ * - {@link groupedRun}: the qrels read whole into the packed index (`engine/qrels_index.ts`),
+ *   then the run in chunks (`engine/run_reader.ts`), query block by query block: judged
+ *   (`engine/judge.ts`), ranked in trec_eval order and measured (`engine/grouped_run.ts`);
+ * - {@link regroupedRun}: a run not grouped by query (a query comes back after another), read
+ *   again whole, one block per query (`engine/regroup.ts`), through the same steps;
+ * - {@link jsonRun}: a JSON run, read whole into memory, one block per query, through the
+ *   same steps.
  *
- * A run that is not grouped by query (a query comes back after another) is read again,
- * whole, regrouped into one block per query, and goes through the same steps; a JSON run is
- * read into memory and goes through `evaluateFrom`, with the same semantics (the property
- * and differential tests hold every path to the reference and to trec_eval).
+ * Every route ends in the one finish step (`engine/finish.ts`, which `evaluate` ends in too):
+ * the qrels queries the run lacks (they count with `-c`), the run queries the qrels lack
+ * (skipped with a warning), the means. The property and differential tests hold every route
+ * to the brute-force reference and to trec_eval.
  *
  * Formats (trec_eval's): qrels lines `qid iter docno relevance` (exactly 4 fields, an
  * integer relevance; a blank line is an error, as in trec_eval); run lines `qid Q0 docno
@@ -24,30 +25,25 @@
  * skipped; the runid is the last line's). Scores are read as C's `atof` reads decimal
  * numbers and infinities (`1e400`, `inf`); what it would read as another number (`0x10`,
  * `1.5abc`, `abc` as 0) or cannot rank (`nan`) is refused with the line, saying what
- * trec_eval would have read (`trec_format.ts`, `scoreFromText`). The release
- * reproduced (`trec_format.ts`) decides comments and score precision.
+ * trec_eval would have read (`engine/reading_rules.ts`, `scoreFromText`). The release
+ * reproduced (`release.ts`) decides comments and score precision.
  *
  * @module
  */
 import { holdStdin, sourceName, type TextSource } from "../io/source.ts";
-import { evaluateFrom, type JudgmentSource, warnAllNegative, warnRunOnly } from "./evaluate.ts";
-import {
-  type EvaluatorOptions,
-  QueryEvaluator,
-  type ShownForMissing,
-} from "./engine/query_evaluator.ts";
-import type { EvalOptions, EvalResult } from "./types.ts";
-import { BlockJudge } from "./engine/judge.ts";
+import { finishEvaluation } from "./engine/finish.ts";
 import { evaluateGroupedRun, type RunPass } from "./engine/grouped_run.ts";
-import { type StageTimes } from "./types.ts";
-import { QrelsIndex } from "./engine/qrels_index.ts";
-import { compareDocnos } from "./rank.ts";
 import { HALVES_MIN_BYTES, halvesWorthIt, readInHalves } from "./engine/halves.ts";
-import { type RunBlock, runBlockChunks, type RunReadOptions } from "./engine/run_reader.ts";
-import { checkMissingQueries, checkOneStdin } from "./engine/reading_rules.ts";
+import { BlockJudge } from "./engine/judge.ts";
+import { QrelsIndex } from "./engine/qrels_index.ts";
+import { type EvaluatorOptions, QueryEvaluator } from "./engine/query_evaluator.ts";
+import { checkOneStdin } from "./engine/reading_rules.ts";
+import { blocksOfRun, regroupedBlocks } from "./engine/regroup.ts";
+import { runBlockChunks } from "./engine/run_reader.ts";
+import type { SkippedLines } from "./engine/trec_scan.ts";
+import { isJsonSource, readJsonRun } from "./json_files.ts";
 import { DEFAULT_RELEASE, type TrecRelease } from "./release.ts";
-import { isJsonSource } from "./json_files.ts";
-import { readRunWithId } from "./read_files.ts";
+import type { EvalOptions, EvalResult, StageTimes } from "./types.ts";
 
 /** Options of {@link evaluateTrecFiles}. */
 export interface FileEvalOptions extends EvalOptions {
@@ -83,7 +79,7 @@ export interface FileEvalOptions extends EvalOptions {
 
 /**
  * Evaluates a run file against a qrels file with trec_eval's semantics (see the module
- * comment for the route).
+ * comment for its routes).
  *
  * @example
  * ```ts
@@ -102,132 +98,205 @@ export async function evaluateTrecFiles(
   measures: readonly string[],
   options: FileEvalOptions = {},
 ): Promise<EvalResult> {
-  const release = options.release ?? DEFAULT_RELEASE;
-  const times = options.times;
-  let t = performance.now();
-  // The clock is read per query block only when a profile is asked for.
-  const lap = times
-    ? (stage: keyof StageTimes) => {
-      const now = performance.now();
-      times[stage] += (now - t) / 1000;
-      t = now;
-    }
-    : () => {};
-  // 1. The sources: standard input is held in memory, as the run may be read twice. A large
-  //    pair of files is read in halves, one per thread (steps 2 and 3; `halves.ts`).
-  checkOneStdin(qrelsSource, runSource);
-  const run = await holdStdin(runSource);
-  const skipped = options.skipBadLines
-    ? { qrels: { count: 0, examples: [] }, run: { count: 0, examples: [] } }
-    : undefined;
-  // The evaluator of the route taken; this first one gives the measures' warnings, once.
-  let ev = new QueryEvaluator(measures, options);
-  const evaluator = () => new QueryEvaluator(measures, { ...options, warn: false });
-  // trec_eval reads a file's byte-order mark as part of its first query id; the kit skips it,
-  // and says so once per file (a file read again, on one thread or regrouped, says it once).
-  const noted = new Set<string>();
-  const noteBom = (source: TextSource) => () => {
-    const name = sourceName(source);
-    if (options.warn === false || noted.has(name)) return;
-    noted.add(name);
-    (options.warn ?? console.warn)(
-      `warning: ${name} starts with a UTF-8 byte-order mark, skipped; trec_eval reads it as ` +
-        `part of the first query id`,
-    );
-  };
-  const threads = skipped ? 1 : options.threads ?? (navigator.hardwareConcurrency >= 2 ? 2 : 1);
-  const inHalves = threads > 1 &&
-      await halvesWorthIt(qrelsSource, run, options.parallelMinBytes ?? HALVES_MIN_BYTES)
-    ? await readInHalves(qrelsSource as string, run as string, measures, {
-      release,
-      chunkBytes: options.chunkBytes,
-      evaluator: evaluatorSettings(options),
-      firstShare: options.firstShare,
-      onBom: (path) => noteBom(path)(),
-    })
-    : undefined;
-  options.onRoute?.(inHalves ? "halves" : "one thread");
-  if (inHalves) {
-    lap("read the qrels");
-    return summarize(inHalves.qrels, inHalves.pass, inHalves.evaluator, inHalves.runId);
-  }
-  // 2. The qrels, whole.
-  const json = await isJsonSource(run);
-  const qrels = await QrelsIndex.read(qrelsSource, {
+  const files = await FileEvaluation.open(qrelsSource, runSource, measures, options);
+  // The one look at each file's format.
+  const json = { qrels: await isJsonSource(files.qrels), run: await isJsonSource(files.run) };
+  const halves = json.qrels || json.run ? undefined : await inHalves(files);
+  options.onRoute?.(halves ? "halves" : "one thread");
+  if (halves) return files.finish(halves);
+  const qrels = await QrelsIndex.read(files.qrels, {
+    json: json.qrels,
     chunkBytes: options.chunkBytes,
-    skip: skipped?.qrels,
-    release,
-    onBom: noteBom(qrelsSource),
+    skip: files.skipped?.qrels,
+    release: files.release,
+    onBom: files.noteBom(files.qrels),
   });
-  lap("read the qrels");
-  // 3. The run, query block by query block: judged, ranked and measured.
-  let runId = "";
-  const onRunId = (id: string) => runId = id;
-  const blocks = runBlockChunks(run, {
-    release,
-    chunkBytes: options.chunkBytes,
-    skip: skipped?.run,
-    onRunId,
-    onBom: noteBom(run),
-  });
-  let pass = json ? undefined : await evaluateGroupedRun(qrels, blocks, run, ev, lap);
-  if (!pass && !json) {
-    // Not grouped by query: read whole, regrouped into one block per query, and through
-    // the same judging and ranking (so -M and duplicates are read as in a grouped run).
-    if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
-    ev = evaluator();
-    const whole = regroupedBlocks(run, {
-      release,
-      chunkBytes: options.chunkBytes,
-      skip: skipped?.run,
-      onRunId,
-    });
-    pass = await evaluateGroupedRun(qrels, whole, run, ev, lap);
-  }
-  if (!pass) {
-    // JSON: in memory, through `evaluateFrom`.
-    const read = await readRunWithId(run, { release });
-    const result = evaluateFrom(indexJudgments(qrels, release), read.run, measures, options);
-    result.runId = read.runId;
-    if (skipped) result.skipped = skipped;
-    return result;
-  }
-  const result = summarize(qrels, pass, ev, runId);
-  if (skipped) result.skipped = skipped; // (a spread would build the lazy perQuery)
-  return result;
+  files.lap("read the qrels");
+  const measured = json.run
+    ? await jsonRun(files, qrels)
+    : await groupedRun(files, qrels) ?? await regroupedRun(files, qrels);
+  return files.finish(measured);
+}
 
-  // 4. The summary.
-  function summarize(qrels: QrelsIndex, pass: RunPass, ev: QueryEvaluator, runId: string) {
-    const missing: { qid: string; values: number[]; shown?: ShownForMissing }[] = [];
-    const judge = new BlockJudge();
+/** What a route hands to the finish step: the run's queries measured. */
+interface Measured {
+  qrels: QrelsIndex;
+  pass: RunPass;
+  evaluator: QueryEvaluator;
+  runId: string;
+}
+
+/**
+ * The route for a large pair of plain files on a machine with two CPUs or more: the halves,
+ * one per thread; undefined when the files are not worth it (`halvesWorthIt`) or the halves
+ * give up (then the one-thread routes read the files and say why).
+ */
+async function inHalves(files: FileEvaluation): Promise<Measured | undefined> {
+  const { qrels, run, options } = files;
+  if (files.threads < 2) return undefined;
+  const minBytes = options.parallelMinBytes ?? HALVES_MIN_BYTES;
+  if (!(await halvesWorthIt(qrels, run, minBytes))) return undefined;
+  const halves = await readInHalves(qrels as string, run as string, files.measures, {
+    release: files.release,
+    chunkBytes: options.chunkBytes,
+    evaluator: evaluatorSettings(options),
+    firstShare: options.firstShare,
+    onBom: (path) => files.noteBom(path)(),
+  });
+  files.lap("read the qrels");
+  return halves;
+}
+
+/**
+ * The route for a TREC run on one thread: read in chunks, query block by query block, into
+ * the first evaluator; undefined when the run turns out not to be grouped by query.
+ */
+async function groupedRun(files: FileEvaluation, qrels: QrelsIndex): Promise<Measured | undefined> {
+  let runId = "";
+  const blocks = runBlockChunks(files.run, {
+    release: files.release,
+    chunkBytes: files.options.chunkBytes,
+    skip: files.skipped?.run,
+    onRunId: (id) => runId = id,
+    onBom: files.noteBom(files.run),
+  });
+  const evaluator = files.evaluator();
+  const pass = await evaluateGroupedRun(qrels, blocks, files.run, evaluator, files.lap);
+  return pass && { qrels, pass, evaluator, runId };
+}
+
+/**
+ * The route for a TREC run not grouped by query: read again, whole, regrouped into one block
+ * per query, through the same judging and ranking (so -M and duplicates are read as in a
+ * grouped run), into a fresh evaluator.
+ */
+async function regroupedRun(files: FileEvaluation, qrels: QrelsIndex): Promise<Measured> {
+  const skipped = files.skipped;
+  if (skipped) skipped.run = { count: 0, examples: [] }; // counted again on the re-read
+  let runId = "";
+  const blocks = regroupedBlocks(files.run, {
+    release: files.release,
+    chunkBytes: files.options.chunkBytes,
+    skip: skipped?.run,
+    onRunId: (id) => runId = id,
+  });
+  const evaluator = files.evaluator();
+  const pass = await evaluateGroupedRun(qrels, blocks, files.run, evaluator, files.lap);
+  return { qrels, pass: pass!, evaluator, runId }; // (whole, it is grouped)
+}
+
+/**
+ * The route for a ranx/pytrec_eval JSON run: read whole into memory, then one block per
+ * query through the same judging and ranking. A JSON run has no runid: `kit`.
+ */
+async function jsonRun(files: FileEvaluation, qrels: QrelsIndex): Promise<Measured> {
+  const run = await readJsonRun(files.run);
+  files.lap("read the run");
+  const blocks = [blocksOfRun(run, files.release)];
+  const evaluator = files.evaluator();
+  const pass = await evaluateGroupedRun(qrels, blocks, files.run, evaluator, files.lap);
+  return { qrels, pass: pass!, evaluator, runId: "kit" }; // (a query appears once in JSON)
+}
+
+/** One evaluation of files: what every route shares. */
+class FileEvaluation {
+  readonly release: TrecRelease;
+  readonly threads: number;
+  /** Tolerant mode: the malformed lines skipped in each file. */
+  readonly skipped?: { qrels: SkippedLines; run: SkippedLines };
+  /** The files whose byte-order mark was noted. */
+  private noted = new Set<string>();
+  /** When the last stage ended (with `options.times`). */
+  private t = performance.now();
+
+  /**
+   * Checks the sources and the measures, and holds standard input in memory: it is looked at
+   * for JSON, and a run may be read twice.
+   */
+  static async open(
+    qrels: TextSource,
+    run: TextSource,
+    measures: readonly string[],
+    options: FileEvalOptions,
+  ): Promise<FileEvaluation> {
+    checkOneStdin(qrels, run);
+    const heldRun = await holdStdin(run);
+    // The measures are checked, and their warnings given, before the qrels are read.
+    const first = new QueryEvaluator(measures, options);
+    return new FileEvaluation(await holdStdin(qrels), heldRun, measures, options, first);
+  }
+
+  private constructor(
+    readonly qrels: TextSource,
+    readonly run: TextSource,
+    readonly measures: readonly string[],
+    readonly options: FileEvalOptions,
+    /** The first route's evaluator: it gave the measures' warnings; later ones give none. */
+    private first: QueryEvaluator | undefined,
+  ) {
+    this.release = options.release ?? DEFAULT_RELEASE;
+    this.skipped = options.skipBadLines
+      ? { qrels: { count: 0, examples: [] }, run: { count: 0, examples: [] } }
+      : undefined;
+    this.threads = this.skipped
+      ? 1
+      : options.threads ?? (navigator.hardwareConcurrency >= 2 ? 2 : 1);
+  }
+
+  /** A fresh evaluator of the measures (a route that reads the run again needs one). */
+  evaluator(): QueryEvaluator {
+    const first = this.first;
+    this.first = undefined;
+    return first ?? new QueryEvaluator(this.measures, { ...this.options, warn: false });
+  }
+
+  /**
+   * Says once per file that it starts with a UTF-8 byte-order mark, which the kit skips and
+   * trec_eval reads as part of the first query id (a file read again says it once).
+   */
+  noteBom(source: TextSource): () => void {
+    return () => {
+      const name = sourceName(source);
+      const warn = this.options.warn;
+      if (warn === false || this.noted.has(name)) return;
+      this.noted.add(name);
+      (warn ?? console.warn)(
+        `warning: ${name} starts with a UTF-8 byte-order mark, skipped; trec_eval reads it as ` +
+          `part of the first query id`,
+      );
+    };
+  }
+
+  /**
+   * Ends a stage of the profile (`options.times`): the clock is read per query block only when
+   * a profile is asked for.
+   */
+  readonly lap = (stage: keyof StageTimes): void => {
+    const times = this.options.times;
+    if (!times) return;
+    const now = performance.now();
+    times[stage] += (now - this.t) / 1000;
+    this.t = now;
+  };
+
+  /** The finish step (`engine/finish.ts`) on what a route measured. */
+  finish(measured: Measured): EvalResult {
+    const { qrels, pass, evaluator } = measured;
     const table = qrels.queryTable();
-    for (let q = 0; q < table.size; q++) {
-      if (pass.judged[q]) continue;
-      const qid = table.id(q);
-      if (!options.complete) {
-        missing.push({ qid, values: [] });
-        continue;
-      }
-      // As in trec_eval, a qrels-only query's judgments are looked at only with -c (and
-      // 9.0.8 then only counts them: a docno judged twice counts twice; 10.0 stops on it and
-      // prints the query's per-query lines).
-      const j = qrels.digest(qid, ev.level, judge, release === "9.0.8")!;
-      const values = ev.valuesForMissing(j, release);
-      missing.push({ qid, values, shown: release === "10.0" ? ev.shownForMissing(j) : undefined });
-    }
-    checkMissingQueries(release, options.complete ?? false, missing.map((m) => m.qid));
-    const runOnly = pass.runOnly.sort(compareDocnos);
-    warnRunOnly(runOnly, options.warn);
-    warnAllNegative(ev.allNegativeQueries(), options.warn);
-    const result = ev.result({
-      complete: options.complete ?? false,
-      runOnlyQueries: runOnly,
+    const judge = new BlockJudge();
+    const missing: string[] = [];
+    for (let q = 0; q < table.size; q++) if (!pass.judged[q]) missing.push(table.id(q));
+    const result = finishEvaluation(evaluator, {
       missing,
-      runId,
-      release,
-      file: sourceName(run),
-    });
-    lap("summary");
+      // As in trec_eval, a qrels-only query's judgments are looked at only with -c (and
+      // 9.0.8 then only counts them: a docno judged twice counts twice; 10.0 stops on it).
+      judgments: (qid, level) => qrels.digest(qid, level, judge, this.release === "9.0.8")!,
+      runOnly: pass.runOnly,
+      runId: measured.runId,
+      file: sourceName(this.run),
+    }, this.options);
+    if (this.skipped) result.skipped = this.skipped; // (a spread would build the lazy perQuery)
+    this.lap("summary");
     return result;
   }
 }
@@ -240,76 +309,5 @@ function evaluatorSettings(o: FileEvalOptions): EvaluatorOptions {
     maxDocs: o.maxDocs,
     numDocs: o.numDocs,
     release: o.release,
-  };
-}
-
-/**
- * A run not grouped by query, read whole and regrouped: one block per query, its lines in
- * file order (trec_eval sorts each query's lines itself), their docnos copied into one
- * buffer.
- */
-async function* regroupedBlocks(
-  run: TextSource,
-  options: RunReadOptions,
-): AsyncGenerator<RunBlock[]> {
-  let bytes = new Uint8Array(1 << 16);
-  let used = 0;
-  const queries = new Map<
-    string,
-    { start: number[]; end: number[]; hash: number[]; score: number[]; line: number[] }
-  >();
-  for await (const blocks of runBlockChunks(run, options)) {
-    for (const b of blocks) {
-      let q = queries.get(b.qid);
-      if (!q) queries.set(b.qid, q = { start: [], end: [], hash: [], score: [], line: [] });
-      for (let i = b.first; i < b.first + b.count; i++) {
-        const len = b.docEnd[i] - b.docStart[i];
-        if (used + len > bytes.length) {
-          const bigger = new Uint8Array(Math.max(2 * bytes.length, used + len));
-          bigger.set(bytes.subarray(0, used));
-          bytes = bigger;
-        }
-        bytes.set(b.buf.subarray(b.docStart[i], b.docEnd[i]), used);
-        q.start.push(used);
-        q.end.push(used += len);
-        q.hash.push(b.docHash[i]);
-        q.score.push(b.score[i]);
-        q.line.push(b.line[i]);
-      }
-    }
-  }
-  const out: RunBlock[] = [];
-  for (const [qid, q] of queries) {
-    out.push({
-      buf: bytes,
-      qid,
-      first: 0,
-      count: q.start.length,
-      docStart: Int32Array.from(q.start),
-      docEnd: Int32Array.from(q.end),
-      docHash: Int32Array.from(q.hash),
-      score: Float64Array.from(q.score),
-      line: Int32Array.from(q.line),
-    });
-  }
-  yield out;
-}
-
-/**
- * The index as `evaluateFrom` reads it: a query the run ranks is judged with duplicates
- * checked; a qrels-only one (read only with -c) has its judgments counted, a docno judged
- * twice counting twice, as 9.0.8 does (10.0 stops on it, as the kit then does).
- */
-function indexJudgments(qrels: QrelsIndex, release: TrecRelease): JudgmentSource {
-  const judge = new BlockJudge();
-  return {
-    has: (qid) => qrels.lookup(qid) >= 0,
-    queries: () => qrels.queries(),
-    digest: (qid, level, retrieved) => {
-      const count = !retrieved && release === "9.0.8";
-      const j = qrels.digest(qid, level, judge, count)!;
-      const docs = j.judgedOnly(qrels);
-      return { get: (d) => docs.get(d), numRel: j.numRel, judged: j.judged.slice() };
-    },
   };
 }

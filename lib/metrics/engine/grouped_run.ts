@@ -1,7 +1,7 @@
 /**
- * Step 3 of `trec_files.ts`'s route, shared by both threads when a large pair of files is read
- * in halves (`halves.ts`): each query block of a run grouped by query is judged against the
- * qrels, ranked in trec_eval order and handed to the measures.
+ * The pass every route of `evaluateTrecFiles` (`../evaluate_files.ts`) makes over a run's query
+ * blocks, on one thread or on each of the halves (`halves.ts`): each block is judged against
+ * the qrels, ranked in trec_eval order and handed to the measures.
  *
  * @module
  */
@@ -22,13 +22,13 @@ export interface RunPass {
 }
 
 /**
- * Step 3 of the route: judges, ranks (unless `-M`'s cut ranked it already) and measures each
- * query block into `ev`. Undefined when the run turns out not to be grouped by query (a query comes
- * back after another).
+ * The pass over query blocks: judges, ranks (unless `-M`'s cut ranked it already) and
+ * measures each query block into `ev`. Undefined when the run turns out not to be grouped by
+ * query (a query comes back after another).
  */
 export async function evaluateGroupedRun(
   qrels: QrelsIndex,
-  chunks: AsyncIterable<RunBlock[]>,
+  chunks: AsyncIterable<RunBlock[]> | Iterable<RunBlock[]>,
   run: TextSource,
   ev: QueryEvaluator,
   lap: (stage: keyof StageTimes) => void,
@@ -87,7 +87,7 @@ export interface RunRangeRead {
 }
 
 /**
- * Step 3 on bytes `range` of a run file, into an evaluator of its own (its measure warnings
+ * The pass on bytes `range` of a run file, into an evaluator of its own (its measure warnings
  * silenced: the caller's evaluator gave them): each thread's half in `halves.ts`.
  */
 export async function evaluateRunRange(

@@ -26,7 +26,6 @@ import type { EvaluatorOptions, EvaluatorState, QueryEvaluator } from "./query_e
 import { evaluateRunRange, type RunPass } from "./grouped_run.ts";
 import { QrelsIndex, type QrelsIndexState } from "./qrels_index.ts";
 import { commentByte, type TrecRelease } from "../release.ts";
-import { isJsonSource } from "../json_files.ts";
 
 /** What this thread asks the worker. */
 export type HalvesRequest =
@@ -85,8 +84,8 @@ export interface HalvesOptions {
 }
 
 /**
- * Whether a pair of files is read in halves: both regular files, plain text (neither gzip
- * nor JSON), the run at least `minBytes`.
+ * Whether a pair of files is read in halves: both regular files, not gzip, the run at least
+ * `minBytes` (the caller has ruled out JSON, which is read whole).
  *
  * @example
  * ```ts
@@ -114,7 +113,6 @@ export async function halvesWorthIt(
     for (const path of [qrels, run]) {
       const head = await readAt(path, 0, 2);
       if (head[0] === 0x1f && head[1] === 0x8b) return false; // gzip
-      if (await isJsonSource(path)) return false;
     }
     return true;
   } catch {

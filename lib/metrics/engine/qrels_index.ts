@@ -72,6 +72,8 @@ export interface QrelsReadOptions {
   range?: FileRange;
   /** Called when the file starts with a UTF-8 byte-order mark (which is skipped). */
   onBom?: () => void;
+  /** Whether the file is ranx/pytrec_eval JSON, when the caller has looked (default: looked here). */
+  json?: boolean;
   /**
    * Whether the WebAssembly fast path takes the usual lines (default true; false parses
    * every line in JavaScript, for the tests that compare the two).
@@ -122,11 +124,11 @@ export class QrelsIndex implements JudgedQrels {
    * ```
    */
   static async read(source: TextSource, options: QrelsReadOptions = {}): Promise<QrelsIndex> {
-    // Standard input is held: the JSON sniff looks at it, and a duplicate judgment is
-    // located in it.
+    // Standard input is held: it is looked at for JSON, and a duplicate judgment is located
+    // in it.
     const range = options.range;
     source = await holdStdin(source);
-    if (!range && await isJsonSource(source)) {
+    if (!range && (options.json ?? await isJsonSource(source))) {
       const idx = QrelsIndex.fromQrels(await readJsonQrels(source), sourceName(source));
       idx.source = source;
       return idx;

@@ -8,7 +8,6 @@
  */
 import { KitError, type Location } from "../../errors.ts";
 import { checkStdinOnce } from "../../io/source.ts";
-import type { TrecRelease } from "../release.ts";
 
 /** The fields of a qrels line. */
 export const QRELS_LAYOUT = "qid iter docno relevance";
@@ -59,32 +58,6 @@ export function duplicateJudgment(qid: string, docno: string, where: Location): 
  */
 export function checkOneStdin(qrels: unknown, run: unknown): void {
   checkStdinOnce([["the qrels", qrels], ["the run", run]]);
-}
-
-/**
- * trec_eval 10.0 stops when a qrels query has no results in the run and `-c` is not given
- * (9.0.8 skips such a query); in 10.0 mode the kit does the same, saying why.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { checkMissingQueries } from "./reading_rules.ts";
- * checkMissingQueries("9.0.8", false, ["q2"]); // skipped, as 9.0.8 does
- * assert.throws(() => checkMissingQueries("10.0", false, ["q2"]), /query q2 of the qrels/);
- * ```
- */
-export function checkMissingQueries(
-  release: TrecRelease,
-  complete: boolean,
-  missing: readonly string[],
-): void {
-  if (release !== "10.0" || complete || missing.length === 0) return;
-  const more = missing.length > 1 ? ` (and ${missing.length - 1} more)` : "";
-  throw new KitError(
-    `query ${missing[0]} of the qrels has no results in the run${more}: trec_eval 10.0 stops ` +
-      "here; pass -c to score missing queries 0, or evaluate as trec_eval 9.0.8 (the " +
-      "default), which skips them",
-  );
 }
 
 // ---------------------------------------------------------------- numbers as trec_eval reads them
