@@ -108,11 +108,50 @@ const QRCD = "QRCD v1.1";
 /** The corpora, in the order lists show them. */
 export const DATASETS: DatasetEntry[] = [];
 
-/** The split names of each answer-selection corpus (kept with {@link DATASETS}). */
-export const SPLITS: Record<string, readonly string[]> = {};
+/** The split names of an answer-selection corpus in {@link DATASETS}, or undefined. */
+function splitsOf(name: string | symbol): string[] | undefined {
+  const entry = DATASETS.find((d) => d.name === name && d.task === "as2");
+  return entry && Object.keys(entry.splits);
+}
+
+/** {@link SPLITS} as a plain object, for printing. */
+function splitsNow(): Record<string, string[]> {
+  return Object.fromEntries(datasetNames("as2").map((name) => [name, splitsOf(name)!]));
+}
 
 /**
- * Adds a corpus to {@link DATASETS} (and its splits to {@link SPLITS}), after checking that
+ * The split names of each answer-selection corpus: a read-only view of {@link DATASETS}, read
+ * from it whenever it is looked at (a corpus `addDataset` adds is in it), so that the two cannot
+ * disagree. It prints as the plain object it stands for.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SPLITS } from "./datasets.ts";
+ * assert.deepEqual(SPLITS.wikiqa, ["train", "dev", "test"]);
+ * assert.equal(Object.hasOwn(SPLITS, "qrcd"), false); // reading comprehension: no splits here
+ * assert.match(Deno.inspect(SPLITS), /wikiqa: \[ "train", "dev", "test" \]/); // not `{}`
+ * ```
+ */
+export const SPLITS: Readonly<Record<string, readonly string[]>> = new Proxy({
+  // What Deno (and node:util) print: the view, not the proxy's empty target.
+  [Symbol.for("Deno.customInspect")]: (inspect: typeof Deno.inspect, o: Deno.InspectOptions) =>
+    inspect(splitsNow(), o),
+}, {
+  get: (target, name) => typeof name === "symbol" ? Reflect.get(target, name) : splitsOf(name),
+  has: (_, name) => splitsOf(name) !== undefined,
+  ownKeys: () => datasetNames("as2"),
+  getOwnPropertyDescriptor: (_, name) => {
+    const value = splitsOf(name);
+    return value && { value, enumerable: true, configurable: true, writable: false };
+  },
+  set: () => false,
+  defineProperty: () => false,
+  deleteProperty: () => false,
+});
+
+/**
+ * Adds a corpus to {@link DATASETS} (its splits are then in {@link SPLITS}), after checking that
  * its name is new and each split's file is one of its pinned files.
  *
  * @example
@@ -140,7 +179,6 @@ export function addDataset(entry: DatasetEntry): DatasetEntry {
     throw new KitError(`dataset ${entry.name}: an answer-selection corpus needs a reader`);
   }
   DATASETS.push(entry);
-  if (entry.task === "as2") SPLITS[entry.name] = Object.keys(entry.splits);
   return entry;
 }
 

@@ -235,7 +235,7 @@ export function verifyInstalled(
 }
 
 /** The user's cache of verified stamps (for corpora whose marker cannot be written). */
-export function stampCachePath(): string {
+function stampCachePath(): string {
   const base = Deno.env.get("XDG_CACHE_HOME") || `${Deno.env.get("HOME") ?? "/tmp"}/.cache`;
   return `${base}/qa-eval-kit/verified-stamps.json`;
 }

@@ -36,7 +36,7 @@ const NUMBER = /^(0|[1-9]\d*)$/;
  * leaves a third or more unmapped on WikiQA (dev as test: 927 of 2733; test as train: 2138 of
  * 6165), so anything below nine in ten is refused rather than scored.
  */
-export const MIN_MAPPED_SHARE = 0.9;
+const MIN_MAPPED_SHARE = 0.9;
 
 /** Options of {@link renumberRun}. */
 export interface RenumberOptions {

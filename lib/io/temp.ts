@@ -253,7 +253,7 @@ export async function sweepStaleTemps(dir: string, target?: string): Promise<str
  * name carries the process id (`kit-runtime-<pid>-<random>`), so a later run can tell the
  * folders of a process that was killed outright from those of one still running.
  */
-export const KIT_TEMP_PREFIXES = [
+const KIT_TEMP_PREFIXES = [
   "kit-runtime-",
   "kit-pdf-parts-",
   "kit-pdf-",

@@ -11,7 +11,7 @@ import type { QueryTable } from "./query_table.ts";
 import type { RunBlock } from "./run_reader.ts";
 import { compareScoresDesc } from "../rank.ts";
 import { duplicateDocument } from "./reading_rules.ts";
-import { compareBytes, decodeField, equalBytes } from "./trec_scan.ts";
+import { compareBytes, decodeField, equalBytes, FNV_OFFSET, FNV_PRIME } from "./trec_scan.ts";
 
 /**
  * The first byte of a judgment record in its long form (`qrels_index.ts` writes the records,
@@ -56,7 +56,7 @@ export function emptyBlock(qid: string): RunBlock {
 /** Room for the hashes of a docno's prefixes up to `max` bytes; the empty prefix's is set. */
 function fnvPrefixes(max: number): Int32Array {
   const h = new Int32Array(max + 1);
-  h[0] = 0x811c9dc5; // FNV-1a's offset basis, as `hashBytes` starts
+  h[0] = FNV_OFFSET; // as `hashBytes` starts
   return h;
 }
 
@@ -195,7 +195,7 @@ export class BlockJudge {
         let hash = prefixHash[shared];
         for (let k = 0; k < len; k++) {
           const byte = doc[shared + k] = c[p + k];
-          prefixHash[shared + k + 1] = hash = Math.imul(hash ^ byte, 0x01000193);
+          prefixHash[shared + k + 1] = hash = Math.imul(hash ^ byte, FNV_PRIME);
         }
         p += len;
         const docLen = shared + len;

@@ -72,7 +72,7 @@ export interface QrelsReadOptions {
   range?: FileRange;
   /** Called when the file starts with a UTF-8 byte-order mark (which is skipped). */
   onBom?: () => void;
-  /** Whether the file is ranx/pytrec_eval JSON, when the caller has looked (default: looked here). */
+  /** Whether the file is ranx/pytrec_eval JSON, when the caller looked (default: looked here). */
   json?: boolean;
   /**
    * Whether the WebAssembly fast path takes the usual lines (default true; false parses

@@ -71,17 +71,8 @@ const INF_NAN_PREFIX = /^[+-]?(?:infinity|inf|nan)/i;
  * hexadecimal number, `inf`/`infinity`/`nan` in any case, else 0 having read nothing. Only
  * for messages: the kit reads a score when `atof` reads the field whole as a decimal number
  * or an infinity (`scoreFromText`).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { atofReading } from "./reading_rules.ts";
- * assert.deepEqual(atofReading("0x10"), { value: 16, read: "0x10" });
- * assert.deepEqual(atofReading("1e"), { value: 1, read: "1" });
- * assert.deepEqual(atofReading("abc"), { value: 0, read: "" });
- * ```
  */
-export function atofReading(text: string): { value: number; read: string } {
+function atofReading(text: string): { value: number; read: string } {
   const hex = HEX_PREFIX.exec(text)?.[0];
   if (hex) {
     const neg = hex[0] === "-";
@@ -105,17 +96,8 @@ export function atofReading(text: string): { value: number; read: string } {
 /**
  * What C's `atol` reads from a field (an optional sign and decimal digits; 0 when none), as
  * trec_eval reads a relevance and `-l`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { atolReading } from "./reading_rules.ts";
- * assert.equal(atolReading("2.7"), 2);
- * assert.equal(atolReading("1e3"), 1);
- * assert.equal(atolReading("x"), 0);
- * ```
  */
-export function atolReading(text: string): number {
+function atolReading(text: string): number {
   const m = /^[+-]?\d+/.exec(text)?.[0];
   return m ? Number(m) + 0 : 0;
 }

@@ -17,6 +17,8 @@ import {
   type ChunkOptions,
   decodeField,
   equalBytes,
+  FNV_OFFSET,
+  FNV_PRIME,
   hashBytes,
   isBlank,
   lineChunks,
@@ -188,8 +190,8 @@ function parseRunLines(
     let f2s = blankEnd(buf, asciiFieldEnd(buf, blankEnd(buf, k))); // Q0, then the docno
     ok = ok && isBlank(buf[f2s - 1]);
     // The docno, hashed as it is scanned (FNV-1a, as `hashBytes`): the judge's table key.
-    let c = 0, hash = 0x811c9dc5;
-    for (k = f2s; (c = buf[k]) > 32 && c < 128; k++) hash = Math.imul(hash ^ c, 0x01000193);
+    let c = 0, hash = FNV_OFFSET;
+    for (k = f2s; (c = buf[k]) > 32 && c < 128; k++) hash = Math.imul(hash ^ c, FNV_PRIME);
     let f2e = k;
     ok = ok && k > f2s && isBlank(c);
     const rankStart = blankEnd(buf, k);

@@ -427,10 +427,19 @@ export function equalBytes(
   return ae - as === be - bs && compareBytes(a, as, ae, b, bs, be) === 0;
 }
 
+/**
+ * 32-bit FNV-1a's offset basis and prime: the docno hash of the judge's table, taken where the
+ * bytes are scanned (the run parser, the judge's walk of the records, {@link hashBytes}); the
+ * WebAssembly run parser (`wasm/lines.wat`) writes the same two numbers.
+ */
+export const FNV_OFFSET = 0x811c9dc5;
+/** See {@link FNV_OFFSET}. */
+export const FNV_PRIME = 0x01000193;
+
 /** FNV-1a over bytes: the docno hash of the judge's table (a run's docnos, the qrels' records). */
 export function hashBytes(buf: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
   return h;
 }
 

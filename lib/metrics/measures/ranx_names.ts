@@ -33,9 +33,6 @@ const RANX_MISSING: Record<string, string> = {
   dcg_burges: "ranx's dcg_burges is not normalized; the table has ndcg_burges@k",
 };
 
-/** The ranx names the kit reads. */
-export const RANX_NAMES: readonly string[] = Object.keys(RANX);
-
 /**
  * Reads a ranx metric name; undefined when `text` is not one. A KitError for a ranx name
  * the kit does not compute or a bad cutoff.
