@@ -1,7 +1,7 @@
 /**
  * `deno task bench eval`: the evaluation engine on seeded synthetic runs of 1k, 10k and 100k
  * queries x 100 candidates, side by side in one run with the floor (reading both files and
- * splitting them into lines, one core: `floor.ts`), the previous engine (a revision of this
+ * looking at every byte once, one core: `floor.ts`), the previous engine (a revision of this
  * repository, extracted with `git archive` into a temporary folder) and trec_eval 9.0.8 (when
  * built; it matches queries by linear scan, so it is timed up to `--trec-eval-max` queries,
  * `--trec-eval-repeats` times). Each tool runs as users run it (a subprocess, `eval trec`
@@ -218,8 +218,8 @@ export interface EvalBenchOptions {
   log?: (s: string) => void;
 }
 
-/** The floor's name in the rows: reading both files and splitting lines, one core. */
-export const FLOOR = "floor: read both files, split lines";
+/** The floor's name in the rows: reading both files and looking at every byte once, one core. */
+export const FLOOR = "floor: read both files, every byte once";
 
 /** Median of a list of numbers. */
 export function median(xs: number[]): number {
@@ -400,6 +400,8 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
   log("");
   printTable(rows.filter((r) => !r.startup), log);
   log("");
+  log(overFloor(rows));
+  log("");
   log("start-up on one-line files (one judgment, one result line; wall s, median of runs):");
   for (const r of rows.filter((r) => r.startup)) {
     log(`  ${r.tool.padEnd(40)} ${fmt(r.seconds, 3)}  (${r.runs.map((s) => fmt(s, 3)).join(" ")})`);
@@ -426,6 +428,36 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
     }
   }
   return rows;
+}
+
+/**
+ * The kit's time over the floor's at each size, in one line (the table's `time / floor` of
+ * `kit eval trec` and `--threads 1`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FLOOR, overFloor } from "./eval.ts";
+ * const row = (tool: string, seconds: number) => ({
+ *   queries: 100, tool, seconds, runs: [seconds], runLines: 1, inputMB: 1, peakRssMB: 1,
+ *   cpuSeconds: seconds, output: "",
+ * });
+ * assert.equal(
+ *   overFloor([row(FLOOR, 0.5), row("kit eval trec", 1.7), row("kit eval trec --threads 1", 2)]),
+ *   "kit eval trec over the floor: 3.40x at 100 queries (--threads 1: 4.00x)",
+ * );
+ * ```
+ */
+export function overFloor(rows: readonly EvalBenchRow[]): string {
+  const sizes = [...new Set(rows.filter((r) => !r.startup).map((r) => r.queries))];
+  const parts = sizes.flatMap((queries) => {
+    const at = (tool: string) => rows.find((r) => r.queries === queries && r.tool === tool);
+    const floor = at(FLOOR), kit = at("kit eval trec"), one = at("kit eval trec --threads 1");
+    if (!floor || !kit) return [];
+    const threads1 = one ? ` (--threads 1: ${ratio(one.seconds / floor.seconds)})` : "";
+    return [`${ratio(kit.seconds / floor.seconds)} at ${queries} queries${threads1}`];
+  });
+  return `kit eval trec over the floor: ${parts.join(", ")}`;
 }
 
 /** Fails unless every tool but the floor printed the same output on every run. */

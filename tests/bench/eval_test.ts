@@ -61,6 +61,11 @@ Deno.test("bench eval: the kit beside a previous revision and trec_eval, outputs
         `\\| \\d+ \\| [\\d.]+ \\| ${ratios} \\|`,
     ),
   );
+  // The kit's time over the floor's, at each size, in one line.
+  assertMatch(
+    out,
+    /^kit eval trec over the floor: [\d.]+x at 40 queries \(--threads 1: [\d.]+x\), [\d.]+x at 120 queries/m,
+  );
   // Start-up on one-line files: the floor, the kit, the previous engine (and trec_eval).
   const startup = rows.filter((r) => r.startup);
   assertEquals(startup.map((r) => r.tool), [
