@@ -119,6 +119,32 @@ Deno.test("JSON is read wherever a TREC file is: by name or by content, gzip too
   await Deno.remove(dir, { recursive: true });
 });
 
+Deno.test("a JSON run says what a TREC run says: the measures' warnings once, the run named when it shares no query", async () => {
+  const qrels = mem("q", "q1 0 d1 1\nq1 0 d2 0\n");
+  for (
+    const run of [
+      mem("r.json", '{"q1": {"d1": 0.5, "d2": 0.7}}'),
+      mem("r", "q1 Q0 d1 1 0.5 r\nq1 Q0 d2 2 0.7 r\n"),
+    ]
+  ) {
+    const said: string[] = [];
+    await evaluateTrecFiles(qrels, run, ["utility.1,-1,0,0", "utility.2,-1,0,0"], {
+      warn: (m) => said.push(m),
+    });
+    assertEquals(said, [
+      "warning: utility already has parameters '1,-1,0,0'; '2,-1,0,0' is ignored, as trec_eval does",
+    ]);
+  }
+  for (const run of [mem("r9.json", '{"q9": {"d1": 0.5}}'), mem("r9", "q9 Q0 d1 1 0.5 r\n")]) {
+    await assertRejects(
+      () => evaluateTrecFiles(qrels, run, ["map"], { warn: false }),
+      new RegExp(
+        `^${run.name.replace(".", "\\.")}: no query has both results and relevance judgments`,
+      ),
+    );
+  }
+});
+
 Deno.test("pipes and FIFOs are read once, then held: grouped and ungrouped runs, TREC and JSON", async () => {
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/q`, QRELS);
