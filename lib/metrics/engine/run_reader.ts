@@ -75,7 +75,7 @@ export interface RunColumns {
 }
 
 /** The lines of one run chunk, parsed into columns, with where each query block starts. */
-export class RunLines implements RunColumns {
+class RunLines implements RunColumns {
   n = 0;
   docS: Int32Array;
   docE: Int32Array;
@@ -382,7 +382,7 @@ export async function* readRunChunks(
  * The complete blocks of a parsed chunk as block objects, reused from chunk to chunk
  * (`pool`): a block is valid until the next chunk is asked for.
  */
-export function chunkBlocks(
+function chunkBlocks(
   buf: Uint8Array,
   lines: RunColumns,
   qids: readonly string[],
