@@ -452,8 +452,9 @@ export const POW10 = Float64Array.from({ length: 23 }, (_, i) => Number(`1e${i}`
  * Parses a score from bytes as C's `atof` reads it, for the text `atof` reads whole: a
  * decimal number (`-12.5`, `.5`, `5.`, `3e-2`; `1e400` overflows to an infinity, as in C).
  * Anything else (`0x10`, `1.5abc`, `inf`, `nan`) gives NaN: the caller reads it with
- * `scoreFromText`, which reads infinities and says why it refuses the rest. Up to 15 significant digits take Clinger's exact path (mantissa and power of ten
- * both exact, one IEEE operation rounds correctly); others `Number()`, which rounds the same
+ * `scoreFromText`, which reads infinities and says why it refuses the rest. Up to 15
+ * significant digits take Clinger's exact path (mantissa and power of ten both exact, one IEEE
+ * operation rounds correctly); others `Number()`, which rounds the same
  * syntax correctly as glibc's strtod does.
  */
 export function parseScoreBytes(buf: Uint8Array, start: number, end: number): number {
