@@ -810,7 +810,7 @@ function escapeCell(s: string): string {
 }
 
 /** The doc's tables: a summary matrix, then every reader's messages. */
-/** The summary table: one row per bad input, one column per reader (also in the README). */
+/** The summary table: one row per bad input, one column per reader (also in docs/bad-input.md's summary). */
 export function renderSummary(cells: Cell[]): string {
   const out: string[] = [];
   const symbol = (o: Outcome) =>
@@ -893,8 +893,8 @@ export function generatedParts(cells: Cell[]): Record<string, string> {
   };
 }
 
-/** The generated part of the README: the summary table. */
-export function readmeParts(cells: Cell[]): Record<string, string> {
+/** The summary table of docs/bad-input.md. */
+export function summaryParts(cells: Cell[]): Record<string, string> {
   return { "bad-input summary": renderSummary(cells) + "\n" };
 }
 

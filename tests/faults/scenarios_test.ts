@@ -11,8 +11,8 @@ import {
   allCanRun,
   runScenarios,
   scenarioDocParts,
-  scenarioReadmeParts,
   SCENARIOS,
+  scenarioSummaryParts,
 } from "./scenarios/mod.ts";
 
 const outcomes = await runScenarios();
@@ -51,12 +51,12 @@ if (!allCanRun()) {
   );
 }
 
-Deno.test("the README holds the command-fault summary", async () => {
-  const path = new URL("../../README.md", import.meta.url);
+Deno.test("docs/bad-input.md holds the command-fault summary", async () => {
+  const path = new URL("../../docs/bad-input.md", import.meta.url);
   const doc = await Deno.readTextFile(path);
   assertEquals(
     doc,
-    await formatMarkdown(spliceDoc(doc, scenarioReadmeParts())),
-    "README.md is out of date: run deno run --allow-all tests/faults/update_doc.ts",
+    await formatMarkdown(spliceDoc(doc, scenarioSummaryParts())),
+    "docs/bad-input.md's command-fault summary is out of date: run deno run --allow-all tests/faults/update_doc.ts",
   );
 });

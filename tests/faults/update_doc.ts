@@ -5,14 +5,14 @@
  * @module
  */
 import { writeFileAtomic } from "../../lib/io/atomic.ts";
-import { formatMarkdown, generatedParts, readmeParts, runMatrix, spliceDoc } from "./matrix.ts";
+import { formatMarkdown, generatedParts, runMatrix, spliceDoc, summaryParts } from "./matrix.ts";
 import { CAN } from "./scenarios/kit.ts";
 import {
   allCanRun,
   runScenarios,
   scenarioDocParts,
-  scenarioReadmeParts,
   SCENARIOS,
+  scenarioSummaryParts,
 } from "./scenarios/mod.ts";
 
 /**
@@ -42,20 +42,16 @@ if (import.meta.main) {
   const doc = await Deno.readTextFile(path);
   const { cells } = await runMatrix();
   const next = await formatMarkdown(
-    spliceDoc(doc, { ...generatedParts(cells), ...await commandFaultParts() }),
+    spliceDoc(doc, {
+      ...generatedParts(cells),
+      ...await commandFaultParts(),
+      ...summaryParts(cells),
+      ...scenarioSummaryParts(),
+    }),
   );
   if (next === doc) console.error(`${path} is up to date`);
   else {
     await writeFileAtomic(path, next, { force: true });
     console.error(`rewrote ${path}`);
-  }
-  const readme = new URL("../../README.md", import.meta.url).pathname;
-  const text = await Deno.readTextFile(readme);
-  const nextReadme = await formatMarkdown(
-    spliceDoc(text, { ...readmeParts(cells), ...scenarioReadmeParts() }),
-  );
-  if (nextReadme !== text) {
-    await writeFileAtomic(readme, nextReadme, { force: true });
-    console.error(`rewrote ${readme}`);
   }
 }

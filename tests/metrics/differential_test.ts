@@ -11,7 +11,7 @@
  * relevance, `-l 2.5`), which the kit refuses.
  *
  * Every case ends one of these ways, counted and printed: identical output; refused by the
- * kit, for a reason among those the README lists (the binary read the input another way);
+ * kit, for a reason among those docs/measures.md lists (the binary read the input another way);
  * both stop (the binary and the kit refuse the same input); trec_eval stops where the kit
  * evaluates (a query whose judgments are all negative, which trec_eval cannot size); 10.0
  * crashes (compared only where it does not). Anything else fails the test.
@@ -184,7 +184,7 @@ function files(c: Case): { qrels: string; trecRun: string; kitRun: string; kitNa
   return { qrels, trecRun, kitRun: trecRun, kitName: "run.txt" };
 }
 
-/** Why the kit refused, as a short reason (the README's list). */
+/** Why the kit refused, as a short reason (docs/measures.md's list). */
 function reasonOf(message: string): string {
   const reasons: [RegExp, string][] = [
     [/score '.*' is hexadecimal/, "score in hexadecimal (atof reads C hex)"],

@@ -7,7 +7,7 @@
  * needs the release's `test/` folder (found beside the binary, in `$TREC_EVAL_TEST_DIR` or in
  * the tree `./kit setup` built); a bare binary without one runs the random comparison only.
  *
- * Left out, as the README says: trec_eval's preference and judgment-group modes (`-R prefs`,
+ * Left out, as docs/measures.md says: trec_eval's preference and judgment-group modes (`-R prefs`,
  * `-R qrels_prefs`, `-R qrels_jg`) and z-scores (`-Z`).
  */
 import { assertEquals } from "../assert.ts";

@@ -1,5 +1,5 @@
 /**
- * Rewrites the README's measure list from the measure table:
+ * Rewrites docs/measures.md's measure list from the measure table:
  * `deno run --allow-all tests/metrics/update_doc.ts`. `doc_test.ts` fails while it is stale.
  *
  * @module
@@ -11,19 +11,19 @@ import { formatMarkdown } from "../faults/matrix.ts";
 const BEGIN = "<!-- BEGIN GENERATED measure list by tests/metrics/update_doc.ts: do not edit -->";
 const END = "<!-- END GENERATED measure list -->";
 
-/** The README with its measure list generated afresh (formatted as `deno fmt` does). */
-export async function readmeWithMeasures(readme: string): Promise<string> {
-  const a = readme.indexOf(BEGIN), b = readme.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`README.md lacks the markers ${BEGIN} ... ${END}`);
+/** docs/measures.md with its measure list generated afresh (formatted as `deno fmt` does). */
+export async function withMeasures(doc: string): Promise<string> {
+  const a = doc.indexOf(BEGIN), b = doc.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`docs/measures.md lacks the markers ${BEGIN} ... ${END}`);
   return await formatMarkdown(
-    readme.slice(0, a + BEGIN.length) + "\n\n" + measureMarkdown() + "\n" + readme.slice(b),
+    doc.slice(0, a + BEGIN.length) + "\n\n" + measureMarkdown() + "\n" + doc.slice(b),
   );
 }
 
 if (import.meta.main) {
-  const path = new URL("../../README.md", import.meta.url).pathname;
+  const path = new URL("../../docs/measures.md", import.meta.url).pathname;
   const text = await Deno.readTextFile(path);
-  const next = await readmeWithMeasures(text);
+  const next = await withMeasures(text);
   if (next === text) console.error(`${path} is up to date`);
   else {
     await writeFileAtomic(path, next, { force: true });

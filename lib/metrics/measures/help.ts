@@ -1,6 +1,6 @@
 /**
- * The measure list of `eval trec -h` and of the README, generated from the table (a test
- * checks the README's copy).
+ * The measure list of `eval trec -h` and of docs/measures.md, generated from the table (a test
+ * checks the docs' copy).
  *
  * @module
  */
@@ -82,7 +82,7 @@ export function measureHelp(): string {
 }
 
 /**
- * The README's measure list (Markdown): one item per table entry.
+ * docs/measures.md's measure list (Markdown): one item per table entry.
  *
  * @example
  * ```ts

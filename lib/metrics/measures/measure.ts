@@ -1,7 +1,7 @@
 /**
  * What a measure is: the shape of one entry of the measure table (`table.ts`). An entry is
  * everything the kit knows about a measure: its name, the parameters `-m` takes and how they
- * parse, a description (help text and README are generated from it), whether it is a count,
+ * parse, a description (help text and docs/measures.md are generated from it), whether it is a count,
  * how per-query values combine into `all`, the fast computation, and a brute-force reference
  * the property tests hold the computation to.
  *
@@ -93,7 +93,7 @@ export type ParamValue<K extends ParamKind> = K extends "cutoffs" | "fractions" 
 export interface Measure<K extends ParamKind = ParamKind> {
   /** The `-m` name (trec_eval's where trec_eval has the measure). */
   name: string;
-  /** One or two sentences for `eval trec -h` and the README's measure list. */
+  /** One or two sentences for `eval trec -h` and docs/measures.md's measure list. */
   description: string;
   /** Which parameters `-m` takes. */
   params: K;

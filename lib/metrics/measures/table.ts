@@ -1,7 +1,7 @@
 /**
  * The measure table, in the spirit of trec_eval's `te_trec_measures`: one entry per measure,
  * defined in the block files of this folder and listed here in trec_eval's order, which is
- * the output order. The evaluator, `-m` parsing, `eval trec -h`, the README's measure list
+ * the output order. The evaluator, `-m` parsing, `eval trec -h`, docs/measures.md's measure list
  * and the property tests all read this one table; adding a measure is adding its entry to a
  * block (`extra.ts` for measures trec_eval lacks).
  *

@@ -100,7 +100,7 @@ export function renderScenarios(outcomes: Outcome[]): string {
   return out.join("\n");
 }
 
-/** The README's summary: per class, how many faults were tried and what the kit does. */
+/** docs/bad-input.md's summary: per class, how many faults were tried and what the kit does. */
 export function renderSummary(): string {
   const counts = new Map<ClassId, number>();
   for (const s of SCENARIOS) counts.set(s.cls, (counts.get(s.cls) ?? 0) + 1);
@@ -118,8 +118,8 @@ export function scenarioDocParts(outcomes: Outcome[]): Record<string, string> {
   };
 }
 
-/** The generated part of the README these scenarios own. */
-export function scenarioReadmeParts(): Record<string, string> {
+/** The summary part of docs/bad-input.md these scenarios own. */
+export function scenarioSummaryParts(): Record<string, string> {
   return { "command faults summary": renderSummary() };
 }
 
