@@ -209,7 +209,9 @@ export { REPORT_MARKER };
 
 /**
  * Page 00 without the sections that have nothing to show (cells tagged `section:NAME` whose
- * section the report leaves out): run alone, such a cell shows one line saying so.
+ * section the report leaves out): run alone, such a cell shows one line saying so. Cells tagged
+ * `standalone` speak to a reader who opened the notebook alone (its example spec): the report,
+ * which evaluates the command's spec, leaves them out.
  *
  * @example
  * ```ts
@@ -218,6 +220,8 @@ export { REPORT_MARKER };
  * const cell = (tags: string[]) => ({ cell_type: "code", source: "", metadata: { tags } });
  * const nb = { cells: [cell(["section:spread"]), cell(["section:results"]), cell([])] };
  * assert.equal(withoutEmptySections(nb, ["results"]).cells.length, 2);
+ * const alone = { cells: [cell(["standalone"]), cell([])] };
+ * assert.equal(withoutEmptySections(alone, []).cells.length, 1);
  * ```
  */
 export function withoutEmptySections<T extends { cells: { metadata?: { tags?: string[] } }[] }>(
@@ -225,6 +229,7 @@ export function withoutEmptySections<T extends { cells: { metadata?: { tags?: st
   shown: readonly string[],
 ): T {
   const keep = (tags: string[] = []) =>
+    !tags.includes("standalone") &&
     tags.every((t) => !t.startsWith("section:") || shown.includes(t.slice("section:".length)));
   return { ...nb, cells: nb.cells.filter((c) => keep(c.metadata?.tags)) };
 }

@@ -29,8 +29,11 @@ Deno.test("notebook 00: the spec cell, then one Markdown and one showSection cel
   const nb = JSON.parse(
     await Deno.readTextFile(`${PROJECT_ROOT}/notebooks/00-your-systems.ipynb`),
   ) as { cells: Cell[] };
-  const [title, spec, ...rest] = nb.cells;
+  const [title, alone, spec, ...rest] = nb.cells;
   assert.equal(title.cell_type, "markdown");
+  // What only a reader who opened the notebook alone needs (the report leaves it out).
+  assert.deepEqual(alone.metadata.tags, ["standalone"]);
+  assert.match(text(alone.source), /Opened here, the\s+page evaluates the spec of the next cell/);
   assert.match(text(spec.source), /^\/\/ The spec/);
   assert.match(text(spec.source), /const report = await systemsReportFor\(SPEC\);$/);
   const tagged = rest.filter((c) => c.metadata.tags?.some((t) => t.startsWith("section:")));
@@ -95,7 +98,8 @@ Deno.test("every section renders from a report that has it; a section without co
     const tags = kept.flatMap((c) => c.metadata.tags ?? []);
     assert.ok(!tags.includes("section:spread") && !tags.includes("section:qrcd"));
     assert.ok(tags.includes("section:results"));
-    assert.equal(kept.length, nb.cells.length - 2 * (SECTIONS.length - one.sections.length));
+    // The empty sections (a Markdown and a code cell each) and the standalone note go.
+    assert.equal(kept.length, nb.cells.length - 2 * (SECTIONS.length - one.sections.length) - 1);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
