@@ -17,6 +17,7 @@
  * @module
  */
 import { basename } from "./path.ts";
+import { onInterrupt } from "./interrupt.ts";
 
 /**
  * A temporary file of another host or namespace (or anywhere without `/proc`) is stale when
@@ -287,6 +288,39 @@ export async function makeKitTempDir(prefix: string): Promise<string> {
   // Whatever writes here first sweeps what killed processes left here.
   await sweepKitTempDirs();
   return await Deno.makeTempDir({ prefix: `${prefix}${Deno.pid}-` });
+}
+
+/**
+ * Runs `fn` with a fresh kit temporary folder ({@link makeKitTempDir}) and removes the folder
+ * when `fn` settles, and also on Ctrl-C or SIGTERM (an interrupt ends the process before any
+ * `finally` runs); a process killed outright leaves it to the next sweep.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withKitTempDir } from "./temp.ts";
+ * const dir = await withKitTempDir("kit-pdf-", async (d) => {
+ *   await Deno.writeTextFile(`${d}/page.txt`, "x");
+ *   return d;
+ * });
+ * assert.equal(await Deno.stat(dir).then(() => true, () => false), false);
+ * ```
+ */
+export async function withKitTempDir<T>(
+  prefix: string,
+  fn: (dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = await makeKitTempDir(prefix);
+  const remove = () => Deno.removeSync(dir, { recursive: true });
+  const unregister = onInterrupt(remove);
+  try {
+    return await fn(dir);
+  } finally {
+    unregister();
+    try {
+      remove();
+    } catch { /* gone */ }
+  }
 }
 
 /**

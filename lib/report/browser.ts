@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { KitError } from "../errors.ts";
 import { makeKitTempDir, systemTempDir } from "../io/temp.ts";
 import { onInterrupt } from "../io/interrupt.ts";
-import { killDescendants } from "./process_tree.ts";
+import { type Descendant, descendants, killDescendants } from "./process_tree.ts";
 
 /** Where Debian installs Chromium; `$KIT_CHROMIUM` overrides it. */
 export function chromiumPath(): string {
@@ -70,22 +70,27 @@ export async function launchBrowser(): Promise<BrowserSession> {
   const scratch = await makeKitTempDir("kit-chromium-");
   // On an interrupt: Chromium's processes (those with this folder as their TMPDIR) are killed
   // first, so that none writes there after it is removed, then this folder and the profile
-  // playwright made for them (it would remove it on close, which an interrupt skips). Nothing
-  // is said: the browser is the kit's own business (a report says it stopped it).
+  // playwright made for them (it would remove it on close, which an interrupt skips). The
+  // profile is recorded once Chromium runs: a Ctrl-C reaches the whole process group, so
+  // Chromium may be gone before the handler looks for it. Nothing is said: the browser is the
+  // kit's own business (a report says it stopped it).
+  const ours = (d: Descendant) => {
+    try {
+      return Deno.readTextFileSync(`/proc/${d.pid}/environ`).split("\0")
+        .includes(`TMPDIR=${scratch}`);
+    } catch {
+      return false; // gone, or not readable: not one of ours
+    }
+  };
+  const profiles = new Set<string>();
+  const recordProfiles = (tree: Descendant[]) => {
+    for (const a of tree.flatMap((d) => d.argv)) {
+      const path = a.startsWith("--user-data-dir=") ? a.slice("--user-data-dir=".length) : "";
+      if (path.split("/").pop()!.startsWith(PROFILE_PREFIX)) profiles.add(path);
+    }
+  };
   const removeScratch = onInterrupt(() => {
-    const killed = killDescendants((d) => {
-      try {
-        return Deno.readTextFileSync(`/proc/${d.pid}/environ`).split("\0")
-          .includes(`TMPDIR=${scratch}`);
-      } catch {
-        return false; // gone, or not readable: not one of ours
-      }
-    });
-    const profiles = new Set(
-      killed.flatMap((d) => d.argv).filter((a) => a.startsWith("--user-data-dir="))
-        .map((a) => a.slice("--user-data-dir=".length))
-        .filter((p) => p.split("/").pop()!.startsWith(PROFILE_PREFIX)),
-    );
+    recordProfiles(killDescendants(ours));
     for (const path of [scratch, ...profiles]) {
       try {
         Deno.removeSync(path, { recursive: true });
@@ -107,6 +112,7 @@ export async function launchBrowser(): Promise<BrowserSession> {
     removeScratch();
     throw e;
   }
+  recordProfiles(descendants().filter(ours));
   // Pages are laid out at the printed width, so one load serves the checks and the PDF.
   const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   return {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { makeKitTempDir } from "../io/temp.ts";
+import { withKitTempDir } from "../io/temp.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession, FailedLoad } from "./browser.ts";
 import { offlinePage } from "./browser.ts";
@@ -474,8 +474,7 @@ export function countTracePixels(ppm: Uint8Array): number {
  * show figure ink (at least `minPixels` pixels in Plotly's trace colours).
  */
 export async function checkPdf(pdf: string, minPixels = 200): Promise<PdfCheck> {
-  const dir = await makeKitTempDir("kit-pdf-");
-  try {
+  return await withKitTempDir("kit-pdf-", async (dir) => {
     await tool("pdftoppm", ["-r", "40", pdf, `${dir}/page`]);
     const pages = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".ppm"))
       .sort();
@@ -485,7 +484,5 @@ export async function checkPdf(pdf: string, minPixels = 200): Promise<PdfCheck> 
     }
     const text = new TextDecoder().decode(await tool("pdftotext", ["-layout", pdf, "-"]));
     return { pages: pages.length, pagesWithFigures, text, unrenderedTex: texLines(text) };
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { makeKitTempDir } from "../io/temp.ts";
+import { withKitTempDir } from "../io/temp.ts";
 import { KitError } from "../errors.ts";
 import { SYSTEMS_REPORT_ENV } from "./systems_report.ts";
 
@@ -137,12 +137,7 @@ export async function withRuntimeDir<T>(
 ): Promise<T> {
   const existing = Deno.env.get("XDG_RUNTIME_DIR") ?? given;
   if (existing) return await fn(existing);
-  const made = await makeKitTempDir("kit-runtime-");
-  try {
-    return await fn(made);
-  } finally {
-    await Deno.remove(made, { recursive: true }).catch(() => {});
-  }
+  return await withKitTempDir("kit-runtime-", fn);
 }
 
 async function executeIn(

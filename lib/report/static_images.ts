@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { makeKitTempDir } from "../io/temp.ts";
+import { withKitTempDir } from "../io/temp.ts";
 import type { Figure } from "../plot/figures.ts";
 import { describeFigure, PLOTLY_MIME, withStaticImage } from "../plot/display.ts";
 import { plotlyJsPath } from "../plot/plotlyjs.ts";
@@ -53,8 +53,7 @@ export interface FigureRenderer {
 /** Opens a page with plotly.js (from the pinned package file) for {@link addStaticImages}. */
 export async function figureRenderer(session: BrowserSession): Promise<FigureRenderer> {
   const { page, log } = await offlinePage(session);
-  const dir = await makeKitTempDir("kit-png-");
-  try {
+  await withKitTempDir("kit-png-", async (dir) => {
     const html = `${dir}/render.html`;
     await writeFileAtomic(
       html,
@@ -65,9 +64,7 @@ export async function figureRenderer(session: BrowserSession): Promise<FigureRen
     // seconds, as long as a page check may wait.
     await page.goto(`file://${html}`, { timeout: 120_000 });
     await page.waitForFunction(() => "Plotly" in globalThis, undefined, { timeout: 120_000 });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
   return {
     async png(fig) {
       const width = typeof fig.layout.width === "number" ? fig.layout.width : 900;

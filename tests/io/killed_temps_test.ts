@@ -128,3 +128,36 @@ Deno.test("a report's browser killed with its process: Chromium's and playwright
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("a kit temporary folder is removed on Ctrl-C and SIGTERM while the work inside it waits", async () => {
+  const TEMP = new URL("../../lib/io/temp.ts", import.meta.url).href;
+  const tmp = await Deno.makeTempDir();
+  try {
+    for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+      // The work waits for ever inside the folder (as the figures' page waits for plotly.js).
+      const script = `import { withKitTempDir } from ${JSON.stringify(TEMP)};
+await withKitTempDir("kit-png-", async (dir) => {
+  console.log(dir);
+  await new Promise(() => setInterval(() => {}, 1000));
+});`;
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["eval", script],
+        env: { TMPDIR: tmp, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+      const dir = (await reader.read()).value!.trim();
+      assert.ok(dir.startsWith(`${tmp}/kit-png-${child.pid}-`), dir);
+      assert.ok((await Deno.stat(dir)).isDirectory);
+      child.kill(signal);
+      await reader.cancel();
+      await child.stderr.cancel();
+      const done = await child.status;
+      assert.equal(done.code, status, signal);
+      assert.deepEqual(listing(tmp), [], `${signal}: ${dir} left`);
+    }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
