@@ -68,12 +68,12 @@ export async function launchBrowser(): Promise<BrowserSession> {
   // folder go into a kit folder named with this process's id: removed on close and on
   // Ctrl-C, and swept by the next command that makes one when this process was killed.
   const scratch = await makeKitTempDir("kit-chromium-");
-  // On an interrupt: Chromium's processes (those with this folder as their TMPDIR) are killed
-  // first, so that none writes there after it is removed, then this folder and the profile
-  // playwright made for them (it would remove it on close, which an interrupt skips). The
-  // profile is recorded once Chromium runs: a Ctrl-C reaches the whole process group, so
-  // Chromium may be gone before the handler looks for it. Nothing is said: the browser is the
-  // kit's own business (a report says it stopped it).
+  // On an interrupt every Chromium process is killed first, so that none writes there after it
+  // is removed: those with this folder as their TMPDIR, their process group (playwright starts
+  // Chromium as a group leader), and those naming its profile (its zygotes, which outlived a
+  // killed browser and wrote to the removed profile again). Then this folder and that profile go
+  // (playwright removes it on close, which an interrupt skips). Nothing is said: the browser is
+  // the kit's own business (a report says it stopped it).
   const ours = (d: Descendant) => {
     try {
       return Deno.readTextFileSync(`/proc/${d.pid}/environ`).split("\0")
@@ -83,14 +83,23 @@ export async function launchBrowser(): Promise<BrowserSession> {
     }
   };
   const profiles = new Set<string>();
+  const profileOf = (a: string) => {
+    const path = a.startsWith("--user-data-dir=") ? a.slice("--user-data-dir=".length) : "";
+    return path.split("/").pop()!.startsWith(PROFILE_PREFIX) ? path : undefined;
+  };
   const recordProfiles = (tree: Descendant[]) => {
-    for (const a of tree.flatMap((d) => d.argv)) {
-      const path = a.startsWith("--user-data-dir=") ? a.slice("--user-data-dir=".length) : "";
-      if (path.split("/").pop()!.startsWith(PROFILE_PREFIX)) profiles.add(path);
-    }
+    for (const path of tree.flatMap((d) => d.argv).map(profileOf)) if (path) profiles.add(path);
   };
   const removeScratch = onInterrupt(() => {
-    recordProfiles(killDescendants(ours));
+    recordProfiles(descendants().filter(ours));
+    const picked = (d: Descendant) =>
+      ours(d) || d.argv.some((a) => profiles.has(profileOf(a) ?? ""));
+    for (const d of descendants().filter(picked)) {
+      try {
+        Deno.kill(-d.pid, "SIGKILL");
+      } catch { /* not a group leader, or gone */ }
+    }
+    killDescendants(picked);
     for (const path of [scratch, ...profiles]) {
       try {
         Deno.removeSync(path, { recursive: true });
