@@ -215,6 +215,7 @@ export async function benchScoring(options: BenchOptions = {}): Promise<BenchRow
       cacheDir: options.cacheDir,
       onGenerate: (dir) =>
         console.error(`generating the ${shape} model (random weights) in ${dir}`),
+      onSwept: (path) => console.error(`removed ${path}, left by an interrupted earlier run`),
     });
     models.push({ spec, name: `${shape} (generated, seed ${SHAPED_MODEL_SEED})`, shape });
   }

@@ -247,6 +247,44 @@ export async function sweepStaleTemps(dir: string, target?: string): Promise<str
 }
 
 /**
+ * Removes the temporary folders `<target>.tmp-<pid>-<tag><random>` in `dir` (those for
+ * `target` only, when given) of processes that are gone, and returns their names: a folder
+ * being built beside its final place (a generated model) by a process killed outright. Only a
+ * folder of this host and namespace ({@link localTempTag}) whose process {@link processGone}
+ * says is gone: a folder's own modification time says nothing of the files being written
+ * deeper inside it, so no age rule applies, and where there is no `/proc` nothing is removed.
+ * Not for a report's folders, which keep a swapped-out old report the user may still need
+ * (lib/report/workspace.ts sweeps those).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { localTempTag, sweepStaleTempDirs } from "./temp.ts";
+ * const dir = await Deno.makeTempDir();
+ * const dead = `m.tmp-999999999-${localTempTag()}k3`, live = `m.tmp-${Deno.pid}-${localTempTag()}k4`;
+ * for (const n of [dead, live, "m.tmp-draft"]) await Deno.mkdir(`${dir}/${n}/onnx`, { recursive: true });
+ * assert.deepEqual(await sweepStaleTempDirs(dir, "m"), [dead]);
+ * assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [live, "m.tmp-draft"].sort());
+ * ```
+ */
+export async function sweepStaleTempDirs(dir: string, target?: string): Promise<string[]> {
+  const removed: string[] = [];
+  if (!hasProc()) return removed;
+  for (const e of entriesOf(dir)) {
+    const t = parseTempName(e.name);
+    if (!t || !t.local || (target !== undefined && t.target !== basename(target))) continue;
+    const path = `${dir}/${e.name}`;
+    try {
+      const st = await Deno.lstat(path);
+      if (!st.isDirectory || !processGone(t.pid, st.mtime?.getTime() ?? Date.now())) continue;
+      await Deno.remove(path, { recursive: true });
+      removed.push(e.name);
+    } catch { /* gone meanwhile, or not ours to remove */ }
+  }
+  return removed;
+}
+
+/**
  * The kit's temporary folders in the system's temporary folder, by name prefix: the kernels'
  * runtime folder, the PDF's parts, the PDF check's rasters, the static images' page, the
  * browser's own temporary folders (Chromium's and playwright's), a revision extracted by a

@@ -4,7 +4,8 @@
  * which the next `convert` into that folder removes; a report's browser killed with its process
  * leaves its temporary folders (Chromium's `org.chromium.Chromium.*`, playwright's
  * `playwright-artifacts-*`) only inside the kit's `kit-chromium-PID-*` folder, which the next
- * command making a temporary folder removes.
+ * command making a temporary folder removes; a model generation killed outright leaves its
+ * half-built `<model>.tmp-PID-RANDOM/`, which the next generation in that folder removes.
  */
 import assert from "node:assert/strict";
 import { runCli } from "../helpers.ts";
@@ -58,6 +59,56 @@ Deno.test("convert killed mid-write: its OUT.tmp-PID-* is swept by the next conv
     assert.deepEqual(listing(dir), ["in.run", live, "out.json.gz"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a model generation killed mid-write: its half-built folder is swept by the next generation there; a live process's is kept", async () => {
+  const SHAPED = new URL("../../lib/scoring/model/shaped.ts", import.meta.url).href;
+  const cacheDir = await Deno.makeTempDir();
+  const generated = `${cacheDir}/models/generated`;
+  /** A process generating `minilm-l6-seed<seed>` into the cache, printing what it swept. */
+  const generate = (seed: number) =>
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `import { shapedModelDir } from ${JSON.stringify(SHAPED)};
+await shapedModelDir("minilm-l6", { cacheDir: ${JSON.stringify(cacheDir)}, seed: ${seed},
+  onSwept: (p) => console.log("swept " + p) });`,
+      ],
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "null",
+    });
+  try {
+    const child = generate(1).spawn();
+    const temp = new RegExp(`^minilm-l6-seed1\\.tmp-${child.pid}-[0-9a-z]+$`);
+    let seen: string | undefined;
+    for (let i = 0; i < 6000 && !seen; i++) {
+      seen = (await Deno.stat(generated).then(() => listing(generated), () => []))
+        .find((n) => temp.test(n));
+      if (!seen) await new Promise((r) => setTimeout(r, 5));
+    }
+    assert(seen, "the model's temporary folder never appeared");
+    child.kill("SIGKILL");
+    await child.status;
+    await child.stdout.cancel();
+    assert.deepEqual(listing(generated), [seen]);
+    // Beside it: a live process's half-built folder (this test's, made after it started), and
+    // a user's folder whose name merely looks like one.
+    const tag = seen.slice(seen.lastIndexOf("-") + 1, seen.lastIndexOf("-") + 5);
+    const live = `bert-base-seed3.tmp-${Deno.pid}-${tag}k3`;
+    await Deno.mkdir(`${generated}/${live}/onnx`, { recursive: true });
+    await Deno.mkdir(`${generated}/notes.tmp-draft`);
+    // The next generation there, of another model.
+    const next = await generate(2).output();
+    assert(next.success);
+    assert.equal(
+      new TextDecoder().decode(next.stdout),
+      `swept ${generated}/${seen}\n`,
+    );
+    assert.deepEqual(listing(generated), [live, "minilm-l6-seed2", "notes.tmp-draft"].sort());
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
   }
 });
 

@@ -11,9 +11,9 @@
 import { KitError } from "../../errors.ts";
 import { defaultCacheDir } from "../../data/paths.ts";
 import { exists, writeFileAtomic } from "../../io/atomic.ts";
-import { dirname } from "../../io/path.ts";
+import { basename, dirname } from "../../io/path.ts";
 import { removeOnInterrupt } from "../../io/interrupt.ts";
-import { tempPathFor } from "../../io/temp.ts";
+import { sweepStaleTempDirs, tempPathFor } from "../../io/temp.ts";
 import {
   BERT_LN_EPS,
   bertCrossEncoderGraph,
@@ -99,7 +99,9 @@ export function modelShape(name: string): ModelShape {
 
 /**
  * Writes a generated cross-encoder folder at `dir` (which must not exist): built in a
- * temporary folder beside it and renamed when complete, so `dir` is never half written.
+ * temporary folder beside it and renamed when complete, so `dir` is never half written; the
+ * temporary folders for `dir` that killed generations left beside it are removed first
+ * (`onSwept` is told each one), never a running one's.
  * `shape` is a name of {@link MODEL_SHAPES} or any BERT shape (vocab: the generated
  * 30,522-token vocabulary, or its first `vocab` tokens); `init` says how the weights are
  * drawn (default: seed 42, BERT's initialization).
@@ -123,9 +125,13 @@ export async function writeShapedModel(
   dir: string,
   shape: ShapeName | BertShape,
   init: WeightInit = { seed: SHAPED_MODEL_SEED },
+  options: { onSwept?: (path: string) => void } = {},
 ): Promise<void> {
   const s: BertShape = typeof shape === "string" ? modelShape(shape) : shape;
   if (await exists(dir)) throw new KitError("the model folder exists already", { file: dir });
+  for (const name of await sweepStaleTempDirs(dirname(dir), basename(dir))) {
+    options.onSwept?.(`${dirname(dir)}/${name}`);
+  }
   const vocab = (await generatedVocabulary()).slice(0, s.vocab);
   if (vocab.length !== s.vocab) {
     throw new KitError(`a vocabulary of ${s.vocab} tokens is larger than the generated one`);
@@ -177,7 +183,9 @@ export async function writeShapedModel(
 
 /**
  * The folder of a generated model in the cache (`<cache>/models/generated/<shape>-seed<N>`),
- * written first when it is not there.
+ * written first when it is not there; a generation there first removes the half-built
+ * folders of killed generations of any model in that folder (the kit's own; `onSwept` is told
+ * each one), never a running one's.
  *
  * @example
  * ```ts
@@ -194,14 +202,22 @@ export async function writeShapedModel(
  */
 export async function shapedModelDir(
   shape: ShapeName,
-  options: { seed?: number; cacheDir?: string; onGenerate?: (dir: string) => void } = {},
+  options: {
+    seed?: number;
+    cacheDir?: string;
+    onGenerate?: (dir: string) => void;
+    onSwept?: (path: string) => void;
+  } = {},
 ): Promise<string> {
   const seed = options.seed ?? SHAPED_MODEL_SEED;
   const dir = `${options.cacheDir ?? defaultCacheDir()}/models/generated/${shape}-seed${seed}`;
   if (!(await exists(dir))) {
     options.onGenerate?.(dir);
     await Deno.mkdir(dirname(dir), { recursive: true });
-    await writeShapedModel(dir, shape, { seed });
+    for (const name of await sweepStaleTempDirs(dirname(dir))) {
+      options.onSwept?.(`${dirname(dir)}/${name}`);
+    }
+    await writeShapedModel(dir, shape, { seed }, { onSwept: options.onSwept });
   }
   return dir;
 }
