@@ -22,6 +22,8 @@ import { runTrecEval } from "../../lib/bench/trec_eval.ts";
 import { mem, runCli } from "../helpers.ts";
 
 const enc = new TextEncoder();
+/** The trec_eval 10.0 binary `./kit setup` builds (an outside oracle). */
+const TREC_EVAL_10 = new URL("../../.tools/trec_eval-10.0/trec_eval", import.meta.url).pathname;
 
 async function evalText(
   qrels: string,
@@ -385,6 +387,64 @@ Deno.test("10.0 stops when a qrels query has no results without -c; 9.0.8 skips 
   );
   const c = await evalText(qrels, run, ["map"], { release: "10.0", complete: true });
   assertEquals([c.numQ, c.summary.map], [2, 0.5]);
+});
+
+Deno.test({
+  name:
+    "a qrels query the run lacks under --trec-eval 10.0 without -c: the real 10.0 exits 4, the kit 2 as for every error, no partial output",
+  ignore: (() => {
+    try {
+      return !Deno.statSync(TREC_EVAL_10).isFile;
+    } catch {
+      return true;
+    }
+  })(),
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      await Deno.writeTextFile(`${dir}/qrels`, "q1 0 d1 1\nq2 0 d1 1\n");
+      await Deno.writeTextFile(`${dir}/run`, "q1 Q0 d1 1 1 r\n");
+      for (const args of [["-m", "map"], ["-q", "-m", "map"]]) {
+        const files = [`${dir}/qrels`, `${dir}/run`];
+        const te = await new Deno.Command(TREC_EVAL_10, {
+          args: [...args, ...files],
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        // 10.0 (trec_eval.c): exit(4) at the first qrels query without results, after the -q
+        // lines of the queries before it; its message names the wrong file.
+        assertEquals(te.code, 4);
+        assertEquals(
+          new TextDecoder().decode(te.stderr),
+          "trec_eval: result qid 'q2' not found in qrels\n",
+        );
+        assertEquals(
+          new TextDecoder().decode(te.stdout),
+          args.includes("-q") ? "map                   \tq1\t1.0000\n" : "",
+        );
+        // The kit: exit status 2, as every kit error (docs/measures.md says why), one line
+        // naming the query, nothing on standard output.
+        const kit = await runCli(["eval", "trec", "--trec-eval", "10.0", ...args, ...files]);
+        assertEquals(kit.code, 2);
+        assertEquals(kit.stdout, "");
+        assert(
+          /^error: query q2 of the qrels has no results in the run: trec_eval 10\.0 stops here; .*-c/
+            .test(kit.stderr),
+          kit.stderr,
+        );
+        // With -c both evaluate it.
+        const c = await runCli(["eval", "trec", "--trec-eval", "10.0", "-c", ...args, ...files]);
+        const tec = await new Deno.Command(TREC_EVAL_10, {
+          args: ["-c", ...args, ...files],
+          stdout: "piped",
+        }).output();
+        assertEquals([c.code, tec.code], [0, 0]);
+        assertEquals(c.stdout, new TextDecoder().decode(tec.stdout));
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
 
 Deno.test("a byte-order mark at the start of a line inside a file is part of its query id, as trec_eval reads bytes", async () => {
