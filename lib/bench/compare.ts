@@ -17,15 +17,8 @@ import { integerFlag, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
 import { PROJECT_ROOT } from "../data/paths.ts";
 import { writeCompareCase } from "./synthetic.ts";
-import {
-  evalTaskV8Flags,
-  extractRevision,
-  fmt,
-  median,
-  ratio,
-  timedOnce,
-  type Tool,
-} from "./eval.ts";
+import { previousEngine } from "./revision.ts";
+import { evalTaskV8Flags, fmt, median, ratio, timedOnce, type Tool } from "./eval.ts";
 
 /** The engine this one replaced (issue 36): main before the shared pass. */
 export const PREVIOUS_COMPARE_ENGINE = "45862fc";
@@ -114,16 +107,8 @@ export async function benchCompare(options: CompareBenchOptions): Promise<Compar
   };
   const tools = [kit(PROJECT_ROOT, "kit eval compare")];
   const rev = options.previous === undefined ? PREVIOUS_COMPARE_ENGINE : options.previous;
-  let previousDir: string | undefined;
-  let previousNote = "previous engine: not timed";
-  if (rev) {
-    const got = await extractRevision(rev);
-    previousDir = got.dir;
-    previousNote = got.dir
-      ? `previous engine: revision ${rev} (git archive into a temporary folder)`
-      : `previous engine ${rev}: not available (${got.why})`;
-    if (previousDir) tools.push(kit(previousDir, `previous engine (${rev})`));
-  }
+  const { dir: previousDir, note: previousNote } = await previousEngine(rev);
+  if (previousDir) tools.push(kit(previousDir, `previous engine (${rev})`));
   const load = () => Deno.loadavg().map((x) => x.toFixed(1)).join(" ");
   log(
     `machine: ${navigator.hardwareConcurrency} CPUs, load average ${load()} at the start ` +

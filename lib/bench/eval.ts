@@ -27,7 +27,7 @@ import { quantileSorted } from "../stats/significance.ts";
 import { writeSynthetic } from "./synthetic.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import { trecEvalBinary } from "./trec_eval.ts";
-import { makeKitTempDir } from "../io/temp.ts";
+import { previousEngine } from "./revision.ts";
 
 const MEASURES = ["-m", "map", "-m", "recip_rank", "-m", "P.5", "-m", "ndcg_cut.10"];
 
@@ -165,32 +165,6 @@ export async function profileEval(qrelsPath: string, runPath: string): Promise<S
   return times;
 }
 
-/**
- * Extracts a revision of this repository into a temporary folder (`git archive`), so that
- * its engine can be timed beside this one; undefined (and why) when it cannot.
- */
-export async function extractRevision(rev: string): Promise<{ dir?: string; why?: string }> {
-  // A kit temporary folder: swept by a later command when this one is killed.
-  const dir = await makeKitTempDir("kit-rev-");
-  try {
-    const archive = await new Deno.Command("git", {
-      args: ["-C", PROJECT_ROOT, "archive", "--format=tar", rev, "deno.json", "lib"],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!archive.success) throw new Error(new TextDecoder().decode(archive.stderr).trim());
-    const tar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
-    const w = tar.stdin.getWriter();
-    await w.write(archive.stdout);
-    await w.close();
-    if (!(await tar.status).success) throw new Error("tar failed");
-    return { dir };
-  } catch (e) {
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-    return { why: (e as Error).message.split("\n")[0] };
-  }
-}
-
 export function fmt(x: number, d = 2): string {
   return x.toFixed(d);
 }
@@ -323,18 +297,10 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
     kit(PROJECT_ROOT, "kit eval trec --threads 1", 1),
   ];
   const rev = options.previous === undefined ? PREVIOUS_ENGINE : options.previous;
-  let previousDir: string | undefined;
-  let previousNote = "previous engine: not timed";
-  if (rev) {
-    const got = await extractRevision(rev);
-    previousDir = got.dir;
-    previousNote = got.dir
-      ? `previous engine: revision ${rev} (git archive into a temporary folder)`
-      : `previous engine ${rev}: not available (${got.why})`;
-    if (previousDir) {
-      tools.push(kit(previousDir, `previous engine (${rev})`));
-      tools.push(kit(previousDir, `previous engine (${rev}) --threads 1`, 1));
-    }
+  const { dir: previousDir, note: previousNote } = await previousEngine(rev);
+  if (previousDir) {
+    tools.push(kit(previousDir, `previous engine (${rev})`));
+    tools.push(kit(previousDir, `previous engine (${rev}) --threads 1`, 1));
   }
   const trecEval = trecEvalBinary();
   const trecEvalTool: Tool | undefined = trecEval

@@ -1,6 +1,7 @@
 import assertNode from "node:assert/strict";
 import { assert, assertEquals } from "../assert.ts";
-import { benchEval, extractRevision, FLOOR } from "../../lib/bench/eval.ts";
+import { benchEval, FLOOR } from "../../lib/bench/eval.ts";
+import { extractRevision } from "../../lib/bench/revision.ts";
 import { trecEvalBinary } from "../../lib/bench/trec_eval.ts";
 
 const assertMatch = (text: string, re: RegExp) => assertNode.match(text, re);
