@@ -170,6 +170,32 @@ export interface PageLog {
   ignoredRequests: FailedLoad[];
 }
 
+/**
+ * What a page check reports of a page's log ({@link offlinePage}): its five lists as they
+ * stand now (copies: events that arrive while the page closes do not change a result).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pageLogSnapshot, type PageLog } from "./browser.ts";
+ * const log: PageLog = { pageErrors: ["x"], consoleErrors: [], blockedRequests: ["https://a/"],
+ *   failedRequests: [], ignoredRequests: [] };
+ * const seen = pageLogSnapshot(log);
+ * log.pageErrors.push("later");
+ * assert.deepEqual(seen, { pageErrors: ["x"], consoleErrors: [], blockedRequests: ["https://a/"],
+ *   failedRequests: [], ignoredRequests: [] });
+ * ```
+ */
+export function pageLogSnapshot(log: PageLog): PageLog {
+  return {
+    pageErrors: [...log.pageErrors],
+    consoleErrors: [...log.consoleErrors],
+    blockedRequests: [...log.blockedRequests],
+    failedRequests: [...log.failedRequests],
+    ignoredRequests: [...log.ignoredRequests],
+  };
+}
+
 /** What the DevTools protocol said when a request was sent (`Network.requestWillBeSent`). */
 export interface SentRequest {
   /** The URL requested. */

@@ -9,8 +9,8 @@
  */
 import { withKitTempDir } from "../io/temp.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
-import type { BrowserSession, FailedLoad } from "./browser.ts";
-import { offlinePage } from "./browser.ts";
+import type { BrowserSession, PageLog } from "./browser.ts";
+import { offlinePage, pageLogSnapshot } from "./browser.ts";
 import { printLoadedPage } from "./pdf.ts";
 import { KitError } from "../errors.ts";
 import { type TexProblem, texProblemLine, UNRENDERED_TEX } from "./maths.ts";
@@ -29,22 +29,12 @@ export interface FigureCheck {
   cell?: number;
 }
 
-/** The result of checking one page. */
-export interface PageCheck {
+/** The result of checking one page: its log (errors, requests) and what it drew. */
+export interface PageCheck extends PageLog {
   /** The page's file. */
   page: string;
   /** One entry per `.kit-plotly` figure div. */
   figures: FigureCheck[];
-  /** Uncaught script errors: message and where it was thrown. */
-  pageErrors: string[];
-  /** `console.error` messages. */
-  consoleErrors: string[];
-  /** Network URLs the page tried to load (all aborted). */
-  blockedRequests: string[];
-  /** The page's own loads that failed, with Chromium's reason. */
-  failedRequests: FailedLoad[];
-  /** Failed loads the page did not ask for (a DevTools call's): recorded, not a failure. */
-  ignoredRequests: FailedLoad[];
   /** Where the full-page screenshot was saved. */
   screenshot?: string;
   /**
@@ -282,11 +272,7 @@ export async function checkPage(
     return {
       page: htmlPath,
       figures,
-      pageErrors: log.pageErrors,
-      consoleErrors: log.consoleErrors,
-      blockedRequests: log.blockedRequests,
-      failedRequests: log.failedRequests,
-      ignoredRequests: log.ignoredRequests,
+      ...pageLogSnapshot(log),
       ...(screenshotPath ? { screenshot: screenshotPath } : {}),
       arabicFonts,
       unrenderedTex,

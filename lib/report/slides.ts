@@ -16,7 +16,7 @@ import { inlineAsset, npmPackageDir } from "../io/npm_package.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession } from "./browser.ts";
-import { offlinePage } from "./browser.ts";
+import { offlinePage, pageLogSnapshot } from "./browser.ts";
 import { openAndDraw, type PageCheck, pageProblems } from "./check.ts";
 import { jupyterPython } from "./execute.ts";
 import { TEMPLATES_DIR } from "./export.ts";
@@ -215,11 +215,7 @@ export async function checkSlides(
     return {
       page: htmlPath,
       figures,
-      pageErrors: log.pageErrors,
-      consoleErrors: log.consoleErrors,
-      blockedRequests: log.blockedRequests,
-      failedRequests: log.failedRequests,
-      ignoredRequests: log.ignoredRequests,
+      ...pageLogSnapshot(log),
       ...(screenshotPath ? { screenshot: screenshotPath } : {}),
       arabicFonts: [],
       unrenderedTex,
