@@ -208,23 +208,25 @@ export function listNotebooks(
 export { REPORT_MARKER };
 
 /**
- * Page 00 without the sections that have nothing to show (cells tagged `section:NAME` whose
- * section the report leaves out): run alone, such a cell shows one line saying so. Cells tagged
- * `standalone` speak to a reader who opened the notebook alone (its example spec): the report,
- * which evaluates the command's spec, leaves them out.
+ * Page 00 as the report shows it: without the cells tagged `standalone`, which speak to a reader
+ * who opened the notebook alone (its example spec; the report evaluates the command's spec), and
+ * without the sections that have nothing to show (cells tagged `section:NAME` whose section is
+ * not in `shown`): run alone, such a cell shows one line saying so.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { withoutEmptySections } from "./build.ts";
+ * import { withoutStandaloneOrEmptySections } from "./build.ts";
  * const cell = (tags: string[]) => ({ cell_type: "code", source: "", metadata: { tags } });
  * const nb = { cells: [cell(["section:spread"]), cell(["section:results"]), cell([])] };
- * assert.equal(withoutEmptySections(nb, ["results"]).cells.length, 2);
+ * assert.equal(withoutStandaloneOrEmptySections(nb, ["results"]).cells.length, 2);
  * const alone = { cells: [cell(["standalone"]), cell([])] };
- * assert.equal(withoutEmptySections(alone, []).cells.length, 1);
+ * assert.equal(withoutStandaloneOrEmptySections(alone, []).cells.length, 1);
  * ```
  */
-export function withoutEmptySections<T extends { cells: { metadata?: { tags?: string[] } }[] }>(
+export function withoutStandaloneOrEmptySections<
+  T extends { cells: { metadata?: { tags?: string[] } }[] },
+>(
   nb: T,
   shown: readonly string[],
 ): T {
@@ -409,7 +411,7 @@ async function buildInto(
       const [session, renderer] = [await starting, await rendering];
       let nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
       if (report && `${name}.ipynb` === SYSTEMS_NOTEBOOK) {
-        nb = withoutEmptySections(nb, report.sections);
+        nb = withoutStandaloneOrEmptySections(nb, report.sections);
       }
       const figures = await addStaticImages(nb, renderer);
       await writeFileAtomic(result.output, JSON.stringify(nb, null, 1) + "\n", { force: true });

@@ -13,7 +13,7 @@ import { PROJECT_ROOT, SAMPLES_DIR } from "../../lib/data/paths.ts";
 import { loadQrcdSplit } from "../../lib/qrcd/load.ts";
 import { overlapBaseline } from "../../lib/qrcd/baseline.ts";
 import { writeSpanRun } from "../../lib/qrcd/runfile.ts";
-import { withoutEmptySections } from "../../lib/report/build.ts";
+import { withoutStandaloneOrEmptySections } from "../../lib/report/build.ts";
 import { evaluateSystems, SECTIONS } from "../../lib/report/systems_report.ts";
 import { sectionItems } from "../../lib/report/systems_sections.ts";
 
@@ -94,7 +94,7 @@ Deno.test("every section renders from a report that has it; a section without co
     const nb = JSON.parse(
       await Deno.readTextFile(`${PROJECT_ROOT}/notebooks/00-your-systems.ipynb`),
     ) as { cells: Cell[] };
-    const kept = withoutEmptySections(nb, one.sections).cells;
+    const kept = withoutStandaloneOrEmptySections(nb, one.sections).cells;
     const tags = kept.flatMap((c) => c.metadata.tags ?? []);
     assert.ok(!tags.includes("section:spread") && !tags.includes("section:qrcd"));
     assert.ok(tags.includes("section:results"));
