@@ -16,6 +16,7 @@ import {
   type ModelSession,
   type SessionInputs,
   type SessionOutputs,
+  sessionOutputs,
 } from "./session_types.ts";
 
 type NativeOrt = typeof import("npm:onnxruntime-node@1.30.0");
@@ -155,17 +156,7 @@ export async function createNativeSession(
         feeds[name] = tensor(inputValues(name, inputs), batch, length);
       }
       const out = await session.run(feeds, { logSeverityLevel: 4 });
-      const result: SessionOutputs = {};
-      for (const [name, t] of Object.entries(out)) {
-        if (t.type !== "float32" && t.type !== "float64") {
-          throw new KitError(`output ${name} is ${t.type}; the kit reads float32 models only`);
-        }
-        const data = t.type === "float32"
-          ? new Float32Array(t.data as Float32Array)
-          : Float32Array.from(t.data as Float64Array);
-        result[name] = { data, dims: t.dims };
-      }
-      return result;
+      return await sessionOutputs(out, (t) => t.data as Float32Array | Float64Array);
     },
     async release() {
       await session.release();

@@ -73,6 +73,43 @@ export function inputValues(name: string, inputs: SessionInputs): number[] {
 }
 
 /**
+ * A run's outputs as the kit reads them, from either runtime's tensors (onnxruntime-node's and
+ * onnxruntime-web's have the same `type` and `dims`; how the values are read differs: `read`):
+ * each a Float32Array copy with its dims, made before `free` (when given) frees the tensor. A
+ * float64 output is rounded to float32; any other type is an error naming the output.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sessionOutputs } from "./session_types.ts";
+ * const out = {
+ *   logits: { type: "float64", dims: [2, 1], data: Float64Array.of(0.1, -2) },
+ *   start: { type: "float32", dims: [1, 2], data: Float32Array.of(1, 2) },
+ * };
+ * const got = await sessionOutputs(out, (t) => t.data);
+ * assert.deepEqual(got.logits, { data: Float32Array.of(0.1, -2), dims: [2, 1] });
+ * assert.notEqual(got.start.data, out.start.data); // a copy
+ * const ids = { ids: { type: "int64", dims: [1], data: Float64Array.of(1) } };
+ * await assert.rejects(sessionOutputs(ids, (t) => t.data), /output ids is int64; the kit reads float32 models only/);
+ * ```
+ */
+export async function sessionOutputs<T extends { type: string; dims: readonly number[] }>(
+  out: Record<string, T>,
+  read: (tensor: T) => ArrayLike<number> | Promise<ArrayLike<number>>,
+  free?: (tensor: T) => void,
+): Promise<SessionOutputs> {
+  const result: SessionOutputs = {};
+  for (const [name, t] of Object.entries(out)) {
+    if (t.type !== "float32" && t.type !== "float64") {
+      throw new KitError(`output ${name} is ${t.type}; the kit reads float32 models only`);
+    }
+    result[name] = { data: new Float32Array(await read(t)), dims: t.dims };
+    free?.(t);
+  }
+  return result;
+}
+
+/**
  * Reads a `--backend` or `KIT_BACKEND` value: one of {@link BACKEND_CHOICES}; empty or
  * absent is `auto`.
  *

@@ -12,6 +12,7 @@ import {
   type ModelSession,
   type SessionInputs,
   type SessionOutputs,
+  sessionOutputs,
 } from "./session_types.ts";
 
 type Ort = typeof import("npm:onnxruntime-web@1.30.0");
@@ -77,18 +78,12 @@ export async function createWebSession(
         feeds[name] = tensor(inputValues(name, inputs), batch, length);
       }
       const out = await session.run(feeds, { logSeverityLevel: 4 });
-      const result: SessionOutputs = {};
-      for (const [name, t] of Object.entries(out)) {
-        if (t.type !== "float32" && t.type !== "float64") {
-          throw new KitError(`output ${name} is ${t.type}; the kit reads float32 models only`);
-        }
-        const data = t.type === "float32"
-          ? new Float32Array(await t.getData() as Float32Array)
-          : Float32Array.from(await t.getData() as ArrayLike<number>);
-        result[name] = { data, dims: t.dims };
-        t.dispose();
-      }
-      return result;
+      // getData() downloads a WebGPU output; each tensor is freed once copied.
+      return await sessionOutputs(
+        out,
+        async (t) => await t.getData() as ArrayLike<number>,
+        (t) => t.dispose(),
+      );
     },
     async release() {
       await session.release();
