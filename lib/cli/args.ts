@@ -342,44 +342,21 @@ export async function outputFlag(p: Parsed, name = "out"): Promise<OutputFlag | 
     if (name === "out") return { path, force };
     throw new KitError(`--${name} needs a file name ('-', standard output, is for --out only)`);
   }
-  refuseInputAsOutput(p, name, path);
-  await checkOutput(path, { force });
+  await checkOutput(path, { force, inputs: givenPaths(p, name), named: `--${name}` });
   return { path, force };
 }
 
 /**
- * An output that is one of the command's own inputs (the same file, by device and inode) is
- * refused even with `--force`: writing it would destroy what the command reads.
+ * Every path the command line may read: its positionals and the values of its flags but
+ * `--NAME` itself (what an output is checked against: `checkOutput`'s `inputs`).
  */
-function refuseInputAsOutput(p: Parsed, name: string, path: string): void {
-  const out = fileId(path);
-  if (!out) return;
-  const given = [
+function givenPaths(p: Parsed, name: string): string[] {
+  return [
     ...p.positionals,
     ...Object.entries(p.values).filter(([k]) => k !== name)
       .flatMap(([, v]) => Array.isArray(v) ? v : [v])
       .filter((v): v is string => typeof v === "string"),
   ];
-  for (const input of given) {
-    if (input === "-" || input === "") continue;
-    const id = fileId(input);
-    if (id && id === out) {
-      throw new KitError(
-        `--${name} ${path} is one of this command's inputs (${input}): writing it would destroy ` +
-          `what the command reads, even with --force; choose another --${name}`,
-      );
-    }
-  }
-}
-
-/** A regular file's identity (device and inode), or undefined for anything else. */
-function fileId(path: string): string | undefined {
-  try {
-    const st = Deno.statSync(path);
-    return st.isFile ? `${st.dev}:${st.ino}` : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -2,8 +2,8 @@
  * `deno task convert run|qrels IN OUT`: TREC <-> ranx/pytrec_eval JSON, gzip either way.
  * The input's format is detected (JSON by a `.json` name or content, gzip by its magic
  * bytes); the output's comes from its name (`.json` for JSON, `.gz` to compress). The output
- * is checked before the input is read (`checkOutput`), written through `writeFileAtomic`, and
- * never replaces a file without `--force`. `--trec-eval 10.0` reads a TREC input by that
+ * is checked before the input is read (`checkOutput`: never the input itself, even with
+ * `--force`), written through `writeFileAtomic`, and never replaces a file without `--force`. `--trec-eval 10.0` reads a TREC input by that
  * release's rules (`#` lines are comments), as in `eval trec`.
  *
  * @module
@@ -34,7 +34,9 @@ const IN_OUT: Positional[] = [
 async function inOut(p: Parsed): Promise<[string, string]> {
   const [input, output] = p.positionals;
   // `-` is standard output, as `-` is standard input for IN.
-  if (output !== "-") await checkOutput(output, { force: p.values.force === true });
+  if (output !== "-") {
+    await checkOutput(output, { force: p.values.force === true, inputs: [input], named: "OUT" });
+  }
   return [input, output];
 }
 

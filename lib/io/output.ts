@@ -197,11 +197,60 @@ export function refuseExisting(path: string, target: string): KitError {
   );
 }
 
+/** A regular file's identity (device and inode), or undefined for anything else. */
+function fileId(path: string): string | undefined {
+  try {
+    const st = Deno.statSync(path);
+    return st.isFile ? `${st.dev}:${st.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Checks, before any work, that `path` can be written: it resolves like `writeFileAtomic`
- * resolves it, refuses an existing file without `force`, and proves the folder (or its
- * nearest existing ancestor, as missing folders are created when writing) writable by
- * creating and removing a temporary file there. Nothing is created.
+ * Refuses an output `path` that is one of the command's `inputs` (the same regular file, by
+ * device and inode: another spelling, a link, a hard link), even with `--force`: writing it
+ * would destroy what the command reads. `named` is how the command names its output (`--out`,
+ * `OUT`); `-` and empty inputs are not files.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refuseInputAsOutput } from "./output.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.run`, "q Q0 d 1 1 r\n");
+ * refuseInputAsOutput(`${dir}/b.run`, [`${dir}/a.run`, "-"], "--out");
+ * assert.throws(
+ *   () => refuseInputAsOutput(`${dir}/./a.run`, [`${dir}/a.run`], "OUT"),
+ *   /OUT .*a\.run is one of this command's inputs \(.*a\.run\): writing it would destroy what the command reads, even with --force; choose another OUT/,
+ * );
+ * ```
+ */
+export function refuseInputAsOutput(
+  path: string,
+  inputs: readonly string[],
+  named: string,
+): void {
+  const out = fileId(path);
+  if (!out) return;
+  for (const input of inputs) {
+    if (input === "-" || input === "") continue;
+    if (fileId(input) === out) {
+      throw new KitError(
+        `${named} ${path} is one of this command's inputs (${input}): writing it would destroy ` +
+          `what the command reads, even with --force; choose another ${named}`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks, before any work, that `path` can be written: not one of the command's `inputs`
+ * (refused even with `force`: {@link refuseInputAsOutput}, which names the output as `named`,
+ * default `--out`); it resolves like `writeFileAtomic` resolves it, refuses an existing file
+ * without `force`, and proves the folder (or its nearest existing ancestor, as missing
+ * folders are created when writing) writable by creating and removing a temporary file
+ * there. Nothing is created.
  *
  * @example
  * ```ts
@@ -213,13 +262,18 @@ export function refuseExisting(path: string, target: string): KitError {
  * await Deno.writeTextFile(`${dir}/f`, "mine");
  * await assert.rejects(() => checkOutput(`${dir}/f`), /refusing to overwrite/);
  * await assert.rejects(() => checkOutput(`${dir}/f/x`), /f is a file, not a folder/);
+ * await assert.rejects(
+ *   () => checkOutput(`${dir}/f`, { force: true, inputs: [`${dir}/f`] }),
+ *   /--out .*f is one of this command's inputs/,
+ * );
  * assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["f"]);
  * ```
  */
 export async function checkOutput(
   path: string,
-  options: { force?: boolean } = {},
+  options: { force?: boolean; inputs?: readonly string[]; named?: string } = {},
 ): Promise<OutputTarget> {
+  refuseInputAsOutput(path, options.inputs ?? [], options.named ?? "--out");
   const target = await resolveOutput(path);
   if (target.kind === "stream") return target;
   if (target.exists && !options.force) throw refuseExisting(path, target.path);
