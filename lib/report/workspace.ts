@@ -26,7 +26,7 @@
 import { KitError } from "../errors.ts";
 import { isDiskFull, replaceFileSync, writeFileAtomic } from "../io/atomic.ts";
 import { onInterrupt } from "../io/interrupt.ts";
-import { outputError } from "../io/output.ts";
+import { outputError, refuseInputAsOutput } from "../io/output.ts";
 import { sweepStaleLock } from "../io/lock.ts";
 import { basename, dirname } from "../io/path.ts";
 import { parseTempName, sweepKitTempDirs, tempPathFor } from "../io/temp.ts";
@@ -219,7 +219,9 @@ export async function checkInputsOutside(
       continue; // not a path (a model spec such as lexical:bm25), or checked by its reader
     }
     if (real === out) {
-      // --out names the input itself: the report writes a folder there, never over an input.
+      // --out names the input itself. A file: refused as every writer refuses its own input.
+      refuseInputAsOutput(outDir, [path], "--out");
+      // A folder (a model's): the report writes a folder there, never over an input.
       throw new KitError(
         `${label} is the path --out names (${outDir}): the report writes a folder there and ` +
           "never replaces an input; choose another --out, e.g. reports/mine",

@@ -225,13 +225,22 @@ Deno.test("inputs inside the report folder are refused, through links too", asyn
       () => checkInputsOutside(out, [{ label: "--model m", path: `${out}/runs` }]),
       /--model m is inside the report folder/,
     );
-    // --out naming the input itself: said as it is, not "inside the report folder".
+    // --out naming the input itself: said as it is, not "inside the report folder"; a file
+    // in the words every writer uses for its own input, a folder (a model's) in the report's.
     await assert.rejects(
       () =>
         checkInputsOutside(`${dir}/base.run`, [{ label: "--run mine", path: `${dir}/base.run` }]),
       (e: Error) =>
         e.message ===
-          `${dir}/base.run: --run mine is the path --out names (${dir}/base.run): the report ` +
+          `--out ${dir}/base.run is one of this command's inputs (${dir}/base.run): writing it ` +
+            "would destroy what the command reads, even with --force; choose another --out",
+    );
+    await Deno.mkdir(`${dir}/model`);
+    await assert.rejects(
+      () => checkInputsOutside(`${dir}/model`, [{ label: "--model m", path: `${dir}/model` }]),
+      (e: Error) =>
+        e.message ===
+          `${dir}/model: --model m is the path --out names (${dir}/model): the report ` +
             "writes a folder there and never replaces an input; choose another --out, e.g. " +
             "reports/mine",
     );
