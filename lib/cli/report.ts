@@ -23,6 +23,7 @@ import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
 import { specFromFlags } from "../report/systems_spec.ts";
+import { familySizeText, NOT_TESTED, pText } from "../report/systems_tables.ts";
 import { measureLabel, PROTOCOL_MEASURES } from "../metrics/mod.ts";
 
 function mb(bytes: number): string {
@@ -170,15 +171,26 @@ export const reportCommand: Command = {
       console.log(`system ${JSON.stringify(s.name)}: ${numbers}`);
     }
     // The family's MAP rows: the difference, its interval at the family's level, raw and
-    // adjusted p.
+    // adjusted p; a pair identical on every question is named, untested, outside m.
     const f = r.significance;
-    for (const t of f?.tests.filter((t) => t.measure === "map") ?? []) {
-      console.log(
-        `${measureLabel(t.measure)} ${JSON.stringify(t.a)} - ${JSON.stringify(t.b)}: ` +
-          `${t.difference.toFixed(4)} [${t.lower.toFixed(4)}, ${t.upper.toFixed(4)}] ` +
-          `(${+(f!.level * 100).toFixed(2)}%), p ${t.p.toPrecision(2)}, adjusted (x${f!.size}) ` +
-          `${t.pAdjusted.toPrecision(2)}${t.significant ? ": significant" : ""}`,
-      );
+    if (f) {
+      const m = f.sizes?.map ?? f.size;
+      console.log(`family of tests: ${familySizeText(f, measureLabel)}; MAP (m = ${m}):`);
+      for (const [a, b] of f.pairs) {
+        const t = f.tests.find((t) => t.measure === "map" && t.a === a && t.b === b);
+        const pair = `${measureLabel("map")} ${JSON.stringify(a)} - ${JSON.stringify(b)}: `;
+        if (!t) {
+          if (f.identical?.some((t) => t.measure === "map" && t.a === a && t.b === b)) {
+            console.log(`${pair}${NOT_TESTED}, not counted in m`);
+          }
+          continue;
+        }
+        console.log(
+          `${pair}${t.difference.toFixed(4)} [${t.lower.toFixed(4)}, ${t.upper.toFixed(4)}] ` +
+            `(${+((f.levels?.map ?? f.level) * 100).toFixed(2)}%), p ${pText(t.p)}, ` +
+            `adjusted (x${m}) ${pText(t.pAdjusted)}${t.significant ? ": significant" : ""}`,
+        );
+      }
     }
     if (r.pdf && r.pdfCheck) {
       console.log(

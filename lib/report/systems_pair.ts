@@ -87,9 +87,14 @@ export interface PairOutcome {
   ties: number;
   /** The exact two-sided sign test's p. */
   signP: number;
-  /** The paired t-test's p (unadjusted), and adjusted when the pair is in the family. */
-  p: number;
+  /**
+   * The paired t-test's p (unadjusted), and adjusted when the pair is in the family; neither
+   * when the two systems are identical on every question (`identical`: no test).
+   */
+  p?: number;
   pAdjusted?: number;
+  /** The two systems have the same value on every question: untestable, not in the family. */
+  identical?: boolean;
 }
 
 /**
@@ -121,13 +126,18 @@ export function pairOutcomes(
       t.measure === measure &&
       ((t.a === a.name && t.b === b.name) || (t.a === b.name && t.b === a.name))
     );
-    return {
+    const counts = {
       measure,
       label: measureLabel(measure),
       wins: sign.wins,
       losses: sign.losses,
       ties: sign.ties,
       signP: sign.p,
+    };
+    // Equal on every question: the differences have no variance, so there is no t to test.
+    if (sign.ties === ids.length) return { ...counts, identical: true };
+    return {
+      ...counts,
       p: inFamily ? inFamily.p : pairedTTest(va, vb).p,
       ...(inFamily ? { pAdjusted: inFamily.pAdjusted } : {}),
     };

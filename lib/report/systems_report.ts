@@ -56,6 +56,8 @@ import {
   pairTextRows,
 } from "./systems_pair.ts";
 import { chooseCorpus } from "./systems_corpus.ts";
+import { identicalLines } from "./systems_tables.ts";
+import { measureLabel } from "../metrics/protocol_measures.ts";
 import { type TieSummary, tieSummary } from "./systems_ties.ts";
 import { qrcdReport, type ReportQrcd, type RunLine } from "./systems_qrcd.ts";
 
@@ -430,7 +432,10 @@ export async function evaluateSystems(
       ...users.flatMap((a) => baselines.map((b): [string, string] => [a, b])),
     ];
     const values = new Map([...summaries].map(([n, s]) => [n, s.perQuery]));
-    if (pairs.length) family = testFamily(values, pairs, NAMES);
+    if (pairs.length) {
+      family = testFamily(values, pairs, NAMES);
+      for (const line of identicalLines(family, measureLabel)) log(`warning: ${line}`);
+    }
     const chosen = comparedPair(resolved, new Map(systems.map((s) => [s.name, s.mean.map])));
     if (chosen) {
       const pairSystem = (name: string): PairSystem => ({

@@ -19,7 +19,10 @@ import {
   differenceFigure,
   failureRows,
   familyRows,
+  familySizeText,
   gapRows,
+  identicalBlock,
+  identicalLines,
   note,
   outcomeRows,
   publishedRows,
@@ -155,13 +158,19 @@ export function sectionItems(r: SystemsReport, section: SectionName): (Displayab
       return [table(spreadRows(r)), spreadFigure(r)];
     case "significance": {
       const f = r.family!;
+      const labelOf = (m: string) => r.measures.find((x) => x.name === m)?.label ?? m;
+      const sizes = f.measures.map((m) => f.sizes?.[m] ?? f.size);
+      const oneM = sizes.every((m) => m === sizes[0]);
       const level = +(f.level * 100).toFixed(2);
+      const identical = identicalLines(f, labelOf);
       return [
         note(
-          `The family: ${f.size} pair(s) per measure over ${f.questions} questions. Each p is ` +
-            `multiplied by ${f.size} (Bonferroni); a pair is significant when that adjusted p is ` +
-            `at most ${f.alpha}, which is exactly when its ${level}% interval excludes 0.`,
+          `The family: ${familySizeText(f, labelOf)} over ${f.questions} questions. Each p is ` +
+            `multiplied by ${oneM ? f.size : "its measure's m"} (Bonferroni); a pair is ` +
+            `significant when that adjusted p is at most ${f.alpha}, which is exactly when its ` +
+            `${oneM ? `${level}%` : `1 - ${f.alpha}/m`} interval excludes 0.`,
         ),
+        ...(identical.length ? [identicalBlock(identical)] : []),
         table(familyRows(r), { caption: "Your systems' pairs: A - B per measure" }),
       ];
     }

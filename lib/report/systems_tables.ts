@@ -13,6 +13,7 @@ import type { Displayable, MimeBundle } from "../plot/display.ts";
 import { bar, type Figure, scatter } from "../plot/figures.ts";
 import type { Row } from "../plot/table.ts";
 import type { Failures, QuestionOutcome } from "../stats/error_analysis.ts";
+import { type Family, identicalSystems } from "../stats/family.ts";
 import type { RunLine, SystemsReport } from "./systems_report.ts";
 
 /**
@@ -154,6 +155,16 @@ export function warningsBlock(
   return { [Symbol.for("Jupyter.display")]: () => bundle };
 }
 
+/** The identical pairs ({@link identicalLines}) as a framed block: likely a mistake. */
+export function identicalBlock(lines: readonly string[]): Displayable {
+  const text = `Identical systems:\n` + lines.map((l) => `- ${l}`).join("\n");
+  const html = '<div class="kit-warnings" style="border:2px solid #d62728;border-radius:4px;' +
+    'padding:0.5em 1em;background:#fff5f5"><b>Identical systems</b><ul>' +
+    lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("") + "</ul></div>";
+  const bundle: MimeBundle = { "text/html": html, "text/plain": text };
+  return { [Symbol.for("Jupyter.display")]: () => bundle };
+}
+
 /**
  * One row per system: each measure's mean with its interval; with several runs, MAP's and
  * MRR's sample sd and range over the runs (columns only when some system has several).
@@ -258,25 +269,76 @@ export function spreadFigure(r: SystemsReport): Figure {
   );
 }
 
+/** What is said for a pair the family does not test: identical on every question. */
+export const NOT_TESTED = "identical on every question (not tested)";
+
 /**
  * The family of tests, one row per measure and pair: the difference with its interval at the
- * family's level, the raw and the Bonferroni-adjusted p, and the decision.
+ * family's level, the raw and the Bonferroni-adjusted p, and the decision. A pair identical on
+ * every question of a measure is a row with no interval and no p ({@link NOT_TESTED}); when
+ * such pairs make m differ between measures, each row names its m.
  */
 export function familyRows(r: SystemsReport): Row[] {
   const f = r.family;
   if (!f) return [];
   const label = new Map(r.measures.map((m) => [m.name, m.label]));
-  const level = `${+(f.level * 100).toFixed(2)}% interval`;
-  return f.tests.map((t) => ({
-    measure: label.get(t.measure) ?? t.measure,
-    A: t.a,
-    B: t.b,
-    "A - B": t.difference,
-    [level]: interval(t.lower, t.upper),
-    p: pText(t.p),
-    [`p adjusted (x${f.size})`]: pText(t.pAdjusted),
-    [`significant (adjusted p <= ${f.alpha})`]: t.significant ? "yes" : "no",
-  }));
+  const sizes = f.measures.map((m) => f.sizes?.[m] ?? f.size);
+  const tested = sizes.filter((m) => m > 0);
+  const oneM = tested.every((m) => m === tested[0]);
+  const intervalColumn = oneM
+    ? `${+((1 - f.alpha / (tested[0] ?? 1)) * 100).toFixed(2)}% interval`
+    : `interval at 1 - ${f.alpha}/m`;
+  const adjustedColumn = oneM ? `p adjusted (x${tested[0] ?? 0})` : "p adjusted (x m)";
+  const significantColumn = `significant (adjusted p <= ${f.alpha})`;
+  const rows: Row[] = [];
+  for (const [k, measure] of f.measures.entries()) {
+    for (const [a, b] of f.pairs) {
+      const t = f.tests.find((t) => t.measure === measure && t.a === a && t.b === b);
+      const same = (f.identical ?? []).find((t) => t.measure === measure && t.a === a && t.b === b);
+      if (!t && !same) continue;
+      rows.push({
+        measure: label.get(measure) ?? measure,
+        A: a,
+        B: b,
+        "A - B": t ? t.difference : 0,
+        ...(oneM ? {} : { m: sizes[k] }),
+        [intervalColumn]: t ? interval(t.lower, t.upper) : NOT_TESTED,
+        p: t ? pText(t.p) : "",
+        [adjustedColumn]: t ? pText(t.pAdjusted) : "",
+        [significantColumn]: t ? (t.significant ? "yes" : "no") : "not tested",
+      });
+    }
+  }
+  return rows;
+}
+
+/**
+ * The family's m in words, identical pairs named: "3 pair(s) per measure", or each measure's
+ * m when identical pairs make them differ; the count of pairs left out follows.
+ */
+export function familySizeText(f: Family, labelOf: (measure: string) => string): string {
+  const sizes = f.measures.map((m) => f.sizes?.[m] ?? f.size);
+  const text = sizes.every((m) => m === sizes[0])
+    ? `${sizes[0]} pair(s) per measure`
+    : `per measure ${f.measures.map((m, i) => `${labelOf(m)} ${sizes[i]}`).join(", ")} pair(s)`;
+  const left = identicalSystems(f).length;
+  return left === 0 ? text : `${text} (${left} identical pair(s) not tested, not counted in m)`;
+}
+
+/**
+ * One sentence per pair of systems identical on every question: which two, on which
+ * measures, and what the family does with them (a likely mistake: the same run twice).
+ */
+export function identicalLines(f: Family, labelOf: (measure: string) => string): string[] {
+  return identicalSystems(f).map((p) =>
+    `${JSON.stringify(p.a)} and ${JSON.stringify(p.b)} are identical on every question` +
+    (p.everyMeasure
+      ? " of every measure (the same run given twice, or a run of a kit baseline?): their " +
+        "pair is not tested and not counted in m"
+      : ` for ${p.measures.map(labelOf).join(", ")}: not tested on ${
+        p.measures.length > 1 ? "those measures" : "that measure"
+      } nor counted in ${p.measures.length > 1 ? "their" : "its"} m`)
+  );
 }
 
 /** Tie analysis per system (means over its runs). */
@@ -322,8 +384,12 @@ export function outcomeRows(r: SystemsReport): Row[] {
     [`${p.b} higher`]: o.losses,
     equal: o.ties,
     "sign test p": pText(o.signP),
-    "paired t p": pText(o.p),
-    "paired t p adjusted": o.pAdjusted === undefined ? "(not in the family)" : pText(o.pAdjusted),
+    "paired t p": o.identical || o.p === undefined ? NOT_TESTED : pText(o.p),
+    "paired t p adjusted": o.identical
+      ? ""
+      : o.pAdjusted === undefined
+      ? "(not in the family)"
+      : pText(o.pAdjusted),
   }));
 }
 

@@ -14,11 +14,27 @@
  * Holm's step-down method rejects at least as often as Bonferroni's but has no interval that
  * agrees with its decisions; a page that shows intervals beside its decisions uses this one.
  *
+ * A pair whose per-question differences on a measure are all 0 (the same run given twice, a
+ * run that ranks every question as a baseline does) cannot be tested: the differences have no
+ * variance, so t is 0 / 0 (SciPy's `ttest_rel` gives nan) and the t interval is the single
+ * point 0. Such a pair is not a test that failed to reject; it is no test. It goes to
+ * `identical`, with no p and no interval, and is not counted in that measure's m, so it does
+ * not raise the other pairs' adjusted p. "0" is within 1e-12, the sign test's tie (one
+ * system's runs averaged in another order differ in the last bits). m is per measure (the
+ * family a p is adjusted over is the pairs of one measure), so a pair identical on MAP but not
+ * on P@1 is tested on P@1 only.
+ *
  * @module
  */
 import { KitError } from "../errors.ts";
 import type { PerQueryValues } from "./compare.ts";
 import { mean, pairedTTest, tConfidenceInterval } from "./significance.ts";
+
+/**
+ * Two values closer than this are the same value (the sign test's tie): means over a system's
+ * runs taken in another order can differ in the last bits.
+ */
+const SAME = 1e-12;
 
 /** One pair of the family on one measure. */
 export interface FamilyTest {
@@ -42,26 +58,49 @@ export interface FamilyTest {
   significant: boolean;
 }
 
+/** A pair with the same value on every question for a measure: not tested, not in m. */
+export interface IdenticalPair {
+  measure: string;
+  /** First system's name. */
+  a: string;
+  /** Second system's name. */
+  b: string;
+  /** The mean both systems have on the measure. */
+  mean: number;
+}
+
 /** The result of {@link testFamily}. */
 export interface Family {
   /** The pairs, as asked. */
   pairs: [string, string][];
   measures: string[];
-  /** m: the pairs of one measure (the family a p is adjusted over). */
+  /**
+   * m: the pairs tested on one measure (the family a p is adjusted over), pairs identical on
+   * every question of it left out. Each measure's m is in `sizes`; they differ only when a
+   * pair is identical on some measures and not on others, and then this is the largest.
+   */
   size: number;
+  /** Each measure's m: the pairs asked less those identical on it. */
+  sizes: Record<string, number>;
   alpha: number;
-  /** The intervals' level, 1 - alpha / m. */
+  /** The intervals' level, 1 - alpha / size (1 - alpha when nothing is tested). */
   level: number;
+  /** Each measure's level, 1 - alpha / m, for the measures with at least one test. */
+  levels: Record<string, number>;
   /** Questions paired. */
   questions: number;
-  /** Measure by measure, pair by pair. */
+  /** Measure by measure, pair by pair: the pairs tested. */
   tests: FamilyTest[];
+  /** The pairs identical on every question of a measure: neither tested nor counted in m. */
+  identical: IdenticalPair[];
 }
 
 /**
  * Tests the given pairs of systems on each measure ({@link Family}: paired t, Bonferroni over
  * the pairs of a measure, t intervals at 1 - alpha / m). Every system must have values for
  * the same questions (evaluate with `-c`: every question counts, a missing one scores 0).
+ * A pair equal on every question of a measure is listed in `identical` instead: it has no p
+ * and no interval, and that measure's m does not count it.
  *
  * @example
  * ```ts
@@ -75,6 +114,11 @@ export interface Family {
  * const t = f.tests[0];
  * assert.equal(t.pAdjusted, Math.min(1, 2 * t.p));
  * assert.equal(t.significant, t.lower > 0 || t.upper < 0);
+ * // The same run twice under two names: not tested, and m counts the other pair alone.
+ * const g = testFamily({ ...systems, copy: systems.mine }, [["mine", "copy"], ["mine", "bm25"]], ["map"]);
+ * assert.deepEqual(g.identical.map((p) => [p.a, p.b]), [["mine", "copy"]]);
+ * assert.equal(g.sizes.map, 1);
+ * assert.equal(g.tests[0].pAdjusted, g.tests[0].p);
  * ```
  */
 export function testFamily(
@@ -115,12 +159,24 @@ export function testFamily(
       }
       return x;
     });
-  const m = pairs.length;
-  const level = 1 - alpha / m;
   const tests: FamilyTest[] = [];
+  const identical: IdenticalPair[] = [];
+  const sizes: Record<string, number> = {};
+  const levels: Record<string, number> = {};
   for (const measure of measures) {
+    const differing: { a: string; b: string; va: number[]; vb: number[] }[] = [];
     for (const [a, b] of pairs) {
       const va = values(a, measure), vb = values(b, measure);
+      if (va.every((x, i) => Math.abs(x - vb[i]) <= SAME)) {
+        identical.push({ measure, a, b, mean: mean(va) });
+      } else differing.push({ a, b, va, vb });
+    }
+    const m = differing.length;
+    sizes[measure] = m;
+    if (m === 0) continue;
+    const level = 1 - alpha / m;
+    levels[measure] = level;
+    for (const { a, b, va, vb } of differing) {
       const t = pairedTTest(va, vb);
       const ci = tConfidenceInterval(va.map((x, i) => x - vb[i]), level);
       const pAdjusted = Math.min(1, m * t.p);
@@ -139,13 +195,53 @@ export function testFamily(
       });
     }
   }
+  const size = Math.max(0, ...Object.values(sizes));
   return {
     pairs: pairs.map(([a, b]) => [a, b]),
     measures: [...measures],
-    size: m,
+    size,
+    sizes,
     alpha,
-    level,
+    level: size > 0 ? 1 - alpha / size : 1 - alpha,
+    levels,
     questions: questions.length,
     tests,
+    identical,
   };
+}
+
+/** Two systems of a family equal on every question of some measures ({@link identicalSystems}). */
+export interface IdenticalSystems {
+  a: string;
+  b: string;
+  /** The measures on which they are identical, in the family's order. */
+  measures: string[];
+  /** Identical on every measure of the family: most likely the same run given twice. */
+  everyMeasure: boolean;
+}
+
+/**
+ * The family's identical pairs grouped by pair: which two systems give the same value on every
+ * question, and on which measures (a page or a command says so beside m).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { identicalSystems, testFamily } from "./family.ts";
+ * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x, P_1: x }]));
+ * const f = testFamily({ mine: q([1, 0.5, 0]), copy: q([1, 0.5, 0]), bm25: q([0.5, 0.5, 1]) },
+ *   [["mine", "copy"], ["mine", "bm25"]], ["map", "P_1"]);
+ * assert.deepEqual(identicalSystems(f), [{ a: "mine", b: "copy", measures: ["map", "P_1"], everyMeasure: true }]);
+ * ```
+ */
+export function identicalSystems(f: Family): IdenticalSystems[] {
+  const byPair = new Map<string, IdenticalSystems>();
+  for (const p of f.identical ?? []) {
+    const key = JSON.stringify([p.a, p.b]);
+    const entry = byPair.get(key) ?? { a: p.a, b: p.b, measures: [], everyMeasure: false };
+    entry.measures.push(p.measure);
+    byPair.set(key, entry);
+  }
+  for (const e of byPair.values()) e.everyMeasure = e.measures.length === f.measures.length;
+  return [...byPair.values()];
 }

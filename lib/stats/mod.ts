@@ -17,8 +17,8 @@ export type { PairedTestResult, RandomizationOptions } from "./significance.ts";
 export type { RandomizationResult, TTestResult } from "./significance.ts";
 // The family of pairs a researcher asks about (paired t, Bonferroni, intervals that agree);
 // wins, losses and ties with the sign test.
-export { testFamily } from "./family.ts";
-export type { Family, FamilyTest } from "./family.ts";
+export { identicalSystems, testFamily } from "./family.ts";
+export type { Family, FamilyTest, IdenticalPair, IdenticalSystems } from "./family.ts";
 export { signTest } from "./sign_test.ts";
 export type { SignTestResult } from "./sign_test.ts";
 // Comparison tables of systems (significance letters), as Markdown, LaTeX and CSV.

@@ -10,6 +10,11 @@ import assert from "node:assert/strict";
 import { SAMPLES_DIR } from "../../lib/data/paths.ts";
 import { bootstrapCI, DEFAULT_BOOTSTRAP_SAMPLES } from "../../lib/stats/significance.ts";
 import { evaluateSystems } from "../../lib/report/systems_report.ts";
+import { sectionItems } from "../../lib/report/systems_sections.ts";
+import { familyRows, NOT_TESTED } from "../../lib/report/systems_tables.ts";
+import { pairOutcomes } from "../../lib/report/systems_pair.ts";
+import { identicalSystems } from "../../lib/stats/family.ts";
+import { DISPLAY, type Displayable } from "../../lib/plot/display.ts";
 
 const SAMPLE_RUN = `${SAMPLES_DIR}/runs/wikiqa-test.run`;
 
@@ -216,4 +221,69 @@ Deno.test("evaluateSystems: the scoring backend is said once the inputs are chec
       }, { backend: "wasm", log: (l) => refused.push(l) }),
   );
   assert.deepEqual(refused.filter((l) => l.startsWith("scoring backend: ")), []);
+});
+
+Deno.test("evaluateSystems: a system identical to another on every question is named, not tested, not counted in m", async () => {
+  const folder = await Deno.makeTempDir();
+  const logged: string[] = [];
+  try {
+    // The same file under two names, and the kit's BM25 asked for again as your system.
+    const report = await evaluateSystems({
+      data: "sample",
+      systems: [
+        { name: "mine", runs: [SAMPLE_RUN] },
+        { name: "mine again", runs: [SAMPLE_RUN] },
+        { name: "bm25 again", model: "lexical:bm25" },
+      ],
+    }, { folder, log: (line) => logged.push(line) });
+    const f = report.family!;
+    assert.equal(f.pairs.length, 3 + 3 * 2);
+    const same = identicalSystems(f).map((p) => `${p.a} = ${p.b} ${p.everyMeasure}`);
+    assert.deepEqual(same, ["mine = mine again true", "bm25 again = BM25 (kit) true"]);
+    // m: the 9 pairs asked less the 2 identical ones, on every measure; Bonferroni over 7.
+    assert.deepEqual(Object.values(f.sizes), f.measures.map(() => 7));
+    assert.equal(f.size, 7);
+    assert.equal(f.tests.length, 7 * f.measures.length);
+    for (const t of f.tests) assert.equal(t.pAdjusted, Math.min(1, 7 * t.p));
+    // Said on stderr, on the page (the note beside m, a block naming the two, the rows).
+    assert.ok(
+      logged.includes(
+        'warning: "mine" and "mine again" are identical on every question of every measure ' +
+          "(the same run given twice, or a run of a kit baseline?): their pair is not tested and not counted in m",
+      ),
+      logged.join("\n"),
+    );
+    const text = sectionItems(report, "significance").map((d) =>
+      String((d as Displayable)[DISPLAY]()["text/plain"])
+    );
+    assert.match(
+      text[0],
+      /^The family: 7 pair\(s\) per measure \(2 identical pair\(s\) not tested, not counted in m\)/,
+    );
+    assert.match(text[1], /Identical systems:\n- "mine" and "mine again" are identical/);
+    const rows = familyRows(report).filter((r) => r.measure === "MAP");
+    const row = rows.find((r) => r.A === "mine" && r.B === "mine again")!;
+    assert.equal(row["p adjusted (x7)"], "");
+    assert.equal(row[Object.keys(row).find((k) => k.endsWith("interval"))!], NOT_TESTED);
+    assert.equal(rows.length, 9);
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("pairOutcomes: a pair equal on every question has no paired t (untestable), the sign test's counts only", () => {
+  const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+  const [o] = pairOutcomes({ name: "a", values: q([1, 0.5, 0]) }, {
+    name: "b",
+    values: q([1, 0.5, 0]),
+  }, ["map"]);
+  assert.deepEqual(o, {
+    measure: "map",
+    label: "MAP",
+    wins: 0,
+    losses: 0,
+    ties: 3,
+    signP: 1,
+    identical: true,
+  });
 });

@@ -308,10 +308,17 @@ Deno.test({
       assert.ok(!html.includes("sd (runs)"));
       assert.match(html, /Not the real corpus:/);
       // The family: your 3 systems against each other (3) and each against the 2 baselines
-      // (6) on each of 4 measures; never a baseline against a baseline.
+      // (6) on each of 4 measures; never a baseline against a baseline. "bm" is the kit's BM25
+      // asked for again: identical to "BM25 (kit)", that pair is not tested, m is 8.
       const f = summary.significance;
-      assert.equal(f.size, 9);
-      assert.equal(f.tests.length, 4 * 9);
+      assert.equal(f.pairs.length, 9);
+      assert.deepEqual(
+        f.identical.map((p: { a: string; b: string }) => `${p.a} = ${p.b}`),
+        f.measures.map(() => "bm = BM25 (kit)"),
+      );
+      assert.equal(f.size, 8);
+      assert.equal(f.tests.length, 4 * 8);
+      assert.match(html, /identical on every question \(not tested\)/);
       for (const t of f.tests) {
         assert.ok(!(t.a.endsWith("(kit)") && t.b.endsWith("(kit)")), JSON.stringify(t));
         assert.ok(t.lower <= t.upper, JSON.stringify(t));
@@ -466,17 +473,32 @@ realDataTest(
         /^question id,question,type,candidates,ltr seeds: AP,Wgt Word Cnt: AP,AP a - b,/,
       );
       // The family, with its intervals, in summary.json and on the terminal: 5 systems of
-      // yours (10 pairs) and each against 2 baselines (10): 20 pairs, intervals at 99.75%.
+      // yours (10 pairs) and each against 2 baselines (10): 20 pairs asked; "wgt ref-numbered"
+      // is wgt.run renumbered, identical to "Wgt Word Cnt" on every question, so that pair is
+      // not tested and m is 19, intervals at 1 - 0.05/19 (99.74%).
       const f = summary.significance;
-      assert.equal(f.size, 20);
-      assert.equal(f.level, 1 - 0.05 / 20);
+      assert.equal(f.pairs.length, 20);
+      assert.deepEqual(
+        [...new Set(f.identical.map((p: { a: string; b: string }) => `${p.a} = ${p.b}`))],
+        ["Wgt Word Cnt = wgt ref-numbered"],
+      );
+      assert.equal(f.size, 19);
+      assert.equal(f.level, 1 - 0.05 / 19);
       const d = f.tests.find((x: { a: string; b: string; measure: string }) =>
         x.measure === "map" && x.a === "Wgt Word Cnt" && x.b === "BM25 edited"
       );
-      assert.ok(d.lower <= d.upper && d.pAdjusted === Math.min(1, 20 * d.p));
+      assert.ok(d.lower <= d.upper && d.pAdjusted === Math.min(1, 19 * d.p));
       assert.match(
         r.stdout,
-        /MAP "Wgt Word Cnt" - "BM25 edited": -?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] \(99\.75%\), p \S+, adjusted \(x20\) /,
+        /MAP "Wgt Word Cnt" - "BM25 edited": -?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] \(99\.74%\), p \S+, adjusted \(x19\) /,
+      );
+      assert.match(
+        r.stdout,
+        /MAP "Wgt Word Cnt" - "wgt ref-numbered": identical on every question \(not tested\), not counted in m/,
+      );
+      assert.match(
+        r.stderr,
+        /warning: "Wgt Word Cnt" and "wgt ref-numbered" are identical on every question of every measure/,
       );
       const seeds = byName.get("ltr seeds") as { runs: string[]; map_sd: number };
       assert.equal(seeds.runs.length, 5);

@@ -149,3 +149,47 @@ Deno.test("signTest against every sign sequence enumerated", () => {
   }
   assert.equal(signTest([0.5], [0.5]).p, 1);
 });
+
+Deno.test("testFamily: a pair identical on every question is not tested and not counted in m, per measure", () => {
+  const q = (rows: [number, number][]) =>
+    new Map(rows.map(([map, p1], i) => [`q${i}`, { map, P_1: p1 }]));
+  const mine = q([[1, 1], [0.5, 0], [0.25, 0], [1, 1], [0.5, 0]]);
+  // The same values under another name; and a run equal to mine on MAP, not on P@1.
+  const copy = q([[1, 1], [0.5, 0], [0.25, 0], [1, 1], [0.5, 0]]);
+  const sameMap = q([[1, 1], [0.5, 1], [0.25, 0], [1, 1], [0.5, 1]]);
+  const bm25 = q([[0.5, 0], [0.5, 0], [0.2, 0], [1, 1], [0.25, 0]]);
+  const pairs: [string, string][] = [["mine", "copy"], ["mine", "same map"], ["mine", "bm25"]];
+  const f = testFamily({ mine, copy, "same map": sameMap, bm25 }, pairs, ["map", "P_1"]);
+  assert.deepEqual(
+    f.identical.map((p) => `${p.measure} ${p.a}=${p.b} ${p.mean}`),
+    ["map mine=copy 0.65", "map mine=same map 0.65", "P_1 mine=copy 0.4"],
+  );
+  assert.deepEqual(f.sizes, { map: 1, P_1: 2 });
+  assert.deepEqual(f.levels, { map: 1 - 0.05, P_1: 1 - 0.05 / 2 });
+  assert.equal(f.size, 2);
+  assert.deepEqual(f.tests.map((t) => `${t.measure} ${t.b}`), [
+    "map bm25",
+    "P_1 same map",
+    "P_1 bm25",
+  ]);
+  for (const t of f.tests) {
+    const m = t.measure === "map" ? 1 : 2;
+    assert.equal(t.pAdjusted, Math.min(1, m * t.p));
+    // The interval at the measure's own level: it excludes 0 exactly when significant.
+    const d = t.measure === "map" ? [0.5, 0, 0.05, 0, 0.25] : null;
+    if (d) {
+      const mean = d.reduce((s, x) => s + x, 0) / 5;
+      const sd = Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / 4);
+      const half = twoSidedQuantile(0.05, 4) * sd / Math.sqrt(5);
+      assert.ok(Math.abs(t.lower - (mean - half)) < 1e-6, `lower ${t.lower}`);
+      assert.ok(Math.abs(t.p - twoSidedP(mean / (sd / Math.sqrt(5)), 4)) < 1e-7);
+    }
+  }
+  // Equal up to the last bits (one system's runs averaged in another order): identical too.
+  const close = new Map([...mine].map(([id, v]) => [id, { map: v.map + 1e-13, P_1: v.P_1 }]));
+  const g = testFamily({ mine, close, bm25 }, [["mine", "close"], ["mine", "bm25"]], ["map"]);
+  assert.deepEqual([g.identical.length, g.sizes.map], [1, 1]);
+  // Every pair identical: nothing tested, m = 0, no level for the measure.
+  const none = testFamily({ mine, copy }, [["mine", "copy"]], ["map"]);
+  assert.deepEqual([none.tests, none.size, none.sizes, none.levels], [[], 0, { map: 0 }, {}]);
+});
