@@ -31,7 +31,7 @@ export { analyzeTies, failures, largestDifferences, queryValues, signTest } from
 export { checkLeakage, heldOutExperiment, judgmentSplitLeak, testFamily } from "./stats/mod.ts";
 export { measureSpreadOverRuns, scoreSlice, spreadOverRuns, summarizeRuns } from "./stats/mod.ts";
 export { compareOverRuns, comparisonRows, singleRunComparisons } from "./stats/mod.ts";
-export { splitByJudgment, splitByQuery, tConfidenceInterval } from "./stats/mod.ts";
+export { formatP, splitByJudgment, splitByQuery, tConfidenceInterval } from "./stats/mod.ts";
 export { checkQrcdLeakage, labelAgreement, overfittingWarning } from "./stats/mod.ts";
 // Seeds: two regimes over the same seeds are pairs (paired t, Pitman–Morgan, the drop under noise).
 export { holm, noiseInteraction, pairedSeedTests, pairedVarianceTest } from "./stats/mod.ts";

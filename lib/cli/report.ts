@@ -23,7 +23,8 @@ import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
 import { specFromFlags } from "../report/systems_spec.ts";
-import { familySizeText, NOT_TESTED, pText } from "../report/systems_tables.ts";
+import { familySizeText, NOT_TESTED } from "../report/systems_tables.ts";
+import { formatP } from "../stats/p_value.ts";
 import { measureLabel, PROTOCOL_MEASURES } from "../metrics/mod.ts";
 
 function mb(bytes: number): string {
@@ -187,8 +188,8 @@ export const reportCommand: Command = {
         }
         console.log(
           `${pair}${t.difference.toFixed(4)} [${t.lower.toFixed(4)}, ${t.upper.toFixed(4)}] ` +
-            `(${+((f.levels?.map ?? f.level) * 100).toFixed(2)}%), p ${pText(t.p)}, ` +
-            `adjusted (x${m}) ${pText(t.pAdjusted)}${t.significant ? ": significant" : ""}`,
+            `(${+((f.levels?.map ?? f.level) * 100).toFixed(2)}%), p ${formatP(t.p)}, ` +
+            `adjusted (x${m}) ${formatP(t.pAdjusted)}${t.significant ? ": significant" : ""}`,
         );
       }
     }

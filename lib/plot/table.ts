@@ -7,6 +7,7 @@
  */
 import type { Displayable, MimeBundle } from "./display.ts";
 import { markdownText } from "../metrics/output.ts";
+import { formatP, isPValueColumn } from "../stats/p_value.ts";
 
 /** A table row: column name to value. */
 export type Row = Record<string, string | number | boolean | null | undefined>;
@@ -26,9 +27,23 @@ function escapeHtml(s: string): string {
     .replaceAll('"', "&quot;");
 }
 
-/** Formats one cell value: integers as they are, other numbers to `digits` places. */
-export function formatCell(value: Row[string], digits = 4): string {
+/**
+ * Formats one cell value: integers as they are, other numbers to `digits` places; in a column
+ * of p-values (by its name, `isPValueColumn`) every number as the kit prints a p (`formatP`:
+ * `3.4e-6`, never `0.0000`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatCell } from "./table.ts";
+ * assert.deepEqual([formatCell(0.61234), formatCell(3.4e-6, 4, "p"), formatCell(7)], ["0.6123", "3.4e-6", "7"]);
+ * ```
+ */
+export function formatCell(value: Row[string], digits = 4, column?: string): string {
   if (value === null || value === undefined) return "";
+  if (typeof value === "number" && column !== undefined && isPValueColumn(column)) {
+    return formatP(value);
+  }
   if (typeof value === "number") {
     return Number.isInteger(value) ? String(value) : value.toFixed(digits);
   }
@@ -58,12 +73,14 @@ export function tableBundle(rows: readonly Row[], options: TableOptions = {}): M
   const fractional = columns.map((c) =>
     rows.some((r) => typeof r[c] === "number" && !Number.isInteger(r[c]))
   );
+  // A column of p-values prints each as the kit prints a p (formatCell with its name).
+  const pColumn = columns.map(isPValueColumn);
   const cells = rows.map((r) =>
     columns.map((c, i) => {
       const v = r[c];
-      return fractional[i] && typeof v === "number" && Number.isFinite(v)
+      return fractional[i] && !pColumn[i] && typeof v === "number" && Number.isFinite(v)
         ? v.toFixed(digits)
-        : formatCell(v, digits);
+        : formatCell(v, digits, c);
     })
   );
   const align = (i: number) => ` style="text-align:${numeric[i] ? "right" : "left"}"`;

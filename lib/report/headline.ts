@@ -37,7 +37,7 @@ function escapeHtml(s: string): string {
  * ```
  */
 export function headlineBundle(h: Headline): MimeBundle {
-  const items = Object.entries(h.numbers).map(([k, v]) => [k, formatCell(v)] as const);
+  const items = Object.entries(h.numbers).map(([k, v]) => [k, formatCell(v, 4, k)] as const);
   return {
     // Entries, not an object: nbformat writes JSON with sorted keys, which would lose the order.
     [HEADLINE_MIME]: { title: h.title, entries: Object.entries(h.numbers) },

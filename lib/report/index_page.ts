@@ -80,7 +80,7 @@ export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): stri
   const rows = entries.map((e, i) => {
     const heads = e.headlines.map((h) =>
       `<div class="h"><span class="ht">${esc(h.title)}</span> ` +
-      Object.entries(h.numbers).map(([k, v]) => `${esc(k)} <b>${esc(formatCell(v))}</b>`)
+      Object.entries(h.numbers).map(([k, v]) => `${esc(k)} <b>${esc(formatCell(v, 4, k))}</b>`)
         .join(" &middot; ") +
       "</div>"
     ).join("");
@@ -101,7 +101,7 @@ ${
       info.systems.map((s) =>
         `<tr><td><a href="${esc(entries[0]?.html ?? "")}">${esc(s.name)}</a></td>` +
         `<td>${esc(s.what)}</td><td>` +
-        Object.entries(s.numbers).map(([k, v]) => `${esc(k)} <b>${esc(formatCell(v))}</b>`)
+        Object.entries(s.numbers).map(([k, v]) => `${esc(k)} <b>${esc(formatCell(v, 4, k))}</b>`)
           .join(" &middot; ") +
         "</td></tr>"
       ).join("\n")

@@ -14,6 +14,7 @@ import { bar, type Figure, scatter } from "../plot/figures.ts";
 import type { Row } from "../plot/table.ts";
 import type { Failures, QuestionOutcome } from "../stats/error_analysis.ts";
 import { type Family, identicalSystems } from "../stats/family.ts";
+import { formatP } from "../stats/p_value.ts";
 import type { RunLine, SystemsReport } from "./systems_report.ts";
 
 /**
@@ -39,18 +40,18 @@ function fmt(x: number, digits = 4): string {
 }
 
 /**
- * A p-value as the tables show it: four decimals, or two significant digits in exponent form
- * below 0.0001 (never a p of "0.0000").
+ * A p-value as the tables show it: the kit's one form (`formatP`: four decimals rounded as C
+ * rounds them, exponent form below 0.0001; never a p of "0.0000").
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { pText } from "./systems_tables.ts";
- * assert.deepEqual([pText(0.04213), pText(3.4158e-6), pText(1)], ["0.0421", "3.4e-6", "1.0000"]);
+ * assert.deepEqual([pText(0.04213), pText(3.4158e-6), pText(1), pText(1 / 32)], ["0.0421", "3.4e-6", "1.0000", "0.0312"]);
  * ```
  */
 export function pText(p: number): string {
-  return p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+  return formatP(p);
 }
 
 function interval(lower: number, upper: number): string {

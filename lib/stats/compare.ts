@@ -24,6 +24,7 @@ import { DEFAULT_SEED, type Seed } from "./random.ts";
 import { exactSignFlipCount, signFlipCounts } from "./randomization.ts";
 import { commonQueries } from "./query_set.ts";
 import { formatFixedC } from "../metrics/c_printf.ts";
+import { formatP } from "./p_value.ts";
 import { csvText, latexText, markdownText } from "../metrics/output.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
 
@@ -311,10 +312,6 @@ function fmt(x: number, digits: number): string {
   return formatFixedC(x, digits);
 }
 
-function fmtP(p: number): string {
-  return p < 1e-4 ? p.toExponential(1) : formatFixedC(p, 4);
-}
-
 /** Options of the exports. */
 export interface ExportOptions {
   /** Decimals of the values (default 4). */
@@ -385,7 +382,7 @@ export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): str
       lines.push(
         `| ${markdownText(measureLabel(p.measure))} | ${markdownText(p.a)} | ${
           markdownText(p.b)
-        } | ${fmt(p.meanDifference, d)} |${interval} ${fmtP(p.p)} | ${fmtP(p.pAdjusted)} | ${
+        } | ${fmt(p.meanDifference, d)} |${interval} ${formatP(p.p)} | ${formatP(p.pAdjusted)} | ${
           p.significant ? "yes" : "no"
         } |`,
       );
@@ -443,8 +440,8 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
       ...t.pairs.map((p) =>
         `${latexText(measureLabel(p.measure))} & ${latexText(p.a)} & ${latexText(p.b)} & ${
           fmt(p.meanDifference, d)
-        } & ${p.ci ? `[${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] & ` : ""}${fmtP(p.p)} & ${
-          fmtP(p.pAdjusted)
+        } & ${p.ci ? `[${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] & ` : ""}${formatP(p.p)} & ${
+          formatP(p.pAdjusted)
         } \\\\`
       ),
       "\\bottomrule",

@@ -20,6 +20,8 @@ export type { RandomizationResult, TTestResult } from "./significance.ts";
 export { identicalSystems, testFamily } from "./family.ts";
 export type { Family, FamilyTest, IdenticalPair, IdenticalSystems } from "./family.ts";
 export { signTest } from "./sign_test.ts";
+// How every p is printed (4 decimals as C rounds them, exponent form below 1e-4).
+export { formatP, isPValueColumn, P_EXPONENT_BELOW } from "./p_value.ts";
 export type { SignTestResult } from "./sign_test.ts";
 // Comparison tables of systems (significance letters), as Markdown, LaTeX and CSV.
 export { compareSystems, pairedBootstrapCI, toCsv, toLatex, toMarkdown } from "./compare.ts";

@@ -14,6 +14,7 @@ import {
   runFromScores,
 } from "../../lib/mod.ts";
 import { SAMPLES_DIR } from "../../lib/data/paths.ts";
+import { formatP } from "../../lib/stats/p_value.ts";
 import { runPlainNbconvert } from "./plain_nbconvert.ts";
 
 const MOD = new URL("../../lib/mod.ts", import.meta.url).href;
@@ -136,7 +137,7 @@ Deno.test({
       assert.equal(plain(outputs[2][0]), String(report.family!.questions));
       const html = String(outputs[3][0].data!["text/html"] as string[] | string);
       for (const t of report.family!.tests.filter((t) => t.measure === "map")) {
-        assert.ok(html.includes(t.p.toFixed(4)), `p ${t.p} in the records table`);
+        assert.ok(html.includes(formatP(t.p)), `p ${t.p} in the records table`);
       }
       assert.equal(plain(outputs[4][0]), "clean");
       assert.match(
