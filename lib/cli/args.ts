@@ -8,6 +8,7 @@
  * @module
  */
 import { type FilterName, FILTERS, protocolFilter } from "../data/filters.ts";
+import { defaultCacheDir, SAMPLES_DIR } from "../data/paths.ts";
 import { KitError } from "../errors.ts";
 import { checkOutput } from "../io/output.ts";
 import { relevanceFromText } from "../metrics/engine/reading_rules.ts";
@@ -331,8 +332,15 @@ export interface OutputFlag {
  * assert.equal(await outputFlag(parseFlags([], spec)), undefined);
  * assert.deepEqual(await outputFlag(parseFlags(["--out", "-"], spec)), { path: "-", force: false });
  * ```
+ *
+ * `readFolders` are the folders the command reads (a model's folder, the corpus folder:
+ * {@link readFoldersOf}): an existing file inside them is never replaced, even with `--force`.
  */
-export async function outputFlag(p: Parsed, name = "out"): Promise<OutputFlag | undefined> {
+export async function outputFlag(
+  p: Parsed,
+  name = "out",
+  readFolders: readonly string[] = [],
+): Promise<OutputFlag | undefined> {
   const path = str(p, name);
   if (path === undefined) return undefined;
   if (path === "") throw new KitError(`--${name} needs a file name`);
@@ -342,8 +350,41 @@ export async function outputFlag(p: Parsed, name = "out"): Promise<OutputFlag | 
     if (name === "out") return { path, force };
     throw new KitError(`--${name} needs a file name ('-', standard output, is for --out only)`);
   }
-  await checkOutput(path, { force, inputs: givenPaths(p, name), named: `--${name}` });
+  await checkOutput(path, { force, inputs: givenPaths(p, name), readFolders, named: `--${name}` });
   return { path, force };
+}
+
+/**
+ * The folders a command reading a corpus (and a model) reads from: `--dir` (or, without it, the
+ * corpus cache and the bundled samples, where the corpus is read when nothing is fetched) and
+ * `--model` when it names a folder. An output never replaces a file inside them
+ * ({@link outputFlag}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DIR_OPTION, parseFlags, readFoldersOf } from "./args.ts";
+ * const p = parseFlags(["--dir", "corp", "--model", "lexical:bm25"], {
+ *   options: [DIR_OPTION, { name: "model", value: "M", help: "a model" }],
+ * });
+ * assert.deepEqual(readFoldersOf(p), ["corp"]);
+ * ```
+ */
+export function readFoldersOf(p: Parsed): string[] {
+  const dir = str(p, "dir");
+  const folders = dir === "samples" ? [SAMPLES_DIR] : dir !== undefined ? [dir] : [SAMPLES_DIR];
+  if (dir === undefined) {
+    try {
+      folders.unshift(defaultCacheDir());
+    } catch { /* the kit imported by URL: no cache folder of its own */ }
+  }
+  const model = str(p, "model");
+  if (model !== undefined) {
+    try {
+      if (Deno.statSync(model).isDirectory) folders.push(model);
+    } catch { /* a hub id or a lexical model: read from the cache, or nothing */ }
+  }
+  return folders;
 }
 
 /**

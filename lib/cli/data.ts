@@ -24,6 +24,7 @@ import {
   OUT_OPTION,
   outputFlag,
   parseFlags,
+  readFoldersOf,
   str,
 } from "./args.ts";
 import { qrcdStatsBySplit } from "./qrcd.ts";
@@ -141,7 +142,7 @@ const qrelsCommand: Command = {
     const name = oneOf(p.positionals[0], datasetNames("as2"), "corpus");
     const split = str(p, "split")!;
     const filter = filterFlag(p, split);
-    const out = await outputFlag(p);
+    const out = await outputFlag(p, "out", readFoldersOf(p));
     const loaded = await loadSplit(name, split, { filter, dir: str(p, "dir") });
     console.error(describeFilter(loaded.report));
     const qrels = qrelsFromQuestions(loaded.questions);

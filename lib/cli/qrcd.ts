@@ -37,6 +37,7 @@ import {
   OUT_OPTION,
   outputFlag,
   parseFlags,
+  readFoldersOf,
   str,
 } from "./args.ts";
 import type { Command } from "./command.ts";
@@ -175,7 +176,7 @@ export const qrcdBaselineCommand: Command = {
     if ((split === undefined) === (goldPath === undefined)) {
       throw new KitError("give exactly one of --split and --gold");
     }
-    const out = (await outputFlag(p))!;
+    const out = (await outputFlag(p, "out", readFoldersOf(p)))!;
     let records: PassageQuestion[];
     if (split !== undefined) {
       const s = oneOf(split, ["train", "dev", "test"], "split");

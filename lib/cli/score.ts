@@ -27,6 +27,7 @@ import {
   OUT_OPTION,
   outputFlag,
   parseFlags,
+  readFoldersOf,
   required,
   RUN_ID_OPTION,
   str,
@@ -110,8 +111,8 @@ export const scoreCommand: Command = {
     const shard = resolveShard({ shard: str(p, "shard"), shards: str(p, "shards") });
     shardedOut(p, shard);
     // Checked before the work: an output that cannot be written fails now, not after scoring.
-    const out = (await outputFlag(p))?.path;
-    if (ltr.saveModel) await outputFlag(p, "save-model");
+    const out = (await outputFlag(p, "out", readFoldersOf(p)))?.path;
+    if (ltr.saveModel) await outputFlag(p, "save-model", readFoldersOf(p));
     const force = p.values.force === true;
     const split = out === undefined ? str(p, "split") ?? "" : required(p, "split");
     const qrcd = findDataset(dataset).task === "qrcd";

@@ -245,6 +245,57 @@ export function refuseInputAsOutput(
 }
 
 /**
+ * Refuses an output `path` that would replace an existing file inside one of `folders`, the
+ * folders the command reads from (a model's folder, the corpus folder), even with `--force`:
+ * the file may be what the command reads (a model's weights, a split's file), and the kit never
+ * replaces a file there. A new file beside them is not refused. Folders that do not exist are
+ * skipped; links are followed on both sides.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refuseReplacingInFolders } from "./output.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/model/onnx`, { recursive: true });
+ * await Deno.writeTextFile(`${dir}/model/onnx/model.onnx`, "weights");
+ * refuseReplacingInFolders(`${dir}/model/scores.run`, [`${dir}/model`], "--out");
+ * assert.throws(
+ *   () => refuseReplacingInFolders(`${dir}/model/onnx/model.onnx`, [`${dir}/model/`], "--out"),
+ *   /--out .*model\.onnx would replace a file inside .*model\/, a folder this command reads/,
+ * );
+ * ```
+ */
+export function refuseReplacingInFolders(
+  path: string,
+  folders: readonly string[],
+  named: string,
+): void {
+  if (path === "-" || !fileId(path)) return;
+  let real: string;
+  try {
+    real = Deno.realPathSync(path);
+  } catch {
+    return;
+  }
+  for (const folder of folders) {
+    let base: string;
+    try {
+      if (!Deno.statSync(folder).isDirectory) continue;
+      base = Deno.realPathSync(folder).replace(/\/+$/, "");
+    } catch {
+      continue;
+    }
+    if (real.startsWith(`${base}/`)) {
+      throw new KitError(
+        `${named} ${path} would replace a file inside ${folder}, a folder this command reads ` +
+          `(a model's weights or a corpus file may be that file): refused even with --force; ` +
+          `choose another ${named}`,
+      );
+    }
+  }
+}
+
+/**
  * Checks, before any work, that `path` can be written: not one of the command's `inputs`
  * (refused even with `force`: {@link refuseInputAsOutput}, which names the output as `named`,
  * default `--out`); it resolves like `writeFileAtomic` resolves it, refuses an existing file
@@ -271,9 +322,15 @@ export function refuseInputAsOutput(
  */
 export async function checkOutput(
   path: string,
-  options: { force?: boolean; inputs?: readonly string[]; named?: string } = {},
+  options: {
+    force?: boolean;
+    inputs?: readonly string[];
+    readFolders?: readonly string[];
+    named?: string;
+  } = {},
 ): Promise<OutputTarget> {
   refuseInputAsOutput(path, options.inputs ?? [], options.named ?? "--out");
+  refuseReplacingInFolders(path, options.readFolders ?? [], options.named ?? "--out");
   const target = await resolveOutput(path);
   if (target.kind === "stream") return target;
   if (target.exists && !options.force) throw refuseExisting(path, target.path);

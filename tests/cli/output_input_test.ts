@@ -96,3 +96,71 @@ Deno.test("-c and --intersect together are refused: two query sets asked for at 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("--out never replaces a file inside a folder the command reads: the model's, the corpus's (given or the default cache)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // A model folder and a corpus folder of the user's; the refusal comes before any loading.
+    await Deno.mkdir(`${dir}/mymodel/onnx`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/mymodel/onnx/model.onnx`, "fine-tuned weights");
+    await Deno.writeTextFile(`${dir}/mymodel/config.json`, "{}");
+    await Deno.mkdir(`${dir}/corp/wikiqa`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/corp/wikiqa/WikiQA-test.tsv`, "the corpus");
+    await Deno.mkdir(`${dir}/cache/wikiqa`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/cache/wikiqa/WikiQA-test.tsv`, "the installed corpus");
+    await Deno.symlink(`${dir}/mymodel/config.json`, `${dir}/config-link`);
+    const score = ["score", "--dataset", "wikiqa", "--split", "test", "--force"];
+    const cases: [string[], string][] = [
+      [[...score, "--model", "./mymodel", "--out", "mymodel/onnx/model.onnx"], "./mymodel"],
+      [[...score, "--model", "mymodel/", "--out", "config-link"], "mymodel/"],
+      [[
+        ...score,
+        "--model",
+        "lexical:bm25",
+        "--dir",
+        "corp",
+        "--out",
+        "corp/wikiqa/WikiQA-test.tsv",
+      ], "corp"],
+      [[
+        "data",
+        "qrels",
+        "wikiqa",
+        "--split",
+        "test",
+        "--dir",
+        "corp",
+        "--out",
+        "corp/wikiqa/WikiQA-test.tsv",
+        "--force",
+      ], "corp"],
+      // No --dir: the corpus cache ($QA_KIT_DATA_DIR) is read, so it is protected too.
+      [
+        [...score, "--model", "lexical:bm25", "--out", "cache/wikiqa/WikiQA-test.tsv"],
+        `${dir}/cache`,
+      ],
+    ];
+    for (const [args, folder] of cases) {
+      const r = await runCli(args, { cwd: dir, env: { QA_KIT_DATA_DIR: `${dir}/cache` } });
+      assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+      assert(
+        r.stderr.includes(`would replace a file inside ${folder}, a folder this command reads`),
+        r.stderr,
+      );
+    }
+    assertEquals(await Deno.readTextFile(`${dir}/mymodel/onnx/model.onnx`), "fine-tuned weights");
+    assertEquals(await Deno.readTextFile(`${dir}/mymodel/config.json`), "{}");
+    assertEquals(await Deno.readTextFile(`${dir}/corp/wikiqa/WikiQA-test.tsv`), "the corpus");
+    assertEquals(
+      await Deno.readTextFile(`${dir}/cache/wikiqa/WikiQA-test.tsv`),
+      "the installed corpus",
+    );
+    // A new file beside the model's is written as before (here: refused only for the bad model).
+    const beside = await runCli([...score, "--model", "./mymodel", "--out", "mymodel/scores.run"], {
+      cwd: dir,
+    });
+    assert(!beside.stderr.includes("would replace a file inside"), beside.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
