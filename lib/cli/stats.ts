@@ -24,6 +24,7 @@ import {
   toLatex,
   toMarkdown,
 } from "../stats/mod.ts";
+import { identicalLines } from "../report/systems_tables.ts";
 import type { Command } from "./command.ts";
 import {
   COMPLETE_OPTION,
@@ -170,6 +171,12 @@ export const compareCommand: Command = {
       queries: p.values.intersect ? "intersection" : "same",
       ...(bootstrapSamples === undefined ? {} : { bootstrap: { samples: bootstrapSamples } }),
     });
+    // A pair identical on every query of a measure is not tested there: said once per pair,
+    // in the report's words.
+    const identical = table.pairs.filter((p) => p.identical);
+    for (const line of identicalLines({ measures: table.measures, identical }, measureLabel)) {
+      console.error(`warning: ${line}`);
+    }
     const text = format === "md"
       ? toMarkdown(table)
       : format === "latex"

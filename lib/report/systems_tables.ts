@@ -13,7 +13,7 @@ import type { Displayable, MimeBundle } from "../plot/display.ts";
 import { bar, type Figure, scatter } from "../plot/figures.ts";
 import type { Row } from "../plot/table.ts";
 import type { Failures, QuestionOutcome } from "../stats/error_analysis.ts";
-import { type Family, identicalSystems } from "../stats/family.ts";
+import { type Family, type IdenticalPairs, identicalSystems, NOT_TESTED } from "../stats/family.ts";
 import { formatP } from "../stats/p_value.ts";
 import type { RunLine, SystemsReport } from "./systems_report.ts";
 
@@ -270,8 +270,7 @@ export function spreadFigure(r: SystemsReport): Figure {
   );
 }
 
-/** What is said for a pair the family does not test: identical on every question. */
-export const NOT_TESTED = "identical on every question (not tested)";
+export { NOT_TESTED };
 
 /**
  * The family of tests, one row per measure and pair: the difference with its interval at the
@@ -330,7 +329,10 @@ export function familySizeText(f: Family, labelOf: (measure: string) => string):
  * One sentence per pair of systems identical on every question: which two, on which
  * measures, and what the family does with them (a likely mistake: the same run twice).
  */
-export function identicalLines(f: Family, labelOf: (measure: string) => string): string[] {
+export function identicalLines(
+  f: IdenticalPairs,
+  labelOf: (measure: string) => string,
+): string[] {
   return identicalSystems(f).map((p) =>
     `${JSON.stringify(p.a)} and ${JSON.stringify(p.b)} are identical on every question` +
     (p.everyMeasure

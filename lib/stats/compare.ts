@@ -9,6 +9,12 @@
  * the p-values of one measure are adjusted together (Holm by default, over the k(k-1)/2
  * pairs), and a pair is significant when its adjusted p <= alpha.
  *
+ * A pair whose per-query differences on a measure are all 0 (within 1e-12: the same run under
+ * two names) is not tested on it, as in the report's family (`testFamily`): the t statistic is
+ * 0 / 0 and a randomization test's p = 1 is vacuous, so the pair gets no p (`identical`), and
+ * the correction runs over that measure's other pairs only (counting a p that can never be a
+ * false discovery would only raise the others' adjusted p).
+ *
  * @module
  */
 import { KitError } from "../errors.ts";
@@ -27,6 +33,7 @@ import { formatFixedC } from "../metrics/c_printf.ts";
 import { formatP } from "./p_value.ts";
 import { csvText, latexText, markdownText } from "../metrics/output.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
+import { NOT_TESTED, SAME_VALUE } from "./family.ts";
 
 /** Per-query values of one system: query id to (measure name to value), like `EvalResult.perQuery`. */
 export type PerQueryValues = Map<string, Record<string, number>>;
@@ -83,12 +90,17 @@ export interface PairResult {
    * both systems), when `bootstrap` is asked for.
    */
   ci?: ConfidenceInterval;
-  /** Unadjusted two-sided p. */
-  p: number;
-  /** p after the correction. */
-  pAdjusted: number;
-  /** pAdjusted <= alpha. */
+  /** Unadjusted two-sided p; null when the pair is `identical` (not tested). */
+  p: number | null;
+  /** p after the correction; null when the pair is `identical`. */
+  pAdjusted: number | null;
+  /** pAdjusted <= alpha (false when not tested). */
   significant: boolean;
+  /**
+   * The two systems have the same value on every query for this measure: not tested, and not
+   * counted among the pairs the measure's p-values are adjusted over.
+   */
+  identical: boolean;
 }
 
 /** The result of {@link compareSystems}. */
@@ -229,7 +241,8 @@ export function compareSystems(
     );
   const pairs: PairResult[] = [];
   for (const m of measures) {
-    const measurePairs: Omit<PairResult, "pAdjusted" | "significant">[] = [];
+    const measurePairs: (Omit<PairResult, "p" | "pAdjusted" | "significant"> & { p: number })[] =
+      [];
     tests.forEach((t, k) => {
       if (t.measure !== m) return;
       measurePairs.push({
@@ -241,12 +254,19 @@ export function compareSystems(
           ? { ci: pairedBootstrapCI(t.values[0], t.values[1], { ...options.bootstrap, seed }) }
           : {}),
         p: pValues[k],
+        identical: t.diffs.every((d) => Math.abs(d) <= SAME_VALUE),
       });
     });
-    const adjusted = adjustPValues(measurePairs.map((p) => p.p), correction);
-    measurePairs.forEach((p, k) => {
-      const significant = adjusted[k] <= alpha;
-      pairs.push({ ...p, pAdjusted: adjusted[k], significant });
+    const tested = measurePairs.filter((p) => !p.identical);
+    const adjusted = adjustPValues(tested.map((p) => p.p), correction);
+    measurePairs.forEach((p) => {
+      if (p.identical) {
+        pairs.push({ ...p, p: null, pAdjusted: null, significant: false });
+        return;
+      }
+      const pAdjusted = adjusted[tested.indexOf(p)];
+      const significant = pAdjusted <= alpha;
+      pairs.push({ ...p, pAdjusted, significant });
       if (significant && p.meanDifference !== 0) {
         const [winner, loser] = p.meanDifference > 0 ? [p.a, p.b] : [p.b, p.a];
         cells[winner][m].betterThan.push(labels[names.indexOf(loser)]);
@@ -307,6 +327,11 @@ function best(table: ComparisonTable, measure: string): number {
   return Math.max(...table.systems.map((s) => table.cells[s.name][measure].mean));
 }
 
+/** A p cell: empty for a pair not tested (identical on every query). */
+function pCell(p: number | null): string {
+  return p === null ? "" : formatP(p);
+}
+
 /** Fixed decimals rounded like C's printf (as trec_eval's output), not like toFixed. */
 function fmt(x: number, digits: number): string {
   return formatFixedC(x, digits);
@@ -323,12 +348,25 @@ export interface ExportOptions {
 function caption(t: ComparisonTable): string {
   const legend = labelLegend(t.measures);
   const pairs = t.systems.length * (t.systems.length - 1) / 2;
+  const identical = t.pairs.filter((p) => p.identical);
+  const sizes = t.measures.map((m) =>
+    `${measureLabel(m)} ${t.pairs.filter((p) => p.measure === m && !p.identical).length}`
+  );
   return `${t.numQ} queries; ${t.testDetail}. ${t.hypothesis}. p adjusted: ` +
     (t.correction === "none"
       ? "no correction (the same as p)"
-      : `${t.correction === "holm" ? "Holm" : "Bonferroni"}'s correction over the ${pairs} ` +
-        "pairs of each measure") +
+      : `${t.correction === "holm" ? "Holm" : "Bonferroni"}'s correction over the ` +
+        (identical.length === 0
+          ? `${pairs} pairs of each measure`
+          : `pairs of each measure tested (m: ${sizes.join(", ")})`)) +
     `; letters mark systems significantly worse (p adjusted <= ${t.alpha}); best in bold.` +
+    (identical.length === 0
+      ? ""
+      : ` ${
+        identical.map((p) =>
+          `${measureLabel(p.measure)} ${JSON.stringify(p.a)} - ${JSON.stringify(p.b)}`
+        ).join("; ")
+      }: ${NOT_TESTED}, no p, not counted in m.`) +
     (legend ? ` Measures in trec_eval's names: ${legend}.` : "");
 }
 
@@ -382,8 +420,8 @@ export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): str
       lines.push(
         `| ${markdownText(measureLabel(p.measure))} | ${markdownText(p.a)} | ${
           markdownText(p.b)
-        } | ${fmt(p.meanDifference, d)} |${interval} ${formatP(p.p)} | ${formatP(p.pAdjusted)} | ${
-          p.significant ? "yes" : "no"
+        } | ${fmt(p.meanDifference, d)} |${interval} ${pCell(p.p)} | ${pCell(p.pAdjusted)} | ${
+          p.identical ? NOT_TESTED : p.significant ? "yes" : "no"
         } |`,
       );
     }
@@ -440,8 +478,10 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
       ...t.pairs.map((p) =>
         `${latexText(measureLabel(p.measure))} & ${latexText(p.a)} & ${latexText(p.b)} & ${
           fmt(p.meanDifference, d)
-        } & ${p.ci ? `[${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] & ` : ""}${formatP(p.p)} & ${
-          formatP(p.pAdjusted)
+        } & ${p.ci ? `[${fmt(p.ci.lower, d)}, ${fmt(p.ci.upper, d)}] & ` : ""}${
+          p.identical
+            ? `\\multicolumn{2}{l}{${NOT_TESTED}}`
+            : `${pCell(p.p)} & ${pCell(p.pAdjusted)}`
         } \\\\`
       ),
       "\\bottomrule",
@@ -457,7 +497,9 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
  * The comparison as CSV (RFC 4180 quoting): one row per measure and system, with the mean,
  * the bootstrap interval (empty when not computed), the letters of the systems it is
  * significantly better than, the adjusted p-value against every other system
- * (`p_vs_<label>`; empty against itself) and, last, the raw one (`p_raw_vs_<label>`). Values are written with full precision; the
+ * (`p_vs_<label>`; empty against itself) and the raw one (`p_raw_vs_<label>`), and last the
+ * labels of the systems identical to it on every query (`identical_to`: those pairs are not
+ * tested, their p cells are empty). Values are written with full precision; the
  * `measure` column keeps the output names (`map`, `recip_rank`), for programs.
  *
  * @example
@@ -466,7 +508,7 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
  * import { compareSystems, toCsv } from "./compare.ts";
  * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
  * const csv = toCsv(compareSystems({ x: q([1, 0]), y: q([0, 0]) }, ["map"]));
- * assert(csv.split("\n")[0] === "measure,label,system,mean,ci_lower,ci_upper,better_than,p_vs_a,p_vs_b,p_raw_vs_a,p_raw_vs_b");
+ * assert(csv.split("\n")[0] === "measure,label,system,mean,ci_lower,ci_upper,better_than,p_vs_a,p_vs_b,p_raw_vs_a,p_raw_vs_b,identical_to");
  * ```
  */
 export function toCsv(t: ComparisonTable): string {
@@ -487,8 +529,9 @@ export function toCsv(t: ComparisonTable): string {
       header.push(`diff_vs_${s.label}`, `diff_lower_vs_${s.label}`, `diff_upper_vs_${s.label}`);
     }
   }
-  // The raw p-values last, so that the columns before them keep their places.
-  header.push(...t.systems.map((s) => `p_raw_vs_${s.label}`));
+  // The raw p-values last, so that the columns before them keep their places; then the
+  // labels of the systems identical to this one on every query (no p: not tested).
+  header.push(...t.systems.map((s) => `p_raw_vs_${s.label}`), "identical_to");
   const rows = [header.join(",")];
   for (const m of t.measures) {
     for (const s of t.systems) {
@@ -498,8 +541,10 @@ export function toCsv(t: ComparisonTable): string {
           p.measure === m &&
           ((p.a === s.name && p.b === o.name) || (p.a === o.name && p.b === s.name))
         )!;
-      const ps = t.systems.map((o) => pair(o) ? String(pair(o)!.pAdjusted) : "");
-      const raw = t.systems.map((o) => pair(o) ? String(pair(o)!.p) : "");
+      const text = (p: number | null | undefined) => p == null ? "" : String(p);
+      const ps = t.systems.map((o) => text(pair(o)?.pAdjusted));
+      const raw = t.systems.map((o) => text(pair(o)?.p));
+      const identicalTo = t.systems.filter((o) => pair(o)?.identical).map((o) => o.label);
       const diffs = !withCi ? [] : t.systems.flatMap((o) => {
         if (o.name === s.name) return ["", "", ""];
         const p = t.pairs.find((p) => p.measure === m && p.a === s.name && p.b === o.name);
@@ -521,6 +566,7 @@ export function toCsv(t: ComparisonTable): string {
           ...ps,
           ...diffs,
           ...raw,
+          identicalTo.join(""),
         ].map(csvText).join(","),
       );
     }

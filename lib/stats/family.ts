@@ -33,8 +33,18 @@ import { mean, pairedTTest, tConfidenceInterval } from "./significance.ts";
 /**
  * Two values closer than this are the same value (the sign test's tie): means over a system's
  * runs taken in another order can differ in the last bits.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SAME_VALUE } from "./family.ts";
+ * assert(Math.abs((0.1 + 0.2) - 0.3) <= SAME_VALUE);
+ * ```
  */
-const SAME = 1e-12;
+export const SAME_VALUE = 1e-12;
+
+/** What is said for a pair not tested because it is identical on every question. */
+export const NOT_TESTED = "identical on every question (not tested)";
 
 /** One pair of the family on one measure. */
 export interface FamilyTest {
@@ -167,7 +177,7 @@ export function testFamily(
     const differing: { a: string; b: string; va: number[]; vb: number[] }[] = [];
     for (const [a, b] of pairs) {
       const va = values(a, measure), vb = values(b, measure);
-      if (va.every((x, i) => Math.abs(x - vb[i]) <= SAME)) {
+      if (va.every((x, i) => Math.abs(x - vb[i]) <= SAME_VALUE)) {
         identical.push({ measure, a, b, mean: mean(va) });
       } else differing.push({ a, b, va, vb });
     }
@@ -210,6 +220,15 @@ export function testFamily(
   };
 }
 
+/**
+ * What {@link identicalSystems} reads: the measures, and the pairs identical on each (a
+ * {@link Family}, or `eval compare`'s pairs whose `identical` is true).
+ */
+export interface IdenticalPairs {
+  measures: readonly string[];
+  identical?: readonly { measure: string; a: string; b: string }[];
+}
+
 /** Two systems of a family equal on every question of some measures ({@link identicalSystems}). */
 export interface IdenticalSystems {
   a: string;
@@ -234,7 +253,7 @@ export interface IdenticalSystems {
  * assert.deepEqual(identicalSystems(f), [{ a: "mine", b: "copy", measures: ["map", "P_1"], everyMeasure: true }]);
  * ```
  */
-export function identicalSystems(f: Family): IdenticalSystems[] {
+export function identicalSystems(f: IdenticalPairs): IdenticalSystems[] {
   const byPair = new Map<string, IdenticalSystems>();
   for (const p of f.identical ?? []) {
     const key = JSON.stringify([p.a, p.b]);

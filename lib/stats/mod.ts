@@ -18,7 +18,13 @@ export type { RandomizationResult, TTestResult } from "./significance.ts";
 // The family of pairs a researcher asks about (paired t, Bonferroni, intervals that agree);
 // wins, losses and ties with the sign test.
 export { identicalSystems, testFamily } from "./family.ts";
-export type { Family, FamilyTest, IdenticalPair, IdenticalSystems } from "./family.ts";
+export type {
+  Family,
+  FamilyTest,
+  IdenticalPair,
+  IdenticalPairs,
+  IdenticalSystems,
+} from "./family.ts";
 export { signTest } from "./sign_test.ts";
 // How every p is printed (4 decimals as C rounds them, exponent form below 1e-4).
 export { formatP, isPValueColumn, P_EXPONENT_BELOW } from "./p_value.ts";

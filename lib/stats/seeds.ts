@@ -22,6 +22,7 @@ import {
   type ComparisonTable,
   type PerQueryValues,
 } from "./compare.ts";
+import { NOT_TESTED } from "./family.ts";
 import { mean, pairedRandomizationTest } from "./significance.ts";
 import { spreadOverRuns, type StabilityOptions, type StabilityResult } from "./stability.ts";
 import type { Seed } from "./random.ts";
@@ -151,8 +152,8 @@ export function comparisonRows(t: ComparisonTable): Record<string, string | numb
     "mean a": t.cells[p.a][p.measure].mean,
     "mean b": t.cells[p.b][p.measure].mean,
     "a - b": p.meanDifference,
-    [t.correction === "none" ? "p" : `p (${t.correction})`]: p.pAdjusted,
-    [`p <= ${t.alpha}`]: p.significant ? "yes" : "no",
+    [t.correction === "none" ? "p" : `p (${t.correction})`]: p.pAdjusted ?? "",
+    [`p <= ${t.alpha}`]: p.identical ? NOT_TESTED : p.significant ? "yes" : "no",
   }));
 }
 

@@ -259,7 +259,8 @@ realDataTest(
     );
     assert.equal(f.p.toFixed(2), "0.24");
     const p = (noise: number) =>
-      compareOverRuns({ a: byNoise.get(noise)![0], b: byNoise.get(noise)![1] }, ["map"]).pairs[0].p;
+      compareOverRuns({ a: byNoise.get(noise)![0], b: byNoise.get(noise)![1] }, ["map"]).pairs[0]
+        .p!;
     assert.deepEqual([p(0), p(0.1), p(0.2)].map((v) => v.toFixed(3)), ["0.280", "0.005", "0.016"]);
     const picked = singleRunComparisons(tanda, ft, "map", { pairs: "extremes" }).map((c) => c.p);
     assert.deepEqual(picked.map((v) => v.toFixed(4)), ["0.0230", "0.0235"]);

@@ -57,7 +57,8 @@ Deno.test("pairing is by query id, not by insertion order", () => {
   const b = new Map([["q3", { map: 1 }], ["q1", { map: 1 }], ["q2", { map: 0 }]]);
   const t = compareSystems({ a, b }, ["map"]);
   assert.equal(t.pairs[0].meanDifference, 0);
-  assert.equal(t.pairs[0].p, 1);
+  // Paired by id, the two are the same on every query: no test, no p.
+  assert.deepEqual([t.pairs[0].identical, t.pairs[0].p, t.pairs[0].pAdjusted], [true, null, null]);
 });
 
 Deno.test("different query sets are an error unless intersection is asked for", () => {
@@ -107,6 +108,7 @@ Deno.test("exports: Markdown, LaTeX, CSV carry the same numbers", () => {
     "diff_upper_vs_b",
     "p_raw_vs_a",
     "p_raw_vs_b",
+    "identical_to",
   ]);
   assert.equal(csv.length, 5);
   const rrStrong = csv.find((r) => r[0] === "recip_rank" && r[2] === "strong")!;
