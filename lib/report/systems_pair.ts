@@ -14,7 +14,7 @@ import { measureLabel } from "../metrics/protocol_measures.ts";
 import type { Row } from "../plot/table.ts";
 import { breakdown, CANDIDATE_GROUPS, candidateGroup, questionWord } from "../stats/breakdown.ts";
 import type { PerQueryValues } from "../stats/compare.ts";
-import type { Family } from "../stats/family.ts";
+import { type Family, SAME_VALUE } from "../stats/family.ts";
 import { signTest } from "../stats/sign_test.ts";
 import { mean, pairedTTest, sampleSd } from "../stats/significance.ts";
 import { KIT_BASELINES, type ResolvedSpec } from "./systems_spec.ts";
@@ -36,9 +36,13 @@ export interface ComparedPair {
 
 /**
  * The two systems of the error analysis: `spec.compare` when given; else, with two or more
- * systems of the user's, their two best by MAP (the comparison the analyst means); with one,
- * it against the strongest kit baseline that is not the same model (a `--model` system scored
- * from `ltr` is not compared with `ltr (kit)`); none without a system of the user's.
+ * systems of the user's, their best by MAP and the next best that is not identical to it on
+ * every question's MAP (`identical`; the same run under two names has nothing to analyse);
+ * with one, or when all of the user's are identical to the best (said in the reason), the
+ * best against the strongest kit baseline that is not the same model (a `--model` system
+ * scored from `ltr` is not compared with `ltr (kit)`) nor identical to it; when every
+ * candidate is identical, the user's two best, the reason saying so; none without a system of
+ * the user's.
  *
  * @example
  * ```ts
@@ -51,29 +55,84 @@ export interface ComparedPair {
  * assert.deepEqual([comparedPair(spec, maps)!.a, comparedPair(spec, maps)!.b], ["mine", "BM25 (kit)"]);
  * const two = { ...spec, systems: [...spec.systems, { name: "other", runs: ["/r"] }] };
  * assert.deepEqual([comparedPair(two, new Map([...maps, ["other", 0.5]]))!.b], ["other"]);
+ * // "other" is "mine" under another name: the next best that differs is a baseline.
+ * const same = (a: string, b: string) => [a, b].sort().join() === "mine,other";
+ * assert.equal(comparedPair(two, new Map([...maps, ["other", 0.7]]), same)!.b, "BM25 (kit)");
  * ```
  */
 export function comparedPair(
   spec: Pick<ResolvedSpec, "systems" | "compare">,
   maps: ReadonlyMap<string, number>,
+  identical: (a: string, b: string) => boolean = () => false,
 ): ComparedPair | undefined {
   if (spec.compare) {
     return { a: spec.compare[0], b: spec.compare[1], reason: "the pair given (compare)" };
   }
   const byMap = [...maps].sort((x, y) => y[1] - x[1]).map(([n]) => n);
   const user = byMap.filter((n) => spec.systems.some((s) => s.name === n));
-  if (user.length >= 2) {
-    return { a: user[0], b: user[1], reason: "your two best systems by MAP" };
-  }
   if (user.length === 0) return undefined;
   const best = user[0];
+  const next = user.slice(1).find((n) => !identical(best, n));
+  if (next !== undefined) {
+    return {
+      a: best,
+      b: next,
+      reason: next === user[1]
+        ? "your two best systems by MAP"
+        : `your best system by MAP and the next best that is not identical to it on every ` +
+          `question (${user.slice(1, user.indexOf(next)).join(", ")} identical to it)`,
+    };
+  }
+  // Every other system of the user's, if any, gives the best's MAP on every question.
+  const same = user.length > 1
+    ? `your systems are identical on every question by MAP (${user.join(", ")}): `
+    : "";
   const model = spec.systems.find((s) => s.name === best)?.model;
-  const baseline = byMap.find((n) => KIT_BASELINES.some((b) => b.name === n && b.model !== model));
-  if (baseline === undefined) return undefined;
+  const baseline = byMap.find((n) =>
+    KIT_BASELINES.some((b) => b.name === n && b.model !== model) && !identical(best, n)
+  );
+  if (baseline !== undefined) {
+    return {
+      a: best,
+      b: baseline,
+      reason: `${same}your ${
+        same ? "best " : ""
+      }system against the strongest kit baseline that is not the same model`,
+    };
+  }
+  if (user.length < 2) return undefined;
   return {
     a: best,
-    b: baseline,
-    reason: "your system against the strongest kit baseline that is not the same model",
+    b: user[1],
+    reason: `your two best systems by MAP; ${same}no question tells them apart`,
+  };
+}
+
+/**
+ * Whether two systems have the same value of `measure` on every question (within
+ * `SAME_VALUE`, as the family's identical pairs), from each system's per-question values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { identicalOn } from "./systems_pair.ts";
+ * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+ * const same = identicalOn(new Map([["a", q([1, 0.5])], ["b", q([1, 0.5])], ["c", q([1, 0])]]), "map");
+ * assert.deepEqual([same("a", "b"), same("a", "c")], [true, false]);
+ * ```
+ */
+export function identicalOn(
+  values: ReadonlyMap<string, PerQueryValues>,
+  measure: string,
+): (a: string, b: string) => boolean {
+  return (a, b) => {
+    const va = values.get(a), vb = values.get(b);
+    if (!va || !vb || va.size !== vb.size) return false;
+    for (const [q, row] of va) {
+      const other = vb.get(q)?.[measure];
+      if (other === undefined || !(Math.abs(row[measure] - other) <= SAME_VALUE)) return false;
+    }
+    return true;
   };
 }
 

@@ -49,6 +49,7 @@ import {
   breakdownRows,
   type ComparedPair,
   comparedPair,
+  identicalOn,
   pairDifferenceRows,
   type PairOutcome,
   pairOutcomes,
@@ -436,7 +437,11 @@ export async function evaluateSystems(
       family = testFamily(values, pairs, NAMES);
       for (const line of identicalLines(family, measureLabel)) log(`warning: ${line}`);
     }
-    const chosen = comparedPair(resolved, new Map(systems.map((s) => [s.name, s.mean.map])));
+    const chosen = comparedPair(
+      resolved,
+      new Map(systems.map((s) => [s.name, s.mean.map])),
+      identicalOn(values, "map"),
+    );
     if (chosen) {
       const pairSystem = (name: string): PairSystem => ({
         name,

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {
   breakdownRows,
   comparedPair,
+  identicalOn,
   pairDifferenceRows,
   pairTextRows,
 } from "../../lib/report/systems_pair.ts";
@@ -100,6 +101,45 @@ Deno.test("the default pair: your two best; with one system, it against the stro
   );
   // No system of yours (QRCD runs only): no pair.
   assert.equal(comparedPair({ systems: [] }, maps({ "ltr (kit)": 0.69 })), undefined);
+});
+
+Deno.test("the default pair skips a system identical to the best on every question's MAP", () => {
+  const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
+  const values = new Map([
+    ["mine", q([1, 0.5, 0])],
+    ["mine again", q([1, 0.5, 0])],
+    ["other", q([0.5, 0.5, 0])],
+    ["BM25 (kit)", q([1, 0.5, 0])],
+    ["ltr (kit)", q([0, 0.5, 0.5])],
+  ]);
+  const same = identicalOn(values, "map");
+  const maps = (names: string[]) =>
+    new Map(names.map((n) => [n, [...values.get(n)!.values()].reduce((s, r) => s + r.map, 0) / 3]));
+  const systems = (...names: string[]) => ({
+    systems: names.map((name) => ({ name, runs: ["/r"] })),
+  });
+  const all = ["mine", "mine again", "other", "BM25 (kit)", "ltr (kit)"];
+  // Two runs of yours tie at the top: the next best that differs, and the reason says why.
+  const p = comparedPair(systems("mine", "mine again", "other"), maps(all), same)!;
+  assert.deepEqual([p.a, p.b], ["mine", "other"]);
+  assert.match(p.reason, /next best that is not identical to it on every question \(mine again /);
+  // All of yours identical: the strongest baseline that is not identical either (BM25 (kit)
+  // is the same run), said so.
+  const b = comparedPair(systems("mine", "mine again"), maps(all), same)!;
+  assert.deepEqual([b.a, b.b], ["mine", "ltr (kit)"]);
+  assert.match(
+    b.reason,
+    /^your systems are identical on every question by MAP \(mine, mine again\)/,
+  );
+  // One system, the only baseline identical to it: no pair rather than one with nothing to show.
+  assert.equal(
+    comparedPair(systems("mine"), maps(["mine", "BM25 (kit)"]), same),
+    undefined,
+  );
+  // Nothing differs at all: the two best, the reason saying no question tells them apart.
+  const none = comparedPair(systems("mine", "mine again"), maps(["mine", "mine again"]), same)!;
+  assert.deepEqual([none.a, none.b], ["mine", "mine again"]);
+  assert.match(none.reason, /identical on every question by MAP .*no question tells them apart/);
 });
 
 realDataTest(

@@ -271,6 +271,36 @@ Deno.test("evaluateSystems: a system identical to another on every question is n
   }
 });
 
+Deno.test("evaluateSystems: the error analysis's pair is not two systems identical on every question", async () => {
+  const folder = await Deno.makeTempDir();
+  try {
+    // The kit's BM25 asked for twice, above the sample run by MAP: your two best are the same.
+    const report = await evaluateSystems({
+      data: "sample",
+      baselines: false,
+      systems: [
+        { name: "bm25 once", model: "lexical:bm25" },
+        { name: "bm25 twice", model: "lexical:bm25" },
+        { name: "mine", runs: [SAMPLE_RUN] },
+      ],
+    }, { folder, log: () => {} });
+    const maps = Object.fromEntries(report.systems.map((s) => [s.name, s.mean.map]));
+    assert.equal(maps["bm25 once"], maps["bm25 twice"]);
+    assert.ok(maps["bm25 once"] > maps.mine, JSON.stringify(maps));
+    // Before: "bm25 once" against "bm25 twice", 0 wins, 0 losses, every question a tie.
+    const pair = report.pair!;
+    assert.deepEqual([pair.a, pair.b], ["bm25 once", "mine"]);
+    assert.match(
+      pair.reason,
+      /next best that is not identical to it on every question \(bm25 twice /,
+    );
+    const map = pair.outcomes.find((o) => o.measure === "map")!;
+    assert.ok(map.wins + map.losses > 0 && !map.identical, JSON.stringify(map));
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
 Deno.test("pairOutcomes: a pair equal on every question has no paired t (untestable), the sign test's counts only", () => {
   const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
   const [o] = pairOutcomes({ name: "a", values: q([1, 0.5, 0]) }, {
