@@ -163,12 +163,25 @@ export function sectionItems(r: SystemsReport, section: SectionName): (Displayab
       const oneM = sizes.every((m) => m === sizes[0]);
       const level = +(f.level * 100).toFixed(2);
       const identical = identicalLines(f, labelOf);
+      // A measure whose every pair is identical has m = 0: no test, nothing multiplied.
+      const untested = f.measures.filter((_, i) => sizes[i] === 0).map(labelOf);
+      const family = `The family: ${familySizeText(f, labelOf)} over ${f.questions} questions.`;
       return [
         note(
-          `The family: ${familySizeText(f, labelOf)} over ${f.questions} questions. Each p is ` +
-            `multiplied by ${oneM ? f.size : "its measure's m"} (Bonferroni); a pair is ` +
-            `significant when that adjusted p is at most ${f.alpha}, which is exactly when its ` +
-            `${oneM ? `${level}%` : `1 - ${f.alpha}/m`} interval excludes 0.`,
+          f.size === 0
+            ? `${family} Every pair is identical on every question of every measure: no test ` +
+              "on any measure (no p, no interval)."
+            : `${family} Each p is multiplied by ${
+              oneM ? f.size : "its measure's m"
+            } (Bonferroni); a pair is significant when that adjusted p is at most ${f.alpha}, ` +
+              `which is exactly when its ${
+                oneM ? `${level}%` : `1 - ${f.alpha}/m`
+              } interval excludes 0.` +
+              (untested.length
+                ? ` No test on ${untested.join(", ")}: every pair is identical on ${
+                  untested.length > 1 ? "them" : "it"
+                }.`
+                : ""),
         ),
         ...(identical.length ? [identicalBlock(identical)] : []),
         table(familyRows(r), { caption: "Your systems' pairs: A - B per measure" }),

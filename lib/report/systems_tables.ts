@@ -285,10 +285,17 @@ export function familyRows(r: SystemsReport): Row[] {
   const sizes = f.measures.map((m) => f.sizes?.[m] ?? f.size);
   const tested = sizes.filter((m) => m > 0);
   const oneM = tested.every((m) => m === tested[0]);
-  const intervalColumn = oneM
-    ? `${+((1 - f.alpha / (tested[0] ?? 1)) * 100).toFixed(2)}% interval`
+  // No test on any measure (every pair identical): no level and no multiplier to name.
+  const intervalColumn = tested.length === 0
+    ? "interval"
+    : oneM
+    ? `${+((1 - f.alpha / tested[0]) * 100).toFixed(2)}% interval`
     : `interval at 1 - ${f.alpha}/m`;
-  const adjustedColumn = oneM ? `p adjusted (x${tested[0] ?? 0})` : "p adjusted (x m)";
+  const adjustedColumn = tested.length === 0
+    ? "p adjusted"
+    : oneM
+    ? `p adjusted (x${tested[0]})`
+    : "p adjusted (x m)";
   const significantColumn = `significant (adjusted p <= ${f.alpha})`;
   const rows: Row[] = [];
   for (const [k, measure] of f.measures.entries()) {

@@ -271,6 +271,37 @@ Deno.test("evaluateSystems: a system identical to another on every question is n
   }
 });
 
+Deno.test("evaluateSystems: every pair identical (m = 0): the page says no test, names no multiplier", async () => {
+  const folder = await Deno.makeTempDir();
+  try {
+    const report = await evaluateSystems({
+      data: "sample",
+      baselines: false,
+      systems: [{ name: "mine", runs: [SAMPLE_RUN] }, { name: "mine again", runs: [SAMPLE_RUN] }],
+    }, { folder, log: () => {} });
+    const f = report.family!;
+    assert.equal(f.size, 0);
+    const text = sectionItems(report, "significance").map((d) =>
+      String((d as Displayable)[DISPLAY]()["text/plain"])
+    );
+    // Before: "Each p is multiplied by 0 (Bonferroni)" and a column "p adjusted (x0)".
+    assert.doesNotMatch(text.join("\n"), /multiplied by 0|x0\)/);
+    assert.match(
+      text[0],
+      /Every pair is identical on every question of every measure: no test on any measure \(no p, no interval\)\.$/,
+    );
+    const rows = familyRows(report);
+    assert.equal(rows.length, f.measures.length);
+    assert.deepEqual(Object.keys(rows[0]).filter((k) => /^p adjusted|interval$/.test(k)), [
+      "interval",
+      "p adjusted",
+    ]);
+    assert.equal(rows[0].interval, NOT_TESTED);
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
 Deno.test("evaluateSystems: the error analysis's pair is not two systems identical on every question", async () => {
   const folder = await Deno.makeTempDir();
   try {
