@@ -24,7 +24,7 @@ import {
   toLatex,
   toMarkdown,
 } from "../stats/mod.ts";
-import { identicalLines } from "../report/systems_tables.ts";
+import { identicalLines } from "../stats/family.ts";
 import type { Command } from "./command.ts";
 import {
   COMPLETE_OPTION,

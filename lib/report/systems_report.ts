@@ -34,7 +34,7 @@ import type { BackendChoice } from "../scoring/model/session_types.ts";
 import { chooseBackend } from "../scoring/model/backend.ts";
 import type { PerQueryValues } from "../stats/compare.ts";
 import { type Failures, failures } from "../stats/error_analysis.ts";
-import { type Family, testFamily } from "../stats/family.ts";
+import { type Family, identicalLines, testFamily } from "../stats/family.ts";
 import { queryValues } from "../stats/query_set.ts";
 import { DEFAULT_SEED } from "../stats/random.ts";
 import { DEFAULT_BOOTSTRAP_SAMPLES } from "../stats/significance.ts";
@@ -57,7 +57,6 @@ import {
   pairTextRows,
 } from "./systems_pair.ts";
 import { chooseCorpus } from "./systems_corpus.ts";
-import { identicalLines } from "./systems_tables.ts";
 import { measureLabel } from "../metrics/protocol_measures.ts";
 import { type TieSummary, tieSummary } from "./systems_ties.ts";
 import { qrcdReport, type ReportQrcd, type RunLine } from "./systems_qrcd.ts";

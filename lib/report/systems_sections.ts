@@ -14,6 +14,7 @@ import type { Figure } from "../plot/figures.ts";
 import { headline } from "./headline.ts";
 import { reportHeadline } from "./systems_files.ts";
 import type { SectionName, SystemsReport } from "./systems_report.ts";
+import { identicalLines } from "../stats/family.ts";
 import {
   corpusRows,
   differenceFigure,
@@ -22,7 +23,6 @@ import {
   familySizeText,
   gapRows,
   identicalBlock,
-  identicalLines,
   note,
   outcomeRows,
   publishedRows,

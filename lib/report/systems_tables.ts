@@ -332,25 +332,6 @@ export function familySizeText(f: Family, labelOf: (measure: string) => string):
   return left === 0 ? text : `${text} (${left} identical pair(s) not tested, not counted in m)`;
 }
 
-/**
- * One sentence per pair of systems identical on every question: which two, on which
- * measures, and what the family does with them (a likely mistake: the same run twice).
- */
-export function identicalLines(
-  f: IdenticalPairs,
-  labelOf: (measure: string) => string,
-): string[] {
-  return identicalSystems(f).map((p) =>
-    `${JSON.stringify(p.a)} and ${JSON.stringify(p.b)} are identical on every question` +
-    (p.everyMeasure
-      ? " of every measure (the same run given twice, or a run of a kit baseline?): their " +
-        "pair is not tested and not counted in m"
-      : ` for ${p.measures.map(labelOf).join(", ")}: not tested on ${
-        p.measures.length > 1 ? "those measures" : "that measure"
-      } nor counted in ${p.measures.length > 1 ? "their" : "its"} m`)
-  );
-}
-
 /** Tie analysis per system (means over its runs). */
 export function tieRows(r: SystemsReport): Row[] {
   const several = r.ties.some((t) => t.runs > 1);

@@ -27,8 +27,10 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import type { PerQueryValues } from "./compare.ts";
 import { mean, pairedTTest, tConfidenceInterval } from "./significance.ts";
+
+/** Query id to (measure name to value): compare.ts' `PerQueryValues` (not imported: compare.ts imports this module). */
+type PerQueryValues = Map<string, Record<string, number>>;
 
 /**
  * Two values closer than this are the same value (the sign test's tie): means over a system's
@@ -263,4 +265,35 @@ export function identicalSystems(f: IdenticalPairs): IdenticalSystems[] {
   }
   for (const e of byPair.values()) e.everyMeasure = e.measures.length === f.measures.length;
   return [...byPair.values()];
+}
+
+/**
+ * One sentence per pair of systems identical on every question: which two, on which
+ * measures, and what the family does with them (a likely mistake: the same run twice). The
+ * report's page and warnings and `eval compare` say it in these words.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { identicalLines } from "./family.ts";
+ * const lines = identicalLines(
+ *   { measures: ["map"], identical: [{ measure: "map", a: "x", b: "y" }] },
+ *   (m) => m.toUpperCase(),
+ * );
+ * assert.match(lines[0], /^"x" and "y" are identical on every question of every measure/);
+ * ```
+ */
+export function identicalLines(
+  f: IdenticalPairs,
+  labelOf: (measure: string) => string,
+): string[] {
+  return identicalSystems(f).map((p) =>
+    `${JSON.stringify(p.a)} and ${JSON.stringify(p.b)} are identical on every question` +
+    (p.everyMeasure
+      ? " of every measure (the same run given twice, or a run of a kit baseline?): their " +
+        "pair is not tested and not counted in m"
+      : ` for ${p.measures.map(labelOf).join(", ")}: not tested on ${
+        p.measures.length > 1 ? "those measures" : "that measure"
+      } nor counted in ${p.measures.length > 1 ? "their" : "its"} m`)
+  );
 }
