@@ -13,7 +13,7 @@ import type { Displayable, MimeBundle } from "../plot/display.ts";
 import { bar, type Figure, scatter } from "../plot/figures.ts";
 import type { Row } from "../plot/table.ts";
 import type { Failures, QuestionOutcome } from "../stats/error_analysis.ts";
-import { type Family, type IdenticalPairs, identicalSystems, NOT_TESTED } from "../stats/family.ts";
+import { type Family, identicalSystems, NOT_TESTED } from "../stats/family.ts";
 import { formatP } from "../stats/p_value.ts";
 import type { RunLine, SystemsReport } from "./systems_report.ts";
 
