@@ -7,25 +7,11 @@
  * both computed in Python, not with the kit's code.
  */
 import assert from "node:assert/strict";
-import { runCli } from "../helpers.ts";
+import { runCli, runPython, scipyPython } from "../helpers.ts";
 
-const PYTHON = Deno.env.get("KIT_SCIPY_PYTHON") ?? "python3";
-
-function hasScipy(): boolean {
-  try {
-    return new Deno.Command(PYTHON, {
-      args: ["-c", "import scipy"],
-      stdout: "null",
-      stderr: "null",
-    })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-const scipy = hasScipy();
-if (!scipy) console.error(`skipping the SciPy anchors: no ${PYTHON} with scipy`);
+// The oracle's Python (tests/helpers.ts: QA_KIT_REQUIRE_SCIPY=1 makes its absence a failure).
+const PYTHON = scipyPython();
+if (!PYTHON) console.error("skipping the SciPy anchors: no python3 with scipy");
 
 // The rank of the one relevant document in each of 8 questions: AP = RR = 1 / rank.
 const RANKS: Record<string, number[]> = {
@@ -64,17 +50,7 @@ print(json.dumps({"t": t, "bonferroni": bonferroni, "exact": r, "holm": holm}))
 `;
 
 async function python(): Promise<Record<string, Record<string, number>>> {
-  const child = new Deno.Command(PYTHON, {
-    args: ["-c", SCRIPT],
-    stdin: "piped",
-    stdout: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(JSON.stringify(RANKS)));
-  await w.close();
-  const out = await child.output();
-  assert.ok(out.success);
-  return JSON.parse(new TextDecoder().decode(out.stdout));
+  return await runPython(PYTHON!, SCRIPT, RANKS) as Record<string, Record<string, number>>;
 }
 
 async function writeRuns(dir: string): Promise<string[]> {
@@ -109,7 +85,7 @@ type Pair = {
 Deno.test({
   name: "eval compare: a run given twice is not tested, not in m, warned once (t test and " +
     "randomization; Bonferroni and Holm, against SciPy and brute force)",
-  ignore: !scipy,
+  ignore: !PYTHON,
   async fn() {
     const dir = await Deno.makeTempDir();
     try {

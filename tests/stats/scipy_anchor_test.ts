@@ -1,30 +1,17 @@
 /**
  * The family of tests and the sign test against SciPy, an independent implementation:
  * `scipy.stats.ttest_rel` (p and `confidence_interval` at the family's level) and
- * `scipy.stats.binomtest`. Runs when a `python3` with SciPy is on the PATH (or
- * `KIT_SCIPY_PYTHON` names one); otherwise it is ignored with the reason printed.
+ * `scipy.stats.binomtest`. Runs with the Python `scipyPython` finds (tests/helpers.ts);
+ * otherwise it is ignored with the reason printed (a failure under QA_KIT_REQUIRE_SCIPY=1).
  */
 import assert from "node:assert/strict";
 import { testFamily } from "../../lib/stats/family.ts";
 import { signTest } from "../../lib/stats/sign_test.ts";
+import { runPython, scipyPython } from "../helpers.ts";
 
-const PYTHON = Deno.env.get("KIT_SCIPY_PYTHON") ?? "python3";
-
-function hasScipy(): boolean {
-  try {
-    return new Deno.Command(PYTHON, {
-      args: ["-c", "import scipy"],
-      stdout: "null",
-      stderr: "null",
-    })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-const scipy = hasScipy();
-if (!scipy) console.error(`skipping the SciPy anchors: no ${PYTHON} with scipy`);
+// The oracle's Python (tests/helpers.ts: QA_KIT_REQUIRE_SCIPY=1 makes its absence a failure).
+const PYTHON = scipyPython();
+if (!PYTHON) console.error("skipping the SciPy anchors: no python3 with scipy");
 
 const SCRIPT = `
 import json, sys
@@ -44,7 +31,7 @@ print(json.dumps(out))
 Deno.test({
   name:
     "testFamily and signTest agree with scipy.stats (ttest_rel, its confidence_interval, binomtest)",
-  ignore: !scipy,
+  ignore: !PYTHON,
   async fn() {
     let s = 5;
     const r = () => (s = (s * 48271) % 2147483647) / 2147483647;
@@ -56,18 +43,8 @@ Deno.test({
         cases.push({ a, b, level: 1 - 0.05 / m, m });
       }
     }
-    const child = new Deno.Command(PYTHON, {
-      args: ["-c", SCRIPT],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(JSON.stringify(cases)));
-    await w.close();
-    const out = await child.output();
-    assert.ok(out.success, new TextDecoder().decode(out.stderr));
-    const expected = JSON.parse(new TextDecoder().decode(out.stdout));
+    // deno-lint-ignore no-explicit-any
+    const expected: any = await runPython(PYTHON!, SCRIPT, cases);
     cases.forEach((c, i) => {
       const q = (v: number[]) =>
         new Map(v.map((x, j) => [`q${String(j).padStart(3, "0")}`, { map: x }]));
@@ -111,24 +88,14 @@ print(json.dumps(out))
 Deno.test({
   name: "testFamily: a pair identical on every question is untestable in SciPy too (nan), and " +
     "left out of m: the other pairs adjusted over m = 2 at SciPy's 1 - 0.05/2 intervals",
-  ignore: !scipy,
+  ignore: !PYTHON,
   async fn() {
     // By hand: the same run under two names (mine, copy) beside two other systems.
     const mine = [0.5, 1, 0.25, 1, 0.3333333333333333, 0.5, 1, 0, 0.75, 1];
     const bm25 = [0.5, 0.5, 0.2, 1, 0.25, 0.5, 0.5, 0, 0.5, 1];
     const ltr = [1, 1, 0.25, 0.5, 0.5, 0.5, 1, 0.1, 0.75, 0.5];
-    const child = new Deno.Command(PYTHON, {
-      args: ["-c", IDENTICAL_SCRIPT],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(JSON.stringify({ mine, copy: mine, bm25, ltr })));
-    await w.close();
-    const out = await child.output();
-    assert.ok(out.success, new TextDecoder().decode(out.stderr));
-    const e = JSON.parse(new TextDecoder().decode(out.stdout));
+    // deno-lint-ignore no-explicit-any
+    const e: any = await runPython(PYTHON!, IDENTICAL_SCRIPT, { mine, copy: mine, bm25, ltr });
     assert.equal(e.identical, "nan");
     const q = (v: number[]) => new Map(v.map((x, j) => [`q${j}`, { map: x }]));
     const f = testFamily(
