@@ -10,6 +10,7 @@ import { exactSignFlipCount, signFlipCounts } from "../../lib/stats/randomizatio
 import { mulberry32 } from "../../lib/stats/random.ts";
 import { compareSystems } from "../../lib/stats/compare.ts";
 import { pairedRandomizationTest } from "../../lib/stats/significance.ts";
+import { runPython, scipyPython } from "../helpers.ts";
 
 /** One test at a time: a fresh generator from the seed, signs drawn query by query. */
 function plainCount(d: readonly number[], trials: number, seed: number): number {
@@ -117,19 +118,7 @@ Deno.test("pairedRandomizationTest: exact p equals the brute-force enumeration; 
   }
 });
 
-/** A python3 that imports scipy (`KIT_SCIPY_PYTHON`, else python3 on PATH), or undefined. */
-function scipyPython(): string | undefined {
-  for (const py of [Deno.env.get("KIT_SCIPY_PYTHON"), "python3"]) {
-    if (!py) continue;
-    try {
-      const out = new Deno.Command(py, { args: ["-c", "import scipy.stats"], stderr: "null" })
-        .outputSync();
-      if (out.success) return py;
-    } catch { /* not there */ }
-  }
-  return undefined;
-}
-
+// The oracle's Python (tests/helpers.ts: QA_KIT_REQUIRE_SCIPY=1 makes its absence a failure).
 const PYTHON = scipyPython();
 if (!PYTHON) {
   console.error(
@@ -155,18 +144,7 @@ Deno.test({
       "    out.append(float(r.pvalue))",
       "print(json.dumps(out))",
     ].join("\n");
-    const child = new Deno.Command(PYTHON!, {
-      args: ["-c", script],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(JSON.stringify(cases)));
-    await w.close();
-    const out = await child.output();
-    assert(out.success, new TextDecoder().decode(out.stderr));
-    const scipy: number[] = JSON.parse(new TextDecoder().decode(out.stdout));
+    const scipy = await runPython(PYTHON!, script, cases) as number[];
     cases.forEach(({ a, b }, i) => {
       const kit = pairedRandomizationTest(a, b);
       assert(kit.exact);
