@@ -91,10 +91,12 @@ export async function launchBrowser(): Promise<BrowserSession> {
     for (const path of tree.flatMap((d) => d.argv).map(profileOf)) if (path) profiles.add(path);
   };
   const removeScratch = onInterrupt(() => {
-    recordProfiles(descendants().filter(ours));
+    // One read of /proc before anything is signalled (a killed leader's helpers are re-parented).
+    const tree = descendants();
+    recordProfiles(tree.filter(ours));
     const picked = (d: Descendant) =>
       ours(d) || d.argv.some((a) => profiles.has(profileOf(a) ?? ""));
-    for (const d of descendants().filter(picked)) {
+    for (const d of tree.filter(picked)) {
       try {
         Deno.kill(-d.pid, "SIGKILL");
       } catch { /* not a group leader, or gone */ }
