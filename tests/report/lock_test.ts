@@ -51,3 +51,75 @@ Deno.test("two reports to one folder: the second is refused while the first runs
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a lock path that is not the kit's lock file is refused in one line naming it, and left as it is", async () => {
+  const dir = await Deno.makeTempDir();
+  const out = `${dir}/R`;
+  const lock = lockPathFor(out);
+  const victim = `${dir}/victim.txt`;
+  await Deno.writeTextFile(victim, "the user's notes\n");
+  const cases: [string, () => void, RegExp][] = [
+    ["a link to a file", () => Deno.symlinkSync(victim, lock), /is a symbolic link/],
+    ["a dangling link", () => Deno.symlinkSync(`${dir}/nowhere`, lock), /is a symbolic link/],
+    ["a link to a folder", () => Deno.symlinkSync(dir, lock), /is a symbolic link/],
+    ["a FIFO", () => new Deno.Command("mkfifo", { args: [lock] }).outputSync(), /is a FIFO/],
+    ["a folder", () => Deno.mkdirSync(lock), /is a folder/],
+    ["a hard link", () => Deno.linkSync(victim, lock), /is a hard link to another file/],
+    [
+      "someone else's file",
+      () => Deno.writeTextFileSync(lock, "secret contents\n"),
+      /is a file the kit did not write/,
+    ],
+  ];
+  try {
+    for (const [label, make, says] of cases) {
+      make();
+      const before = Deno.lstatSync(lock);
+      await assert.rejects(
+        () => lockOutput(out, "report"),
+        (e: Error) => {
+          assert.match(e.message, says, label);
+          assert(e.message.startsWith(`${lock}: the lock path is `), `${label}: ${e.message}`);
+          assert(!e.message.includes("notes") && !e.message.includes("secret"), label);
+          return true;
+        },
+      );
+      const after = Deno.lstatSync(lock);
+      assert.equal(after.ino, before.ino, `${label}: left as it was`);
+      assert.equal(Deno.readTextFileSync(victim), "the user's notes\n", label);
+      await Deno.remove(lock);
+    }
+    // A lock file the kit wrote and whose holder is gone is taken over.
+    Deno.writeTextFileSync(lock, "process 999999999, since 2026-01-01T00:00:00.000Z\n");
+    const taken = await lockOutput(out, "report");
+    assert.match(Deno.readTextFileSync(lock), new RegExp(`^process ${Deno.pid}, since `));
+    taken.release();
+    assert.throws(() => Deno.lstatSync(lock), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("report with its lock path a link to another file: exit 2 at once, the link and its target kept", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.copyFile(
+      new URL("../../data/samples/runs/wikiqa-test.run", import.meta.url).pathname,
+      `${dir}/bm25.run`,
+    );
+    await Deno.writeTextFile(`${dir}/victim`, "keep me\n");
+    await Deno.symlink("victim", `${dir}/.R.kit-lock`);
+    const r = await runCli(
+      ["report", "--run", "bm=bm25.run", "--out", "R", "--no-pdf", "--no-slides"],
+      { cwd: dir },
+    );
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /\.R\.kit-lock: the lock path is a symbolic link, not a lock file/);
+    assert(!r.stderr.includes("keep me"));
+    assert(Deno.lstatSync(`${dir}/.R.kit-lock`).isSymlink);
+    assert.equal(await Deno.readTextFile(`${dir}/victim`), "keep me\n");
+    assert.throws(() => Deno.lstatSync(`${dir}/R`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
