@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { loadCrossEncoder } from "../../lib/scoring/model/crossencoder.ts";
+import { diskTest, runCli } from "../helpers.ts";
 
 const FIXTURE = new URL("../fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
 const REF = JSON.parse(
@@ -82,3 +83,41 @@ Deno.test("one model spelt two ways shares one cache file and one id; two models
     await Deno.remove(root, { recursive: true });
   }
 });
+
+diskTest(
+  "a score cache on a read-only file system: the run is written all the same, with one warning naming --no-cache",
+  "1m",
+  async (disk) => {
+    const ro = await new Deno.Command("mount", { args: ["-o", "remount,ro", disk.dir] }).output();
+    assert(ro.success, "remount read-only");
+    const out = await Deno.makeTempDir();
+    try {
+      const args = ["score", "--model", FIXTURE, "--backend", "cpu", "--dataset", "wikiqa"];
+      const cached = await runCli([...args, "--split", "test", "--out", `${out}/a.run`], {
+        env: { QA_KIT_DATA_DIR: disk.dir },
+      });
+      assert.equal(cached.code, 0, cached.stderr);
+      const warnings = cached.stderr.split("\n").filter((l) => l.startsWith("warning: "));
+      assert.equal(warnings.length, 1, cached.stderr);
+      assert.match(warnings[0], /score cache could not be written .*read-only file system/);
+      assert.match(warnings[0], /pass --no-cache/);
+      const plain = await runCli([
+        ...args,
+        "--split",
+        "test",
+        "--out",
+        `${out}/b.run`,
+        "--no-cache",
+      ], {
+        env: { QA_KIT_DATA_DIR: disk.dir },
+      });
+      assert.equal(plain.code, 0, plain.stderr);
+      assert(!plain.stderr.includes("warning"), plain.stderr);
+      const run = await Deno.readTextFile(`${out}/a.run`);
+      assert(run.length > 0);
+      assert.equal(run, await Deno.readTextFile(`${out}/b.run`));
+    } finally {
+      await Deno.remove(out, { recursive: true });
+    }
+  },
+);

@@ -60,6 +60,25 @@ export function padBatch(encs: Encoded[], padId: number, multiple = 1) {
 }
 
 /**
+ * Writes the score cache; a cache that cannot be written (a read-only or full file system, a
+ * folder without write permission) never costs the scores just computed: they are returned
+ * all the same, and one warning says that they were not cached and how to go without the
+ * cache. The command's exit status is unchanged (docs/scoring.md).
+ */
+async function saveOrWarn(cache: ScoreCache): Promise<void> {
+  try {
+    await cache.save();
+  } catch (e) {
+    if (!(e instanceof KitError) && !(e instanceof Deno.errors.PermissionDenied)) throw e;
+    console.error(
+      `warning: the score cache could not be written (${e.message}); the scores were kept ` +
+        "for this run but not cached: pass --no-cache (scoreCache: false in TypeScript) to " +
+        "score without the cache, or make its folder writable",
+    );
+  }
+}
+
+/**
  * Loads a cross-encoder (local folder or hub repo id) as a pair scorer.
  *
  * @example
@@ -134,7 +153,7 @@ export async function loadCrossEncoder(
           opts?.onProgress?.(done, pairs.length);
         }
       } finally {
-        await cache?.save();
+        if (cache) await saveOrWarn(cache);
       }
       return out;
     },
