@@ -93,7 +93,8 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], wh
 /**
  * Reads an integer flag of at least `min` (0: a count or a seed; 1: a size), or `undefined`
  * when it is absent; anything else (a sign, a fraction, text) is refused with the flag's name
- * as the user wrote it (`-M`, `--threads`).
+ * as the user wrote it (`-M`, `--threads`), and so is a value past the flag's limit
+ * ({@link INTEGER_FLAG_LIMITS}; 2^53 - 1 for the rest), naming the limit.
  *
  * @example
  * ```ts
@@ -109,6 +110,8 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], wh
  * assert.equal(integerFlag(p, "seed", 0), 0);
  * assert.equal(integerFlag(p, "missing", 1), undefined);
  * assert.throws(() => integerFlag(p, "seed", 1), /--seed takes a positive integer, got '0'/);
+ * const big = parseFlags(["--seed", "4294967296"], { options: [{ name: "seed", value: "N", help: "" }] });
+ * assert.throws(() => integerFlag(big, "seed", 0), /--seed takes at most 4294967295 \(seeds are 32-bit\)/);
  * ```
  */
 export function integerFlag(
@@ -124,8 +127,37 @@ export function integerFlag(
       `${flag} takes ${min ? "a positive" : "a non-negative"} integer, got '${raw}'`,
     );
   }
+  const [max, why] = INTEGER_FLAG_LIMITS[name] ?? INTEGER_LIMIT;
+  if (raw.replace(/^0+(?=\d)/, "").length > String(max).length || Number(raw) > max) {
+    throw new KitError(`${flag} takes at most ${max} (${why}), got '${raw}'`);
+  }
   return Number(raw);
 }
+
+/** The largest integer read exactly, and why: the limit of every integer flag not listed. */
+const INTEGER_LIMIT: [number, string] = [
+  Number.MAX_SAFE_INTEGER,
+  "2^53 - 1, the largest integer read exactly",
+];
+const SEED_LIMIT: [number, string] = [2 ** 32 - 1, "seeds are 32-bit"];
+
+/**
+ * The largest value of each integer flag, with the reason printed when a value is past it
+ * ({@link integerFlag}); docs/cli.md lists them.
+ */
+export const INTEGER_FLAG_LIMITS: Readonly<Record<string, [number, string]>> = {
+  seed: SEED_LIMIT,
+  "noise-seed": SEED_LIMIT,
+  trials: [1e9, "a billion draws"],
+  bootstrap: [1e9, "a billion resamples"],
+  epochs: [1e6, "a million passes"],
+  "batch-size": [65536, "pairs in one model call"],
+  "top-k": [1000, "answers per record"],
+  "max-answer-tokens": [65536, "tokens"],
+  "doc-stride": [65536, "tokens"],
+  repeats: [1000, "timed repeats"],
+  "trec-eval-repeats": [1000, "timed repeats"],
+};
 
 /**
  * The `-l LEVEL` flag (trec_eval's relevance level): an integer, 1 when absent. Zero and

@@ -24,6 +24,7 @@ import { type AtomicWriteOptions, exists, writeFileAtomic } from "../io/atomic.t
 import { checkOutput } from "../io/output.ts";
 import { dirname } from "../io/path.ts";
 import { sweepStaleTemps } from "../io/temp.ts";
+import { readWholeFile } from "../io/whole_file.ts";
 import { fileStamp, installMarker, type InstallMarkerData } from "./installed.ts";
 import { datasetNames, type FileSpec, findDataset } from "./datasets.ts";
 import { defaultCacheDir } from "./paths.ts";
@@ -97,13 +98,8 @@ export function normalizeLineEnds(bytes: Uint8Array): Uint8Array {
   return out;
 }
 
-async function readIfExists(path: string): Promise<Uint8Array | undefined> {
-  try {
-    return await Deno.readFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
-    throw e;
-  }
+function readIfExists(path: string): Promise<Uint8Array | undefined> {
+  return readWholeFile(path, "corpus", { missingOk: true });
 }
 
 function mb(n: number): string {
@@ -176,7 +172,7 @@ async function download(
 /** Fails before any download when the corpus cannot be installed into `dir`. */
 async function checkInstallFolder(dir: string, dataset: DatasetName): Promise<void> {
   try {
-    await checkOutput(installMarker(dir, dataset), { force: true });
+    await checkOutput(installMarker(dir, dataset), { force: true, intoKitData: true });
   } catch (e) {
     if (!(e instanceof KitError)) throw e;
     const why = e.problem.replace(/^cannot write: /, "")

@@ -42,3 +42,23 @@ export function kitFolder(relative: string, what: string, instead: string): stri
       `${ROOT_URL.href} (a URL import brings the code, not the folders); ${instead}`,
   );
 }
+
+/**
+ * The kit's data folders, which no command's output replaces (`checkOutput`, the report): the
+ * corpus cache (`$QA_KIT_DATA_DIR` and the project's `data/cache`, with the score cache and the
+ * downloaded models inside) and the bundled samples. Empty when the kit was imported by URL
+ * and no `QA_KIT_DATA_DIR` is set.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { kitDataFolders, PROJECT_ROOT } from "./root.ts";
+ * assert(kitDataFolders().includes(`${PROJECT_ROOT}/data/samples`));
+ * ```
+ */
+export function kitDataFolders(): string[] {
+  const env = Deno.env.get("QA_KIT_DATA_DIR");
+  const folders = env ? [env] : [];
+  if (KIT_ON_DISK) folders.push(`${PROJECT_ROOT}/data/cache`, `${PROJECT_ROOT}/data/samples`);
+  return folders;
+}

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { kitDataFolders } from "../data/root.ts";
 import { KitError } from "../errors.ts";
 import { onInterrupt } from "./interrupt.ts";
 import { basename, dirname } from "./path.ts";
@@ -245,11 +246,52 @@ export function refuseInputAsOutput(
 }
 
 /**
- * Refuses an output `path` that would replace an existing file inside one of `folders`, the
- * folders the command reads from (a model's folder, the corpus folder), even with `--force`:
- * the file may be what the command reads (a model's weights, a split's file), and the kit never
- * replaces a file there. A new file beside them is not refused. Folders that do not exist are
- * skipped; links are followed on both sides.
+ * The folders no output of a command replaces: the folders it reads (`readFolders`: a model's
+ * folder, the corpus folder given) and the kit's data folders ({@link kitDataFolders}: the
+ * corpus cache with the score cache and models inside, the samples).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { protectedFolders } from "./output.ts";
+ * assert.equal(protectedFolders(["mymodel"])[0], "mymodel");
+ * assert(protectedFolders([]).some((f) => f.endsWith("/data/samples")));
+ * ```
+ */
+export function protectedFolders(readFolders: readonly string[]): string[] {
+  return [...readFolders, ...kitDataFolders()];
+}
+
+/**
+ * `path` with links resolved as far as it exists (the rest appended as given), absolute,
+ * without a trailing `/`.
+ */
+function resolvedPath(path: string): string {
+  const abs = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  const rest: string[] = [];
+  let head = abs.replace(/\/+$/, "") || "/";
+  for (;;) {
+    try {
+      const real = Deno.realPathSync(head).replace(/\/+$/, "");
+      return [real, ...rest.reverse()].join("/").replace(/\/\.(?=\/|$)/g, "");
+    } catch {
+      const up = dirname(head);
+      if (up === head) return abs;
+      rest.push(basename(head));
+      head = up;
+    }
+  }
+}
+
+/**
+ * Refuses an output `path` that would replace what a command reads or the kit keeps, even with
+ * `--force` (`folders`: {@link protectedFolders}; links followed on both sides). A file output
+ * (`kind` "file") is refused where it would replace an existing file inside one of them (the
+ * file may be what the command reads: a model's weights, a split's file); a new file beside
+ * them is not. A folder output (`kind` "folder": a report, which replaces its whole folder) is
+ * refused where it is one of them, holds one, or lies inside one, whether or not it exists
+ * yet. The kit's data folders count whether or not they exist; other folders only when they
+ * do.
  *
  * @example
  * ```ts
@@ -263,42 +305,64 @@ export function refuseInputAsOutput(
  *   () => refuseReplacingInFolders(`${dir}/model/onnx/model.onnx`, [`${dir}/model/`], "--out"),
  *   /--out .*model\.onnx would replace a file inside .*model\/, a folder this command reads/,
  * );
+ * assert.throws(
+ *   () => refuseReplacingInFolders(dir, [`${dir}/model`], "--out", "folder"),
+ *   /--out .* holds .*model, a folder this command reads/,
+ * );
  * ```
  */
 export function refuseReplacingInFolders(
   path: string,
   folders: readonly string[],
   named: string,
+  kind: "file" | "folder" = "file",
 ): void {
-  if (path === "-" || !fileId(path)) return;
-  let real: string;
+  if (path === "-") return;
+  const real = resolvedPath(path);
+  let exists = false;
   try {
-    real = Deno.realPathSync(path);
-  } catch {
-    return;
-  }
+    const st = Deno.statSync(real);
+    if (!st.isFile && !st.isDirectory) return; // a device or FIFO: written through
+    exists = true;
+  } catch { /* nothing there yet */ }
+  if (kind === "file" && !exists) return; // a new file replaces nothing
+  const kitData = new Set(kitDataFolders());
+  const under = (a: string, b: string) => a.startsWith(b === "/" ? "/" : `${b}/`);
   for (const folder of folders) {
-    let base: string;
+    let isDir = false;
     try {
-      if (!Deno.statSync(folder).isDirectory) continue;
-      base = Deno.realPathSync(folder).replace(/\/+$/, "");
-    } catch {
-      continue;
+      isDir = Deno.statSync(folder).isDirectory;
+    } catch { /* not there */ }
+    if (!isDir && !(kitData.has(folder) && !existsAt(folder))) continue;
+    const base = resolvedPath(folder);
+    const what = `a folder this command reads or the kit keeps (a model's weights, a corpus, ` +
+      "the score cache or the samples may be there): refused even with --force; choose " +
+      `another ${named}`;
+    if (kind === "file" && under(real, base)) {
+      throw new KitError(`${named} ${path} would replace a file inside ${folder}, ${what}`);
     }
-    if (real.startsWith(`${base}/`)) {
-      throw new KitError(
-        `${named} ${path} would replace a file inside ${folder}, a folder this command reads ` +
-          `(a model's weights or a corpus file may be that file): refused even with --force; ` +
-          `choose another ${named}`,
-      );
+    if (kind === "folder" && (real === base || under(real, base) || under(base, real))) {
+      const relation = real === base ? "is" : under(real, base) ? "is inside" : "holds";
+      throw new KitError(`${named} ${path} ${relation} ${folder}, ${what}`);
     }
+  }
+}
+
+/** Whether anything is at `path` (a link counts, dangling or not). */
+function existsAt(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 
 /**
  * Checks, before any work, that `path` can be written: not one of the command's `inputs`
  * (refused even with `force`: {@link refuseInputAsOutput}, which names the output as `named`,
- * default `--out`); it resolves like `writeFileAtomic` resolves it, refuses an existing file
+ * default `--out`), nor anything in a folder the command reads or the kit keeps (refused even
+ * with `force`: {@link refuseReplacingInFolders} over {@link protectedFolders}); it resolves like `writeFileAtomic` resolves it, refuses an existing file
  * without `force`, and proves the folder (or its nearest existing ancestor, as missing
  * folders are created when writing) writable by creating and removing a temporary file
  * there. Nothing is created.
@@ -327,10 +391,17 @@ export async function checkOutput(
     inputs?: readonly string[];
     readFolders?: readonly string[];
     named?: string;
+    /** The kit writing its own data folder (`data fetch`'s install marker): not refused. */
+    intoKitData?: boolean;
   } = {},
 ): Promise<OutputTarget> {
+  const readFolders = options.readFolders ?? [];
   refuseInputAsOutput(path, options.inputs ?? [], options.named ?? "--out");
-  refuseReplacingInFolders(path, options.readFolders ?? [], options.named ?? "--out");
+  refuseReplacingInFolders(
+    path,
+    options.intoKitData ? readFolders : protectedFolders(readFolders),
+    options.named ?? "--out",
+  );
   const target = await resolveOutput(path);
   if (target.kind === "stream") return target;
   if (target.exists && !options.force) throw refuseExisting(path, target.path);

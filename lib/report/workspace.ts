@@ -26,7 +26,12 @@
 import { KitError } from "../errors.ts";
 import { isDiskFull, replaceFileSync, writeFileAtomic } from "../io/atomic.ts";
 import { onInterrupt } from "../io/interrupt.ts";
-import { outputError, refuseInputAsOutput } from "../io/output.ts";
+import {
+  outputError,
+  protectedFolders,
+  refuseInputAsOutput,
+  refuseReplacingInFolders,
+} from "../io/output.ts";
 import { sweepStaleLock } from "../io/lock.ts";
 import { basename, dirname } from "../io/path.ts";
 import { parseTempName, sweepKitTempDirs, tempPathFor } from "../io/temp.ts";
@@ -166,6 +171,8 @@ export async function checkReplaceable(
  * never reads from the folder it replaces. `inputs` are the paths as the flags named them
  * (`label` says which flag), absolute. The caller's working folder (`caller`, by default
  * {@link callerCwd}) is refused there too: the swap would leave the shell in a deleted folder.
+ * A report folder that is, holds or lies in a folder the report reads (a model's) or the kit
+ * keeps (the corpus cache, the samples: `protectedFolders`) is refused, even with `--force`.
  *
  * @example
  * ```ts
@@ -188,6 +195,15 @@ export async function checkInputsOutside(
   inputs: readonly { label: string; path: string }[],
   caller: string | undefined = callerCwd(),
 ): Promise<void> {
+  // Never over a folder the report reads (a model's) or the kit keeps (corpora, samples).
+  const folders = inputs.map((i) => i.path).filter((f) => {
+    try {
+      return Deno.statSync(f).isDirectory;
+    } catch {
+      return false;
+    }
+  });
+  refuseReplacingInFolders(outDir, protectedFolders(folders), "--out", "folder");
   let out: string;
   try {
     out = await Deno.realPath(outDir);

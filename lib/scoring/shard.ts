@@ -81,9 +81,17 @@ export function shardItems<T>(items: readonly T[], shard: Shard | undefined, id:
 
 const INTEGER = /^(0|[1-9][0-9]*)$/;
 
+/** The most shards: Slurm's largest array (MaxArraySize) is 4,000,001 tasks. */
+export const MAX_SHARDS = 4_000_000;
+
 function count(text: string, what: string): number {
   if (!INTEGER.test(text) || Number(text) < 1) {
     throw new KitError(`${what} must be a positive integer, not '${text}'`);
+  }
+  if (text.length > String(MAX_SHARDS).length || Number(text) > MAX_SHARDS) {
+    throw new KitError(
+      `${what} must be at most ${MAX_SHARDS} (Slurm's largest job array), not '${text}'`,
+    );
   }
   return Number(text);
 }

@@ -5,6 +5,8 @@
  * refused: they ask for two query sets.
  */
 import { assert, assertEquals } from "../assert.ts";
+import nodeAssert from "node:assert/strict";
+import { protectedFolders, refuseReplacingInFolders } from "../../lib/io/output.ts";
 import { runCli } from "../helpers.ts";
 
 Deno.test("--out naming an input is refused even with --force; the input keeps its bytes", async () => {
@@ -160,6 +162,88 @@ Deno.test("--out never replaces a file inside a folder the command reads: the mo
       cwd: dir,
     });
     assert(!beside.stderr.includes("would replace a file inside"), beside.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the kit's data folders are off limits: no output replaces the corpus cache, the score cache or the samples, even with --force", async () => {
+  const dir = await Deno.makeTempDir();
+  const cache = `${dir}/cache`;
+  try {
+    await Deno.mkdir(`${cache}/wikiqa`, { recursive: true });
+    await Deno.mkdir(`${cache}/scores`, { recursive: true });
+    const corpus = "the corpus\n", scores = '{"modelKey":"m","scores":{}}';
+    await Deno.writeTextFile(`${cache}/wikiqa/WikiQA-test.tsv`, corpus);
+    await Deno.writeTextFile(`${cache}/scores/m.json`, scores);
+    const run = "q1 Q0 d1 1 1 a\nq1 Q0 d2 2 0.5 a\n";
+    await Deno.writeTextFile(`${dir}/rA`, run);
+    await Deno.writeTextFile(`${dir}/rB`, run.replaceAll(" a\n", " b\n"));
+    await Deno.writeTextFile(`${dir}/qrels`, "q1 0 d1 1\n");
+    const env = { QA_KIT_DATA_DIR: cache };
+    const cases: [string[], RegExp][] = [
+      [
+        ["fuse", "--out", "cache/wikiqa/WikiQA-test.tsv", "rA", "rB", "--force"],
+        /would replace a file inside/,
+      ],
+      [["convert", "run", "rA", "cache/scores/m.json", "--force"], /would replace a file inside/],
+      [
+        [
+          "eval",
+          "compare",
+          "--qrels",
+          "qrels",
+          "rA",
+          "rB",
+          "--out",
+          "cache/wikiqa/WikiQA-test.tsv",
+          "--force",
+        ],
+        /would replace a file inside/,
+      ],
+      [
+        ["report", "--run", "a=rA", "--out", "cache", "--force", "--no-pdf"],
+        /--out \S*cache is \S*cache, a folder/,
+      ],
+      [["report", "--run", "a=rA", "--out", "cache/wikiqa", "--force", "--no-pdf"], /is inside/],
+      [
+        ["report", "--run", "a=rA", "--out", ".", "--force", "--no-pdf"],
+        /holds .*cache|current folder/,
+      ],
+    ];
+    for (const [args, says] of cases) {
+      const r = await runCli(args, { cwd: dir, env });
+      assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+      assert(says.test(r.stderr), `${args.join(" ")}: ${r.stderr}`);
+      assert(/refused even with --force|current folder/.test(r.stderr), r.stderr);
+    }
+    assertEquals(await Deno.readTextFile(`${cache}/wikiqa/WikiQA-test.tsv`), corpus);
+    assertEquals(await Deno.readTextFile(`${cache}/scores/m.json`), scores);
+    assertEquals([...Deno.readDirSync(cache)].map((e) => e.name).sort(), ["scores", "wikiqa"]);
+    // A report whose folder would hold the cache, run from elsewhere.
+    const r = await runCli(
+      ["report", "--run", `a=${dir}/rA`, "--out", dir, "--force", "--no-pdf"],
+      {
+        cwd: "/",
+        env,
+      },
+    );
+    assertEquals(r.code, 2, r.stderr);
+    assert(/holds .*cache, a folder this command reads or the kit keeps/.test(r.stderr), r.stderr);
+    // The samples, in the library (a failing rule here must not touch the checkout's samples).
+    const samples = new URL("../../data/samples", import.meta.url).pathname;
+    nodeAssert.throws(
+      () => refuseReplacingInFolders(samples, protectedFolders([]), "--out", "folder"),
+      /is .*samples, a folder this command reads or the kit keeps/,
+    );
+    nodeAssert.throws(
+      () =>
+        refuseReplacingInFolders(`${samples}/runs/wikiqa-test.run`, protectedFolders([]), "--out"),
+      /would replace a file inside/,
+    );
+    // A new file beside the cache's is written as before.
+    const ok = await runCli(["fuse", "--out", "cache/fused.run", "rA", "rB"], { cwd: dir, env });
+    assertEquals(ok.code, 0, ok.stderr);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

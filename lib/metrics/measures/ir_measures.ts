@@ -61,6 +61,9 @@ function cutoff(args: Args, required: boolean): number | undefined {
   const k = need<number>(args, "cutoff", "int");
   if (k === undefined && required) throw new KitError("needs a cutoff (as in P@10)");
   if (k !== undefined && k < 1) throw new KitError(`cutoff must be positive, got ${k}`);
+  if (k !== undefined && k > Number.MAX_SAFE_INTEGER) {
+    throw new KitError(`cutoff must be at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1), got ${k}`);
+  }
   return k;
 }
 

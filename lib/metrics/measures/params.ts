@@ -122,6 +122,10 @@ export function paramLines(m: AnyMeasure, raw: string | undefined): ParamLine[] 
       const ks = raw === undefined ? [...m.defaults!] : raw.split(",").map(cAtol);
       ks.sort((a, b) => a - b);
       if (!(ks[0] > 0)) fail(spec, "cutoffs must be positive integers");
+      // trec_eval reads a long and clamps past 2^63 - 1; above 2^53 a double cannot hold it.
+      if (ks.at(-1)! > Number.MAX_SAFE_INTEGER && ks.at(-1) !== Infinity) {
+        fail(spec, `cutoffs must be at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1)`);
+      }
       checkDuplicates(ks, spec);
       return ks.map((k) => ({ label: k === Infinity ? m.name : `${m.name}_${k}`, param: k }));
     }
