@@ -152,6 +152,7 @@ export const INTEGER_FLAG_LIMITS: Readonly<Record<string, [number, string]>> = {
   bootstrap: [1e9, "a billion resamples"],
   epochs: [1e6, "a million passes"],
   "batch-size": [65536, "pairs in one model call"],
+  threads: [4096, "threads"],
   "top-k": [1000, "answers per record"],
   "max-answer-tokens": [65536, "tokens"],
   "doc-stride": [65536, "tokens"],

@@ -91,6 +91,13 @@ export const scoreCommand: Command = {
     { name: "batch-size", value: "N", help: "pairs per model call (default 32; QA models 16)" },
     { name: "seed", value: "N", help: "seed of the ranker's training shuffle (default 42)" },
     { name: "no-cache", help: "do not read or write the score cache (transformer models)" },
+    {
+      name: "threads",
+      value: "N",
+      help: "intra-op threads of the cpu backend (default: the CPUs this job was given, the " +
+        "smallest of SLURM_CPUS_PER_TASK, the cgroup CPU quota, the CPU affinity and the " +
+        "machine's CPUs; the backend line says which)",
+    },
     { name: "top-k", value: "K", help: "qrcd: answers per record (default 5)" },
     { name: "max-answer-tokens", value: "N", help: "qrcd: longest answer in tokens (default 30)" },
     { name: "doc-stride", value: "N", help: "qrcd: window stride in tokens (default 128)" },
@@ -135,7 +142,7 @@ export const scoreCommand: Command = {
     const backendChoice = backendFlag(p);
     let backend: Backend | undefined;
     if (!model.startsWith("lexical:") && model !== "ltr") {
-      const chosen = await chooseBackend(backendChoice);
+      const chosen = await chooseBackend(backendChoice, { threads: integerFlag(p, "threads", 1) });
       console.error(chosen.line);
       backend = chosen.backend;
     }
@@ -161,6 +168,7 @@ export const scoreCommand: Command = {
       const run = await answerQrcdSplit(model, split, {
         backend,
         dir: str(p, "dir"),
+        threads: int("threads"),
         topK: int("top-k"),
         maxAnswerTokens: int("max-answer-tokens"),
         docStride: int("doc-stride"),
@@ -187,6 +195,7 @@ export const scoreCommand: Command = {
       filter,
       backend,
       batchSize: int("batch-size"),
+      threads: int("threads"),
       seed: int("seed"),
       dir: str(p, "dir"),
       ltrTraining: ltr.training,

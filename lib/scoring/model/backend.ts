@@ -12,7 +12,8 @@
  */
 import { KitError } from "../../errors.ts";
 import { type AdapterInfo, webGpuAdapter } from "./adapter.ts";
-import { loadNativeOrt, NATIVE_ORT_VERSION, nativeThreads } from "./native.ts";
+import { loadNativeOrt, NATIVE_ORT_VERSION, nativeThreadsChoice } from "./native.ts";
+import type { CpuAllocation } from "./cpus.ts";
 import { type Backend, BACKEND_CHOICES, type BackendChoice } from "./session_types.ts";
 
 export { BACKEND_CHOICES, type BackendChoice, parseBackendChoice } from "./session_types.ts";
@@ -34,15 +35,18 @@ export interface ChosenBackend {
 }
 
 /** How a backend runs, in words: the runtime, and its device or threads. */
-function runtimeText(backend: Backend, adapter: AdapterInfo | undefined, threads: number): string {
+function runtimeText(
+  backend: Backend,
+  adapter: AdapterInfo | undefined,
+  threads: CpuAllocation,
+): string {
   switch (backend) {
     case "webgpu":
       return `onnxruntime-web 1.30.0 on the WebGPU adapter "${adapter?.description}"` +
         (adapter?.software ? " (a software adapter)" : "");
     case "cpu":
-      return `onnxruntime-node ${NATIVE_ORT_VERSION}, native CPU, ${threads} intra-op thread${
-        threads === 1 ? "" : "s"
-      }`;
+      return `onnxruntime-node ${NATIVE_ORT_VERSION}, native CPU, ${threads.count} intra-op ` +
+        `thread${threads.count === 1 ? "" : "s"} (${threads.source})`;
     case "wasm":
       return "onnxruntime-web 1.30.0, WebAssembly, 1 thread";
   }
@@ -83,12 +87,12 @@ export async function chooseBackend(
     );
   }
   const adapter = await webGpuAdapter();
-  const threads = nativeThreads(options.threads);
+  const threads = nativeThreadsChoice(options.threads);
   const done = (backend: Backend, reason: string): ChosenBackend => ({
     backend,
     requested,
     ...(adapter ? { adapter } : {}),
-    ...(backend === "webgpu" ? {} : { threads: backend === "cpu" ? threads : 1 }),
+    ...(backend === "webgpu" ? {} : { threads: backend === "cpu" ? threads.count : 1 }),
     reason,
     line: `scoring backend: ${backend} (${runtimeText(backend, adapter, threads)}); ${reason}`,
   });

@@ -10,6 +10,7 @@
  * @module
  */
 import { tmpdir } from "node:os";
+import { type CpuAllocation, cpuAllocation } from "./cpus.ts";
 import { KitError } from "../../errors.ts";
 import {
   inputValues,
@@ -55,9 +56,9 @@ export function loadNativeOrt(): Promise<NativeLoad> {
 }
 
 /**
- * Intra-op threads of the native backend: the CPUs this process may use
- * (`navigator.hardwareConcurrency`: the affinity mask and cgroup quota that `taskset`, Slurm's
- * `--cpus-per-task` or a Kubernetes CPU limit set), at least 1. onnxruntime's own default,
+ * Intra-op threads of the native backend: `requested` (`--threads`), else the CPUs this
+ * process was given ({@link cpuAllocation}: the smallest of `SLURM_CPUS_PER_TASK`, the cgroup
+ * quota, the affinity mask and the machine's CPUs), at least 1. onnxruntime's own default,
  * one per physical core of the whole machine, oversubscribes a job that was given a few
  * cores of a large node.
  *
@@ -69,13 +70,28 @@ export function loadNativeOrt(): Promise<NativeLoad> {
  * ```
  */
 export function nativeThreads(requested?: number): number {
+  return nativeThreadsChoice(requested).count;
+}
+
+/**
+ * {@link nativeThreads} with what decided it, in words (`--threads 3`,
+ * `SLURM_CPUS_PER_TASK=1`, `CPU affinity`, ...), for the backend line.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { nativeThreadsChoice } from "./native.ts";
+ * assert.deepEqual(nativeThreadsChoice(3), { count: 3, source: "--threads 3" });
+ * ```
+ */
+export function nativeThreadsChoice(requested?: number): CpuAllocation {
   if (requested !== undefined) {
     if (!Number.isInteger(requested) || requested < 1) {
       throw new KitError(`threads must be a positive integer, not ${requested}`);
     }
-    return requested;
+    return { count: requested, source: `--threads ${requested}` };
   }
-  return Math.max(1, navigator.hardwareConcurrency || 1);
+  return cpuAllocation();
 }
 
 /**
