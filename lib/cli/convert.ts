@@ -1,5 +1,6 @@
 /**
- * `deno task convert run|qrels IN OUT`: TREC <-> ranx/pytrec_eval JSON, gzip either way.
+ * `deno task convert run|qrels IN OUT`: TREC <-> ranx/pytrec_eval JSON, gzip either way;
+ * `convert shards PATTERN OUT`: a sharded run's files, every shard checked, as one run.
  * The input's format is detected (JSON by a `.json` name or content, gzip by its magic
  * bytes); the output's comes from its name (`.json` for JSON, `.gz` to compress). The output
  * is checked before the input is read (`checkOutput`: never the input itself, even with
@@ -10,6 +11,8 @@
  */
 import { readQrels, readRunWithId, writeQrels, writeRun } from "../metrics/mod.ts";
 import { checkOutput } from "../io/output.ts";
+import { mergeShardRuns } from "../scoring/shard.ts";
+import { shardFiles } from "../scoring/shard_record.ts";
 import type { Command, Positional } from "./command.ts";
 import {
   FORCE_OPTION,
@@ -74,5 +77,47 @@ const qrelsCommand: Command = {
   },
 };
 
+const shardsCommand: Command = {
+  summary: "merge the shards of a sharded run (score --shard) into one run, every shard checked",
+  positionals: [
+    {
+      name: "PATTERN",
+      help: "the shards' files as score's --out named them, with {shard} (e.g. " +
+        "'runs/ce.{shard}.run', quoted)",
+    },
+    { name: "OUT", help: "the merged run (format by its name, see below); - for stdout (TREC)" },
+  ],
+  options: [FORCE_OPTION],
+  notes: "The count of shards comes from the records score writes beside each shard " +
+    "(<run>.shard.json). Every shard 0..N-1 must be there and complete (its sha256 as " +
+    "recorded), else nothing is written and the missing or incomplete ones are named. " +
+    "The merged run holds each shard's questions, in shard order.\n" + FORMATS.split("\n")[1],
+  async run(args) {
+    const p = parseFlags(args, shardsCommand);
+    const [pattern, output] = p.positionals;
+    const files = await shardFiles(pattern);
+    if (output !== "-") {
+      await checkOutput(output, { force: p.values.force === true, inputs: files, named: "OUT" });
+    }
+    const parts = [];
+    let runId = "kit";
+    for (const file of files) {
+      const read = await readRunWithId(file);
+      if (parts.length === 0) runId = read.runId;
+      parts.push({ file, run: read.run });
+    }
+    const run = mergeShardRuns(parts);
+    await writeRun(output, run, { runId, force: Boolean(p.values.force) });
+    console.error(
+      `wrote ${output === "-" ? "<stdout>" : output}: ${run.size} questions from all ` +
+        `${files.length} shards (${files[0]} ... ${files.at(-1)})`,
+    );
+  },
+};
+
 /** The `convert` command group. */
-export const convertCommands: Record<string, Command> = { run: runCommand, qrels: qrelsCommand };
+export const convertCommands: Record<string, Command> = {
+  run: runCommand,
+  qrels: qrelsCommand,
+  shards: shardsCommand,
+};

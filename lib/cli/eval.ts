@@ -4,6 +4,7 @@
  * @module
  */
 import { datasetNames, describeFilter, loadSplit, readRunForSplit } from "../data/mod.ts";
+import { shardSets } from "../scoring/shard_record.ts";
 import { evaluate, qrelsFromQuestions, trecLine } from "../metrics/mod.ts";
 import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 import type { Command } from "./command.ts";
@@ -54,6 +55,9 @@ const as2Command: Command = {
     const split = await loadSplit(dataset, splitName, { filter, dir: str(p, "dir") });
     console.error(`${dataset} ${split.split}: ${describeFilter(split.report)}`);
     if (split.isSample) console.error("note: reading the bundled samples, not the real corpus");
+    // Shards written by score --shard carry records: a set missing a shard is refused, naming
+    // it (its questions would count 0).
+    await shardSets(runPaths);
     const read = await readRunForSplit(runPaths, split, {
       release,
       realCorpusFix: "without --dir samples",

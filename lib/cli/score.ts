@@ -10,6 +10,9 @@ import { datasetNames, findDataset } from "../data/datasets.ts";
 import { evaluate, qrelsFromQuestions, runFromScores, writeRun } from "../metrics/mod.ts";
 import { chooseBackend } from "../scoring/model/backend.ts";
 import { resolveShard, type Shard } from "../scoring/shard.ts";
+import { writeShardRecord } from "../scoring/shard_record.ts";
+import { shardAction, type ShardPlan, shardPlan } from "./shard_plan.ts";
+import type { As2Dataset } from "../data/types.ts";
 import { answerQrcdSplit, makeScorer, scoreSplit } from "../scoring/pipeline.ts";
 import { describeTraining } from "../scoring/ltr.ts";
 import { writeLtrModel } from "../scoring/ltr_file.ts";
@@ -117,12 +120,23 @@ export const scoreCommand: Command = {
     if (!ltr.saveModel || str(p, "out") !== undefined) required(p, "out");
     const shard = resolveShard({ shard: str(p, "shard"), shards: str(p, "shards") });
     shardedOut(p, shard);
+    const qrcd = findDataset(dataset).task === "qrcd";
+    // A shard already complete for this job is skipped; the kit's own output of another job
+    // (or changed since) is redone, replaced without --force.
+    let plan: ShardPlan | undefined;
+    if (shard && !qrcd) {
+      const split = required(p, "split");
+      plan = await shardPlan(p, shard, str(p, "out")!, dataset as As2Dataset, filterFlag(p, split));
+      const act = shardAction(plan, shard, str(p, "out")!, p.values.force === true);
+      if (act.line) console.error(act.line);
+      if (act.action === "skip") return;
+      if (act.action === "redo") p.values.force = true;
+    }
     // Checked before the work: an output that cannot be written fails now, not after scoring.
     const out = (await outputFlag(p, "out", readFoldersOf(p)))?.path;
     if (ltr.saveModel) await outputFlag(p, "save-model", readFoldersOf(p));
     const force = p.values.force === true;
     const split = out === undefined ? str(p, "split") ?? "" : required(p, "split");
-    const qrcd = findDataset(dataset).task === "qrcd";
     if (qrcd && out !== undefined) {
       // refused before anything is said or loaded
       if (shard) {
@@ -213,6 +227,7 @@ export const scoreCommand: Command = {
     const run = runFromScores(result.questions, result.scores);
     const runId = str(p, "run-id") ?? result.scorerId.replace(/[^\w.:-]+/g, "_");
     await writeRun(out, run, { runId, force });
+    if (shard && plan) await writeShardRecord(out, plan.job, shard, result.questions.length);
     if (ltr.saveModel) await writeLtrModel(ltr.saveModel, result.ltrModel!, { force });
     const seconds = (performance.now() - started) / 1000;
     const pairs = result.scores.length;

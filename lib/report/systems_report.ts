@@ -20,6 +20,7 @@
  */
 import { KitError } from "../errors.ts";
 import { type LoadedSplit, loadSplit, readRunForSplit, splitStats } from "../data/mod.ts";
+import { shardSets } from "../scoring/shard_record.ts";
 import { describeFilter } from "../data/filters.ts";
 import {
   PROTOCOL_MEASURES,
@@ -226,19 +227,22 @@ async function readSystemRuns(
   spec: ResolvedSpec,
   split: LoadedSplit,
   lines: { notes: RunLine[]; warnings: RunLine[] },
-): Promise<Map<string, Run[]>> {
-  const read = new Map<string, Run[]>();
+): Promise<Map<string, { runs: Run[]; files: string[] }>> {
+  const read = new Map<string, { runs: Run[]; files: string[] }>();
   for (const s of spec.systems.filter((s) => s.model === undefined)) {
-    const runs: Run[] = [];
-    for (const file of s.runs) {
-      const r = await readRunForSplit(file, split);
+    const runs: Run[] = [], names: string[] = [];
+    // The shards of one run (score --shard, with their records) are one run, checked whole.
+    for (const files of await shardSets(s.runs)) {
+      const r = await readRunForSplit(files, split);
+      const file = files.length === 1 ? files[0] : `${files[0]} (+${files.length - 1} shards)`;
+      names.push(file);
       for (const text of r.notes) lines.notes.push({ system: s.name, file: fileName(file), text });
       for (const text of r.warnings) {
         lines.warnings.push({ system: s.name, file: fileName(file), text });
       }
       runs.push(r.run);
     }
-    read.set(s.name, runs);
+    read.set(s.name, { runs, files: names });
   }
   return read;
 }
@@ -247,7 +251,7 @@ async function readSystemRuns(
 async function systemRuns(
   spec: ResolvedSpec,
   split: LoadedSplit,
-  read: Map<string, Run[]>,
+  read: Map<string, { runs: Run[]; files: string[] }>,
   options: EvaluateSystemsOptions,
 ): Promise<SystemRuns[]> {
   const log = options.log ?? (() => {});
@@ -259,7 +263,7 @@ async function systemRuns(
   }
   for (const [i, s] of spec.systems.entries()) {
     if (s.model === undefined) {
-      out.push({ name: s.name, kind: "user", runs: read.get(s.name)!, files: s.runs });
+      out.push({ name: s.name, kind: "user", ...read.get(s.name)! });
       continue;
     }
     const t0 = performance.now();
