@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { cpuAllocation } from "../../lib/scoring/model/cpus.ts";
-import { runCli } from "../helpers.ts";
 
 const MODEL = new URL("../fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
 
