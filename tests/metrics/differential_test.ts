@@ -27,6 +27,7 @@ import {
 } from "../../lib/metrics/mod.ts";
 import { relevanceLevel } from "../../lib/cli/args.ts";
 import type { TrecRelease } from "../../lib/metrics/release.ts";
+import { runCli } from "../helpers.ts";
 
 function findBinary(release: TrecRelease): string | undefined {
   const path = new URL(`../../.tools/trec_eval-${release}/trec_eval`, import.meta.url).pathname;
@@ -77,73 +78,110 @@ const LEVELS = ["1", "1", "1", "2", "0", "-1", "2.0", "2.5"];
 /** Whether a score text is a JSON number (a JSON run can only hold those). */
 const isJsonNumber = (s: string) => /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(s);
 
-const caseArb = fc.record({
-  qrels: fc.dictionary(
-    fc.constantFrom(...QIDS),
-    fc.dictionary(fc.constantFrom(...DOCS), fc.constantFrom(...RELS), { minKeys: 1, maxKeys: 5 }),
-    { minKeys: 1, maxKeys: 4 },
-  ),
-  run: fc.dictionary(
-    fc.constantFrom(...QIDS),
-    fc.dictionary(fc.constantFrom(...DOCS), fc.constantFrom(...SCORES), {
-      minKeys: 1,
-      maxKeys: 6,
-    }),
-    { minKeys: 1, maxKeys: 4 },
-  ),
-  /** One odd value put into the qrels or the run (or none). */
-  odd: fc.oneof(
-    { weight: 4, arbitrary: fc.constant(null) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom(
-        ...SCORES_ODD.map((s) => ["score", s] as const),
-        ...RELS_ODD.map((r) => ["rel", r] as const),
-      ),
-    },
-  ),
-  layout: fc.constantFrom("grouped", "ungrouped", "json"),
-  /**
-   * A docno twice: in the run (scored lowest: below -M's cut it is no error in trec_eval) or
-   * in the qrels (a query the run may lack: -c counts it without looking in 9.0.8).
-   */
-  duplicate: fc.constantFrom(undefined, undefined, undefined, "run", "qrels"),
-  shuffle: fc.array(fc.nat(), { minLength: 30, maxLength: 30 }),
-  complete: fc.boolean(),
-  perQuery: fc.boolean(),
-  level: fc.constantFrom(...LEVELS),
-  maxDocs: fc.constantFrom(undefined, undefined, 0, 1, 3),
-  /** -J: judged documents only (with -c and 10.0, the stand-in of a missing query is dropped). */
-  judgedOnly: fc.constantFrom(false, false, true),
-  measures: fc.constantFrom(
-    ["official"],
-    ["all_trec"],
-    [
-      "map",
-      "recip_rank",
-      "P.1,2",
-      "iprec_at_recall",
-      "11pt_avg",
-      "ndcg_cut.3",
-      "relstring",
-    ], // Parameterised measures (one instance of a measure per call, as trec_eval keeps one): 10.0's
-    // -q -c clears only the exact names num_ret, utility and relstring on a missing query's
-    // stand-in ranking, so the named variants keep what the stand-in gives them.
-    ["utility.1,-1,0,0", "relstring.3", "num_ret", "success.1,3", "set_F.0.5"],
-    [
-      "utility.2,-1,0.5,0",
-      "relstring",
-      "num_rel_ret",
-      "recall.2",
-      "map_cut.1,3",
-    ],
-    ["utility", "relstring.1", "P.3", "ndcg_cut.2"],
-    // Fractions and cutoffs of the other parameterised measures (a sweep of 10.0 -q -c over
-    // every parameterised measure, 20,800 comparisons, found no other difference).
-    ["iprec_at_recall.0,.5,1", "Rprec_mult.0.5,1.5", "11pt_avg.0,0.5", "relative_P.1,3"],
-  ),
-});
-type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
+/** The measure lists of both releases (`-m` given once each). */
+const MEASURE_LISTS: string[][] = [
+  ["official"],
+  ["all_trec"],
+  [
+    "map",
+    "recip_rank",
+    "P.1,2",
+    "iprec_at_recall",
+    "11pt_avg",
+    "ndcg_cut.3",
+    "relstring",
+  ], // Parameterised measures (one instance of a measure per call, as trec_eval keeps one): 10.0's
+  // -q -c clears only the exact names num_ret, utility and relstring on a missing query's
+  // stand-in ranking, so the named variants keep what the stand-in gives them.
+  ["utility.1,-1,0,0", "relstring.3", "num_ret", "success.1,3", "set_F.0.5"],
+  [
+    "utility.2,-1,0.5,0",
+    "relstring",
+    "num_rel_ret",
+    "recall.2",
+    "map_cut.1,3",
+  ],
+  ["utility", "relstring.1", "P.3", "ndcg_cut.2"],
+  // Fractions and cutoffs of the other parameterised measures (a sweep of 10.0 -q -c over
+  // every parameterised measure, 20,800 comparisons, found no other difference).
+  ["iprec_at_recall.0,.5,1", "Rprec_mult.0.5,1.5", "11pt_avg.0,0.5", "relative_P.1,3"],
+];
+
+/**
+ * 10.0's own measures (rbp, rbp_resid, unj) with the parameters 10.0 takes: p and level=gain
+ * pairs (negative gains, which rescale every gain; -1, the documents outside the qrels; names
+ * it ignores), cutoffs; 10.0's -q -c clears unj_* and rbp_resid (not rbp_resid_p=...). And the
+ * measures before rbp that decide what its two unset variables hold: ones that clear them
+ * (P, set_P, ...), leave them (recip_rank, utility), leave a fraction (set_F, relstring, gm_map:
+ * harmless with the default gains), or change rbp (ndcg_cut, iprec_at_recall: refused).
+ */
+const MEASURE_LISTS_10: string[][] = [
+  ["rbp", "rbp_resid", "unj"],
+  ["rbp.p=0.5", "rbp_resid.p=0.95", "unj.1,3"],
+  ["rbp.p=0.95", "rbp_resid.p=0.5", "unj.2"],
+  ["rbp.p=0.8,1=3,2=1", "unj.20"],
+  ["rbp.2=-1,0=0.5,p=0.7", "rbp_resid"],
+  ["rbp.-1=2,x=5,p=0.6", "rbp_resid.p=0.8,1=4"],
+  ["all_trec", "rbp.p=0.5", "unj.1,2"],
+  ["official", "rbp"],
+  ["ndcg_cut.3", "set_P", "rbp.p=0.5"],
+  ["recip_rank", "utility", "rbp"],
+  ["set_F.0.5", "rbp"],
+  ["relstring", "rbp.p=0.5"],
+  ["gm_map", "rbp"],
+  ["ndcg_cut.3", "rbp"],
+  ["iprec_at_recall", "rbp.p=0.95"],
+];
+
+/** Whether a measure list names one of 10.0's own measures (or its all_trec). */
+const hasOwn10 = (measures: string[]) =>
+  measures.some((m) => /^(rbp|rbp_resid|unj|all_trec)(\.|$)/.test(m));
+
+const caseArb = (release: TrecRelease) =>
+  fc.record({
+    qrels: fc.dictionary(
+      fc.constantFrom(...QIDS),
+      fc.dictionary(fc.constantFrom(...DOCS), fc.constantFrom(...RELS), { minKeys: 1, maxKeys: 5 }),
+      { minKeys: 1, maxKeys: 4 },
+    ),
+    run: fc.dictionary(
+      fc.constantFrom(...QIDS),
+      fc.dictionary(fc.constantFrom(...DOCS), fc.constantFrom(...SCORES), {
+        minKeys: 1,
+        maxKeys: 6,
+      }),
+      { minKeys: 1, maxKeys: 4 },
+    ),
+    /** One odd value put into the qrels or the run (or none). */
+    odd: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(null) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          ...SCORES_ODD.map((s) => ["score", s] as const),
+          ...RELS_ODD.map((r) => ["rel", r] as const),
+        ),
+      },
+    ),
+    layout: fc.constantFrom("grouped", "ungrouped", "json"),
+    /**
+     * A docno twice: in the run (scored lowest: below -M's cut it is no error in trec_eval) or
+     * in the qrels (a query the run may lack: -c counts it without looking in 9.0.8).
+     */
+    duplicate: fc.constantFrom(undefined, undefined, undefined, "run", "qrels"),
+    shuffle: fc.array(fc.nat(), { minLength: 30, maxLength: 30 }),
+    complete: fc.boolean(),
+    perQuery: fc.boolean(),
+    level: fc.constantFrom(...LEVELS),
+    maxDocs: fc.constantFrom(undefined, undefined, 0, 1, 3),
+    /** -J: judged documents only (with -c and 10.0, the stand-in of a missing query is dropped). */
+    judgedOnly: fc.constantFrom(false, false, true),
+    measures: fc.constantFrom(
+      ...MEASURE_LISTS,
+      ...(release === "10.0" ? MEASURE_LISTS_10 : []),
+    ),
+  });
+type Case = ReturnType<typeof caseArb> extends fc.Arbitrary<infer T> ? T : never;
 
 /** The files of a case: qrels text, the run as the binary reads it, the run the kit reads. */
 function files(c: Case): { qrels: string; trecRun: string; kitRun: string; kitName: string } {
@@ -196,6 +234,10 @@ function reasonOf(message: string): string {
     [/invalid JSON/, "not JSON (inf, -Infinity, 0x10 in a JSON run)"],
     [/duplicate judgment/, "a docno judged twice in a query evaluated"],
     [/duplicate document .*\(trec_eval rejects this too\)$/, "a docno twice in a ranking"],
+    [
+      /trec_eval 10\.0's rbp reads two variables it never sets/,
+      "rbp after a measure whose leftovers change it (10.0 reads its min and max unset)",
+    ],
   ];
   for (const [re, reason] of reasons) if (re.test(message)) return reason;
   return `other: ${message}`;
@@ -218,12 +260,10 @@ async function differential(release: TrecRelease, numRuns: number, seed: number)
   const count = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
   let cases = 0;
   await fc.assert(
-    fc.asyncProperty(caseArb, async (c) => {
+    fc.asyncProperty(caseArb(release), async (c) => {
       // Mostly cases with a query in both files (the rest: what each does with none).
       if (!Object.keys(c.run).some((q) => q in c.qrels) && c.shuffle[0] % 4 !== 0) return;
       if (c.layout === "json" && c.odd?.[0] === "score" && isJsonNumber(c.odd[1])) return;
-      // 10.0's all_trec adds rbp, rbp_resid and unj_*, which the kit does not compute.
-      if (release === "10.0" && c.measures[0] === "all_trec") return;
       cases++;
       const f = files(c);
       await Deno.writeTextFile(`${dir}/qrels`, f.qrels);
@@ -262,6 +302,9 @@ async function differential(release: TrecRelease, numRuns: number, seed: number)
           throw new Error(`differs:\nkit:\n${kit.out}\ntrec_eval:\n${te.stdout}\n${where}`);
         }
         count("identical");
+        if (release === "10.0" && hasOwn10(c.measures)) {
+          count("identical, with 10.0's rbp, rbp_resid or unj");
+        }
       } else if (te.code === 0 && "refused" in kit) {
         const reason = reasonOf(kit.refused);
         // Only the documented refusals: a duplicate is refused where trec_eval refuses it.
@@ -319,7 +362,88 @@ Deno.test({
   async fn() {
     const counts = await differential("10.0", 900, 2810);
     assert((counts.get("identical") ?? 0) > 100, JSON.stringify([...counts]));
+    // all_trec and 10.0's own measures, with -q, -c and parameters, compared for real.
+    const own = counts.get("identical, with 10.0's rbp, rbp_resid or unj") ?? 0;
+    assert(own > 150, JSON.stringify([...counts]));
+    assert([...counts.keys()].some((k) => k.startsWith("refused: rbp after")));
     assertEquals([...counts.keys()].filter((k) => k.startsWith("other")), []);
+  },
+});
+
+// The Makefile's quicktest of 10.0, less the preference, judgment-group and z-score modes:
+// all_trec with rbp, rbp_resid and unj_*, -c with missing queries, comment lines.
+const QUICKTEST_10: [string, string[]][] = [
+  ["out.test", ["qrels.test", "results.test"]],
+  ["out.test", ["qrels.test.with-comments", "results.test"]],
+  ["out.comment.test", ["qrels.comment.test", "results.comment.test"]],
+  ["out.test.a", ["-m", "all_trec", "qrels.test", "results.test"]],
+  ["out.test.aq", ["-m", "all_trec", "-q", "qrels.test", "results.test"]],
+  ["out.test.aqc", ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"]],
+  ["out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100", "qrels.test", "results.trunc"]],
+  ["out.test.aql", [
+    "-m",
+    "all_trec",
+    "-mrelstring.20",
+    "-q",
+    "-l2",
+    "qrels.rel_level",
+    "results.test",
+  ]],
+  ["out.test.meas_params", [
+    "-q",
+    "-miprec_at_recall..10,.20,.25,.75,.50",
+    "-m",
+    "P.5,7,3",
+    "-m",
+    "recall.20,2000",
+    "-m",
+    "Rprec_mult.5.0,0.2,0.35",
+    "-mutility.2,-1,0,0",
+    "-m",
+    "11pt_avg..25,.5,.75",
+    "-mndcg.1=3,2=9,4=4.5",
+    "-mndcg_cut.10,20,23.4",
+    "-msuccess.2,5,20",
+    "qrels.test",
+    "results.test",
+  ]],
+];
+
+Deno.test({
+  name: "trec_eval 10.0's own quicktest outputs (all_trec with rbp and unj), byte for byte",
+  ignore: !BINARIES["10.0"],
+  async fn() {
+    const dir = BINARIES["10.0"]!.replace(/[^/]*$/, "test");
+    let lines = 0;
+    for (const [expected, args] of QUICKTEST_10) {
+      const files = args.map((a) => (/^(qrels|results)\./.test(a) ? `${dir}/${a}` : a));
+      const want = await Deno.readTextFile(`${dir}/${expected}`);
+      // The binary first: the expected output is what it prints.
+      assertEquals((await trecEval(BINARIES["10.0"]!, files)).stdout, want, expected);
+      const got = await runCli(["eval", "trec", "--trec-eval", "10.0", ...files]);
+      assertEquals(got.code, 0, got.stderr);
+      assertEquals(got.stdout, want, `${expected} (${args.join(" ")})`);
+      lines += want.split("\n").length - 1;
+    }
+    console.log(`10.0's quicktest: ${QUICKTEST_10.length} outputs, ${lines} lines byte-identical`);
+  },
+});
+
+Deno.test({
+  name: "10.0's rbp, rbp_resid and unj under 9.0.8: both refuse them",
+  ignore: !BINARIES["9.0.8"],
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${dir}/qrels`, "1 0 a 1\n");
+    await Deno.writeTextFile(`${dir}/run`, "1 Q0 a 1 1 r\n");
+    for (const m of ["rbp", "rbp_resid.p=0.5", "unj.5"]) {
+      const te = await trecEval(BINARIES["9.0.8"]!, ["-m", m, `${dir}/qrels`, `${dir}/run`]);
+      assertEquals([te.code, te.stderr], [1, `trec_eval: illegal measure '${m.split(".")[0]}'\n`]);
+      const kit = await runCli(["eval", "trec", "-m", m, `${dir}/qrels`, `${dir}/run`]);
+      assertEquals(kit.code, 2);
+      assert(kit.stderr.includes(`is trec_eval 10.0's (--trec-eval 10.0)`), kit.stderr);
+    }
+    await Deno.remove(dir, { recursive: true });
   },
 });
 

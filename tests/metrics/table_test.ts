@@ -6,7 +6,14 @@
  */
 import { assert, assertClose, assertEquals, assertThrows } from "../assert.ts";
 import fc from "fast-check";
-import { evaluate, formatRun, MEASURES, selectMeasures } from "../../lib/metrics/mod.ts";
+import {
+  evaluate,
+  formatRun,
+  formatTrecEval,
+  MEASURES,
+  selectMeasures,
+  type TrecRelease,
+} from "../../lib/metrics/mod.ts";
 import { evaluateTrecFiles } from "../../lib/metrics/evaluate_files.ts";
 import {
   type Judgments,
@@ -54,13 +61,22 @@ function same(got: number | string | undefined, want: number | string, what: str
   );
 }
 
-/** evaluate() against referenceEvaluate() for `names` on random inputs. */
-function checkMeasures(names: string[], runs: number, seed: number): void {
+/** evaluate() against referenceEvaluate() for `names` on random inputs (under `release`). */
+function checkMeasures(
+  names: string[],
+  runs: number,
+  seed: number,
+  release: TrecRelease = "9.0.8",
+): void {
   fc.assert(
     fc.property(judgments, scores, options, (q: Judgments, r: Scores, o) => {
       fc.pre(Object.keys(r).some((k) => k in q));
-      const got = evaluate(toMaps(q), toMaps(r), names, { ...o, warn: false });
-      const want = referenceEvaluate(q, r, names, o);
+      // (10.0 stops on a qrels query the run lacks, unless -c.)
+      if (release === "10.0" && !o.complete) {
+        q = Object.fromEntries(Object.entries(q).filter(([k]) => k in r));
+      }
+      const got = evaluate(toMaps(q), toMaps(r), names, { ...o, release, warn: false });
+      const want = referenceEvaluate(q, r, names, { ...o, release });
       assertEquals(got.numQ, want.numQ, "num_q");
       for (const [m, v] of Object.entries(want.summary)) same(got.summary[m], v, `all ${m}`);
       for (const [query, row] of Object.entries(want.perQuery)) {
@@ -81,7 +97,9 @@ Deno.test("every measure of the table has a reference and equals it on random ti
     assert(typeof m.reference === "function", `${m.name} has no reference definition`);
     if (m.aggregate === "meta") continue; // runid and num_q: checked below
     const names = [m.name, ...(m.examples ?? []).map((e) => `${m.name}.${e}`)];
-    for (const name of names) checkMeasures([name], 120, 1000 + i);
+    // A release's own measure (10.0's rbp, rbp_resid, unj) under that release: -c then
+    // evaluates a missing query on 10.0's stand-in ranking.
+    for (const name of names) checkMeasures([name], 120, 1000 + i, m.release);
   }
 });
 
@@ -239,4 +257,107 @@ Deno.test("a parameter out of its range is refused the same way in both spelling
   );
   assertEquals(r.summary["rbp_binary_0.5"], 0.625);
   assertEquals(r.summary["RBP(rel=1,p=0.5)"], 0.625);
+});
+
+Deno.test("trec_eval 10.0's rbp, rbp_resid and unj worked by hand (10.0's binary prints these)", () => {
+  // d1 (3), d2 (1), d5 (not in the qrels), d4 (2); q2 is not in the run.
+  const qrels = toMaps({ q1: { d1: 3, d2: 1, d3: 0, d4: 2 }, q2: { a: 1 } });
+  const run = toMaps({ q1: { d1: 4, d2: 3, d5: 2, d4: 1 } });
+  const one = (names: string[]) =>
+    evaluate(toMaps({ q1: { d1: 3, d2: 1, d3: 0, d4: 2 } }), run, names, { release: "10.0" });
+  const r = {
+    summary: {
+      ...one(["rbp", "rbp_resid", "unj.1,3,5"]).summary,
+      ...one(["rbp.p=0.5,1=-1"]).summary, // (one parameter list per measure, as trec_eval)
+    },
+  };
+  // Gains above 1: each becomes gain / 3 (min 0, max 3): 1, 1/3, 0, 2/3 at p = 0.9.
+  assertClose(r.summary.rbp, 0.1 * (1 + 0.9 / 3 + 0.729 * 2 / 3));
+  // 1=-1: min -1, max 3, (gain + 1) / 4: 1, 0, 0 (unjudged: no gain), 0.75 at p = 0.5.
+  assertClose(r.summary["rbp_p=0.5,1=-1"], 0.5 * (1 + 0.125 * 0.75));
+  // One unjudged document at rank 3 of 4: 0.9^4 + 0.1 x 0.9^2.
+  assertClose(r.summary.rbp_resid, 0.9 ** 4 + 0.1 * 0.81);
+  assertEquals([r.summary.unj_1, r.summary.unj_3, r.summary.unj_5], [0, 1 / 3, 1 / 5]);
+  // -c: 10.0 ranks a stand-in document for q2 and clears unj_* and rbp_resid (that exact
+  // name) there: rbp_resid_p=0.5 keeps the stand-in's 1.
+  const c = evaluate(qrels, run, ["rbp_resid", "unj.1"], { release: "10.0", complete: true });
+  assertEquals(c.perQuery.get("q2"), { rbp_resid: 0, unj_1: 0 });
+  const c2 = evaluate(qrels, run, ["rbp_resid.p=0.5", "unj.1"], {
+    release: "10.0",
+    complete: true,
+  });
+  assertEquals(c2.perQuery.get("q2"), { "rbp_resid_p=0.5": 1, unj_1: 0 });
+  assertEquals(c2.summary["rbp_resid_p=0.5"], (0.5 ** 4 + 0.5 * 0.25 + 1) / 2);
+});
+
+Deno.test("10.0's own measures: only under --trec-eval 10.0, in its all_trec, parameters as it reads them", () => {
+  assertThrows(
+    () => selectMeasures(["rbp"], () => {}),
+    /^measure 'rbp' is trec_eval 10\.0's \(--trec-eval 10\.0\); trec_eval 9\.0\.8 has no such/,
+  );
+  const labels = (names: string[], release: TrecRelease) =>
+    selectMeasures(names, () => {}, { release }).instances.map((i) => i.label);
+  const nine = labels(["all_trec"], "9.0.8"), ten = labels(["all_trec"], "10.0");
+  // 10.0 prints them after num_nonrel_judged_ret (its table order), nothing else changes.
+  assertEquals(ten, [...nine, "rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"]);
+  // name=value pairs, named as written; the last p counts; other names are ignored.
+  assertEquals(labels(["rbp.x=1,p=0.5,p=0.7", "unj.3,1"], "10.0"), [
+    "rbp_x=1,p=0.5,p=0.7",
+    "unj_1",
+    "unj_3",
+  ]);
+  const q = toMaps({ q: { a: 1, b: 1 } }), run = toMaps({ q: { a: 2, x: 1, b: 0 } });
+  const r = evaluate(q, run, ["rbp.x=1,p=0.5,p=0.7"], { release: "10.0" });
+  assertClose(r.summary["rbp_x=1,p=0.5,p=0.7"], 0.3 * (1 + 0.49));
+  for (
+    const [name, says] of [
+      ["rbp.0.8", /expected name=value pairs, got '0\.8'/],
+      ["rbp.p=nan", /p=NaN is not a finite number/],
+      ["rbp.2=inf", /2=Infinity is not a finite number/],
+      ["rbp_resid.p=inf", /p=Infinity is not a finite number/],
+      ["unj.0", /cutoffs must be positive/],
+    ] as const
+  ) {
+    assertThrows(() => selectMeasures([name], () => {}, { release: "10.0" }), says);
+  }
+  // rbp_resid ignores level=gain pairs, so their values are not checked.
+  assertEquals(labels(["rbp_resid.1=nan"], "10.0"), ["rbp_resid_1=nan"]);
+});
+
+Deno.test("rbp after a measure whose leftovers change 10.0's rbp is refused, saying why", () => {
+  const select = (names: string[], level = 1) =>
+    selectMeasures(names, () => {}, { release: "10.0", level });
+  for (const names of [["ndcg_cut.10", "rbp"], ["iprec_at_recall", "rbp.p=0.5"], ["G", "rbp"]]) {
+    assertThrows(
+      () => select(names),
+      /after '(ndcg_cut|iprec_at_recall|G)': trec_eval 10\.0's rbp reads two variables it never sets/,
+    );
+  }
+  // A measure in between that overwrites both: all_trec (num_nonrel_judged_ret), official (P).
+  for (const names of [["all_trec"], ["official", "rbp"], ["ndcg_cut", "set_P", "rbp"], ["rbp"]]) {
+    select(names);
+  }
+  // set_F and gm_map leave a number in [0, 1]: harmless with rbp's default gains, not with pairs;
+  // gm_map's can exceed 1 below -l 0.
+  select(["set_F", "rbp"]);
+  assertThrows(() => select(["set_F", "rbp.1=3"]), /after 'set_F'/);
+  select(["gm_map", "rbp"]);
+  assertThrows(() => select(["gm_map", "rbp"], -1), /after 'gm_map'/);
+  // 9.0.8 and the measures that are not rbp have nothing of the kind.
+  selectMeasures(["ndcg_cut", "rbp_resid", "unj"], () => {}, { release: "10.0" });
+});
+
+Deno.test("10.0's -c adds a missing query's values to the sums where its qid falls, as 10.0 does", () => {
+  // With -l -1 the stand-in of query 1 (missing from the run) is relevant: P_200 = 1/200 there,
+  // 2/200 for 2, 3 and 4. 10.0 sums 0.005 + 0.01 + 0.01 + 0.01 (0.00875, printed 0.0088); the
+  // sum in the other order is 0.008749999999999999 (printed 0.0087). rbp_resid_p=x and every
+  // measure the stand-in gives a value meet the same.
+  const r = evaluate(
+    toMaps({ "1": { a: 1 }, "2": { a: 0 }, "3": { a: 0 }, "4": { a: 0 } }),
+    toMaps({ "2": { x: 2, y: 1 }, "3": { x: 2, y: 1 }, "4": { x: 2, y: 1 } }),
+    ["P.200"],
+    { release: "10.0", complete: true, relevanceLevel: -1, maxDocs: 2 },
+  );
+  assertEquals(r.summary.P_200, (0.005 + 0.01 + 0.01 + 0.01) / 4);
+  assertEquals(formatTrecEval(r), "P_200                 \tall\t0.0088\n");
 });

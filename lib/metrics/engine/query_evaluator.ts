@@ -51,8 +51,16 @@ export interface ShownForMissing {
   texts: string[];
 }
 
-/** The printed names 10.0's "clean up leftovers" resets on a missing query's stand-in. */
-const CLEARED_FOR_MISSING = new Set(["num_ret", "utility", "relstring"]);
+/**
+ * Whether 10.0's "clean up leftovers" resets the value printed under `label` on a missing
+ * query's stand-in: the exact names `num_ret`, `utility`, `relstring`, `rbp_resid`, and every
+ * name that starts with `unj` (it compares names: `utility_1,-1,0,0`, `relstring_3` and
+ * `rbp_resid_p=0.5` keep the stand-in's values).
+ */
+export function clearedForMissing(label: string): boolean {
+  return ["num_ret", "utility", "relstring", "rbp_resid"].includes(label) ||
+    label.startsWith("unj");
+}
 
 interface Computed {
   instance: MeasureInstance;
@@ -154,8 +162,11 @@ export class QueryEvaluator {
   constructor(measures: readonly string[], options: number | EvaluatorOptions = {}) {
     this.options = typeof options === "number" ? { relevanceLevel: options } : options;
     const warn = this.options.warn;
-    this.selection = selectMeasures(measures, warn === false ? () => {} : warn);
     this.level = this.options.relevanceLevel ?? 1;
+    this.selection = selectMeasures(measures, warn === false ? () => {} : warn, {
+      release: this.options.release,
+      level: this.level,
+    });
     this.measureOptions = {
       numDocs: this.options.numDocs ?? 0,
       release: this.options.release ?? DEFAULT_RELEASE,
@@ -326,9 +337,8 @@ export class QueryEvaluator {
   /**
    * The per-query values and texts trec_eval 10.0 prints under `-q -c` for a qrels query
    * missing from the run: it ranks one unjudged stand-in document for the query, computes
-   * every measure on it, then clears the values printed under the exact names `num_ret`,
-   * `utility` (to 0) and `relstring` (to '') (its "clean up leftovers" compares names, so
-   * `utility_1,-1,0,0` and `relstring_3` keep the stand-in's values). Its summary still adds
+   * every measure on it, then clears the values printed under the names `clearedForMissing`
+   * says (to 0, relstring to ''). Its summary still adds
    * `valuesForMissing`.
    */
   shownForMissing(judgments: Pick<QueryJudgments, "judged" | "numRel">): ShownForMissing {
@@ -343,12 +353,12 @@ export class QueryEvaluator {
     const seen = this.views.map((v, i) => (i === 0 ? q : applyView(q, v)));
     return {
       values: this.values.map(({ instance: c, view }) =>
-        CLEARED_FOR_MISSING.has(c.label)
+        clearedForMissing(c.label)
           ? 0
           : c.measure.compute(seen[view], c.param as never, this.measureOptions)
       ),
       texts: this.texts.map(({ instance: c, view }) =>
-        CLEARED_FOR_MISSING.has(c.label) ? "" : c.measure.text!(seen[view], c.param as never)
+        clearedForMissing(c.label) ? "" : c.measure.text!(seen[view], c.param as never)
       ),
     };
   }
@@ -434,11 +444,29 @@ export class QueryEvaluator {
     };
     const numQ = complete ? n + info.missing.length : n;
     const summary: Record<string, number> = {};
+    // 10.0's -c evaluates every qrels query in qid order, a missing one in its place: its sums
+    // add the missing queries' values there, not after the others (the last bit of a sum can
+    // decide a rounding: 0.005 + 0.01 + 0.01 + 0.01 is not 0.01 + 0.01 + 0.01 + 0.005).
+    const merged = listMissing ? mergedOrder(qids, order, info.missing.map((x) => x.qid)) : [];
     for (let m = 0; m < labels.length; m++) {
       const measure = this.values[m].instance.measure;
       // Sums in qid order, as trec_eval, so the last bit does not depend on input order.
       // (trec_eval's -c quirk, in both releases: num_rel sums judgments > 0 whatever -l.)
       const col = complete && this.completeColumns[m] ? this.completeColumns[m]! : columns[m];
+      if (listMissing) {
+        const geometric = measure.aggregate === "geometric";
+        let sum = 0;
+        for (const k of merged) {
+          const v = k >= 0 ? col[k] : info.missing[-1 - k].values[m];
+          sum += geometric ? Math.log(Math.max(v, MIN_GEO_MEAN)) : v;
+        }
+        summary[labels[m]] = geometric
+          ? Math.exp(sum / numQ)
+          : measure.aggregate === "sum"
+          ? sum
+          : sum / numQ;
+        continue;
+      }
       if (measure.aggregate === "geometric") {
         let sum = sumInOrder(col, order, true);
         if (complete) {
@@ -477,6 +505,26 @@ export class QueryEvaluator {
       complete,
     };
   }
+}
+
+/**
+ * The evaluated queries (`order`: indexes of `qids` in qid order) and the missing ones (`-1 - j`
+ * for `missing[j]`) in one qid order.
+ */
+function mergedOrder(
+  qids: readonly string[],
+  order: readonly number[],
+  missing: string[],
+): number[] {
+  const gaps = missing.map((_, j) => j).sort((a, b) => compareDocnos(missing[a], missing[b]));
+  const out: number[] = [];
+  let k = 0;
+  for (const j of gaps) {
+    while (k < order.length && compareDocnos(qids[order[k]], missing[j]) < 0) out.push(order[k++]);
+    out.push(-1 - j);
+  }
+  while (k < order.length) out.push(order[k++]);
+  return out;
 }
 
 /**

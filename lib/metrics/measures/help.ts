@@ -5,7 +5,7 @@
  * @module
  */
 import type { AnyMeasure } from "./measure.ts";
-import { MEASURES, NICKNAMES } from "./table.ts";
+import { MEASURES, NICKNAMES, NICKNAMES_10 } from "./table.ts";
 import { IR_MEASURES_NAMES } from "./ir_measures.ts";
 
 /** How `-m` writes the measure with parameters (`P.k,...`, `utility.p1,p2,p3,p4`). */
@@ -23,12 +23,17 @@ function measureSyntax(m: AnyMeasure): string {
         : `${m.name}.x,...`;
     case "gains":
       return `${m.name}.level=gain,...`;
+    case "pairs":
+      return `${m.name}.${Object.keys(m.pairDefaults ?? {}).map((k) => `${k}=x`).join(",")},...`;
   }
 }
 
 /** The parameters used when none are given, as `-m` would write them. */
 function measureDefaults(m: AnyMeasure): string {
   if (m.params === "gains") return "gain = level";
+  if (m.params === "pairs") {
+    return Object.entries(m.pairDefaults ?? {}).map(([k, v]) => `${k}=${v}`).join(",");
+  }
   if (!m.defaults) return "";
   if (m.defaults.length === 1 && m.defaults[0] === Infinity) return "whole ranking";
   return m.defaults.join(",");
@@ -69,12 +74,13 @@ export function measureHelp(): string {
     const head = `  ${m.params === "none" ? m.name : measureSyntax(m)}` +
       (defaults ? `  (default ${defaults})` : "") +
       `  [${summaryWords(m)}${m.integer ? ", count" : ""}]` +
+      (m.release ? ` [trec_eval ${m.release} only: --trec-eval ${m.release}]` : "") +
       (m.origin ? ` [${m.origin}]` : "");
     lines.push(head, ...wrap(m.description, 92).map((l) => `      ${l}`));
   }
   lines.push(
     "groups: " + Object.entries(NICKNAMES).map(([k, v]) => `${k} (${v.length})`).join(", ") +
-      "; no -m means official",
+      `; all_trec under --trec-eval 10.0 (${NICKNAMES_10.all_trec.length}); no -m means official`,
     `ir_measures names: ${IR_MEASURES_NAMES.join(" ")} with their parameters,`,
     "  as AP@100, P(rel=2)@5, nDCG(dcg='exp-log2')@10, Judged@10 (docs/measures.md)",
   );
@@ -98,6 +104,7 @@ export function measureMarkdown(): string {
       ...(defaults ? [`default ${defaults}`] : []),
       `all: ${summaryWords(m)}`,
       ...(m.integer ? ["a count"] : []),
+      ...(m.release ? [`trec_eval ${m.release} only: --trec-eval ${m.release}`] : []),
       ...(m.origin ? [`not in trec_eval: ${m.origin}`] : []),
     ];
     return `- \`${m.params === "none" ? m.name : measureSyntax(m)}\` (${facts.join("; ")}): ` +

@@ -41,14 +41,22 @@ export interface RankedQuery {
  *   (`iprec_at_recall.0.1` gives `iprec_at_recall_0.10`), sorted, no duplicates;
  * - `floats`: a list of numbers for one line, named with the list as written
  *   (`utility.2,-1,0,0` gives `utility_2,-1,0,0`);
- * - `gains`: `level=gain` pairs for one line, named as written (`ndcg.1=3,2=9`).
+ * - `gains`: `level=gain` pairs for one line, named as written (`ndcg.1=3,2=9`);
+ * - `pairs`: `name=value` pairs for one line, named as written, the names kept as text
+ *   (trec_eval 10.0's `rbp.p=0.8,2=3`: `p` the persistence, an integer name a level's gain).
  */
-export type ParamKind = "none" | "cutoffs" | "fractions" | "floats" | "gains";
+export type ParamKind = "none" | "cutoffs" | "fractions" | "floats" | "gains" | "pairs";
 
 /** A relevance level's gain, as `ndcg.1=3,2=9` gives them. */
 export interface GainPair {
   level: number;
   gain: number;
+}
+
+/** One `name=value` pair of a `pairs` parameter, the name as written, the value read by atof. */
+export interface NamedPair {
+  name: string;
+  value: number;
 }
 
 /**
@@ -87,6 +95,7 @@ export interface ReferenceQuery {
 export type ParamValue<K extends ParamKind> = K extends "cutoffs" | "fractions" ? number
   : K extends "floats" ? readonly number[]
   : K extends "gains" ? readonly GainPair[]
+  : K extends "pairs" ? readonly NamedPair[]
   : undefined;
 
 /** One entry of the measure table. */
@@ -102,6 +111,8 @@ export interface Measure<K extends ParamKind = ParamKind> {
    * `cutoffs` may hold `Infinity`: the whole ranking, printed without a suffix.
    */
   defaults?: readonly number[];
+  /** For `pairs`: the named values used when the pairs do not name them (rbp's `p=0.9`). */
+  pairDefaults?: Readonly<Record<string, number>>;
   /** For `floats`: how many numbers the measure needs (utility's four), when fixed. */
   paramCount?: number;
   /**
@@ -115,6 +126,11 @@ export interface Measure<K extends ParamKind = ParamKind> {
   aggregate: Aggregate;
   /** trec_eval prints no per-query line for it (gm_map, gm_bpref, num_q, runid). */
   summaryOnly?: boolean;
+  /**
+   * The one trec_eval release that has the measure (10.0's `rbp`, `rbp_resid`, `unj`): named
+   * under another release, it is an error, as that release's trec_eval has no such measure.
+   */
+  release?: TrecRelease;
   /**
    * Not trec_eval's: a kit or ir_measures measure (kept out of `all_trec`; its section in
    * the help says where it comes from).

@@ -7,7 +7,7 @@
  */
 import { KitError } from "../../errors.ts";
 import { formatFixedC } from "../c_printf.ts";
-import type { AnyMeasure, GainPair } from "./measure.ts";
+import type { AnyMeasure, GainPair, NamedPair } from "./measure.ts";
 
 /**
  * C's `atol`: leading white space, a sign, decimal digits; whatever follows is ignored and
@@ -99,6 +99,18 @@ function gainPairs(raw: string, spec: string): GainPair[] {
 }
 
 /**
+ * Parses `name=value` pairs as trec_eval 10.0's `get_param_pairs` does (the same rule as
+ * {@link gainPairs}: one `=` in every comma-separated part), keeping the names as text.
+ */
+function namedPairs(raw: string, spec: string): NamedPair[] {
+  return raw.split(",").map((part) => {
+    const eq = part.split("=");
+    if (eq.length !== 2) fail(spec, `expected name=value pairs, got '${part}'`);
+    return { name: eq[0], value: cAtof(eq[1]) };
+  });
+}
+
+/**
  * The output lines of measure `m` for `raw` parameters (undefined: the defaults), named as
  * trec_eval names them.
  *
@@ -147,6 +159,12 @@ export function paramLines(m: AnyMeasure, raw: string | undefined): ParamLine[] 
     }
     case "gains": {
       const pairs = raw === undefined ? [] : gainPairs(raw, spec);
+      return [{ label: raw === undefined ? m.name : `${m.name}_${raw}`, param: pairs }];
+    }
+    case "pairs": {
+      const pairs = raw === undefined ? [] : namedPairs(raw, spec);
+      const problem = paramProblem(m, pairs);
+      if (problem) fail(spec, problem);
       return [{ label: raw === undefined ? m.name : `${m.name}_${raw}`, param: pairs }];
     }
   }

@@ -57,8 +57,9 @@ export interface ReferenceOptions {
   maxDocs?: number;
   numDocs?: number;
   /**
-   * 10.0 rounds recall cutoffs and, with `complete`, evaluates a query missing from the run
-   * on one unjudged stand-in document (num_ret and utility then 0), printing its line.
+   * 10.0 rounds recall cutoffs, has rbp, rbp_resid and unj and, with `complete`, evaluates a
+   * query missing from the run on one unjudged stand-in document (num_ret, utility,
+   * rbp_resid and unj then 0), printing its line.
    */
   release?: TrecRelease;
 }
@@ -96,9 +97,8 @@ export function referenceEvaluate(
     release: options.release ?? "9.0.8",
   };
   const standIn = options.complete && options.release === "10.0";
-  const lines = selectMeasures(measures, () => {}).instances.filter((i) =>
-    i.measure.aggregate !== "meta"
-  );
+  const lines = selectMeasures(measures, () => {}, { release: options.release, level })
+    .instances.filter((i) => i.measure.aggregate !== "meta");
   const perQuery: Record<string, Record<string, number | string>> = {};
   const queries = standIn
     ? [...new Set([...Object.keys(run), ...Object.keys(qrels)])]
@@ -126,8 +126,11 @@ export function referenceEvaluate(
         level: view.level ?? level,
       };
       // 10.0 clears the stand-in's values printed under these exact names, not their
-      // parameterised variants (utility_1,-1,0,0, relstring_3).
-      const cleared = missing && ["num_ret", "utility", "relstring"].includes(line.label);
+      // parameterised variants (utility_1,-1,0,0, relstring_3, rbp_resid_p=0.5), and every
+      // name that starts with unj (strncmp).
+      const cleared = missing &&
+        (["num_ret", "utility", "relstring", "rbp_resid"].includes(line.label) ||
+          line.label.slice(0, 3) === "unj");
       row[line.label] = cleared
         ? (line.measure.aggregate === "none" ? "" : 0)
         : line.measure.reference(rq, line.param as never, measureOptions);

@@ -15,9 +15,11 @@
  * @module
  */
 import { KitError } from "../../errors.ts";
-import type { AnyMeasure } from "./measure.ts";
+import type { AnyMeasure, NamedPair } from "./measure.ts";
 import { paramLines } from "./params.ts";
-import { findMeasure, MEASURES, NICKNAMES, NOT_IMPLEMENTED } from "./table.ts";
+import { findMeasure, MEASURES, nicknames, NOT_IMPLEMENTED } from "./table.ts";
+import { rbpLeftovers } from "./release10.ts";
+import { DEFAULT_RELEASE, type TrecRelease } from "../release.ts";
 import { parseIrMeasure, type QueryView } from "./ir_measures.ts";
 import { parseRanxMeasure } from "./ranx_names.ts";
 
@@ -42,6 +44,17 @@ export interface MeasureSelection {
   numQ: boolean;
 }
 
+/** What a selection depends on besides the names. */
+export interface SelectOptions {
+  /**
+   * The trec_eval release (default 9.0.8): its `all_trec`, and its own measures (10.0's
+   * `rbp`, `rbp_resid`, `unj`, an error under 9.0.8).
+   */
+  release?: TrecRelease;
+  /** `-l` (default 1): whether gm_map's value can exceed 1 (see `rbpLeftovers`). */
+  level?: number;
+}
+
 /**
  * Parses measure names as trec_eval's `-m` takes them (`map`, `P.5,10`, `P` with its
  * default cutoffs, `official`, `all_trec`, `ndcg.1=3,2=9`, `iprec_at_recall..1,.5`), the
@@ -59,7 +72,10 @@ export interface MeasureSelection {
 export function selectMeasures(
   names: readonly string[],
   warn: (message: string) => void = (m) => console.warn(m),
+  options: SelectOptions = {},
 ): MeasureSelection {
+  const release = options.release ?? DEFAULT_RELEASE;
+  const groups = nicknames(release);
   const marked = new Set<string>();
   const params = new Map<string, string[]>();
   const ir: MeasureInstance[] = [];
@@ -78,9 +94,16 @@ export function selectMeasures(
       name = outputForm[1];
       given = outputForm[2];
     }
-    if (NICKNAMES[name]) {
+    const only = findMeasure(name)?.release;
+    if (only && only !== release) {
+      throw new KitError(
+        `measure '${spec}' is trec_eval ${only}'s (--trec-eval ${only}); ` +
+          `trec_eval ${release} has no such measure`,
+      );
+    }
+    if (groups[name]) {
       if (given !== undefined) throw new KitError(`measure group '${name}' takes no parameters`);
-      for (const n of NICKNAMES[name]) marked.add(n);
+      for (const n of groups[name]) marked.add(n);
     } else if (findMeasure(name)) {
       marked.add(name);
       if (given === undefined) continue;
@@ -119,6 +142,19 @@ export function selectMeasures(
         .sort((a, b) => (a.param as number) - (b.param as number))
       : paramLines(m, lists[0]);
     for (const line of lines) instances.push({ label: line.label, measure: m, param: line.param });
+  }
+  const rbp = instances.find((i) => i.measure.name === "rbp");
+  if (rbp && release === "10.0") {
+    const gains = (rbp.param as NamedPair[]).some((x) => /^[+-]?[0-9]+$/.test(x.name));
+    const spoiler = rbpLeftovers([...marked], options.level ?? 1, gains);
+    if (spoiler) {
+      throw new KitError(
+        `measure '${rbp.label}' after '${spoiler}': trec_eval 10.0's rbp reads two variables ` +
+          `it never sets (min and max in m_rbp.c), which hold what ${spoiler} left there and ` +
+          "change its value: not reproducible. Evaluate rbp in another -m list, or add -m " +
+          "num_nonrel_judged_ret, which clears them (docs/measures.md)",
+      );
+    }
   }
   instances.push(...ir);
   return {
