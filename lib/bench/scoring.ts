@@ -14,6 +14,7 @@ import { defaultCacheDir } from "../data/paths.ts";
 import { integerFlag, oneOf, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
 import { KitError } from "../errors.ts";
+import { markdownText } from "../io/escape.ts";
 import { type CrossEncoder, loadCrossEncoder } from "../scoring/model/crossencoder.ts";
 import { batchPlan } from "../scoring/model/inspect.ts";
 import { resolveModelDir } from "../scoring/model/hub.ts";
@@ -425,8 +426,9 @@ export function formatBenchTable(rows: BenchRow[]): string {
     const diff = r.maxDiffFromCpu === null ? "" : r.maxDiffFromCpu.toExponential(1);
     const ratio = r.vsPyTorch === undefined ? "" : r.vsPyTorch.toFixed(2);
     const rss = Number.isFinite(r.peakRssMiB) ? String(Math.round(r.peakRssMiB)) : "";
+    const model = markdownText(r.model); // a model's name or folder: text
     lines.push(
-      `| ${r.model} | ${r.backend} | ${r.threads ?? ""} | ${r.batchSize} | ${r.pairs} | ${
+      `| ${model} | ${r.backend} | ${r.threads ?? ""} | ${r.batchSize} | ${r.pairs} | ${
         r.tokensPerPair.toFixed(1)
       } | ${r.paddedLength.toFixed(1)} | ${rate(r.pairsPerSecond, 1)} | ${ratio} | ${
         rate(r.tokensPerSecond, 0)

@@ -19,6 +19,8 @@
 import { createHash } from "node:crypto";
 import { KitError } from "../errors.ts";
 import { replaceFileSync } from "../io/atomic.ts";
+import { notRegularFile } from "../io/source.ts";
+import { readWholeFileSync } from "../io/whole_file.ts";
 import type { DatasetName } from "./types.ts";
 
 /**
@@ -138,12 +140,12 @@ export function readInstallMarker(
   const path = installMarker(dir, dataset);
   let text: string;
   try {
-    text = Deno.readTextFileSync(path);
+    const bytes = readWholeFileSync(path, "marker", { missingOk: true });
+    if (bytes === undefined) return undefined;
+    text = new TextDecoder().decode(bytes);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return undefined;
-    throw new KitError(`cannot read the install marker (${(e as Error).message})`, {
-      file: path,
-    });
+    const why = e instanceof KitError ? e.problem : (e as Error).message;
+    throw new KitError(`cannot read the install marker (${why})`, { file: path });
   }
   try {
     const data = JSON.parse(text) as InstallMarkerData;
@@ -190,8 +192,15 @@ export function verifyInstalled(
     let stamp: Omit<InstalledFile, "sha256">;
     try {
       stamp = fileStamp(path);
+      // Hashing a FIFO would wait for a writer, a device such as /dev/zero never end.
+      const type = notRegularFile(Deno.statSync(path));
+      if (type) throw new KitError(`is ${type}, not a regular file`, { file: path });
     } catch (e) {
-      const why = e instanceof Deno.errors.NotFound ? "is missing" : `cannot be read (${e})`;
+      const why = e instanceof Deno.errors.NotFound
+        ? "is missing"
+        : e instanceof KitError
+        ? e.problem
+        : `cannot be read (${e})`;
       throw new KitError(
         `${why}: it belongs to the installed ${dataset} corpus; ${restoreAdvice(fetch)}`,
         { file: path },
@@ -252,7 +261,8 @@ function stampKey(path: string): string {
 
 function readStampCache(): StampCache {
   try {
-    const data = JSON.parse(Deno.readTextFileSync(stampCachePath()));
+    const bytes = readWholeFileSync(stampCachePath(), "marker", { missingOk: true });
+    const data = bytes && JSON.parse(new TextDecoder().decode(bytes));
     return data && typeof data === "object" ? data as StampCache : {};
   } catch {
     return {};

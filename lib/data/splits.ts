@@ -6,6 +6,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { checkWholeFileSync } from "../io/whole_file.ts";
 import { findDataset, type SplitEntry } from "./datasets.ts";
 import { applyFilter, type FilterName, type FilterReport, protocolFilter } from "./filters.ts";
 import { datasetDir, SAMPLES_DIR } from "./paths.ts";
@@ -55,6 +56,8 @@ export async function readSplit(
   dir: string,
 ): Promise<Question[]> {
   const path = `${dir}/${splitFile(dataset, split)}`;
+  // A corpus file is a regular file: a FIFO would wait for a writer, /dev/zero never end.
+  checkWholeFileSync(path, "corpus");
   return await findDataset(dataset, "as2").read!(path, split);
 }
 

@@ -4,13 +4,14 @@
  *
  * @module
  */
-import { fail, KitError } from "../errors.ts";
+import { fail } from "../errors.ts";
 import { parseJsonWithLines } from "./json_scan.ts";
-import { readText } from "./text.ts";
+import { readWholeText, type WholeFileKind } from "./whole_file.ts";
 
 /**
  * Reads and parses a JSON file; `expect: "object"` also requires a JSON object.
- * A missing file is `undefined` when `optional`, else a `KitError`.
+ * A missing file is `undefined` when `optional`, else a `KitError`. The file is read whole
+ * as `kind` (default `config`; see `whole_file.ts`): a regular file within that kind's limit.
  *
  * @example
  * ```ts
@@ -21,21 +22,17 @@ import { readText } from "./text.ts";
  * assert.deepEqual(await readJsonFile(`${dir}/a.json`, { expect: "object" }), { x: 1 });
  * await Deno.writeTextFile(`${dir}/b.json`, '{\n  "x": }');
  * await assert.rejects(() => readJsonFile(`${dir}/b.json`), /b\.json:2: invalid JSON/);
+ * await assert.rejects(() => readJsonFile("/dev/zero"), /is a character device/);
  * ```
  */
 export async function readJsonFile(
   path: string,
-  options: { expect?: "object"; optional?: boolean } = {},
+  options: { expect?: "object"; optional?: boolean; kind?: WholeFileKind } = {},
 ): Promise<Record<string, unknown> | undefined> {
-  let text: string;
-  try {
-    text = await readText(path);
-  } catch (e) {
-    if (options.optional && e instanceof KitError && /file not found/.test(e.problem)) {
-      return undefined;
-    }
-    throw e;
-  }
+  const text = await readWholeText(path, options.kind ?? "config", {
+    missingOk: options.optional,
+  });
+  if (text === undefined) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -6,6 +6,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { readWholeFileSync } from "./whole_file.ts";
 
 const folders = new Map<string, string>();
 
@@ -62,12 +63,7 @@ export function npmPackageDir(name: string, version: string): string {
  * ```
  */
 export function inlineAsset(path: string, element: "script" | "style"): string {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch (e) {
-    throw new KitError(`cannot read ${(e as Error).message}`, { file: path });
-  }
+  const text = new TextDecoder().decode(readWholeFileSync(path, "asset"));
   if (new RegExp(`</${element}`, "i").test(text)) {
     throw new KitError(`contains '</${element}' and cannot be inlined`, { file: path });
   }

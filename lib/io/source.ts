@@ -100,8 +100,73 @@ export interface Input {
 }
 
 /**
+ * What a file system entry that is not a regular file is, in words, for messages: "a
+ * folder", "a FIFO (a named pipe)", "a character device", ...; undefined for a regular file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { notRegularFile } from "./source.ts";
+ * assert.equal(notRegularFile(Deno.statSync("/dev/zero")), "a character device");
+ * assert.equal(notRegularFile(Deno.statSync("/tmp")), "a folder");
+ * assert.equal(notRegularFile(Deno.statSync(Deno.makeTempFileSync())), undefined);
+ * ```
+ */
+export function notRegularFile(info: Deno.FileInfo): string | undefined {
+  if (info.isFile) return undefined;
+  if (info.isDirectory) return "a folder";
+  if (info.isFifo) return "a FIFO (a named pipe)";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device (a disk)";
+  if (info.isSocket) return "a socket";
+  return "not a regular file";
+}
+
+/**
+ * The `KitError` for a failed `stat` or `open` of an input `path`: not found (or a dangling
+ * link, with where it leads), a link loop, unreadable (permission denied), anything else the
+ * system says.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { inputError } from "./source.ts";
+ * const dir = Deno.makeTempDirSync();
+ * Deno.symlinkSync(`${dir}/gone`, `${dir}/link`);
+ * const e = (() => { try { Deno.statSync(`${dir}/link`); } catch (e) { return e; } })();
+ * assert.match(inputError(e, `${dir}/link`).message, /link: a dangling link \(to '.*gone', which does not exist\)/);
+ * ```
+ */
+export function inputError(e: unknown, path: string): KitError {
+  if (e instanceof KitError) return e;
+  if (e instanceof Deno.errors.NotFound) {
+    let target: string | undefined;
+    try {
+      if (Deno.lstatSync(path).isSymlink) target = Deno.readLinkSync(path);
+    } catch { /* not there at all */ }
+    const problem = target === undefined
+      ? "file not found"
+      : `a dangling link (to '${target}', which does not exist)`;
+    return new KitError(problem, { file: path }, { cause: e });
+  }
+  if (e instanceof Deno.errors.PermissionDenied) {
+    return new KitError("unreadable: permission denied", { file: path }, { cause: e });
+  }
+  if (e instanceof Deno.errors.FilesystemLoop) {
+    return new KitError("too many levels of symbolic links (a link loop?)", { file: path }, {
+      cause: e,
+    });
+  }
+  if (e instanceof Deno.errors.IsADirectory) {
+    return new KitError("is a folder, expected a file", { file: path }, { cause: e });
+  }
+  return new KitError(`cannot open: ${(e as Error)?.message ?? e}`, { file: path }, { cause: e });
+}
+
+/**
  * Opens a path for reading (`-`: standard input), turning the usual failures into a
- * `KitError` naming the file: not found, a folder, anything else the system says.
+ * `KitError` naming the file: not found, a dangling link, unreadable, a folder, anything else
+ * the system says ({@link inputError}).
  *
  * @example
  * ```ts
@@ -117,11 +182,7 @@ export async function openInput(path: string): Promise<Input> {
   try {
     file = await Deno.open(path, { read: true });
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) throw new KitError("file not found", { file: path });
-    if (e instanceof Deno.errors.IsADirectory) {
-      throw new KitError("is a folder, expected a file", { file: path });
-    }
-    throw new KitError(`cannot open: ${(e as Error).message}`, { file: path }, { cause: e });
+    throw inputError(e, path);
   }
   // Opening a folder succeeds on Linux; reading it would fail with a less clear message.
   if ((await file.stat()).isDirectory) {

@@ -7,6 +7,7 @@
  */
 import { formatFixedC } from "./c_printf.ts";
 import type { EvalResult, OutputLine } from "./types.ts";
+import { csvText } from "../io/escape.ts";
 
 /**
  * One output line in trec_eval format: a value (`%6.4f`), a count (`%ld`) or a string as is.
@@ -119,77 +120,6 @@ export function formatJson(result: EvalResult, options: { perQuery?: boolean } =
   return JSON.stringify(out, null, 2) + "\n";
 }
 
-/**
- * Text in a Markdown table cell: `|` (which would end the cell), the backslash and the
- * characters that start emphasis, code or HTML (`*`, a backquote, `<`, `>`) are escaped with
- * a backslash (CommonMark's escapes of ASCII punctuation), and a line break becomes a space.
- * `_` is left alone: inside a name (`bm25_v2`) it starts no emphasis.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { markdownText } from "./output.ts";
- * assert.equal(markdownText("x|y"), "x\\|y");
- * assert.equal(markdownText("a*b_c`d<e>\\"), "a\\*b_c\\`d\\<e\\>\\\\");
- * ```
- */
-export function markdownText(s: string): string {
-  return s.replace(/[\\|*`<>]/g, "\\$&").replace(/\r?\n|\r/g, " ");
-}
-
-const LATEX_SPECIAL: Record<string, string> = {
-  "\\": "\\textbackslash{}",
-  "~": "\\textasciitilde{}",
-  "^": "\\textasciicircum{}",
-  "<": "\\textless{}",
-  ">": "\\textgreater{}",
-  "|": "\\textbar{}",
-};
-
-/**
- * Text in LaTeX (a table cell, a caption): the ten special characters (`& % $ # _ { } ~ ^ \`)
- * and `< > |` (which the default OT1 font sets as other glyphs) escaped in one pass, so the
- * braces of `\textbackslash{}` are not escaped again; a line break becomes a space.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { latexText } from "./output.ts";
- * assert.equal(latexText("bm_25 & 50%"), "bm\\_25 \\& 50\\%");
- * assert.equal(latexText("a\\b{x}"), "a\\textbackslash{}b\\{x\\}");
- * assert.equal(latexText("x|y~"), "x\\textbar{}y\\textasciitilde{}");
- * ```
- */
-export function latexText(s: string): string {
-  return s.replace(/[\\~^<>|&%$#_{}]/g, (c) => LATEX_SPECIAL[c] ?? "\\" + c)
-    .replace(/\r?\n|\r/g, " ");
-}
-
-/** A cell a spreadsheet would run as a formula: OWASP's leading characters. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-/** A plain number (safe whatever its sign). */
-const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-/**
- * A CSV text field: a formula-leading cell (`=cmd|calc!A1`, `@SUM(...)`, `-1+2`) gets a
- * leading `'`, so a spreadsheet shows it as text instead of running it (OWASP's rule; a plain
- * number such as `-1` is left alone), then RFC 4180 quoting when it holds a comma, quote or
- * line break.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { csvText } from "./output.ts";
- * assert.equal(csvText("=cmd|' /C calc'!A1"), "'=cmd|' /C calc'!A1");
- * assert.equal(csvText("-1"), "-1");
- * assert.equal(csvText('a,"b"'), '"a,""b"""');
- * ```
- */
-export function csvText(s: string): string {
-  const safe = FORMULA_START.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /** A number for CSV: shortest round-trip form, `NaN` for trec_eval's `-nan`. */
 const csvNumber = (x: number) => String(x);
 
@@ -200,7 +130,7 @@ const csvNumber = (x: number) => String(x);
  * trec_eval's lines. `wide`: one row per query, header `scope,query` and a column per
  * output line (runid and num_q too, filled in the summary row), the summary row last. The
  * scope keeps a query named `all` apart from the summary. Values at full precision; text
- * cells through {@link csvText} (safe in a spreadsheet).
+ * cells through `csvText` (`lib/io/escape.ts`: safe in a spreadsheet).
  *
  * @example
  * ```ts

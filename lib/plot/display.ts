@@ -20,6 +20,7 @@
 import type { Figure } from "./figures.ts";
 import { KitError } from "../errors.ts";
 import { PLOTLY_VERSION, plotlyJsSource } from "./plotlyjs.ts";
+import { escapeHtml, scriptJson } from "../io/escape.ts";
 
 /** The Plotly MIME type (JupyterLab, VS Code). */
 export const PLOTLY_MIME = "application/vnd.plotly.v1+json";
@@ -44,19 +45,6 @@ export const LIBRARY_MARK = `/* plotly.js ${PLOTLY_VERSION}, embedded by the kit
 
 /** How long a figure waits for plotly.js before saying it is missing. */
 const LIBRARY_WAIT_MS = 8000;
-
-function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
-}
-
-/** JSON that is safe inside an inline `<script>` (no `</script>`, no U+2028/9). */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replaceAll("<", "\\u003c")
-    .replaceAll("\u2028", "\\u2028")
-    .replaceAll("\u2029", "\\u2029");
-}
 
 /**
  * The one-line text form of a figure.
@@ -111,10 +99,11 @@ export function libraryScript(): string {
  */
 export function figureHtml(fig: Figure, id: string): string {
   const height = typeof fig.layout.height === "number" ? fig.layout.height : 380;
-  return `<div id="${id}" class="kit-plotly" style="width:100%;min-height:${height}px">` +
+  return `<div id="${escapeHtml(id)}" class="kit-plotly" ` +
+    `style="width:100%;min-height:${height}px">` +
     `<p class="kit-note" style="color:#666;font-size:13px">${escapeHtml(NOTE_NO_SCRIPTS)}</p>` +
     `</div>\n<script type="text/javascript">(function(){var fig=${scriptJson(fig)};` +
-    `var id=${JSON.stringify(id)};` +
+    `var id=${scriptJson(id)};` +
     // The note (or a static image placed by withStaticImage) gives way to the live figure.
     `function draw(){var el=document.getElementById(id);if(!el)return;el.innerHTML="";` +
     `window.Plotly.newPlot(el,fig.data,fig.layout,${JSON.stringify(PLOT_CONFIG)});}` +
@@ -143,7 +132,7 @@ export function withStaticImage(html: string, pngBase64: string, alt = "figure")
   const div = /(<div id="[^"]*" class="kit-plotly"[^>]*>)[\s\S]*?<\/div>/;
   if (!div.test(html)) throw new KitError("no kit figure div in this HTML");
   const img = `<img class="kit-static" src="data:image/png;base64,${pngBase64}" ` +
-    `alt="${alt.replaceAll('"', "&quot;").replaceAll("<", "&lt;")}" style="max-width:100%">`;
+    `alt="${escapeHtml(alt)}" style="max-width:100%">`;
   return html.replace(div, (_m, open) => `${open}${img}</div>`);
 }
 

@@ -9,6 +9,7 @@
  */
 import { KitError } from "../errors.ts";
 import { npmPackageDir } from "../io/npm_package.ts";
+import { readWholeFileSync } from "../io/whole_file.ts";
 
 /** The pinned plotly.js version. */
 export const PLOTLY_VERSION = "4.1.2";
@@ -50,12 +51,7 @@ export function plotlyJsPath(): string {
 export function plotlyJsSource(): string {
   if (cachedSource) return cachedSource;
   const path = plotlyJsPath();
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch (e) {
-    throw new KitError(`cannot read plotly.js: ${(e as Error).message}`, { file: path });
-  }
+  const text = new TextDecoder().decode(readWholeFileSync(path, "asset"));
   // An inline script ends at the first "</script"; the pinned bundle has none, and a
   // future one that had would break every page silently, so refuse it loudly.
   if (/<\/script/i.test(text)) {

@@ -1,12 +1,13 @@
 /**
  * Tables in notebooks: rows of plain objects shown as an HTML table (classic Notebook,
  * JupyterLab, VS Code, HTML and PDF exports), with Markdown and plain-text forms for
- * text-only views. Numbers are rounded for display only.
+ * text-only views. Numbers are rounded for display only. Every caption, header and cell is
+ * text, never markup or a formula (`htmlText`, `markdownText` of `lib/io/escape.ts`).
  *
  * @module
  */
 import type { Displayable, MimeBundle } from "./display.ts";
-import { markdownText } from "../metrics/output.ts";
+import { htmlText, markdownText } from "../io/escape.ts";
 import { formatP, isPValueColumn } from "../stats/p_value.ts";
 
 /** A table row: column name to value. */
@@ -20,11 +21,6 @@ export interface TableOptions {
   digits?: number;
   /** Column order (default: the keys of all rows, in first-seen order). */
   columns?: string[];
-}
-
-function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
 }
 
 /**
@@ -86,19 +82,19 @@ export function tableBundle(rows: readonly Row[], options: TableOptions = {}): M
   const align = (i: number) => ` style="text-align:${numeric[i] ? "right" : "left"}"`;
   const html = [
     '<table class="kit-table">',
-    options.caption ? `<caption>${escapeHtml(options.caption)}</caption>` : "",
-    "<thead><tr>" + columns.map((c, i) => `<th${align(i)}>${escapeHtml(c)}</th>`).join("") +
+    options.caption ? `<caption>${htmlText(options.caption)}</caption>` : "",
+    "<thead><tr>" + columns.map((c, i) => `<th${align(i)}>${htmlText(c)}</th>`).join("") +
     "</tr></thead>",
     "<tbody>",
     ...cells.map((r) =>
-      "<tr>" + r.map((v, i) => `<td${align(i)} dir="auto">${escapeHtml(v)}</td>`).join("") +
+      "<tr>" + r.map((v, i) => `<td${align(i)} dir="auto">${htmlText(v)}</td>`).join("") +
       "</tr>"
     ),
     "</tbody></table>",
   ].join("\n");
   const md = (r: string[]) => "| " + r.map(markdownText).join(" | ") + " |";
   const markdown = [
-    ...(options.caption ? [`**${options.caption}**`, ""] : []),
+    ...(options.caption ? [`**${markdownText(options.caption)}**`, ""] : []),
     md(columns),
     "| " + numeric.map((n) => n ? "---:" : "---").join(" | ") + " |",
     ...cells.map(md),

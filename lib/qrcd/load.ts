@@ -8,6 +8,7 @@ import { KitError } from "../errors.ts";
 import { findDataset } from "../data/datasets.ts";
 import { datasetDir } from "../data/paths.ts";
 import { readLines, sourceName, type TextSource } from "../io/text.ts";
+import { checkWholeFileSync } from "../io/whole_file.ts";
 import type { GoldAnswer, PassageQuestion } from "./types.ts";
 
 /** A QRCD split name. */
@@ -158,6 +159,7 @@ export async function loadQrcd(source: TextSource): Promise<PassageQuestion[]> {
  * The path of a split's file under a corpus folder laid out like `../shared/datasets`
  * (`<dir>/qrcd/<file>`); `"samples"` means the bundled samples, undefined means the fetched
  * corpus in the cache when it is installed there, else the samples (as `datasetDir` decides).
+ * Something there that is not a regular file (a FIFO, a folder, a device) is refused.
  *
  * @example
  * ```ts
@@ -168,7 +170,11 @@ export async function loadQrcd(source: TextSource): Promise<PassageQuestion[]> {
  * ```
  */
 export function qrcdSplitPath(split: QrcdSplit, dir?: string): string {
-  return `${datasetDir("qrcd", dir).replace(/\/+$/, "")}/qrcd/${QRCD_FILES[split]}`;
+  const path = `${datasetDir("qrcd", dir).replace(/\/+$/, "")}/qrcd/${QRCD_FILES[split]}`;
+  // What stands there must be a regular file: a FIFO would wait for a writer, /dev/zero never
+  // end (a missing file is the reader's "file not found").
+  checkWholeFileSync(path, "corpus", { missingOk: true });
+  return path;
 }
 
 /**

@@ -49,7 +49,7 @@ import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "./headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
 import { evaluateSystems, scoredRunName, type SystemsReport } from "./systems_report.ts";
-import { summarySystems, writeSystemsFiles } from "./systems_files.ts";
+import { summarySystems, userText, writeSystemsFiles } from "./systems_files.ts";
 import type { ResolvedSpec } from "./systems_spec.ts";
 import {
   checkInputsOutside,
@@ -512,7 +512,8 @@ async function buildInto(
     let pdfCheck: ReportResult["pdfCheck"];
     if (pdf) {
       await unitePdfs(Array.from({ length: entries.length + 1 }, (_, i) => pdfPart(i)!), pdf);
-      pdfCheck = { ...(await checkPdf(pdf)), bytes: (await Deno.stat(pdf)).size };
+      const names = report ? userText(report) : [];
+      pdfCheck = { ...(await checkPdf(pdf, undefined, names)), bytes: (await Deno.stat(pdf)).size };
     }
 
     const result: ReportResult = {

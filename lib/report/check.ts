@@ -385,7 +385,9 @@ const PDF_TEX =
   /\$\$|\\(?:frac|sum|sqrt|mathrm|operatorname|qquad|quad|cdot|overline|left|right|begin|text|log|min|le|ge|sim)\b/;
 
 /**
- * The lines of a PDF's text that hold TeX ({@link PDF_TEX}), shortened.
+ * The lines of a PDF's text that hold TeX ({@link PDF_TEX}), shortened. The user's strings
+ * (`userText`: system names, file names) are text the page showed as typed, whatever they
+ * hold: they are left out before a line is looked at.
  *
  * @example
  * ```ts
@@ -394,10 +396,12 @@ const PDF_TEX =
  * assert.deepEqual(texLines("P@k = 1/k\n$$P@k = \\frac{1}{k}$$\nconst x = `${a}`;"), [
  *   "$$P@k = \\frac{1}{k}$$",
  * ]);
+ * assert.deepEqual(texLines("a\\text{b} 0.5000  $$x", ["a\\text{b}", "$$x"]), []);
  * ```
  */
-export function texLines(text: string): string[] {
-  return text.split("\n").filter((l) => PDF_TEX.test(l)).map((l) => l.trim().slice(0, 80));
+export function texLines(text: string, userText: readonly string[] = []): string[] {
+  const strip = (line: string) => userText.reduce((l, u) => u ? l.replaceAll(u, " ") : l, line);
+  return text.split("\n").filter((l) => PDF_TEX.test(strip(l))).map((l) => l.trim().slice(0, 80));
 }
 
 async function tool(cmd: string, args: string[]): Promise<Uint8Array> {
@@ -457,9 +461,14 @@ export function countTracePixels(ppm: Uint8Array): number {
 
 /**
  * Rasterizes every page of `pdf` at low resolution with `pdftoppm` and counts the pages that
- * show figure ink (at least `minPixels` pixels in Plotly's trace colours).
+ * show figure ink (at least `minPixels` pixels in Plotly's trace colours); its TeX lines are
+ * {@link texLines} with the user's strings `userText` left out.
  */
-export async function checkPdf(pdf: string, minPixels = 200): Promise<PdfCheck> {
+export async function checkPdf(
+  pdf: string,
+  minPixels = 200,
+  userText: readonly string[] = [],
+): Promise<PdfCheck> {
   return await withKitTempDir("kit-pdf-", async (dir) => {
     await tool("pdftoppm", ["-r", "40", pdf, `${dir}/page`]);
     const pages = [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".ppm"))
@@ -469,6 +478,6 @@ export async function checkPdf(pdf: string, minPixels = 200): Promise<PdfCheck> 
       if (countTracePixels(await Deno.readFile(`${dir}/${p}`)) >= minPixels) pagesWithFigures++;
     }
     const text = new TextDecoder().decode(await tool("pdftotext", ["-layout", pdf, "-"]));
-    return { pages: pages.length, pagesWithFigures, text, unrenderedTex: texLines(text) };
+    return { pages: pages.length, pagesWithFigures, text, unrenderedTex: texLines(text, userText) };
   });
 }

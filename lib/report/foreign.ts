@@ -16,6 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import { KitError } from "../errors.ts";
+import { readWholeFileSync } from "../io/whole_file.ts";
 
 /** The file that marks a folder as a report the kit made (and may replace). */
 export const REPORT_MARKER = ".kit-report";
@@ -105,10 +106,12 @@ function insidePath(path: string): boolean {
 export function readMarker(dir: string): MarkerState {
   let text: string;
   try {
-    text = Deno.readTextFileSync(`${dir}/${REPORT_MARKER}`);
+    const bytes = readWholeFileSync(`${dir}/${REPORT_MARKER}`, "manifest", { missingOk: true });
+    if (bytes === undefined) return { kind: "none" };
+    text = new TextDecoder().decode(bytes);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { kind: "none" };
-    return { kind: "invalid", why: `cannot be read (${(e as Error).message})` };
+    const why = e instanceof KitError ? e.problem : (e as Error).message;
+    return { kind: "invalid", why: `cannot be read (${why})` };
   }
   if (text === UNFINISHED_MARKER) return { kind: "unfinished" };
   let marker: unknown;

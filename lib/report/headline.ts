@@ -8,6 +8,7 @@
  */
 import type { Displayable, MimeBundle } from "../plot/display.ts";
 import { formatCell } from "../plot/table.ts";
+import { htmlText } from "../io/escape.ts";
 
 /** The MIME type that carries headline numbers in a notebook's outputs. */
 export const HEADLINE_MIME = "application/vnd.qa-kit.headline+json";
@@ -18,10 +19,6 @@ export interface Headline {
   title: string;
   /** Name to value. */
   numbers: Record<string, number | string>;
-}
-
-function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 
 /**
@@ -41,8 +38,8 @@ export function headlineBundle(h: Headline): MimeBundle {
   return {
     // Entries, not an object: nbformat writes JSON with sorted keys, which would lose the order.
     [HEADLINE_MIME]: { title: h.title, entries: Object.entries(h.numbers) },
-    "text/html": `<div class="kit-headline"><b>${escapeHtml(h.title)}</b><br>` +
-      items.map(([k, v]) => `${escapeHtml(k)}: <b>${escapeHtml(v)}</b>`).join(" &middot; ") +
+    "text/html": `<div class="kit-headline"><b>${htmlText(h.title)}</b><br>` +
+      items.map(([k, v]) => `${htmlText(k)}: <b>${htmlText(v)}</b>`).join(" &middot; ") +
       "</div>",
     "text/plain": `${h.title}: ` + items.map(([k, v]) => `${k}: ${v}`).join(", "),
   };

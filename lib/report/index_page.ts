@@ -7,6 +7,7 @@
  */
 import type { Headline } from "./headline.ts";
 import { formatCell } from "../plot/table.ts";
+import { escapeHtml, htmlText } from "../io/escape.ts";
 
 /** One notebook as the index lists it. */
 export interface IndexEntry {
@@ -50,11 +51,6 @@ export interface IndexInfo {
   generated: string;
 }
 
-function esc(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
-}
-
 /**
  * The index page's HTML.
  *
@@ -76,17 +72,19 @@ function esc(s: string): string {
  */
 export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): string {
   const params = Object.entries(info.params).filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${esc(k)}=<code>${esc(String(v))}</code>`).join(", ");
+    .map(([k, v]) => `${htmlText(k)}=<code>${htmlText(String(v))}</code>`).join(", ");
   const rows = entries.map((e, i) => {
     const heads = e.headlines.map((h) =>
-      `<div class="h"><span class="ht">${esc(h.title)}</span> ` +
-      Object.entries(h.numbers).map(([k, v]) => `${esc(k)} <b>${esc(formatCell(v, 4, k))}</b>`)
+      `<div class="h"><span class="ht">${htmlText(h.title)}</span> ` +
+      Object.entries(h.numbers).map(([k, v]) =>
+        `${htmlText(k)} <b>${htmlText(formatCell(v, 4, k))}</b>`
+      )
         .join(" &middot; ") +
       "</div>"
     ).join("");
-    return `<tr><td>${i + 1}</td><td><a href="${esc(e.html)}">${esc(e.title)}</a>` +
-      `<br><a class="small" href="${esc(e.ipynb)}">executed notebook</a>` +
-      (e.slides ? ` &middot; <a class="small" href="${esc(e.slides)}">slides</a>` : "") +
+    return `<tr><td>${i + 1}</td><td><a href="${escapeHtml(e.html)}">${htmlText(e.title)}</a>` +
+      `<br><a class="small" href="${escapeHtml(e.ipynb)}">executed notebook</a>` +
+      (e.slides ? ` &middot; <a class="small" href="${escapeHtml(e.slides)}">slides</a>` : "") +
       (e.minutes ? ` <span class="small">(a class of about ${e.minutes} min)</span>` : "") +
       "</td>" +
       `<td>${heads || "&ndash;"}</td><td class="n">${e.figures}</td>` +
@@ -99,9 +97,11 @@ export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): stri
 <tbody>
 ${
       info.systems.map((s) =>
-        `<tr><td><a href="${esc(entries[0]?.html ?? "")}">${esc(s.name)}</a></td>` +
-        `<td>${esc(s.what)}</td><td>` +
-        Object.entries(s.numbers).map(([k, v]) => `${esc(k)} <b>${esc(formatCell(v, 4, k))}</b>`)
+        `<tr><td><a href="${escapeHtml(entries[0]?.html ?? "")}">${htmlText(s.name)}</a></td>` +
+        `<td>${htmlText(s.what)}</td><td>` +
+        Object.entries(s.numbers).map(([k, v]) =>
+          `${htmlText(k)} <b>${htmlText(formatCell(v, 4, k))}</b>`
+        )
           .join(" &middot; ") +
         "</td></tr>"
       ).join("\n")
@@ -123,10 +123,10 @@ td.n { text-align: right; white-space: nowrap; }
 </style></head>
 <body>
 <h1>QA evaluation kit: report</h1>
-<p>Notebooks executed headless with ${params}; generated ${esc(info.generated)}.
+<p>Notebooks executed headless with ${params}; generated ${htmlText(info.generated)}.
 ${
     info.pdf
-      ? `The whole report as one PDF: <a href="${esc(info.pdf)}">${esc(info.pdf)}</a>.`
+      ? `The whole report as one PDF: <a href="${escapeHtml(info.pdf)}">${htmlText(info.pdf)}</a>.`
       : ""
   }</p>
 ${systems}<table>

@@ -15,6 +15,7 @@ import { Buffer } from "node:buffer";
 import { KitError } from "../errors.ts";
 import { inlineAsset, npmPackageDir } from "../io/npm_package.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
+import { TEX_IGNORE_CLASS } from "../io/escape.ts";
 
 /** The pinned KaTeX version. */
 export const KATEX_VERSION = "0.19.1";
@@ -75,6 +76,8 @@ export function mathsHtml(): string {
     throwOnError: true,
     // Code, its highlighted output and plain-text outputs keep their dollars.
     ignoredTags: ["script", "noscript", "style", "textarea", "pre", "code", "option", "svg"],
+    // A user's string that holds a `$` or a backslash (`htmlText`): text, not a formula.
+    ignoredClasses: [TEX_IGNORE_CLASS],
   };
   // KaTeX's message for a formula it could not parse, kept for the check.
   const keepErrors = "errorCallback: (message, error) => (window.kitTexErrors ||= [])" +
@@ -130,8 +133,9 @@ export interface TexProblem {
 
 /**
  * Page script: every text that still reads like TeX once the page has loaded (a `$$` or a
- * `$…$` pair, or a TeX command such as `\frac`, outside code, scripts and typeset formulas) and
- * every formula KaTeX drew as an error; a list of {@link TexProblem}.
+ * `$…$` pair, or a TeX command such as `\frac`, outside code, scripts, typeset formulas and
+ * the user strings marked as text, {@link TEX_IGNORE_CLASS}) and every formula KaTeX drew as
+ * an error; a list of {@link TexProblem}.
  */
 export const UNRENDERED_TEX = `(() => {
   const cells = [...document.querySelectorAll(".jp-Cell")];
@@ -142,7 +146,8 @@ export const UNRENDERED_TEX = `(() => {
   const short = (s) => s.length > 70 ? s.slice(0, 67) + "..." : s;
   const tex = /\\$\\$|\\$[^$\\s][^$]*\\$|\\\\(?:[a-zA-Z]{2,}|[[\\]()])/;
   // reveal.js repeats the current slide's text (code too) in .aria-status, for screen readers
-  const skip = "script, style, pre, code, textarea, svg, .katex, .katex-error, .aria-status";
+  const skip = "script, style, pre, code, textarea, svg, .katex, .katex-error, .aria-status, " +
+    ".${TEX_IGNORE_CLASS}";
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {

@@ -9,7 +9,7 @@
  * @module
  */
 import { writeFileAtomic } from "../io/atomic.ts";
-import { csvText } from "../metrics/output.ts";
+import { csvText } from "../io/escape.ts";
 import type { Row } from "../plot/table.ts";
 import type { SystemsReport } from "./systems_report.ts";
 
@@ -183,5 +183,25 @@ export function summarySystems(r: SystemsReport): Record<string, unknown>[] {
       exact_match: q.exactMatch,
       f1_at_1: q.f1At1,
     })),
+  ];
+}
+
+/**
+ * The user's strings the page shows (system and QRCD run names, run files' names): text as
+ * typed, whatever they hold, which the PDF check does not take for TeX (`checkPdf`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { userText } from "./systems_files.ts";
+ * const r = { systems: [{ name: "$x^2$", runs: ["/r/a\\b.run"] }], qrcd: { runs: [{ name: "q" }] } };
+ * assert.deepEqual(userText(r as never), ["$x^2$", "a\\b.run", "q"]);
+ * ```
+ */
+export function userText(r: SystemsReport): string[] {
+  const file = (path: string) => path.replace(/^.*\//, "");
+  return [
+    ...r.systems.flatMap((s) => [s.name, ...s.runs.map(file)]),
+    ...(r.qrcd?.runs ?? []).flatMap((q) => [q.name, ...(q.path ? [file(q.path)] : [])]),
   ];
 }

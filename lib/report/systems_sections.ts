@@ -15,6 +15,7 @@ import { headline } from "./headline.ts";
 import { reportHeadline } from "./systems_files.ts";
 import type { SectionName, SystemsReport } from "./systems_report.ts";
 import { identicalLines } from "../stats/family.ts";
+import { escapeHtml, htmlText } from "../io/escape.ts";
 import {
   corpusRows,
   differenceFigure,
@@ -53,16 +54,11 @@ const NOTHING: Record<SectionName, string> = {
   files: "",
 };
 
-function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
-}
-
 /** The sample note as a framed block: the numbers are not the real corpus's. */
 function sampleBlock(text: string): Displayable {
   const bundle: MimeBundle = {
     "text/html": '<div class="kit-warnings" style="border:2px solid #d62728;border-radius:4px;' +
-      `padding:0.5em 1em;background:#fff5f5"><b>Not the real corpus:</b> ${escapeHtml(text)}</div>`,
+      `padding:0.5em 1em;background:#fff5f5"><b>Not the real corpus:</b> ${htmlText(text)}</div>`,
     "text/plain": `Not the real corpus: ${text}`,
   };
   return { [Symbol.for("Jupyter.display")]: () => bundle };
@@ -75,13 +71,13 @@ function filesBlock(r: SystemsReport): Displayable {
     "takes), every number (systems.json) and per-question values (CSV)";
   const bundle: MimeBundle = files.length
     ? {
-      "text/html": `<div class="kit-export">${escapeHtml(what)}: ` +
-        files.map((f) => `<a href="../${escapeHtml(f)}">${escapeHtml(f)}</a>`).join(", ") +
+      "text/html": `<div class="kit-export">${htmlText(what)}: ` +
+        files.map((f) => `<a href="../${escapeHtml(f)}">${htmlText(f)}</a>`).join(", ") +
         ", next to this report's index.</div>",
       "text/plain": `${what}: ${files.join(", ")} (in the report folder)`,
     }
     : {
-      "text/html": `<div class="kit-export">${escapeHtml(what)}: written by ` +
+      "text/html": `<div class="kit-export">${htmlText(what)}: written by ` +
         "<code>./kit report</code>, not by this notebook alone.</div>",
       "text/plain": `${what}: written by ./kit report, not by this notebook alone`,
     };

@@ -23,6 +23,7 @@ import { SPLITS } from "../data/datasets.ts";
 import type { As2Dataset } from "../data/types.ts";
 import { expandGlob } from "../io/glob.ts";
 import { dirname, resolvePath } from "../io/path.ts";
+import { readWholeText } from "../io/whole_file.ts";
 
 /** One answer-selection system of a spec: run files (several: one per seed), or a model. */
 export interface SpecSystem {
@@ -486,11 +487,9 @@ export function resolveSpec(spec: SystemsSpec, base: string, origin = "spec"): R
  */
 export async function readSpecFile(file: string): Promise<ResolvedSpec> {
   const path = resolvePath(file);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    throw new KitError(`cannot read the spec: ${(e as Error).message}`, { file: path });
+  const text = await readWholeText(path, "spec", { missingOk: true });
+  if (text === undefined) {
+    throw new KitError("cannot read the spec: file not found", { file: path });
   }
   let parsed: unknown;
   try {

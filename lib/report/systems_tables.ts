@@ -3,9 +3,9 @@
  * `table(...)`, Plotly figures and short notes. Views only: every number here was computed by
  * `evaluateSystems`.
  *
- * User strings (system names, question and candidate texts) go into rows as they are (the
- * table escapes them), into notes escaped, and into figures through {@link plotlyText},
- * because Plotly reads a few HTML tags in its labels.
+ * User strings (system names, question ids and texts, file names) go into rows as they are
+ * (the table escapes them), into notes and blocks through `htmlText`, and into figures through
+ * `plotlyText`, because Plotly reads a few HTML tags in its labels (`lib/io/escape.ts`).
  *
  * @module
  */
@@ -16,20 +16,7 @@ import type { Failures, QuestionOutcome } from "../stats/error_analysis.ts";
 import { type Family, identicalSystems, NOT_TESTED } from "../stats/family.ts";
 import { formatP } from "../stats/p_value.ts";
 import type { RunLine, SystemsReport } from "./systems_report.ts";
-
-/**
- * Text shown literally by Plotly (which reads `<b>`, `<br>`, `<a>` and entities in labels).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { plotlyText } from "./systems_tables.ts";
- * assert.equal(plotlyText("<b>A&B</b>"), "&lt;b&gt;A&amp;B&lt;/b&gt;");
- * ```
- */
-export function plotlyText(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-}
+import { htmlText, plotlyText } from "../io/escape.ts";
 
 function fileName(path: string): string {
   return path.replace(/^.*\//, "");
@@ -58,11 +45,6 @@ function interval(lower: number, upper: number): string {
   return `[${fmt(lower)}, ${fmt(upper)}]`;
 }
 
-function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;");
-}
-
 /**
  * A sentence on the page that may hold user strings: escaped HTML (never Markdown, whose
  * HTML passes through) and plain text.
@@ -77,7 +59,7 @@ function escapeHtml(s: string): string {
  */
 export function note(text: string): Displayable {
   const bundle: MimeBundle = {
-    "text/html": `<p class="kit-note">${escapeHtml(text)}</p>`,
+    "text/html": `<p class="kit-note">${htmlText(text)}</p>`,
     "text/plain": text,
   };
   return { [Symbol.for("Jupyter.display")]: () => bundle };
@@ -145,12 +127,12 @@ export function warningsBlock(
     : `${lines.length} warning(s):\n` + lines.map((l) => `- ${l.system} (${l.file}): ${l.text}`)
       .join("\n");
   const html = lines.length === 0
-    ? `<p class="kit-note">${escapeHtml(text)}</p>`
+    ? `<p class="kit-note">${htmlText(text)}</p>`
     : '<div class="kit-warnings" style="border:2px solid #d62728;border-radius:4px;' +
-      `padding:0.5em 1em;background:#fff5f5"><b>${escapeHtml(title)}</b> (the numbers below ` +
+      `padding:0.5em 1em;background:#fff5f5"><b>${htmlText(title)}</b> (the numbers below ` +
       "are computed anyway, with these departures)<ul>" +
       lines.map((l) =>
-        `<li><b>${escapeHtml(l.system)}</b> (${escapeHtml(l.file)}): ${escapeHtml(l.text)}</li>`
+        `<li><b>${htmlText(l.system)}</b> (${htmlText(l.file)}): ${htmlText(l.text)}</li>`
       ).join("") + "</ul></div>";
   const bundle: MimeBundle = { "text/html": html, "text/plain": text };
   return { [Symbol.for("Jupyter.display")]: () => bundle };
@@ -161,7 +143,7 @@ export function identicalBlock(lines: readonly string[]): Displayable {
   const text = `Identical systems:\n` + lines.map((l) => `- ${l}`).join("\n");
   const html = '<div class="kit-warnings" style="border:2px solid #d62728;border-radius:4px;' +
     'padding:0.5em 1em;background:#fff5f5"><b>Identical systems</b><ul>' +
-    lines.map((l) => `<li>${escapeHtml(l)}</li>`).join("") + "</ul></div>";
+    lines.map((l) => `<li>${htmlText(l)}</li>`).join("") + "</ul></div>";
   const bundle: MimeBundle = { "text/html": html, "text/plain": text };
   return { [Symbol.for("Jupyter.display")]: () => bundle };
 }
@@ -394,7 +376,7 @@ export function differenceFigure(r: SystemsReport): Figure {
     name: "question",
     x: ids.map((q) => a[q].map),
     y: ids.map((q) => b[q]?.map ?? 0),
-    text: ids,
+    text: ids.map(plotlyText),
   }], {
     title: "AP per question of the two systems compared",
     xTitle: `AP of ${plotlyText(p.a)}`,

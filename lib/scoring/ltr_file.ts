@@ -22,6 +22,7 @@
  */
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
+import { readWholeText } from "../io/whole_file.ts";
 import { checkModel, type LtrModel, type LtrStage } from "./ltr.ts";
 
 /** The `format` field of a saved model. */
@@ -130,18 +131,8 @@ export function parseLtrModel(text: string, file = "<memory>"): LtrModel {
  * ```
  */
 export async function readLtrModel(path: string): Promise<LtrModel> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      throw new KitError("no such ranker model file", { file: path });
-    }
-    if (e instanceof Deno.errors.IsADirectory) {
-      throw new KitError("is a directory, not a ranker model file", { file: path });
-    }
-    throw new KitError(`cannot read (${(e as Error).message})`, { file: path });
-  }
+  const text = await readWholeText(path, "ranker", { missingOk: true });
+  if (text === undefined) throw new KitError("no such ranker model file", { file: path });
   return parseLtrModel(text, path);
 }
 

@@ -31,7 +31,7 @@ import { exactSignFlipCount, signFlipCounts } from "./randomization.ts";
 import { commonQueries } from "./query_set.ts";
 import { formatFixedC } from "../metrics/c_printf.ts";
 import { formatP } from "./p_value.ts";
-import { csvText, latexText, markdownText } from "../metrics/output.ts";
+import { csvText, latexText, markdownText } from "../io/escape.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
 import { NOT_TESTED, SAME_VALUE } from "./family.ts";
 
@@ -345,10 +345,16 @@ export interface ExportOptions {
   pValues?: boolean;
 }
 
-function caption(t: ComparisonTable): string {
+/**
+ * The tables' caption; each system name through `name` (Markdown's escape: the caption's own
+ * words are plain text there; LaTeX escapes the whole caption).
+ */
+function caption(t: ComparisonTable, name: (s: string) => string = (s) => s): string {
   const legend = labelLegend(t.measures);
   const pairs = t.systems.length * (t.systems.length - 1) / 2;
   const identical = t.pairs.filter((p) => p.identical);
+  const named = identical.map((p) => `${measureLabel(p.measure)} "${name(p.a)}" - "${name(p.b)}"`)
+    .join("; ");
   const sizes = t.measures.map((m) =>
     `${measureLabel(m)} ${t.pairs.filter((p) => p.measure === m && !p.identical).length}`
   );
@@ -360,13 +366,7 @@ function caption(t: ComparisonTable): string {
           ? `${pairs} pairs of each measure`
           : `pairs of each measure tested (m: ${sizes.join(", ")})`)) +
     `; letters mark systems significantly worse (p adjusted <= ${t.alpha}); best in bold.` +
-    (identical.length === 0
-      ? ""
-      : ` ${
-        identical.map((p) =>
-          `${measureLabel(p.measure)} ${JSON.stringify(p.a)} - ${JSON.stringify(p.b)}`
-        ).join("; ")
-      }: ${NOT_TESTED}, no p, not counted in m.`) +
+    (identical.length === 0 ? "" : ` ${named}: ${NOT_TESTED}, no p, not counted in m.`) +
     (legend ? ` Measures in trec_eval's names: ${legend}.` : "");
 }
 
@@ -402,7 +402,7 @@ export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): str
     });
     lines.push(`| ${s.label} | ${markdownText(s.name)} | ${cols.join(" | ")} |`);
   }
-  lines.push("", caption(t));
+  lines.push("", caption(t, markdownText));
   if (t.systems.some((s) => t.measures.some((m) => t.cells[s.name][m].ci))) {
     const ci = Object.values(t.cells)[0][t.measures[0]].ci!;
     lines.push(`Brackets: ${ci.level * 100}% ${ci.method} intervals.`);
@@ -490,8 +490,6 @@ export function toLatex(t: ComparisonTable, options: ExportOptions = {}): string
   }
   return lines.join("\n") + "\n";
 }
-
-/** A run name or measure as a CSV cell: quoted, and safe in a spreadsheet (`csvText`). */
 
 /**
  * The comparison as CSV (RFC 4180 quoting): one row per measure and system, with the mean,

@@ -7,6 +7,7 @@
 import { writeFileAtomic } from "../../lib/io/atomic.ts";
 import { formatMarkdown, generatedParts, runMatrix, spliceDoc, summaryParts } from "./matrix.ts";
 import { CAN } from "./scenarios/kit.ts";
+import { inputDocParts, runInputCases } from "./input_files.ts";
 import {
   allCanRun,
   runScenarios,
@@ -37,6 +38,17 @@ async function commandFaultParts(): Promise<Record<string, string>> {
   return scenarioDocParts(outcomes);
 }
 
+/** The whole-file limits and the input-file cases, when every case did what it asserts. */
+async function inputFileParts(): Promise<Record<string, string>> {
+  const outcomes = await runInputCases();
+  const failed = outcomes.filter((o) => o.kind === "failed");
+  if (failed.length) {
+    console.error(`not regenerating the input-file tables: ${failed.length} case(s) failed`);
+    return {};
+  }
+  return inputDocParts(outcomes);
+}
+
 if (import.meta.main) {
   const path = new URL("../../docs/bad-input.md", import.meta.url).pathname;
   const doc = await Deno.readTextFile(path);
@@ -47,6 +59,7 @@ if (import.meta.main) {
       ...await commandFaultParts(),
       ...summaryParts(cells),
       ...scenarioSummaryParts(),
+      ...await inputFileParts(),
     }),
   );
   if (next === doc) console.error(`${path} is up to date`);

@@ -66,7 +66,7 @@ Deno.test("figure bundle: plotly JSON, HTML with the figure and a note, text; li
   const html = without["text/html"] as string;
   assert.ok(!html.includes(LIBRARY_MARK));
   assert.ok(!html.includes("</script><b>"), "a trace name must not end the script element");
-  const escaped = NOTE_NO_SCRIPTS.replaceAll(">", "&gt;");
+  const escaped = NOTE_NO_SCRIPTS.replaceAll(">", "&gt;").replaceAll("'", "&#39;");
   assert.ok(html.includes(escaped), "the note for viewers without scripts");
   // The figure JSON embedded in the script parses back to the same figure.
   const json = html.match(/var fig=(.*?);var id=/)![1];

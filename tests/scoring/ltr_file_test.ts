@@ -64,7 +64,11 @@ Deno.test("a broken model file is refused with its name and the problem", async 
   const dir = await Deno.makeTempDir();
   try {
     await assert.rejects(readLtrModel(`${dir}/none.json`), /none.json: no such ranker model file/);
-    await assert.rejects(readLtrModel(dir), /is a directory/);
+    await assert.rejects(
+      readLtrModel(dir),
+      /is a folder, not a regular file; expected a saved ranker model/,
+    );
+    await assert.rejects(readLtrModel("/dev/zero"), /zero: is a character device/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -25,6 +25,7 @@ import {
   sourceName,
   type TextSource,
 } from "../../io/source.ts";
+import { readWholeFileSync } from "../../io/whole_file.ts";
 import { BlockJudge, emptyBlock, type JudgedQrels, LONG_RECORD } from "./judge.ts";
 import { isJsonSource, readJsonQrels } from "../json_files.ts";
 import { QueryTable, type QueryTableState } from "./query_table.ts";
@@ -569,7 +570,7 @@ function parseQrelsLines(
 function lineOfJudgment(source: TextSource, qid: string, docno: string): number | undefined {
   let bytes: Uint8Array;
   try {
-    bytes = typeof source === "string" ? Deno.readFileSync(source) : source.bytes;
+    bytes = typeof source === "string" ? readWholeFileSync(source, "qrels") : source.bytes;
     // A gzip qrels file was read through node:zlib, so it is loaded.
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipLoaded(bytes) ?? new Uint8Array();
   } catch {

@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import { KitError } from "../../errors.ts";
 import { writeFileAtomic } from "../../io/atomic.ts";
+import { readWholeFile } from "../../io/whole_file.ts";
 
 /** Hex digest of a text pair (question and candidate joined by a NUL). */
 export function pairKey(question: string, candidate: string): string {
@@ -50,12 +51,9 @@ export class ScoreCache {
     const safe = label.replace(/[^\w.-]+/g, "_").replace(/^[.]+/, "_").slice(0, 80);
     const hash = createHash("sha256").update(modelKey).digest("hex").slice(0, 16);
     const c = new ScoreCache(`${dir}/${safe}-${hash}.json`);
-    let text: string | undefined;
-    try {
-      text = await Deno.readTextFile(c.path);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    }
+    // Decoded as before (a bad byte makes the JSON, not the decoding, fail: "corrupt").
+    const bytes = await readWholeFile(c.path, "scoreCache", { missingOk: true });
+    const text = bytes && new TextDecoder().decode(bytes);
     if (text !== undefined) {
       let obj: { modelKey?: string; scores?: Record<string, number> };
       try {

@@ -8,6 +8,8 @@ import { createHash } from "node:crypto";
 import { KitError } from "../../errors.ts";
 import { readJsonFile } from "../../io/json.ts";
 import { exists } from "../../io/atomic.ts";
+import { inputError } from "../../io/source.ts";
+import { readWholeFile } from "../../io/whole_file.ts";
 import { type HubOptions, MODEL_FILES, resolveModelDir } from "./hub.ts";
 import { type BackendChoice, chooseBackend } from "./backend.ts";
 import { createSession, type ModelSession } from "./session.ts";
@@ -164,9 +166,18 @@ function runsNamingFolder(session: ModelSession, dir: string): ModelSession {
   };
 }
 
+/** Whether a file of a model folder is there (a link counts); unreadable: a `KitError`. */
+async function present(path: string): Promise<boolean> {
+  try {
+    return await exists(path);
+  } catch (e) {
+    throw inputError(e, path);
+  }
+}
+
 /** The ONNX file of a model folder. */
 export async function weightsPath(dir: string): Promise<string> {
-  for (const f of MODEL_FILES.weights) if (await exists(`${dir}/${f}`)) return `${dir}/${f}`;
+  for (const f of MODEL_FILES.weights) if (await present(`${dir}/${f}`)) return `${dir}/${f}`;
   throw new KitError(
     `no ONNX weights (${MODEL_FILES.weights.join(" or ")}); export the model to ONNX first`,
     { file: dir },
@@ -177,18 +188,24 @@ export async function weightsPath(dir: string): Promise<string> {
 async function scoringFiles(dir: string, weights: string) {
   const names = [
     ...MODEL_FILES.required,
-    ...(await exists(`${dir}/${MODEL_FILES.tokenizer[0]}`)
+    ...(await present(`${dir}/${MODEL_FILES.tokenizer[0]}`)
       ? [MODEL_FILES.tokenizer[0]]
       : [MODEL_FILES.tokenizer[1]]),
     ...MODEL_FILES.optional,
   ];
   const files: { name: string; bytes: Uint8Array }[] = [];
   for (const name of names) {
-    if (await exists(`${dir}/${name}`)) {
-      files.push({ name, bytes: await Deno.readFile(`${dir}/${name}`) });
+    if (await present(`${dir}/${name}`)) {
+      const kind = (MODEL_FILES.tokenizer as readonly string[]).includes(name)
+        ? "tokenizer"
+        : "config";
+      files.push({ name, bytes: await readWholeFile(`${dir}/${name}`, kind) });
     }
   }
-  files.push({ name: weights.slice(dir.length + 1), bytes: await Deno.readFile(weights) });
+  files.push({
+    name: weights.slice(dir.length + 1),
+    bytes: await readWholeFile(weights, "weights"),
+  });
   return files;
 }
 
@@ -222,7 +239,8 @@ export async function loadModel(
   options: LoadModelOptions = {},
 ): Promise<LoadedModel> {
   const dir = await resolveModelDir(spec, options);
-  const config = (await readJsonFile(`${dir}/config.json`, { expect: "object" })) as ModelConfig;
+  const config =
+    (await readJsonFile(`${dir}/config.json`, { expect: "object", kind: "config" })) as ModelConfig;
   const tokenizer = await ModelTokenizer.load(dir);
   const weights = await weightsPath(dir);
   const files = await scoringFiles(dir, weights);

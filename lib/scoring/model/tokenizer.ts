@@ -13,6 +13,7 @@ import { Tokenizer } from "npm:@huggingface/tokenizers@0.2.0";
 import { KitError } from "../../errors.ts";
 import { readJsonFile } from "../../io/json.ts";
 import { readLines } from "../../io/text.ts";
+import { readWholeFile } from "../../io/whole_file.ts";
 import { exists } from "../../io/atomic.ts";
 import { bertTokenizerFiles } from "./wordpiece_vocab.ts";
 
@@ -145,10 +146,10 @@ export class ModelTokenizer {
    * ```
    */
   static async load(dir: string): Promise<ModelTokenizer> {
-    const read = (name: string) =>
-      readJsonFile(`${dir}/${name}`, { expect: "object", optional: true });
-    const config = (await read("tokenizer_config.json")) ?? {};
-    const json = await read("tokenizer.json");
+    const read = (name: string, kind: "config" | "tokenizer") =>
+      readJsonFile(`${dir}/${name}`, { expect: "object", optional: true, kind });
+    const config = (await read("tokenizer_config.json", "config")) ?? {};
+    const json = await read("tokenizer.json", "tokenizer");
     const tj = json ?? await tokenizerFromVocab(dir, config);
     try {
       const t = new ModelTokenizer(tj, config);
@@ -300,7 +301,9 @@ async function tokenizerFromVocab(
   }
   const vocab: string[] = [];
   const seen = new Map<string, number>();
-  for await (const { text, line } of readLines(file)) {
+  // Read whole first (a regular file within the tokenizer limit), then line by line.
+  const bytes = await readWholeFile(file, "tokenizer");
+  for await (const { text, line } of readLines({ name: file, bytes })) {
     const first = seen.get(text);
     if (first !== undefined) {
       throw new KitError(
