@@ -80,6 +80,11 @@ export const WHOLE_FILE_LIMITS = {
       "a split's file in a corpus folder (`--dir`); `data fetch`'s installed and mirror copies",
     bytes: 256 * MiB,
   },
+  shardRecord: {
+    what: "a shard record",
+    files: "`<run>.shard.json` beside a shard's run (`score --shard`)",
+    bytes: 1 * MiB,
+  },
   scoreCache: {
     what: "a score cache",
     files: "`<cache>/scores/*.json`",

@@ -195,7 +195,8 @@ export async function checkInputsOutside(
   inputs: readonly { label: string; path: string }[],
   caller: string | undefined = callerCwd(),
 ): Promise<void> {
-  // Never over a folder the report reads (a model's) or the kit keeps (corpora, samples).
+  // Never over a folder the report reads (a model's) or the kit keeps (corpora, samples),
+  // checked after the inputs' own messages, which say more.
   const folders = inputs.map((i) => i.path).filter((f) => {
     try {
       return Deno.statSync(f).isDirectory;
@@ -203,12 +204,13 @@ export async function checkInputsOutside(
       return false;
     }
   });
-  refuseReplacingInFolders(outDir, protectedFolders(folders), "--out", "folder");
+  const refuseProtected = () =>
+    refuseReplacingInFolders(outDir, protectedFolders(folders), "--out", "folder");
   let out: string;
   try {
     out = await Deno.realPath(outDir);
   } catch {
-    return; // no folder yet: nothing can be inside it
+    return refuseProtected(); // no folder yet: nothing can be inside it
   }
   const inside = (real: string) => real === out || real.startsWith(out === "/" ? "/" : `${out}/`);
   if (caller !== undefined) {
@@ -253,6 +255,7 @@ export async function checkInputsOutside(
       );
     }
   }
+  refuseProtected();
 }
 
 /**

@@ -128,14 +128,13 @@ function jobKeyOf(job: ShardJob): string {
   return createHash("sha256").update(JSON.stringify(job)).digest("hex");
 }
 
-/** Reads the record beside `run`; undefined when there is none or it is not one. */
+/**
+ * Reads the record beside `run`; undefined when there is none or its contents are not one (a
+ * `KitError` when it is not a regular file or past its size limit).
+ */
 export async function readShardRecord(run: string): Promise<ShardRecord | undefined> {
-  let text: string | undefined;
-  try {
-    text = await readWholeText(shardRecordPath(run), "marker", { missingOk: true });
-  } catch {
-    return undefined; // a folder, a device, unreadable: not a record
-  }
+  // A folder, a device, a file past the limit: refused, naming it (never taken for no record).
+  const text = await readWholeText(shardRecordPath(run), "shardRecord", { missingOk: true });
   if (text === undefined) return undefined;
   try {
     const r = JSON.parse(text) as ShardRecord;

@@ -221,13 +221,13 @@ Deno.test("the kit's data folders are off limits: no output replaces the corpus 
     assertEquals(await Deno.readTextFile(`${cache}/scores/m.json`), scores);
     assertEquals([...Deno.readDirSync(cache)].map((e) => e.name).sort(), ["scores", "wikiqa"]);
     // A report whose folder would hold the cache, run from elsewhere.
+    const elsewhere = await Deno.makeTempDir();
+    await Deno.copyFile(`${dir}/rA`, `${elsewhere}/rA`);
     const r = await runCli(
-      ["report", "--run", `a=${dir}/rA`, "--out", dir, "--force", "--no-pdf"],
-      {
-        cwd: "/",
-        env,
-      },
+      ["report", "--run", `a=${elsewhere}/rA`, "--out", dir, "--force", "--no-pdf"],
+      { cwd: "/", env },
     );
+    await Deno.remove(elsewhere, { recursive: true });
     assertEquals(r.code, 2, r.stderr);
     assert(/holds .*cache, a folder this command reads or the kit keeps/.test(r.stderr), r.stderr);
     // The samples, in the library (a failing rule here must not touch the checkout's samples).

@@ -3,6 +3,7 @@
  * process, one test per row of the whole-file limits table (a file one byte over the limit,
  * through the reader that reads that kind), and `docs/bad-input.md`'s two generated tables.
  */
+import { readShardRecord } from "../../lib/scoring/shard_record.ts";
 import { assert, assertEquals } from "../assert.ts";
 import { KitError } from "../../lib/errors.ts";
 import { readInstallMarker } from "../../lib/data/installed.ts";
@@ -110,6 +111,8 @@ const READERS: Record<WholeFileKind, (dir: string) => Promise<[string, () => unk
     await Deno.mkdir(`${dir}/wikiqa`);
     return [`${dir}/wikiqa/WikiQA-test.tsv`, () => readSplit("wikiqa", "test", dir)];
   },
+  shardRecord: (dir) =>
+    Promise.resolve([`${dir}/r.0.run.shard.json`, () => readShardRecord(`${dir}/r.0.run`)]),
   scoreCache: async (dir) => {
     const path = (await ScoreCache.open(dir, "key", "label")).path; // where it would be
     return [path, () => ScoreCache.open(dir, "key", "label")];
