@@ -132,7 +132,7 @@ const TRIED: Record<Stand, string> = {
 };
 
 /** A copy of the tiny cross-encoder in `dir/m`, its weights as `m/model.onnx`. */
-async function modelFolder(dir: string): Promise<string> {
+export async function modelFolder(dir: string): Promise<string> {
   const m = `${dir}/m`;
   await Deno.mkdir(m);
   for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"]) {

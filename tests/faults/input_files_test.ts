@@ -21,7 +21,7 @@ import { readLtrModel } from "../../lib/scoring/ltr_file.ts";
 import { ScoreCache } from "../../lib/scoring/model/cache.ts";
 import { loadModel } from "../../lib/scoring/model/model.ts";
 import { formatMarkdown, spliceDoc } from "./matrix.ts";
-import { INPUT_CASES, inputDocParts, runInputCases } from "./input_files.ts";
+import { INPUT_CASES, inputDocParts, modelFolder, runInputCases } from "./input_files.ts";
 
 const outcomes = await runInputCases();
 
@@ -57,19 +57,6 @@ Deno.test({
     );
   },
 });
-
-const FIXTURE = new URL("../fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
-
-/** A copy of the tiny cross-encoder (weights as `model.onnx`) in `dir/m`. */
-async function modelFolder(dir: string): Promise<string> {
-  const m = `${dir}/m`;
-  await Deno.mkdir(m);
-  for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"]) {
-    await Deno.copyFile(`${FIXTURE}/${f}`, `${m}/${f}`);
-  }
-  await Deno.copyFile(`${FIXTURE}/onnx/model.onnx`, `${m}/model.onnx`);
-  return m;
-}
 
 /** Loads a model folder on cpu (and releases it). */
 async function load(m: string): Promise<void> {

@@ -16,6 +16,7 @@
  * evaluates (a query whose judgments are all negative, which trec_eval cannot size); 10.0
  * crashes (compared only where it does not). Anything else fails the test.
  */
+import { QUICKTEST_10 } from "./quicktest.ts";
 import { assert, assertEquals } from "../assert.ts";
 import fc from "fast-check";
 import { KitError } from "../../lib/errors.ts";
@@ -372,43 +373,6 @@ Deno.test({
 
 // The Makefile's quicktest of 10.0, less the preference, judgment-group and z-score modes:
 // all_trec with rbp, rbp_resid and unj_*, -c with missing queries, comment lines.
-const QUICKTEST_10: [string, string[]][] = [
-  ["out.test", ["qrels.test", "results.test"]],
-  ["out.test", ["qrels.test.with-comments", "results.test"]],
-  ["out.comment.test", ["qrels.comment.test", "results.comment.test"]],
-  ["out.test.a", ["-m", "all_trec", "qrels.test", "results.test"]],
-  ["out.test.aq", ["-m", "all_trec", "-q", "qrels.test", "results.test"]],
-  ["out.test.aqc", ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"]],
-  ["out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100", "qrels.test", "results.trunc"]],
-  ["out.test.aql", [
-    "-m",
-    "all_trec",
-    "-mrelstring.20",
-    "-q",
-    "-l2",
-    "qrels.rel_level",
-    "results.test",
-  ]],
-  ["out.test.meas_params", [
-    "-q",
-    "-miprec_at_recall..10,.20,.25,.75,.50",
-    "-m",
-    "P.5,7,3",
-    "-m",
-    "recall.20,2000",
-    "-m",
-    "Rprec_mult.5.0,0.2,0.35",
-    "-mutility.2,-1,0,0",
-    "-m",
-    "11pt_avg..25,.5,.75",
-    "-mndcg.1=3,2=9,4=4.5",
-    "-mndcg_cut.10,20,23.4",
-    "-msuccess.2,5,20",
-    "qrels.test",
-    "results.test",
-  ]],
-];
-
 Deno.test({
   name: "trec_eval 10.0's own quicktest outputs (all_trec with rbp and unj), byte for byte",
   ignore: !BINARIES["10.0"],

@@ -10,6 +10,7 @@
  * Left out, as docs/measures.md says: trec_eval's preference and judgment-group modes (`-R prefs`,
  * `-R qrels_prefs`, `-R qrels_jg`) and z-scores (`-Z`).
  */
+import { QUICKTEST } from "./quicktest.ts";
 import { assertEquals } from "../assert.ts";
 import fc from "fast-check";
 import { evaluateTrecFiles, formatTrecEval } from "../../lib/metrics/mod.ts";
@@ -84,42 +85,6 @@ function firstDifference(got: string, want: string): string {
   }
   return "";
 }
-
-// The Makefile's quicktest target, less the preference, judgment-group and z-score modes.
-const QUICKTEST: [string, string[]][] = [
-  ["out.test", ["qrels.test", "results.test"]],
-  ["out.test.a", ["-m", "all_trec", "qrels.test", "results.test"]],
-  ["out.test.aq", ["-m", "all_trec", "-q", "qrels.test", "results.test"]],
-  ["out.test.aqc", ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"]],
-  ["out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100", "qrels.test", "results.trunc"]],
-  ["out.test.aql", [
-    "-m",
-    "all_trec",
-    "-mrelstring.20",
-    "-q",
-    "-l2",
-    "qrels.rel_level",
-    "results.test",
-  ]],
-  ["out.test.meas_params", [
-    "-q",
-    "-miprec_at_recall..10,.20,.25,.75,.50",
-    "-m",
-    "P.5,7,3",
-    "-m",
-    "recall.20,2000",
-    "-m",
-    "Rprec_mult.5.0,0.2,0.35",
-    "-mutility.2,-1,0,0",
-    "-m",
-    "11pt_avg..25,.5,.75",
-    "-mndcg.1=3,2=9,4=4.5",
-    "-mndcg_cut.10,20,23.4",
-    "-msuccess.2,5,20",
-    "qrels.test",
-    "results.test",
-  ]],
-];
 
 Deno.test({
   name: "trec_eval's own quicktest outputs, byte for byte (eval trec)",
