@@ -12,7 +12,7 @@
 import { readQrels, readRunWithId, writeQrels, writeRun } from "../metrics/mod.ts";
 import { checkOutput } from "../io/output.ts";
 import { mergeShardRuns } from "../scoring/shard.ts";
-import { shardFiles } from "../scoring/shard_record.ts";
+import { shardFiles, withoutEmptyShards } from "../scoring/shard_record.ts";
 import type { Command, Positional } from "./command.ts";
 import {
   FORCE_OPTION,
@@ -101,7 +101,8 @@ const shardsCommand: Command = {
     }
     const parts = [];
     let runId = "kit";
-    for (const file of files) {
+    // A shard recorded as holding no question wrote an empty run: nothing to read.
+    for (const file of await withoutEmptyShards(files)) {
       const read = await readRunWithId(file);
       if (parts.length === 0) runId = read.runId;
       parts.push({ file, run: read.run });

@@ -4,7 +4,7 @@
  * @module
  */
 import { datasetNames, describeFilter, loadSplit, readRunForSplit } from "../data/mod.ts";
-import { shardSets } from "../scoring/shard_record.ts";
+import { shardSets, withoutEmptyShards } from "../scoring/shard_record.ts";
 import { evaluate, qrelsFromQuestions, trecLine } from "../metrics/mod.ts";
 import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
 import type { Command } from "./command.ts";
@@ -58,7 +58,9 @@ const as2Command: Command = {
     // Shards written by score --shard carry records: a set missing a shard is refused, naming
     // it (its questions would count 0).
     await shardSets(runPaths);
-    const read = await readRunForSplit(runPaths, split, {
+    // Shards recorded as holding no question wrote empty runs: not read (unless all are).
+    const nonEmpty = await withoutEmptyShards(runPaths);
+    const read = await readRunForSplit(nonEmpty.length ? nonEmpty : runPaths, split, {
       release,
       realCorpusFix: "without --dir samples",
       sampleFix: "--dir samples",

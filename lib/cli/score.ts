@@ -226,8 +226,12 @@ export const scoreCommand: Command = {
     });
     const run = runFromScores(result.questions, result.scores);
     const runId = str(p, "run-id") ?? result.scorerId.replace(/[^\w.:-]+/g, "_");
+    const questions = result.questions.length;
+    if (shard && plan) {
+      await writeShardRecord(out, plan.job, shard, questions, { pending: true });
+    }
     await writeRun(out, run, { runId, force });
-    if (shard && plan) await writeShardRecord(out, plan.job, shard, result.questions.length);
+    if (shard && plan) await writeShardRecord(out, plan.job, shard, questions);
     if (ltr.saveModel) await writeLtrModel(ltr.saveModel, result.ltrModel!, { force });
     const seconds = (performance.now() - started) / 1000;
     const pairs = result.scores.length;

@@ -20,7 +20,7 @@
  */
 import { KitError } from "../errors.ts";
 import { type LoadedSplit, loadSplit, readRunForSplit, splitStats } from "../data/mod.ts";
-import { shardSets } from "../scoring/shard_record.ts";
+import { shardSets, withoutEmptyShards } from "../scoring/shard_record.ts";
 import { describeFilter } from "../data/filters.ts";
 import {
   PROTOCOL_MEASURES,
@@ -233,7 +233,8 @@ async function readSystemRuns(
     const runs: Run[] = [], names: string[] = [];
     // The shards of one run (score --shard, with their records) are one run, checked whole.
     for (const files of await shardSets(s.runs)) {
-      const r = await readRunForSplit(files, split);
+      const nonEmpty = await withoutEmptyShards(files);
+      const r = await readRunForSplit(nonEmpty.length ? nonEmpty : files, split);
       const file = files.length === 1 ? files[0] : `${files[0]} (+${files.length - 1} shards)`;
       names.push(file);
       for (const text of r.notes) lines.notes.push({ system: s.name, file: fileName(file), text });

@@ -9,8 +9,9 @@
  *   shard missing or incomplete, naming it ({@link shardSets}), where a missing shard's questions
  *   would otherwise count 0 without a word.
  *
- * The record is written after the run, so a run without its record (a task killed between the
- * two writes) is incomplete and redone. A model folder and the corpus folder are fingerprinted
+ * A record saying the run is unfinished is written before the run and replaced after it, so a
+ * task killed between the writes leaves a record that gets its shard redone; a run with no
+ * record at all is not taken for the kit's (refused without `--force`). A model folder and the corpus folder are fingerprinted
  * by their files' names, sizes and modification times: a changed file is a different job.
  *
  * @module
@@ -201,18 +202,29 @@ export async function completeShard(
       why: `the run of shard ${record.shard.index} of ${record.shard.count}`,
     };
   }
+  if (record.sha256 === PENDING) {
+    return { state: "different", why: "an unfinished run (its task stopped while writing it)" };
+  }
   if (fileDigest(run) !== record.sha256) {
     return { state: "different", why: "a run changed after it was written" };
   }
   return { state: "complete", record };
 }
 
-/** Writes the record of the run just written at `run`. */
+/** The sha256 of a record written before its run (`pending`): the run is not complete yet. */
+const PENDING = "pending";
+
+/**
+ * Writes the record of the run just written at `run`; with `pending`, the record written
+ * before the run is replaced, so a task killed between the two writes leaves a record that
+ * says the run is unfinished (redone by the next try), never a run without a record.
+ */
 export async function writeShardRecord(
   run: string,
   job: ShardJob,
   shard: Shard,
   questions: number,
+  options: { pending?: boolean } = {},
 ): Promise<void> {
   const record: ShardRecord = {
     format: "qa-eval-kit shard",
@@ -220,7 +232,7 @@ export async function writeShardRecord(
     jobKey: jobKeyOf(job),
     shard: { index: shard.index, count: shard.count },
     run: basename(run),
-    sha256: fileDigest(run),
+    sha256: options.pending ? PENDING : fileDigest(run),
     questions,
   };
   await writeFileAtomic(shardRecordPath(run), JSON.stringify(record, null, 1) + "\n", {
@@ -287,10 +299,13 @@ export async function shardSets(files: readonly string[]): Promise<string[][]> {
     if (seen !== undefined) {
       throw new KitError(`shard ${record.shard.index} is given twice (also ${seen})`, { file });
     }
-    if (fileDigest(file) !== record.sha256) {
+    if (record.sha256 === PENDING || fileDigest(file) !== record.sha256) {
       throw new KitError(
-        `shard ${record.shard.index} of ${record.shard.count} is incomplete: the run changed ` +
-          "after it was written (its sha256 differs from its record's); score that shard again",
+        `shard ${record.shard.index} of ${record.shard.count} is incomplete: ` +
+          (record.sha256 === PENDING
+            ? "its task stopped while writing it"
+            : "the run changed after it was written (its sha256 differs from its record's)") +
+          "; score that shard again",
         { file },
       );
     }
@@ -317,6 +332,33 @@ export async function shardSets(files: readonly string[]): Promise<string[][]> {
     set.group.sort((a, b) => indexOf(set, a) - indexOf(set, b));
   }
   return groups;
+}
+
+/**
+ * `files` less the shards recorded as holding no question (a shard of few questions among
+ * many shards writes an empty run, which no run reader accepts): what a reader reads (empty
+ * when every file is such a shard).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shardJob, withoutEmptyShards, writeShardRecord } from "./shard_record.ts";
+ * const dir = await Deno.makeTempDir();
+ * const job = shardJob({ model: "m" });
+ * await Deno.writeTextFile(`${dir}/r.0.run`, "");
+ * await writeShardRecord(`${dir}/r.0.run`, job, { index: 0, count: 2, source: "" }, 0);
+ * await Deno.writeTextFile(`${dir}/r.1.run`, "q Q0 d 1 1 x\n");
+ * await writeShardRecord(`${dir}/r.1.run`, job, { index: 1, count: 2, source: "" }, 1);
+ * assert.deepEqual(await withoutEmptyShards([`${dir}/r.0.run`, `${dir}/r.1.run`]), [`${dir}/r.1.run`]);
+ * ```
+ */
+export async function withoutEmptyShards(files: readonly string[]): Promise<string[]> {
+  const kept: string[] = [];
+  for (const f of files) {
+    const r = f === "-" ? undefined : await readShardRecord(f);
+    if (!(r && r.questions === 0 && r.sha256 !== PENDING)) kept.push(f);
+  }
+  return kept;
 }
 
 function indexOf(set: { byIndex: Map<number, string> }, file: string): number {

@@ -145,3 +145,53 @@ Deno.test("convert shards merges a complete set into the unsharded run; a missin
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("empty shards (more shards than questions) merge and evaluate as the unsharded run; an unfinished shard is redone", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const n = 8;
+    for (let i = 0; i < n; i++) assert.equal((await shard(dir, i, n)).code, 0);
+    const empty = [...Deno.readDirSync(dir)].filter((e) =>
+      e.name.endsWith(".run") && Deno.statSync(`${dir}/${e.name}`).size === 0
+    );
+    assert(empty.length > 0, "some of the 8 shards hold none of the sample's 4 questions");
+    const whole = await runCli(["score", ...BASE, "--out", "whole.run"], { cwd: dir });
+    assert.equal(whole.code, 0, whole.stderr);
+    const merged = await runCli(["convert", "shards", "r.{shard}.run", "merged.run"], { cwd: dir });
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.equal(
+      sorted(await Deno.readTextFile(`${dir}/merged.run`)),
+      sorted(await Deno.readTextFile(`${dir}/whole.run`)),
+    );
+    const files = Array.from({ length: n }, (_, i) => `r.${i}.run`);
+    const as2 = (runs: string[]) =>
+      runCli(
+        ["eval", "as2", "--dataset", "wikiqa", "--split", "test", "--dir", "samples", ...runs],
+        {
+          cwd: dir,
+        },
+      );
+    const [a, b] = [await as2(files), await as2(["whole.run"])];
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(a.stdout, b.stdout);
+    // A task stopped while writing: its record says so; the next try redoes it, and a merge
+    // meanwhile names it.
+    const record = JSON.parse(await Deno.readTextFile(`${dir}/r.1.run.shard.json`));
+    await Deno.writeTextFile(
+      `${dir}/r.1.run.shard.json`,
+      JSON.stringify({ ...record, sha256: "pending" }),
+    );
+    const torn = await runCli(["convert", "shards", "r.{shard}.run", "m.run"], { cwd: dir });
+    assert.equal(torn.code, 2);
+    assert.match(torn.stderr, /shard 1 of 8 is incomplete: its task stopped while writing it/);
+    const redo = await shard(dir, 1, n);
+    assert.equal(redo.code, 0, redo.stderr);
+    assert.match(redo.stderr, /holds an unfinished run .*: scoring it again/);
+    assert.equal(
+      (await runCli(["convert", "shards", "r.{shard}.run", "m.run"], { cwd: dir })).code,
+      0,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
