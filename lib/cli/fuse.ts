@@ -29,6 +29,20 @@ function number(raw: string, flag: string): number {
   return x;
 }
 
+/** The largest rrf constant: past it, 1/(k + rank) of ranks 1 and 1000 differ by under 1e-9. */
+const MAX_RRF_K = 1_000_000;
+
+function rrfK(raw: string): number {
+  const k = number(raw, "--k");
+  if (k > MAX_RRF_K) {
+    throw new KitError(
+      `--k takes at most ${MAX_RRF_K} (past it rrf's 1/(k + rank) no longer tells ranks apart), ` +
+        `got '${raw}'`,
+    );
+  }
+  return k;
+}
+
 /** The `fuse` command. */
 export const fuseCommand: Command = {
   summary: "fuse runs into one (rrf, combsum, combmnz, wsum, max, min, anz, med; as ranx)",
@@ -74,7 +88,7 @@ export const fuseCommand: Command = {
       method,
       norm,
       weights,
-      k: kRaw === undefined ? undefined : number(kRaw, "--k"),
+      k: kRaw === undefined ? undefined : rrfK(kRaw),
       names: paths,
     });
     // Ranks written in full precision (ranx's order); `eval trec` ranks by its release.

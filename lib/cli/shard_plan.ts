@@ -1,8 +1,9 @@
 /**
  * What `score --shard` does with a shard's output that exists: skipped when it is complete for
  * the same job (a resubmitted array, a requeued task, a re-applied Job: exit 0 and nothing
- * changes), redone when it belongs to another job or changed since (the kit's own output,
- * replaced without `--force`), refused without `--force` when no record says the kit wrote it.
+ * changes), redone when its record says it is another job's or unfinished (the kit's own output,
+ * replaced without `--force`), refused without `--force` when it changed since the kit wrote it
+ * (an edit is never lost) or no record says the kit wrote it.
  *
  * @module
  */
@@ -92,6 +93,13 @@ export function shardAction(
   }
   if (s.state === "different") {
     return { action: "redo", line: `${of}: ${out} holds ${s.why}: scoring it again` };
+  }
+  if (s.state === "changed" && !force) {
+    throw new KitError(
+      "changed since the kit wrote it (its sha256 differs from its record's: an edit?); it is " +
+        "not replaced without --force, which scores the shard again",
+      { file: out },
+    );
   }
   if (s.state === "unrecorded" && !force) {
     throw new KitError(

@@ -140,7 +140,8 @@ const LATEX_SPECIAL: Record<string, string> = {
 /**
  * Text in LaTeX (a table cell, a caption): the ten special characters (`& % $ # _ { } ~ ^ \`)
  * and `< > |` (which the default OT1 font sets as other glyphs) escaped in one pass, so the
- * braces of `\textbackslash{}` are not escaped again; a line break becomes a space.
+ * braces of `\textbackslash{}` are not escaped again; TeX's ligatures (`--`, ``` `` ```, `''`)
+ * parted by an empty group; a line break becomes a space.
  *
  * @example
  * ```ts
@@ -149,10 +150,13 @@ const LATEX_SPECIAL: Record<string, string> = {
  * assert.equal(latexText("bm_25 & 50%"), "bm\\_25 \\& 50\\%");
  * assert.equal(latexText("a\\b{x}"), "a\\textbackslash{}b\\{x\\}");
  * assert.equal(latexText("x|y~"), "x\\textbar{}y\\textasciitilde{}");
+ * assert.equal(latexText("a--b''"), "a-{}-b'{}'");
  * ```
  */
 export function latexText(s: string): string {
   return s.replace(/[\\~^<>|&%$#_{}]/g, (c) => LATEX_SPECIAL[c] ?? "\\" + c)
+    // TeX's ligatures: `--` an en dash, two quotes a curly one; an empty group parts them.
+    .replace(/-(?=-)/g, "-{}").replace(/`(?=`)/g, "`{}").replace(/'(?=')/g, "'{}")
     .replace(/\r\n|[\r\n]/g, " ");
 }
 

@@ -9,7 +9,7 @@
  *
  * The lock path is never followed: whatever stands there that is not a lock file the kit
  * wrote (a symbolic link, a folder, a FIFO, a device, a socket, a hard link to another file,
- * a regular file with other contents) is refused in one line naming the path and what it is,
+ * another user's file, a regular file with other contents) is refused in one line naming the path and what it is,
  * and left as it is. Nothing of such a file is read out or printed; a holder's line is shown
  * only when it has the kit's own form. Taking the lock retries a bounded number of times when
  * another writer removes or replaces the file meanwhile.
@@ -90,6 +90,9 @@ const sameFile = (a: Deno.FileInfo, b: Deno.FileInfo) => a.ino === b.ino && a.de
  */
 function kitLockText(file: Deno.FsFile, info: Deno.FileInfo): string | undefined {
   if (!info.isFile || info.nlink !== 1 || info.size > MAX_LOCK_BYTES) return undefined;
+  // Another user's file is not this kit's lock, whatever it holds.
+  const uid = Deno.uid();
+  if (uid !== null && info.uid !== null && info.uid !== uid) return undefined;
   const buf = new Uint8Array(MAX_LOCK_BYTES + 1);
   let n = 0;
   file.seekSync(0, Deno.SeekMode.Start);

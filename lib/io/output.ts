@@ -291,7 +291,8 @@ function resolvedPath(path: string): string {
  * them is not. A folder output (`kind` "folder": a report, which replaces its whole folder) is
  * refused where it is one of them, holds one, or lies inside one, whether or not it exists
  * yet. The kit's data folders count whether or not they exist; other folders only when they
- * do.
+ * do. A model's folder (a `config.json` beside `model.onnx` or `onnx/model.onnx`) is protected so
+ * too, whether or not the command reads it.
  *
  * @example
  * ```ts
@@ -346,6 +347,38 @@ export function refuseReplacingInFolders(
       throw new KitError(`${named} ${path} ${relation} ${folder}, ${what}`);
     }
   }
+  // A model's folder, whether or not this command reads it.
+  const model = modelFolderAbove(kind === "file" ? dirname(real) : real);
+  if (model !== undefined) {
+    throw new KitError(
+      `${named} ${path} ${
+        kind === "file" ? "would replace a file inside" : model === real ? "is" : "is inside"
+      } ${model}, a model's folder (config.json and its ONNX weights): refused even with ` +
+        `--force; choose another ${named}`,
+    );
+  }
+}
+
+/**
+ * The nearest folder at or above `dir` (four levels at most) that holds a model: a
+ * `config.json` beside `model.onnx` or `onnx/model.onnx`; undefined when none does.
+ */
+function modelFolderAbove(dir: string): string | undefined {
+  let d = dir;
+  for (let i = 0; i < 5; i++) {
+    const has = (f: string) => {
+      try {
+        return Deno.statSync(`${d}/${f}`).isFile;
+      } catch {
+        return false;
+      }
+    };
+    if (has("config.json") && (has("model.onnx") || has("onnx/model.onnx"))) return d;
+    const up = dirname(d);
+    if (up === d) return undefined;
+    d = up;
+  }
+  return undefined;
 }
 
 /** Whether anything is at `path` (a link counts, dangling or not). */

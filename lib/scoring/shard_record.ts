@@ -154,8 +154,10 @@ export type ShardState =
   | { state: "absent" }
   /** A run and record of another job or shard, or a run changed since: redone. */
   | { state: "different"; why: string }
-  /** A run with no record beside it: the kit's if a task died between the writes, or not. */
-  | { state: "unrecorded" };
+  /** A run with no record beside it: not taken for the kit's. */
+  | { state: "unrecorded" }
+  /** A run changed since the kit wrote it (someone's edit?): not replaced without `force`. */
+  | { state: "changed" };
 
 /**
  * Whether the run at `run` is complete for `job` and `shard`: its record names the same job,
@@ -173,7 +175,7 @@ export type ShardState =
  * await writeShardRecord(`${dir}/r.0.run`, job, shard, 1);
  * assert.equal((await completeShard(`${dir}/r.0.run`, job, shard)).state, "complete");
  * await Deno.writeTextFile(`${dir}/r.0.run`, "q Q0 d 1 2 x\n");
- * assert.equal((await completeShard(`${dir}/r.0.run`, job, shard)).state, "different");
+ * assert.equal((await completeShard(`${dir}/r.0.run`, job, shard)).state, "changed");
  * ```
  */
 export async function completeShard(
@@ -205,9 +207,7 @@ export async function completeShard(
   if (record.sha256 === PENDING) {
     return { state: "different", why: "an unfinished run (its task stopped while writing it)" };
   }
-  if (fileDigest(run) !== record.sha256) {
-    return { state: "different", why: "a run changed after it was written" };
-  }
+  if (fileDigest(run) !== record.sha256) return { state: "changed" };
   return { state: "complete", record };
 }
 
@@ -431,6 +431,16 @@ export async function shardFiles(pattern: string): Promise<string[]> {
         "them (a finished shard run again is skipped), then merge",
       { file: pattern },
     );
+  }
+  for (const [i, f] of expected.entries()) {
+    const r = await readShardRecord(f);
+    if (r && r.shard.index !== i) {
+      throw new KitError(
+        `holds the record of shard ${r.shard.index} of ${r.shard.count}, not of shard ${i}: ` +
+          "a record copied or moved from another shard; score this shard again",
+        { file: f },
+      );
+    }
   }
   const sets = await shardSets(expected);
   if (sets.length !== 1) {

@@ -70,3 +70,43 @@ Deno.test("the tester's case on the command line: one line, exit 2", async () =>
       "'99999999999999999999'\n",
   );
 });
+
+Deno.test("fuse --k: at most a million, said in the message", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.run`, "q1 Q0 d1 1 1 a\nq1 Q0 d2 2 0.5 a\n");
+    await Deno.writeTextFile(`${dir}/b.run`, "q1 Q0 d2 1 1 b\nq1 Q0 d1 2 0.5 b\n");
+    const r = await runCli(
+      [
+        "fuse",
+        "a.run",
+        "b.run",
+        "--method",
+        "rrf",
+        "--k",
+        "99999999999999999999",
+        "--out",
+        "f.run",
+      ],
+      { cwd: dir },
+    );
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--k takes at most 1000000 \(past it rrf's/);
+    const ok = await runCli([
+      "fuse",
+      "a.run",
+      "b.run",
+      "--method",
+      "rrf",
+      "--k",
+      "1000000",
+      "--out",
+      "f.run",
+    ], {
+      cwd: dir,
+    });
+    assert.equal(ok.code, 0, ok.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

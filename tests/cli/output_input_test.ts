@@ -248,3 +248,57 @@ Deno.test("the kit's data folders are off limits: no output replaces the corpus 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a model's folder is off limits to every command, whether or not it reads the model", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fixture = new URL("../fixtures/tiny-model/cross-encoder", import.meta.url).pathname;
+    await Deno.mkdir(`${dir}/m0/onnx`, { recursive: true });
+    for (const f of ["config.json", "tokenizer.json", "onnx/model.onnx"]) {
+      await Deno.copyFile(`${fixture}/${f}`, `${dir}/m0/${f}`);
+    }
+    const tokenizer = await Deno.readFile(`${dir}/m0/tokenizer.json`);
+    await Deno.writeTextFile(`${dir}/a.run`, "q1 Q0 d1 1 1 a\n");
+    await Deno.writeTextFile(`${dir}/b.run`, "q1 Q0 d1 1 2 b\n");
+    const cases: string[][] = [
+      [
+        "score",
+        "--model",
+        "lexical:bm25",
+        "--dataset",
+        "wikiqa",
+        "--split",
+        "test",
+        "--out",
+        "m0/tokenizer.json",
+        "--force",
+      ],
+      ["fuse", "a.run", "b.run", "--out", "m0/onnx/model.onnx", "--force"],
+      ["convert", "run", "a.run", "m0/config.json", "--force"],
+    ];
+    for (const args of cases) {
+      const r = await runCli(args, { cwd: dir });
+      assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+      assert(/would replace a file inside \S*m0, a model's folder/.test(r.stderr), r.stderr);
+    }
+    assertEquals(await Deno.readFile(`${dir}/m0/tokenizer.json`), tokenizer);
+    const report = await runCli([
+      "report",
+      "--run",
+      "a=a.run",
+      "--out",
+      "m0",
+      "--force",
+      "--no-pdf",
+    ], {
+      cwd: dir,
+    });
+    assertEquals(report.code, 2, report.stderr);
+    assert(/--out \S*m0 is \S*m0, a model's folder/.test(report.stderr), report.stderr);
+    // A new file beside the weights is written as before.
+    const ok = await runCli(["fuse", "a.run", "b.run", "--out", "m0/fused.run"], { cwd: dir });
+    assertEquals(ok.code, 0, ok.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -194,8 +194,17 @@ function latexDecode(tex: string): string {
   let out = "";
   for (let i = 0; i < tex.length; i++) {
     const c = tex[i];
+    // An empty group parting a ligature (`-{}-`, `'{}'`): nothing in the text.
+    if (c === "{" && tex[i + 1] === "}" && "-`'".includes(tex[i - 1] ?? "")) {
+      i++;
+      continue;
+    }
     if (c !== "\\") {
       assert.ok(!"{}$&#^_%~<>|".includes(c), `an unescaped ${c} in LaTeX: ${tex}`);
+      // TeX's ligatures would set these as one glyph (an en dash, a curly quote)
+      for (const lig of ["--", "``", "''"]) {
+        assert.ok(!tex.slice(i).startsWith(lig), `a ligature ${lig} in LaTeX: ${tex}`);
+      }
       out += c;
       continue;
     }

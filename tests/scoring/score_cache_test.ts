@@ -121,3 +121,48 @@ diskTest(
     }
   },
 );
+
+Deno.test("a cache file that is not the kit's is refused in one line naming it, nothing of it echoed; a score that is not a number never becomes one", async () => {
+  const { ScoreCache } = await import("../../lib/scoring/model/cache.ts");
+  const { KitError } = await import("../../lib/errors.ts");
+  const dir = await Deno.makeTempDir();
+  try {
+    const good = await ScoreCache.open(dir, "k", "m");
+    good.set("q", "a", 0.5);
+    await good.save();
+    const path = good.path;
+    const key = JSON.parse(await Deno.readTextFile(path)).modelKey;
+    const secret = "SECRET-TOKEN-1234\u001b[2J";
+    const cases: [string, string | (() => void)][] = [
+      ["null", "null\n"],
+      ["a number", "5"],
+      ["not JSON", `root:${secret}`],
+      ["another key", JSON.stringify({ modelKey: secret, scores: {} })],
+      ["no scores", JSON.stringify({ modelKey: key })],
+      ["a null score", JSON.stringify({ modelKey: key, scores: { x: null } })],
+      ["a true score", JSON.stringify({ modelKey: key, scores: { x: true } })],
+      ["a text score", JSON.stringify({ modelKey: key, scores: { x: "1" } })],
+      ["a link", () => {
+        Deno.writeTextFileSync(`${dir}/secret`, JSON.stringify({ modelKey: key, scores: {} }));
+        Deno.symlinkSync(`${dir}/secret`, path);
+      }],
+    ];
+    for (const [label, make] of cases) {
+      await Deno.remove(path).catch(() => {});
+      if (typeof make === "string") await Deno.writeTextFile(path, make);
+      else make();
+      await assert.rejects(
+        () => ScoreCache.open(dir, "k", "m"),
+        (e: Error) => {
+          assert(e instanceof KitError, `${label}: ${e}`);
+          assert(e.message.startsWith(`${path}: `), `${label}: ${e.message}`);
+          assert(!e.message.includes("SECRET") && !e.message.includes("\u001b"), label);
+          assert(!e.message.includes("\n"), label);
+          return true;
+        },
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

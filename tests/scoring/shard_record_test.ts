@@ -56,11 +56,14 @@ Deno.test("a finished shard run again is skipped, exit 0, its files untouched; a
     const other = await shard(dir, 1, 3, ["--seed", "7"]);
     assert.equal(other.code, 0, other.stderr);
     assert.match(other.stderr, /holds the run of another job \(seed differ\): scoring it again/);
-    // A run changed after it was written: redone.
+    // A run changed after it was written (an edit): kept, refused without --force.
     await Deno.writeTextFile(`${dir}/r.1.run`, "Q1 Q0 x 1 1 t\n", { append: true });
+    const edited = await Deno.readTextFile(`${dir}/r.1.run`);
     const changed = await shard(dir, 1, 3, ["--seed", "7"]);
-    assert.equal(changed.code, 0, changed.stderr);
-    assert.match(changed.stderr, /holds a run changed after it was written: scoring it again/);
+    assert.equal(changed.code, 2);
+    assert.match(changed.stderr, /r\.1\.run: changed since the kit wrote it .*--force/);
+    assert.equal(await Deno.readTextFile(`${dir}/r.1.run`), edited);
+    assert.equal((await shard(dir, 1, 3, ["--seed", "7", "--force"])).code, 0);
     // Redone with the first job's settings, the run is the first one's again.
     assert.equal((await shard(dir, 1, 3)).code, 0);
     assert.deepEqual(await Deno.readFile(`${dir}/r.1.run`), run);
@@ -191,6 +194,19 @@ Deno.test("empty shards (more shards than questions) merge and evaluate as the u
       (await runCli(["convert", "shards", "r.{shard}.run", "m.run"], { cwd: dir })).code,
       0,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a shard record copied from another shard is named as such by the merge", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const i of [0, 1]) assert.equal((await shard(dir, i, 2)).code, 0);
+    await Deno.copyFile(`${dir}/r.1.run.shard.json`, `${dir}/r.0.run.shard.json`);
+    const r = await runCli(["convert", "shards", "r.{shard}.run", "m.run"], { cwd: dir });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /r\.0\.run: holds the record of shard 1 of 2, not of shard 0/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

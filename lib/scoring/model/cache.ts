@@ -51,25 +51,56 @@ export class ScoreCache {
     const safe = label.replace(/[^\w.-]+/g, "_").replace(/^[.]+/, "_").slice(0, 80);
     const hash = createHash("sha256").update(modelKey).digest("hex").slice(0, 16);
     const c = new ScoreCache(`${dir}/${safe}-${hash}.json`);
+    // The kit's own file: a link there is not (the kit never follows one out of its cache).
+    try {
+      if (Deno.lstatSync(c.path).isSymlink) {
+        throw new KitError(
+          "the score cache's file is a symbolic link, not a file the kit wrote; remove it (or " +
+            "score with --no-cache)",
+          { file: c.path },
+        );
+      }
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
     // Decoded as before (a bad byte makes the JSON, not the decoding, fail: "corrupt").
     const bytes = await readWholeFile(c.path, "scoreCache", { missingOk: true });
     const text = bytes && new TextDecoder().decode(bytes);
     if (text !== undefined) {
-      let obj: { modelKey?: string; scores?: Record<string, number> };
+      // Nothing of the file is echoed: it may not be the kit's, and may hold anything.
+      const corrupt = (what: string) =>
+        new KitError(
+          `corrupt score cache (${what}); delete it (or score with --no-cache): the kit ` +
+            "writes it anew",
+          { file: c.path },
+        );
+      let obj: unknown;
       try {
         obj = JSON.parse(text);
-      } catch (e) {
-        throw new KitError(`corrupt score cache (delete it): ${(e as Error).message}`, {
-          file: c.path,
-        });
+      } catch {
+        throw corrupt("not the JSON the kit writes");
       }
-      if (obj.modelKey !== modelKey) {
-        throw new KitError(`score cache belongs to '${obj.modelKey}', not '${modelKey}'`, {
-          file: c.path,
-        });
+      const o = obj as { modelKey?: unknown; scores?: unknown };
+      if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {
+        throw corrupt("not a JSON object");
       }
-      for (const [k, v] of Object.entries(obj.scores ?? {})) c.scores.set(k, v);
-      c.modelKey = modelKey;
+      if (o.modelKey !== modelKey) {
+        throw new KitError(
+          typeof o.modelKey === "string" && /^[0-9a-f]{64}@\d+@\w+$/.test(o.modelKey)
+            ? "score cache of another model, max length or backend in this file; delete it"
+            : "not a score cache of the kit's (no model key of its form); delete it",
+          { file: c.path },
+        );
+      }
+      if (typeof o.scores !== "object" || o.scores === null || Array.isArray(o.scores)) {
+        throw corrupt("no scores object");
+      }
+      for (const [k, v] of Object.entries(o.scores)) {
+        if (typeof v !== "number" || !Number.isFinite(v)) {
+          throw corrupt("a score that is not a number");
+        }
+        c.scores.set(k, v);
+      }
     }
     c.modelKey = modelKey;
     return c;
