@@ -228,3 +228,238 @@ export function diskTest(name: string, size: string, fn: (disk: TinyDisk) => Pro
     },
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Waiting for processes: tests that kill, interrupt, wait for or race a process synchronise on
+// an event (a file appearing, a line printed, a lock taken, a FIFO opened), never on a sleep or
+// a wall-clock budget, so that they hold on a loaded machine (CI runs on two busy cores). A wait
+// ends when the event happens or when the process it watches exits (then it fails with the
+// process's stderr), not after some number of tries. Repeat a test beside CPU hogs with
+// tests/under_load.ts.
+
+/** A process a wait watches: when it exits before the event, the wait fails. */
+export interface Watched {
+  pid: number;
+  status: Promise<Deno.CommandStatus>;
+  /** Its stderr, read to the end when the wait fails (when piped and not read elsewhere). */
+  readonly stderr?: ReadableStream<Uint8Array>;
+}
+
+/** How a process ended, in words: `exit code 2`, `signal SIGKILL`. */
+export function statusText(status: Deno.CommandStatus): string {
+  return status.signal ? `signal ${status.signal}` : `exit code ${status.code}`;
+}
+
+/** Thrown by {@link waitFor} when the watched process exits before the event waited for. */
+export class ExitedFirst extends Error {
+  constructor(
+    readonly what: string,
+    readonly status: Deno.CommandStatus,
+    readonly stderr: string,
+  ) {
+    super(
+      `waiting for ${what}: the process ended first (${statusText(status)}), ` +
+        (stderr.trim() ? `its stderr:\n${stderr}` : "with nothing on its stderr"),
+    );
+    this.name = "ExitedFirst";
+  }
+}
+
+/** The rest of a watched process's stderr, or "" when it is not piped or read elsewhere. */
+async function stderrOf(child?: Watched): Promise<string> {
+  try {
+    const stream = child?.stderr;
+    return stream ? await new Response(stream).text() : "";
+  } catch {
+    return ""; // "null" (not piped), or locked by a reader of the test's own
+  }
+}
+
+/**
+ * Polls `check` every `interval` ms (default 5) until it returns a value other than undefined,
+ * null or false, and returns that value. When `child` exits first, throws {@link ExitedFirst}
+ * with its exit status and stderr (`stderr()` when given, else the rest of `child.stderr`). The
+ * check runs once more after the exit, so an event that happened just before it is still seen.
+ * There is no time limit: the wait ends on the event or on the exit; a note goes to stderr every
+ * 30 s of waiting, so a hung run says what it waits for.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { waitFor } from "./helpers.ts";
+ * const dir = await Deno.makeTempDir();
+ * const child = new Deno.Command("sh", { args: ["-c", "echo x > f.part; mv f.part f"], cwd: dir })
+ *   .spawn();
+ * const text = () => Deno.readTextFile(`${dir}/f`).catch(() => undefined);
+ * assert.equal(await waitFor("f", text, child), "x\n");
+ * await child.status;
+ * await assert.rejects(
+ *   waitFor("g", () => false, new Deno.Command("false").spawn()),
+ *   /waiting for g: the process ended first \(exit code 1\)/,
+ * );
+ * ```
+ */
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  child?: Watched,
+  options: { stderr?: () => string | Promise<string>; interval?: number } = {},
+): Promise<T> {
+  let exited: Deno.CommandStatus | undefined;
+  child?.status.then((s) => exited = s, () => {});
+  const started = performance.now();
+  let noted = 0;
+  for (;;) {
+    const ended = exited; // read before the check: what happened before the exit is still seen
+    const got = await check();
+    if (got !== undefined && got !== null && got !== false) return got;
+    if (ended) {
+      const stderr = options.stderr ? await options.stderr() : await stderrOf(child);
+      throw new ExitedFirst(what, ended, stderr);
+    }
+    const waited = Math.floor((performance.now() - started) / 30_000);
+    if (waited > noted) {
+      noted = waited;
+      console.error(`(still waiting for ${what}, ${waited * 30} s so far)`);
+    }
+    await new Promise((r) => setTimeout(r, options.interval ?? 5));
+  }
+}
+
+/**
+ * The state letters of every thread of process `pid` (`R`, `S`, `D`, `T`, `Z`, ... as in
+ * /proc/PID/task/TID/stat), or undefined when the process is gone.
+ */
+export function threadStates(pid: number): string[] | undefined {
+  const states: string[] = [];
+  try {
+    for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/stat`);
+        states.push(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3));
+      } catch { /* that thread ended meanwhile */ }
+    }
+  } catch {
+    return undefined;
+  }
+  return states;
+}
+
+/**
+ * Freezes a child process: sends SIGSTOP and waits until every one of its threads has stopped
+ * (a thread in the middle of a system call finishes that call first), so from then on it can do
+ * nothing at all until SIGCONT, and SIGKILL ends it where it stands. False when it had ended.
+ */
+export async function freeze(child: Deno.ChildProcess): Promise<boolean> {
+  try {
+    child.kill("SIGSTOP");
+  } catch {
+    return false; // it has ended (and been waited for)
+  }
+  try {
+    const state = await waitFor(`process ${child.pid} to stop (SIGSTOP)`, () => {
+      const states = threadStates(child.pid);
+      if (!states || states.length === 0 || states.some((s) => s === "Z" || s === "X")) {
+        return "gone";
+      }
+      return states.every((s) => s === "T" || s === "t") ? "stopped" : undefined;
+    }, { pid: child.pid, status: child.status });
+    return state === "stopped";
+  } catch (e) {
+    if (e instanceof ExitedFirst) return false;
+    throw e;
+  }
+}
+
+/**
+ * Waits until `find` sees something a child process writes (a temporary file), freezes the
+ * child ({@link freeze}) and checks with `stillThere` that the thing is still there: then the
+ * child is caught in the middle of that write, and it stays there (frozen) until the caller
+ * sends SIGKILL, or another signal and SIGCONT. When the child got past it before it froze (the
+ * temporary file renamed), it goes on (SIGCONT) and the next thing `find` sees is waited for.
+ * Returns what was caught; throws {@link ExitedFirst} when the child exits first (a quick
+ * writer may finish before it is ever caught: the caller may start it again).
+ */
+export async function freezeWhenSeen<T>(
+  what: string,
+  child: Deno.ChildProcess,
+  find: () => T | undefined | Promise<T | undefined>,
+  stillThere: (found: T) => boolean | Promise<boolean>,
+): Promise<T> {
+  for (;;) {
+    const found = await waitFor(what, find, child);
+    if (!(await freeze(child))) {
+      throw new ExitedFirst(what, await child.status, await stderrOf(child));
+    }
+    if (await stillThere(found)) return found;
+    child.kill("SIGCONT");
+  }
+}
+
+/**
+ * Starts `n` CPU hogs (`sh -c 'while :; do :; done'`, one busy loop each) and returns how to
+ * stop them: tests that race processes are repeated beside them (tests/under_load.ts).
+ */
+export function cpuHogs(n: number): { pids: number[]; stop(): Promise<void> } {
+  const hogs = Array.from(
+    { length: n },
+    () =>
+      new Deno.Command("sh", {
+        args: ["-c", "while :; do :; done"],
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }).spawn(),
+  );
+  return {
+    pids: hogs.map((h) => h.pid),
+    async stop() {
+      for (const h of hogs) {
+        try {
+          h.kill("SIGKILL");
+        } catch { /* ended */ }
+      }
+      await Promise.all(hogs.map((h) => h.status));
+    },
+  };
+}
+
+/**
+ * Whether a thread of process `pid` is blocked opening a FIFO that no process has open at the
+ * other end: the kernel's `wait_for_partner`, read from /proc/PID/task/TID/wchan (else from
+ * .../stack, root only). Throws where the kernel shows neither for a sleeping thread, rather
+ * than let a wait for it last for ever.
+ */
+export function blockedOpeningFifo(pid: number): boolean {
+  let shown = false, sleeping = false;
+  let tasks: Deno.DirEntry[];
+  try {
+    tasks = [...Deno.readDirSync(`/proc/${pid}/task`)];
+  } catch {
+    return false; // gone
+  }
+  for (const t of tasks) {
+    const read = (what: string) => {
+      try {
+        return Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/${what}`);
+      } catch {
+        return "";
+      }
+    };
+    const wchan = read("wchan").trim();
+    if (wchan === "wait_for_partner") return true;
+    const stack = read("stack");
+    if (/\b(wait_for_partner|fifo_open)\b/.test(stack)) return true;
+    if ((wchan !== "" && wchan !== "0") || stack.trim() !== "") shown = true;
+    const stat = read("stat");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    if (state === "S" || state === "D") sleeping = true;
+  }
+  if (sleeping && !shown) {
+    throw new Error(
+      `cannot tell whether process ${pid} waits opening a FIFO: this kernel shows no wchan ` +
+        "(/proc/PID/task/TID/wchan) and no stack for its sleeping threads",
+    );
+  }
+  return false;
+}

@@ -6,12 +6,60 @@
  * `playwright-artifacts-*`) only inside the kit's `kit-chromium-PID-*` folder, which the next
  * command making a temporary folder removes; a model generation killed outright leaves its
  * half-built `<model>.tmp-PID-RANDOM/`, which the next generation in that folder removes.
+ *
+ * Every process here is killed on an event, never after a sleep: a writer is frozen (SIGSTOP,
+ * every thread stopped) the moment its temporary file appears and killed only while that file
+ * is still there, so it cannot have finished first; the browser and the waiting work say on
+ * stdout when they are ready. Repeated beside two CPU hogs (as CI's two busy cores):
+ *
+ *     deno run -A tests/under_load.ts --runs 20 tests/io/killed_temps_test.ts
  */
 import assert from "node:assert/strict";
-import { runCli } from "../helpers.ts";
+import { ExitedFirst, freezeWhenSeen, runCli, waitFor } from "../helpers.ts";
 
 const MAIN = new URL("../../lib/cli/main.ts", import.meta.url).pathname;
 const listing = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+
+const exists = (path: string) => Deno.lstat(path).then(() => true, () => false);
+
+/**
+ * Starts a writer with `spawn` and catches it in the middle of writing `output`, at what `find`
+ * sees in folder `where` (its temporary file or folder): frozen ({@link freezeWhenSeen}) while
+ * that is still there and `output` is not (a file is linked into place before its temporary
+ * name is removed: frozen between the two, the write is done). The writer writes only after
+ * reading its whole input, so nothing the test feeds it can hold the write open; one that
+ * finished before it was caught (exit 0) is undone with `reset` and started again, up to 10
+ * times.
+ */
+async function catchMidWrite(
+  spawn: () => Deno.ChildProcess,
+  find: (pid: number) => string | undefined,
+  where: string,
+  output: string,
+  reset: () => Promise<void>,
+): Promise<{ child: Deno.ChildProcess; caught: string }> {
+  for (let attempt = 1;; attempt++) {
+    const child = spawn();
+    try {
+      const caught = await freezeWhenSeen(
+        `the temporary file of process ${child.pid}`,
+        child,
+        () => find(child.pid),
+        async (name) => (await exists(`${where}/${name}`)) && !(await exists(output)),
+      );
+      return { child, caught };
+    } catch (e) {
+      if (!(e instanceof ExitedFirst && e.status.success && attempt < 10)) throw e;
+      console.error(`(process ${child.pid} finished before it was caught: started again)`);
+      for (const stream of ["stdout", "stderr"] as const) {
+        try {
+          await child[stream].cancel();
+        } catch { /* not piped, or read to its end */ }
+      }
+      await reset();
+    }
+  }
+}
 
 /** Whether a running process names `text` on its command line. */
 function named(text: string): boolean {
@@ -33,24 +81,26 @@ Deno.test("convert killed mid-write: its OUT.tmp-PID-* is swept by the next conv
       for (let d = 0; d < 100; d++) lines.push(`q${q} Q0 doc${q}_${d} ${d + 1} ${100 - d} run\n`);
     }
     await Deno.writeTextFile(`${dir}/in.run`, lines.join(""));
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", MAIN, "convert", "run", "in.run", "out.json.gz"],
-      cwd: dir,
-      env: { NO_COLOR: "1", INIT_CWD: dir },
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const temp = new RegExp(`^out\\.json\\.gz\\.tmp-${child.pid}-[0-9a-z]+$`);
-    let seen = false;
-    for (let i = 0; i < 3000 && !seen; i++) {
-      seen = listing(dir).some((n) => temp.test(n));
-      if (!seen) await new Promise((r) => setTimeout(r, 10));
-    }
-    assert(seen, "the temporary file never appeared");
+    const { child, caught } = await catchMidWrite(
+      () =>
+        new Deno.Command(Deno.execPath(), {
+          args: ["run", "--allow-all", MAIN, "convert", "run", "in.run", "out.json.gz"],
+          cwd: dir,
+          env: { NO_COLOR: "1", INIT_CWD: dir },
+          stdout: "null",
+          stderr: "piped",
+        }).spawn(),
+      (pid) =>
+        listing(dir).find((n) => new RegExp(`^out\\.json\\.gz\\.tmp-${pid}-[0-9a-z]+$`).test(n)),
+      dir,
+      `${dir}/out.json.gz`,
+      () => Deno.remove(`${dir}/out.json.gz`),
+    );
+    // Frozen with its temporary file there and no out.json.gz: killed, it cannot finish.
     child.kill("SIGKILL");
     await child.status;
-    const left = listing(dir).filter((n) => temp.test(n));
-    assert.equal(left.length, 1);
+    await child.stderr.cancel();
+    assert.deepEqual(listing(dir), ["in.run", caught]);
     // A live process's temporary file in the same folder (this test's, written after it started).
     const live = `other.run.tmp-${Deno.pid}-abc123`;
     await Deno.writeTextFile(`${dir}/${live}`, "being written");
@@ -77,21 +127,27 @@ await shapedModelDir("minilm-l6", { cacheDir: ${JSON.stringify(cacheDir)}, seed:
       ],
       env: { NO_COLOR: "1" },
       stdout: "piped",
-      stderr: "null",
+      stderr: "piped",
     });
   try {
-    const child = generate(1).spawn();
-    const temp = new RegExp(`^minilm-l6-seed1\\.tmp-${child.pid}-[0-9a-z]+$`);
-    let seen: string | undefined;
-    for (let i = 0; i < 6000 && !seen; i++) {
-      seen = (await Deno.stat(generated).then(() => listing(generated), () => []))
-        .find((n) => temp.test(n));
-      if (!seen) await new Promise((r) => setTimeout(r, 5));
-    }
-    assert(seen, "the model's temporary folder never appeared");
+    const { child, caught: seen } = await catchMidWrite(
+      () => generate(1).spawn(),
+      (pid) => {
+        const temp = new RegExp(`^minilm-l6-seed1\\.tmp-${pid}-[0-9a-z]+$`);
+        try {
+          return listing(generated).find((n) => temp.test(n));
+        } catch {
+          return undefined; // the folder is not made yet
+        }
+      },
+      generated,
+      `${generated}/minilm-l6-seed1`,
+      () => Deno.remove(`${generated}/minilm-l6-seed1`, { recursive: true }),
+    );
     child.kill("SIGKILL");
     await child.status;
     await child.stdout.cancel();
+    await child.stderr.cancel();
     assert.deepEqual(listing(generated), [seen]);
     // Beside it: a live process's half-built folder (this test's, made after it started), and
     // a user's folder whose name merely looks like one.
@@ -155,9 +211,9 @@ Deno.test("a report's browser killed with its process: Chromium's and playwright
     // Playwright's profile of the killed browser: swept when no process names it and it is
     // old. Its Chromium ends when it finds its pipe closed, and writes its profile on the way.
     const profiles = listing(tmp).filter((n) => n.startsWith("playwright_chromiumdev_profile-"));
-    for (let i = 0; i < 300 && profiles.some(named); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor("the killed browser's Chromium to end", () => !profiles.some(named), undefined, {
+      interval: 50,
+    });
     const hourAgo = new Date(Date.now() - 3_600_000);
     for (const n of profiles) await Deno.utime(`${tmp}/${n}`, hourAgo, hourAgo);
     // The next command that makes a temporary folder there (here: a browser, launched and closed).

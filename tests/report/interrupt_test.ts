@@ -9,13 +9,25 @@
  * write, stops the report before any work; with --force the report replaces only what it wrote
  * and the user's files go on in the new report (and stay in the old one when a build fails or
  * is interrupted).
+ *
+ * The signals are sent on events, never after a sleep: once the notebook runner and its kernel
+ * run (read from /proc), and the test then waits for every process of the report to be gone,
+ * however long that takes on a loaded machine (each wait also ends, failing with the report's
+ * stderr, if the report ends first). Repeated beside two CPU hogs (as CI's two busy cores):
+ *
+ *     deno run -A tests/under_load.ts --runs 20 tests/report/interrupt_test.ts
+ *
+ * or, for the three tests that signal a report alone (a fifth of the time):
+ *
+ *     deno run -A tests/under_load.ts --runs 20 tests/report/interrupt_test.ts -- \
+ *       --filter '/^report (interrupted|killed)/'
  */
 import assert from "node:assert/strict";
-import { descendants } from "../../lib/report/process_tree.ts";
+import { type Descendant, descendants } from "../../lib/report/process_tree.ts";
 import { buildReport } from "../../lib/report/build.ts";
 import { openWorkspace, REPORT_MARKER, writeMarker } from "../../lib/report/workspace.ts";
 import { UNFINISHED_MARKER } from "../../lib/report/foreign.ts";
-import { runCli } from "../helpers.ts";
+import { runCli, waitFor } from "../helpers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const SAMPLE_RUN = `${ROOT}/data/samples/runs/wikiqa-test.run`;
@@ -74,15 +86,30 @@ function startReport(out: string) {
   }).spawn();
 }
 
-/** Waits until the report's notebook runner and its kernel run; returns the tree below `pid`. */
-async function waitForKernel(pid: number) {
-  for (let i = 0; i < 1800; i++) {
-    const tree = descendants(pid);
-    const kernel = tree.find((d) => d.argv.includes("jupyter") && d.argv.includes("--kernel"));
-    if (kernel && tree.some((d) => d.argv.some((a) => a.endsWith("run_notebook.py")))) return tree;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the notebook runner and kernel never started");
+/**
+ * Waits until the report's notebook runner, its kernel and its browser run (the browser starts
+ * beside the runner, not before it: on a loaded machine either may come first), or the report
+ * ends (then fails with its stderr); returns the tree of processes below the report.
+ */
+async function waitForKernel(child: Deno.ChildProcess): Promise<Descendant[]> {
+  return await waitFor(
+    "the notebook runner, its kernel and the browser to start",
+    () => {
+      const tree = descendants(child.pid);
+      const has = (test: (a: string) => boolean) => tree.some((d) => d.argv.some(test));
+      const kernel = tree.some((d) => d.argv.includes("jupyter") && d.argv.includes("--kernel"));
+      const runner = has((a) => a.endsWith("run_notebook.py"));
+      const browser = has((a) => a.startsWith("--user-data-dir="));
+      return kernel && runner && browser ? tree : undefined;
+    },
+    child,
+    { interval: 20 },
+  );
+}
+
+/** Waits until none of `processes` runs any more (no time limit: see the module's note). */
+async function waitGone(what: string, processes: Descendant[]): Promise<void> {
+  await waitFor(what, () => !processes.some((d) => running(d.pid)), undefined, { interval: 20 });
 }
 
 function running(pid: number): boolean {
@@ -114,7 +141,7 @@ for (
       const before = await snapshot();
       const child = startReport(out);
       try {
-        const tree = await waitForKernel(child.pid);
+        const tree = await waitForKernel(child);
         const partial = [...Deno.readDirSync(dir)].filter((e) => e.name.includes(".tmp-"));
         assert.equal(partial.length, 1, "the new report is built beside the old one");
         const conn = tree.flatMap((d) => {
@@ -127,8 +154,7 @@ for (
         // One line; other cleanups' notes (an unfinished file being written then) may come first.
         assert.match(stderr, /interrupted \(SIG(INT|TERM)\): (.*; )?stopped the notebook runner/);
         // Every process the report started is gone: runner, kernel, browser.
-        await new Promise((r) => setTimeout(r, 200));
-        for (const d of tree) assert.ok(!running(d.pid), `still running: ${d.argv.join(" ")}`);
+        await waitGone("the runner, kernel and browser to end", tree);
         // No partial folder, no temporary file; the old report exactly as it was.
         assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
         // Nor the temporary folders of the kit and its browser: those named with the kit's id
@@ -173,7 +199,7 @@ Deno.test({
     const before = await snapshot();
     const child = startReport(out);
     try {
-      const tree = await waitForKernel(child.pid);
+      const tree = await waitForKernel(child);
       const kit = tree.find((d) => d.argv.includes("lib/cli/main.ts"))!;
       const tmp = Deno.env.get("TMPDIR") || "/tmp";
       const ours = () =>
@@ -185,10 +211,7 @@ Deno.test({
       // The runner gets SIGTERM when its parent dies and stops its kernel (which also has
       // SIGKILL as its parent-death signal): wait for both to be gone.
       const others = tree.filter((d) => d.pid !== kit.pid && d.argv.length > 0);
-      for (let i = 0; i < 200 && others.some((d) => running(d.pid)); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      for (const d of others) assert.ok(!running(d.pid), `still running: ${d.argv.join(" ")}`);
+      await waitGone("the runner and kernel to end with the killed kit", others);
       await child.output();
       assert.equal(await snapshot(), before, "the old report as it was");
       // The next build of the report sweeps the partial folder and the temporary folders.

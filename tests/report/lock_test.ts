@@ -2,10 +2,16 @@
  * One report per folder at a time (lib/io/lock.ts): a second report to the same --out is
  * refused at once, naming the process writing there, and a report killed outright (SIGKILL)
  * leaves no lock stuck.
+ *
+ * The first report is frozen (SIGSTOP) once the test sees its lock taken, so it holds the lock
+ * for as long as the test needs it, however slowly the second one starts; no sleep, no time
+ * limit. Repeated beside two CPU hogs (as CI's two busy cores):
+ *
+ *     deno run -A tests/under_load.ts --runs 20 tests/report/lock_test.ts
  */
 import assert from "node:assert/strict";
 import { lockOutput, lockPathFor } from "../../lib/io/lock.ts";
-import { runCli } from "../helpers.ts";
+import { freeze, runCli, waitFor } from "../helpers.ts";
 
 const MAIN = new URL("../../lib/cli/main.ts", import.meta.url).pathname;
 
@@ -17,16 +23,19 @@ Deno.test("two reports to one folder: the second is refused while the first runs
     args: ["run", "--allow-all", MAIN, ...args],
     env: { NO_COLOR: "1", INIT_CWD: dir },
     stdout: "null",
-    stderr: "null",
+    stderr: "piped",
   }).spawn();
   try {
-    // The first holds the lock from before its checks until it ends.
+    // The first holds the lock from before its checks until it ends: once it has written its
+    // line into the lock file, it is frozen there (it keeps the lock, and cannot finish).
     const lock = lockPathFor(out);
-    for (let i = 0; i < 600; i++) {
-      const text = await Deno.readTextFile(lock).catch(() => "");
-      if (text.startsWith(`process ${first.pid}, since `)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(
+      "the first report to take the lock",
+      async () =>
+        (await Deno.readTextFile(lock).catch(() => "")).startsWith(`process ${first.pid}, since `),
+      first,
+    );
+    assert(await freeze(first), "the first report ended before it could be frozen");
     assert.match(await Deno.readTextFile(lock), new RegExp(`^process ${first.pid}, since \\d{4}-`));
     const second = await runCli(args, { cwd: dir });
     assert.equal(second.code, 2, second.stderr);
@@ -48,6 +57,7 @@ Deno.test("two reports to one folder: the second is refused while the first runs
       first.kill("SIGKILL");
     } catch { /* ended */ }
     await first.status;
+    await first.stderr.cancel().catch(() => {});
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -70,9 +80,29 @@ Deno.test("a lock path that is not the kit's lock file is refused in one line na
       () => Deno.writeTextFileSync(lock, "secret contents\n"),
       /is a file the kit did not write/,
     ],
+    [
+      "another user's empty file",
+      () => {
+        Deno.writeTextFileSync(lock, "");
+        Deno.chownSync(lock, 65534, 65534);
+      },
+      /is a file the kit did not write/,
+    ],
+    [
+      "another user's file in the lock's form",
+      () => {
+        Deno.writeTextFileSync(lock, "process 999999, since 2026-12-06T18:28:54.443Z\n");
+        Deno.chownSync(lock, 65534, 65534);
+      },
+      /is a file the kit did not write/,
+    ],
   ];
   try {
     for (const [label, make, says] of cases) {
+      if (label.startsWith("another user's") && Deno.uid() !== 0) {
+        console.error(`skipping "${label}": making another user's file needs root`);
+        continue;
+      }
       make();
       const before = Deno.lstatSync(lock);
       await assert.rejects(

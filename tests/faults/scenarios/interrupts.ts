@@ -6,6 +6,16 @@
  * files that must not be swept, a FIFO nobody reads, and Ctrl-C during a computation with
  * nothing to clean (the default action, at once).
  *
+ * Every signal is sent on an event, never after a sleep: the writer saying `halfway` (it then
+ * waits for its stdin to close), a temporary file appearing (the process frozen, every thread
+ * stopped, and the file still there), the kit blocked opening the FIFO (the kernel's
+ * `wait_for_partner`), the output check's probe file removed (the file system's event). Each
+ * wait ends on its event or when the process ends (failing with its stderr). Repeated beside
+ * two CPU hogs (as CI's two busy cores):
+ *
+ *     QA_KIT_SCENARIOS='^interrupts:' \
+ *       deno run -A tests/under_load.ts --runs 20 tests/faults/scenarios_test.ts
+ *
  * @module
  */
 import { assert, assertEquals } from "../../assert.ts";
@@ -24,13 +34,18 @@ import {
   start,
   succeeded,
 } from "./kit.ts";
+import { blockedOpeningFifo, freeze, waitFor } from "../../helpers.ts";
 
 const CHILD = new URL("./writer_child.ts", import.meta.url).pathname;
 const dec = new TextDecoder();
 
-/** Starts the writer child on `out`, waits until it is halfway, and returns it. */
+/**
+ * Starts the writer child on `out`, waits until it says it is halfway, and returns it; it stays
+ * halfway until its standard input is closed, when the scenario ends (long after the signal).
+ */
 async function halfwayWriter(ctx: Ctx, out: string) {
-  const child = start(Deno.execPath(), ["run", "-A", CHILD, out], ctx.dir);
+  const child = start(Deno.execPath(), ["run", "-A", CHILD, out], ctx.dir, { stdin: "piped" });
+  ctx.defer(() => child.stdin.close().catch(() => {}));
   const reader = child.stdout.getReader();
   let said = "";
   while (!said.includes("halfway")) {
@@ -39,10 +54,20 @@ async function halfwayWriter(ctx: Ctx, out: string) {
     said += dec.decode(value);
   }
   reader.releaseLock();
-  assert(said.includes("halfway"), `the writer did not get halfway: ${said}`);
+  if (!said.includes("halfway")) {
+    const r = await finish(child);
+    assert(false, `the writer did not get halfway (exit ${r.code}): ${said}${r.stderr}`);
+  }
   const temps = listing(ctx.dir).filter((n) => /\.tmp-\d+-/.test(n));
   assertEquals(temps.length, 1, `one temporary file while halfway: ${listing(ctx.dir)}`);
   return { child, temp: temps[0] };
+}
+
+/** Ends a process a scenario started, if it still runs (when the scenario failed early). */
+function kill(child: Deno.ChildProcess): void {
+  try {
+    child.kill("SIGKILL");
+  } catch { /* ended */ }
 }
 
 function signalScenario(signal: Deno.Signal, status: number): Scenario {
@@ -65,10 +90,10 @@ function signalScenario(signal: Deno.Signal, status: number): Scenario {
 }
 
 /**
- * Runs the kit with `argv` and freezes it (SIGSTOP) whenever a kit temporary file appears
- * under `watch`; when the file is still there while frozen, sends `signal` and lets it go
- * on. Returns the run and the temporary file caught (undefined when the process finished
- * between creating and freezing every time).
+ * Runs the kit with `argv` and freezes it (SIGSTOP, every thread stopped: `freeze`) whenever a
+ * kit temporary file appears under `watch`; when the file is still there while frozen, sends
+ * `signal` and lets it go on. Returns the run and the temporary file caught (undefined when
+ * the process finished between creating and freezing every time).
  */
 async function signalWhenTempAppears(
   ctx: Ctx,
@@ -85,11 +110,9 @@ async function signalWhenTempAppears(
       const temp = ev.kind === "create" &&
         ev.paths.find((p) => /\.tmp-\d+-[0-9a-z]+$/.test(p) && wanted(p));
       if (!temp) continue;
-      try {
-        child.kill("SIGSTOP");
-      } catch {
-        return; // already finished
-      }
+      // Every thread stopped (not merely signalled): a rename under way cannot land after the
+      // check below.
+      if (!(await freeze(child))) return; // already finished
       const there = await Deno.lstat(temp).then(() => true, () => false);
       if (there) {
         caught = temp.slice(ctx.dir.length + 1);
@@ -264,8 +287,13 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
     async run(ctx) {
       await ctx.sh("mkfifo out.fifo");
       const child = start(...kitCommand(ARGS.qrels("test", "--out", "out.fifo")), ctx.dir);
-      // It waits for a reader, as `>` does; give it time to get there.
-      await new Promise((r) => setTimeout(r, 1500));
+      ctx.defer(() => kill(child));
+      // It waits for a reader, as `>` does: signalled once it is blocked there, opening the FIFO.
+      await waitFor(
+        "the kit to block opening out.fifo",
+        () => blockedOpeningFifo(child.pid),
+        child,
+      );
       child.kill("SIGINT");
       const r = await finish(child);
       assert(r.code === 130 || r.signal === "SIGINT", `${r.code} ${r.signal} ${r.stderr}`);
@@ -289,12 +317,33 @@ export const INTERRUPT_SCENARIOS: Scenario[] = [
       await Deno.writeTextFile(`${ctx.dir}/a.run`, a.join("\n") + "\n");
       await Deno.writeTextFile(`${ctx.dir}/b.run`, b.join("\n") + "\n");
       const argv = ["eval", "compare", "--qrels", "q", "a.run", "b.run", "--out", "table.md"];
+      // Signalled once its output check is over (the check's probe file `table.md.tmp-*`
+      // removed, as the file system tells): then it reads the runs and computes.
+      const watcher = Deno.watchFs(ctx.dir);
+      const events: Deno.FsEvent[] = [];
+      const watching = (async () => {
+        for await (const e of watcher) events.push(e);
+      })();
       const p = start(...kitCommand([...argv, "--trials", "1000000000"]), ctx.dir);
-      await new Promise((r) => setTimeout(r, 1500));
+      ctx.defer(() => kill(p));
+      try {
+        await waitFor(
+          "the output check's probe file to be removed",
+          () =>
+            events.some((e) =>
+              e.kind === "remove" && e.paths.some((f) => /\/table\.md\.tmp-\d+-/.test(f))
+            ),
+          p,
+        );
+      } finally {
+        watcher.close();
+        await watching;
+      }
       p.kill("SIGINT");
       const r = await finish(p);
       // Nothing registered: the default action ends it, not a handler waiting for the loop
-      // (unless the signal came in the microseconds of the output check's probe file).
+      // (unless the signal came in the microseconds between the probe file's removal and the
+      // end of the output check).
       assert(
         r.signal === "SIGINT" || (r.code === 130 && r.stderr.includes("interrupted (SIGINT)")),
         `${r.code} ${r.signal} ${r.stderr}`,

@@ -113,13 +113,14 @@ const dec = new TextDecoder();
 /**
  * Starts `cmd` in `cwd`. `INIT_CWD` is set to `cwd`, as `deno task` would (so one inherited
  * from an outer `deno task test` does not move the command), unless `asCaller`: then it is
- * removed, as in a user's shell, for `deno task` and `./kit` to set themselves.
+ * removed, as in a user's shell, for `deno task` and `./kit` to set themselves. Standard input
+ * is empty (`/dev/null`) unless `stdin: "piped"` (the caller writes to it and closes it).
  */
 export function start(
   cmd: string,
   args: string[],
   cwd: string,
-  options: { env?: Record<string, string>; asCaller?: boolean } = {},
+  options: { env?: Record<string, string>; asCaller?: boolean; stdin?: "piped" | "null" } = {},
 ): Deno.ChildProcess {
   const env = Deno.env.toObject();
   if (options.asCaller) delete env.INIT_CWD;
@@ -129,7 +130,7 @@ export function start(
     cwd,
     clearEnv: true,
     env: { ...env, NO_COLOR: "1", ...options.env },
-    stdin: "null",
+    stdin: options.stdin ?? "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
