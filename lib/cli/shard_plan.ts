@@ -61,12 +61,9 @@ export async function shardPlan(
   }
   for (const [k, real] of Object.entries(files)) settings[k] = real;
   const job = shardJob(settings, {
-    modelPath: files.model,
-    corpusPath: `${datasetDir(dataset, p.values.dir as string | undefined)}/${dataset}`,
+    ...files,
+    corpus: `${datasetDir(dataset, p.values.dir as string | undefined)}/${dataset}`,
   });
-  for (const [k, real] of Object.entries(files)) {
-    if (k !== "model") job[`${k}Files`] = shardJob({}, { modelPath: real }).modelFiles;
-  }
   return { job, state: await completeShard(out, job, shard) };
 }
 

@@ -19,6 +19,7 @@
 import { KitError } from "../errors.ts";
 import { onInterrupt } from "./interrupt.ts";
 import { outputError } from "./output.ts";
+import { notRegularFile } from "./source.ts";
 import { basename, dirname } from "./path.ts";
 
 /** A held lock. */
@@ -41,25 +42,9 @@ export function lockPathFor(output: string): string {
   return `${dirname(output)}/.${basename(output)}.kit-lock`;
 }
 
-/**
- * What a file system entry is, in words ("a symbolic link", "a folder", "a FIFO", ...).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { entryKind } from "./lock.ts";
- * assert.equal(entryKind(Deno.lstatSync("/dev/null")), "a character device");
- * assert.equal(entryKind(Deno.lstatSync("/")), "a folder");
- * ```
- */
-export function entryKind(info: Deno.FileInfo): string {
-  if (info.isSymlink) return "a symbolic link";
-  if (info.isDirectory) return "a folder";
-  if (info.isFifo) return "a FIFO";
-  if (info.isSocket) return "a socket";
-  if (info.isCharDevice) return "a character device";
-  if (info.isBlockDevice) return "a block device";
-  return info.isFile ? "a regular file" : "a special file";
+/** What a file system entry is, in words ("a symbolic link", "a folder", "a FIFO ..."). */
+function entryKind(info: Deno.FileInfo): string {
+  return info.isSymlink ? "a symbolic link" : notRegularFile(info) ?? "a regular file";
 }
 
 /** The refusal of a lock path that holds something other than one of the kit's lock files. */

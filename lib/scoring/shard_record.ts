@@ -19,6 +19,7 @@
 import { createHash } from "node:crypto";
 import { KitError } from "../errors.ts";
 import { writeFileAtomic } from "../io/atomic.ts";
+import { fileSha256 } from "../data/installed.ts";
 import { readWholeText } from "../io/whole_file.ts";
 import { basename, dirname } from "../io/path.ts";
 import type { Shard } from "./shard.ts";
@@ -47,21 +48,6 @@ export interface ShardRecord {
 /** The record's path beside a run. */
 export function shardRecordPath(run: string): string {
   return `${run}.shard.json`;
-}
-
-/** sha256 of a file, streamed. */
-export function fileDigest(path: string): string {
-  const hash = createHash("sha256");
-  const file = Deno.openSync(path, { read: true });
-  try {
-    const buf = new Uint8Array(1 << 20);
-    for (let n = file.readSync(buf); n !== null; n = file.readSync(buf)) {
-      hash.update(buf.subarray(0, n));
-    }
-  } finally {
-    file.close();
-  }
-  return hash.digest("hex");
 }
 
 /**
@@ -101,8 +87,8 @@ export function folderFingerprint(path: string): string {
 
 /**
  * The job a shard belongs to: `settings` (model spec, dataset, split, filter, backend, seed,
- * anything that decides a score, as strings) with the model's folder and the corpus folder
- * fingerprinted (`modelPath`, `corpusPath`, when they are folders on disk).
+ * anything that decides a score, as strings) and, for each entry of `paths` (the model's
+ * folder, the corpus folder, a file a flag names), the fingerprint of its files as `<name>Files`.
  *
  * @example
  * ```ts
@@ -110,18 +96,20 @@ export function folderFingerprint(path: string): string {
  * import { shardJob } from "./shard_record.ts";
  * const a = shardJob({ model: "lexical:bm25", split: "test" });
  * assert.deepEqual(a, { model: "lexical:bm25", split: "test" });
+ * assert.equal(shardJob({}, { corpus: "/nowhere" }).corpusFiles, "-");
  * ```
  */
 export function shardJob(
   settings: Record<string, string | number | boolean | undefined>,
-  folders: { modelPath?: string; corpusPath?: string } = {},
+  paths: Record<string, string | undefined> = {},
 ): ShardJob {
   const job: ShardJob = {};
   for (const [k, v] of Object.entries(settings).sort(([a], [b]) => a < b ? -1 : 1)) {
     if (v !== undefined) job[k] = String(v);
   }
-  if (folders.modelPath) job.modelFiles = folderFingerprint(folders.modelPath);
-  if (folders.corpusPath) job.corpusFiles = folderFingerprint(folders.corpusPath);
+  for (const [k, path] of Object.entries(paths)) {
+    if (path !== undefined) job[`${k}Files`] = folderFingerprint(path);
+  }
   return job;
 }
 
@@ -207,7 +195,7 @@ export async function completeShard(
   if (record.sha256 === PENDING) {
     return { state: "different", why: "an unfinished run (its task stopped while writing it)" };
   }
-  if (fileDigest(run) !== record.sha256) return { state: "changed" };
+  if (fileSha256(run) !== record.sha256) return { state: "changed" };
   return { state: "complete", record };
 }
 
@@ -232,7 +220,7 @@ export async function writeShardRecord(
     jobKey: jobKeyOf(job),
     shard: { index: shard.index, count: shard.count },
     run: basename(run),
-    sha256: options.pending ? PENDING : fileDigest(run),
+    sha256: options.pending ? PENDING : fileSha256(run),
     questions,
   };
   await writeFileAtomic(shardRecordPath(run), JSON.stringify(record, null, 1) + "\n", {
@@ -299,7 +287,7 @@ export async function shardSets(files: readonly string[]): Promise<string[][]> {
     if (seen !== undefined) {
       throw new KitError(`shard ${record.shard.index} is given twice (also ${seen})`, { file });
     }
-    if (record.sha256 === PENDING || fileDigest(file) !== record.sha256) {
+    if (record.sha256 === PENDING || fileSha256(file) !== record.sha256) {
       throw new KitError(
         `shard ${record.shard.index} of ${record.shard.count} is incomplete: ` +
           (record.sha256 === PENDING
