@@ -32,12 +32,12 @@ export { checkLeakage, heldOutExperiment, judgmentSplitLeak, testFamily } from "
 export { measureSpreadOverRuns, scoreSlice, spreadOverRuns, summarizeRuns } from "./stats/mod.ts";
 export { compareOverRuns, comparisonRows, singleRunComparisons } from "./stats/mod.ts";
 export { formatP, splitByJudgment, splitByQuery, tConfidenceInterval } from "./stats/mod.ts";
-export { checkQrcdLeakage, labelAgreement, overfittingWarning } from "./stats/mod.ts";
+export { labelAgreement, overfittingWarning } from "./stats/mod.ts";
 // Seeds: two regimes over the same seeds are pairs (paired t, Pitman–Morgan, the drop under noise).
 export { holm, noiseInteraction, pairedSeedTests, pairedVarianceTest } from "./stats/mod.ts";
 export { robustnessRows, seedsNeeded, spreadRows, varianceRatioTest } from "./stats/mod.ts";
 // Scoring: lexical baselines, the learned ranker, transformer models (WebGPU, CPU or wasm).
-export { answerQrcdSplit, lexicalScorer, makeScorer, scoreSplit } from "./scoring/mod.ts";
+export { lexicalScorer, makeScorer, scoreSplit } from "./scoring/mod.ts";
 export { describeTraining, LTR_FEATURES, ltrTrainer, trainLtr } from "./scoring/mod.ts";
 export { evaluateRanker, loadLtrEvaluationSet, loadLtrTrainingSet } from "./scoring/mod.ts";
 export { overSeeds, trainRanker, webGpuAdapterInfo, writeSeedRuns } from "./scoring/mod.ts";
@@ -46,9 +46,9 @@ export { backendAgreement, batchPlan, measureThroughput, pairSegments } from "./
 export { fuse } from "./fusion/mod.ts"; // rank fusion: ranx's methods and normalizations
 // QRCD (Qur'an QA 2022): the corpus, run files, the official scorer and its text rules.
 export { evaluateQrcd, loadQrcdSplit, qrcdStats, readSpanRun, writeSpanRun } from "./qrcd/mod.ts";
-export { overlapBaseline, recordRows, scoresByQuestion } from "./qrcd/mod.ts";
+export { answerQrcdSplit, overlapBaseline, recordRows, scoresByQuestion } from "./qrcd/mod.ts";
 export { isSpanOfPassage, normalizeText, removePrefixes, tokenF1 } from "./qrcd/mod.ts";
-export { LIGHT_SEGMENTATION, NO_SEGMENTATION } from "./qrcd/mod.ts";
+export { checkQrcdLeakage, LIGHT_SEGMENTATION, NO_SEGMENTATION } from "./qrcd/mod.ts";
 // The systems report (notebook 00): a spec of your runs in, every number out once, by section.
 export { evaluateSystems, showSection, systemsReportFor } from "./report/mod.ts";
 // Notebook output: figures (seeds' too) and tables, each shown with `await display(x)`.

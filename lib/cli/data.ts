@@ -5,7 +5,6 @@
  */
 import { KitError } from "../errors.ts";
 import {
-  type DatasetName,
   datasetNames,
   describeFilter,
   fetchDataset,
@@ -27,12 +26,7 @@ import {
   readFoldersOf,
   str,
 } from "./args.ts";
-import { qrcdStatsBySplit } from "./qrcd.ts";
-
-/** Per-corpus statistics hooks; QRCD registers its own (records, passages, answers). */
-export const EXTRA_STATS: Partial<
-  Record<DatasetName, (split: string | undefined, dir: string | undefined) => Promise<unknown>>
-> = { qrcd: qrcdStatsBySplit };
+import { findTask } from "../tasks/registry.ts";
 
 const fetchCommand: Command = {
   summary: "download (or copy from --mirror), verify and install corpora",
@@ -72,10 +66,11 @@ const statsCommand: Command = {
     const name = oneOf(p.positionals[0], datasetNames(), "corpus");
     const split = str(p, "split");
     const entry = findDataset(name);
-    const extra = EXTRA_STATS[name];
     if (entry.task !== "as2") {
-      if (!extra) throw new KitError(`${name} statistics are not available in this build`);
-      const stats = await extra(split, str(p, "dir"));
+      // Another task counts its own corpus (records, passages, zero-answer questions).
+      const task = findTask(entry.task);
+      if (!task.stats) throw new KitError(`${name} statistics are not available in this build`);
+      const stats = await task.stats(name, split, str(p, "dir"));
       console.log(p.values.json ? JSON.stringify(stats, null, 2) : formatTable(stats));
       return;
     }

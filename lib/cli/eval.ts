@@ -1,109 +1,35 @@
 /**
- * `deno task eval <trec|as2|...>`.
+ * `deno task eval <trec|as2|...>`: `trec`, the statistics commands, and each task's own
+ * commands (lib/tasks/registry.ts), in registry order.
  *
  * @module
  */
-import { datasetNames, describeFilter, loadSplit, readRunForSplit } from "../data/mod.ts";
-import { shardSets, withoutEmptyShards } from "../scoring/shard_record.ts";
-import { evaluate, qrelsFromQuestions, trecLine } from "../metrics/mod.ts";
-import { PROTOCOL_MEASURES } from "../metrics/protocol_measures.ts";
+import { TASKS } from "../tasks/registry.ts";
 import type { Command } from "./command.ts";
-import {
-  DIR_OPTION,
-  FILTER_OPTION,
-  filterFlag,
-  oneOf,
-  parseFlags,
-  RELEASE_OPTION,
-  str,
-  trecRelease,
-} from "./args.ts";
-import { qrcdCommands } from "./qrcd.ts";
 import { trecCommand } from "./eval_trec.ts";
 import { compareCommand, stabilityCommand, tiesCommand } from "./stats.ts";
 
 /**
- * What `eval as2` prints: the protocol's measures and P@5 (trec_eval's order: map, recip_rank,
- * P_1, P_5, ndcg_cut_10).
+ * The `eval` command group: `trec`, each task's commands, then `compare`, `ties`, `stability`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { evalCommands } from "./eval.ts";
+ * const names = Object.keys(await evalCommands());
+ * assert.deepEqual(names.slice(0, 2), ["trec", "as2"]);
+ * assert.equal(names.at(-1), "stability");
+ * ```
  */
-const AS2_MEASURES = [...PROTOCOL_MEASURES.map((m) => m.trecEval), "P.5"];
-
-const as2Command: Command = {
-  summary: "evaluate a run on an answer-selection split (MAP and MRR first)",
-  positionals: [{
-    name: "RUN",
-    help: "the run: TREC or ranx/pytrec_eval JSON, gzip too; several files are the shards of " +
-      "one run (score --shard), read together (a question in two of them is an error)",
-    repeat: { min: 1 },
-  }],
-  options: [
-    { name: "dataset", value: datasetNames("as2").join("|"), required: true, help: "the corpus" },
-    { name: "split", value: "S", required: true, help: "the split the run answers" },
-    FILTER_OPTION,
-    DIR_OPTION,
-    { name: "query", short: "q", help: "each question's values too" },
-    { name: "json", help: "one JSON object (with -q each question's values too)" },
-    RELEASE_OPTION,
-  ],
-  async run(args) {
-    const p = parseFlags(args, as2Command);
-    const release = trecRelease(p);
-    const dataset = oneOf(str(p, "dataset")!, datasetNames("as2"), "dataset");
-    const runPaths = p.positionals;
-    const splitName = str(p, "split")!;
-    const filter = filterFlag(p, splitName);
-    const split = await loadSplit(dataset, splitName, { filter, dir: str(p, "dir") });
-    console.error(`${dataset} ${split.split}: ${describeFilter(split.report)}`);
-    if (split.isSample) console.error("note: reading the bundled samples, not the real corpus");
-    // Shards written by score --shard carry records: a set missing a shard is refused, naming
-    // it (its questions would count 0).
-    await shardSets(runPaths);
-    // Shards recorded as holding no question wrote empty runs: not read (unless all are).
-    const nonEmpty = await withoutEmptyShards(runPaths);
-    const read = await readRunForSplit(nonEmpty.length ? nonEmpty : runPaths, split, {
-      release,
-      realCorpusFix: "without --dir samples",
-      sampleFix: "--dir samples",
-    });
-    for (const n of read.notes) console.error(`note: ${read.file}: ${n}`);
-    for (const w of read.warnings) console.error(`warning: ${w}`);
-    // The protocol averages over every question of the split (trec_eval -c); run-only
-    // questions are reported above, with the filter's own told apart.
-    const result = evaluate(qrelsFromQuestions(split.questions), read.run, AS2_MEASURES, {
-      complete: true,
-      release,
-      warn: false,
-    });
-    if (p.values.json) {
-      // The summary values at the top level; with -q each question's values too.
-      console.log(JSON.stringify({
-        dataset,
-        split: split.split,
-        filter,
-        numQ: result.numQ,
-        ...result.summary,
-        ...(p.values.query ? { perQuery: Object.fromEntries(result.perQuery) } : {}),
-      }));
-      return;
-    }
-    const lines: string[] = [];
-    if (p.values.query) {
-      for (const [qid, row] of result.perQuery) {
-        for (const m of result.measures) lines.push(trecLine(m, qid, row[m]));
+export async function evalCommands(): Promise<Record<string, Command>> {
+  const out: Record<string, Command> = { trec: trecCommand };
+  for (const task of TASKS) {
+    for (const [name, command] of Object.entries(await task.evalCommands())) {
+      if (Object.hasOwn(out, name)) {
+        throw new Error(`task ${task.name}: eval ${name} is already a command`);
       }
+      out[name] = command;
     }
-    lines.push(trecLine("num_q", "all", result.numQ, true));
-    for (const m of result.measures) lines.push(trecLine(m, "all", result.summary[m]));
-    console.log(lines.join("\n"));
-  },
-};
-
-/** The `eval` command group. */
-export const evalCommands: Record<string, Command> = {
-  trec: trecCommand,
-  as2: as2Command,
-  ...qrcdCommands,
-  compare: compareCommand,
-  ties: tiesCommand,
-  stability: stabilityCommand,
-};
+  }
+  return { ...out, compare: compareCommand, ties: tiesCommand, stability: stabilityCommand };
+}

@@ -42,7 +42,8 @@ function loadModule<T>(file: string): Promise<T> {
  */
 export const COMMANDS: Record<string, () => Promise<CommandEntry>> = {
   data: async () => (await loadModule<typeof import("./data.ts")>("./data.ts")).dataCommands,
-  eval: async () => (await loadModule<typeof import("./eval.ts")>("./eval.ts")).evalCommands,
+  eval: async () =>
+    await (await loadModule<typeof import("./eval.ts")>("./eval.ts")).evalCommands(),
   convert: async () =>
     (await loadModule<typeof import("./convert.ts")>("./convert.ts")).convertCommands,
   score: async () => (await loadModule<typeof import("./score.ts")>("./score.ts")).scoreCommand,

@@ -13,11 +13,11 @@ import { resolveShard, type Shard } from "../scoring/shard.ts";
 import { writeShardRecord } from "../scoring/shard_record.ts";
 import { shardAction, type ShardPlan, shardPlan } from "./shard_plan.ts";
 import type { As2Dataset } from "../data/types.ts";
-import { answerQrcdSplit, makeScorer, scoreSplit } from "../scoring/pipeline.ts";
+import { makeScorer, scoreSplit } from "../scoring/pipeline.ts";
 import { describeTraining } from "../scoring/ltr.ts";
 import { writeLtrModel } from "../scoring/ltr_file.ts";
 import { LTR_FLAGS, readLtrFlags } from "./ltr_flags.ts";
-import { writeSpanRun } from "../qrcd/runfile.ts";
+import { findTask, TASKS } from "../tasks/registry.ts";
 import {
   BACKEND_OPTION,
   backendFlag,
@@ -35,7 +35,7 @@ import {
   RUN_ID_OPTION,
   str,
 } from "./args.ts";
-import type { Command } from "./command.ts";
+import type { Command, Option } from "./command.ts";
 import type { Parsed } from "./grammar.ts";
 import { KitError } from "../errors.ts";
 import type { Backend } from "../scoring/model/session_types.ts";
@@ -60,57 +60,63 @@ function shardedOut(p: Parsed, shard: Shard | undefined): void {
   if (shard) p.values.out = out.replaceAll("{shard}", String(shard.index));
 }
 
+/** The flags of every corpus; each task adds its own (`scoreOptions`). */
+const SHARED_OPTIONS: Option[] = [
+  {
+    name: "model",
+    value: "M",
+    required: true,
+    help: "a model folder or Hugging Face id, lexical:wordcnt, lexical:wgtwordcnt, " +
+      "lexical:bm25, or ltr (the learned ranker: trained here, no download)",
+  },
+  { name: "dataset", value: datasetNames().join("|"), required: true, help: "the corpus" },
+  { name: "split", value: "S", help: "the split to score (required with --out)" },
+  FILTER_OPTION,
+  OUT_OPTION,
+  FORCE_OPTION,
+  RUN_ID_OPTION,
+  DIR_OPTION,
+  BACKEND_OPTION,
+  {
+    name: "shard",
+    value: "I/N",
+    help: "score shard I (from 0) of N: the questions whose id hashes to I (FNV-1a mod N); " +
+      "--out names each shard's file with {shard}",
+  },
+  {
+    name: "shards",
+    value: "N",
+    help: "N shards, the index taken from SLURM_ARRAY_TASK_ID (relative to " +
+      "SLURM_ARRAY_TASK_MIN) or JOB_COMPLETION_INDEX: one command line for a job array",
+  },
+  { name: "batch-size", value: "N", help: "pairs per model call (default 32; QA models 16)" },
+  { name: "seed", value: "N", help: "seed of the ranker's training shuffle (default 42)" },
+  { name: "no-cache", help: "do not read or write the score cache (transformer models)" },
+  {
+    name: "threads",
+    value: "N",
+    help: "intra-op threads of the cpu backend (default: the CPUs this job was given, the " +
+      "smallest of SLURM_CPUS_PER_TASK, the cgroup CPU quota, the CPU affinity and the " +
+      "machine's CPUs; the backend line says which)",
+  },
+  ...LTR_FLAGS,
+];
+
 /** The `score` command. */
 export const scoreCommand: Command = {
   summary: "score a split with a model and write a TREC run",
-  options: [
-    {
-      name: "model",
-      value: "M",
-      required: true,
-      help: "a model folder or Hugging Face id, lexical:wordcnt, lexical:wgtwordcnt, " +
-        "lexical:bm25, or ltr (the learned ranker: trained here, no download)",
-    },
-    { name: "dataset", value: datasetNames().join("|"), required: true, help: "the corpus" },
-    { name: "split", value: "S", help: "the split to score (required with --out)" },
-    FILTER_OPTION,
-    OUT_OPTION,
-    FORCE_OPTION,
-    RUN_ID_OPTION,
-    DIR_OPTION,
-    BACKEND_OPTION,
-    {
-      name: "shard",
-      value: "I/N",
-      help: "score shard I (from 0) of N: the questions whose id hashes to I (FNV-1a mod N); " +
-        "--out names each shard's file with {shard}",
-    },
-    {
-      name: "shards",
-      value: "N",
-      help: "N shards, the index taken from SLURM_ARRAY_TASK_ID (relative to " +
-        "SLURM_ARRAY_TASK_MIN) or JOB_COMPLETION_INDEX: one command line for a job array",
-    },
-    { name: "batch-size", value: "N", help: "pairs per model call (default 32; QA models 16)" },
-    { name: "seed", value: "N", help: "seed of the ranker's training shuffle (default 42)" },
-    { name: "no-cache", help: "do not read or write the score cache (transformer models)" },
-    {
-      name: "threads",
-      value: "N",
-      help: "intra-op threads of the cpu backend (default: the CPUs this job was given, the " +
-        "smallest of SLURM_CPUS_PER_TASK, the cgroup CPU quota, the CPU affinity and the " +
-        "machine's CPUs; the backend line says which)",
-    },
-    { name: "top-k", value: "K", help: "qrcd: answers per record (default 5)" },
-    { name: "max-answer-tokens", value: "N", help: "qrcd: longest answer in tokens (default 30)" },
-    { name: "doc-stride", value: "N", help: "qrcd: window stride in tokens (default 128)" },
-    ...LTR_FLAGS,
-  ],
-  notes: "--out: a TREC run; RUN.json: ranx/pytrec_eval JSON; .gz: compressed (qrcd: RUN.json, " +
-    "the shared task's format, with a QA model). Required, except that --model ltr " +
-    "--save-model FILE alone trains and saves the ranker without scoring. With --shard or " +
-    "--shards, {shard} in --out is replaced by the shard's index; the shards' runs together " +
-    "(concatenated, or given together to eval as2) are the unsharded run. See docs/scoring.md.",
+  // Read when asked: a task added at run time (addTask) brings its flags.
+  get options() {
+    return [...SHARED_OPTIONS, ...TASKS.flatMap((t) => t.scoreOptions ?? [])];
+  },
+  get notes() {
+    return "--out: a TREC run; RUN.json: ranx/pytrec_eval JSON; .gz: compressed (" +
+      TASKS.filter((t) => t.scoreOut).map((t) => `${t.name}: ${t.scoreOut}`).join("; ") +
+      "). Required, except that --model ltr " +
+      "--save-model FILE alone trains and saves the ranker without scoring. With --shard or " +
+      "--shards, {shard} in --out is replaced by the shard's index; the shards' runs together " +
+      "(concatenated, or given together to eval as2) are the unsharded run. See docs/scoring.md.";
+  },
   async run(args) {
     const p = parseFlags(args, scoreCommand);
     const model = str(p, "model")!;
@@ -120,11 +126,13 @@ export const scoreCommand: Command = {
     if (!ltr.saveModel || str(p, "out") !== undefined) required(p, "out");
     const shard = resolveShard({ shard: str(p, "shard"), shards: str(p, "shards") });
     shardedOut(p, shard);
-    const qrcd = findDataset(dataset).task === "qrcd";
+    // A task other than answer selection scores its own corpora (its flags in the table above).
+    const task = findTask(findDataset(dataset).task);
+    const own = task.score !== undefined;
     // A shard already complete for this job is skipped; the kit's own output of another job
     // (or changed since) is redone, replaced without --force.
     let plan: ShardPlan | undefined;
-    if (shard && !qrcd) {
+    if (shard && !own) {
       const split = required(p, "split");
       plan = await shardPlan(p, shard, str(p, "out")!, dataset as As2Dataset, filterFlag(p, split));
       const act = shardAction(plan, shard, str(p, "out")!, p.values.force === true);
@@ -137,20 +145,9 @@ export const scoreCommand: Command = {
     if (ltr.saveModel) await outputFlag(p, "save-model", readFoldersOf(p));
     const force = p.values.force === true;
     const split = out === undefined ? str(p, "split") ?? "" : required(p, "split");
-    if (qrcd && out !== undefined) {
-      // refused before anything is said or loaded
-      if (shard) {
-        throw new KitError(
-          "--shard/--shards split answer-selection questions into TREC runs; a QRCD run is one " +
-            "JSON object: score QRCD unsharded",
-        );
-      }
-      if (model.startsWith("lexical:") || model === "ltr") {
-        throw new KitError(
-          `--model ${model} ranks candidate sentences (answer selection); QRCD asks for answer ` +
-            "spans in a passage: give an extractive QA reader (a model folder or hub id)",
-        );
-      }
+    // refused before anything is said or loaded
+    if (own && out !== undefined) {
+      task.checkScore?.({ model, dataset, sharded: shard !== undefined });
     }
     // The backend is chosen (and said) once, for a model that runs on one.
     const backendChoice = backendFlag(p);
@@ -177,23 +174,20 @@ export const scoreCommand: Command = {
       );
       return;
     }
-    if (qrcd) {
-      const t0 = performance.now();
-      const run = await answerQrcdSplit(model, split, {
-        backend,
+    if (own) {
+      await task.score!({
+        model,
+        dataset,
+        split,
+        out,
+        force,
         dir: str(p, "dir"),
-        threads: int("threads"),
-        topK: int("top-k"),
-        maxAnswerTokens: int("max-answer-tokens"),
-        docStride: int("doc-stride"),
-        batchSize: int("batch-size"),
+        backend,
+        sharded: shard !== undefined,
+        flag: (name) => str(p, name),
+        integer: (name, min = 1) => integerFlag(p, name, min),
+        has: (name) => p.values[name] === true,
       });
-      await writeSpanRun(out, run, { force });
-      console.error(
-        `${out}: ${run.size} QRCD records read by ${model} in ${
-          ((performance.now() - t0) / 1000).toFixed(1)
-        } s (evaluate with: deno task eval qrcd GOLD ${out})`,
-      );
       return;
     }
     const filter = filterFlag(p, split);

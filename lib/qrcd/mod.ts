@@ -37,4 +37,8 @@ export { writeSpanRun } from "./runfile.ts";
 export type { CheckedRun, RunIssue } from "./runfile.ts";
 // An offline baseline: word overlap with the question.
 export { overlapBaseline, questionKeys, rankSpans } from "./baseline.ts";
+export { answerQrcdSplit } from "./answer.ts";
+export { checkQrcdLeakage, qrcdQuestionId } from "./leakage.ts";
+export type { QrcdLeakageReport, QrcdRecordLike } from "./leakage.ts";
+export type { AnswerQrcdOptions } from "./answer.ts";
 export type { BaselineOptions } from "./baseline.ts";

@@ -8,8 +8,8 @@
  * @module
  */
 // Scoring a split or a run with any model spec (lexical:*, ltr, a transformer), QRCD's spans.
-export { answerQrcdSplit, makeScorer, scoreSplit } from "./pipeline.ts";
-export type { AnswerQrcdOptions, LtrTrainingChoice, MakeScorerOptions } from "./pipeline.ts";
+export { makeScorer, scoreSplit } from "./pipeline.ts";
+export type { LtrTrainingChoice, MakeScorerOptions } from "./pipeline.ts";
 export type { ReadyScorer, ScoredSplit, ScoreSplitOptions } from "./pipeline.ts";
 export { questionScorer, scoreRun } from "./questions.ts";
 export type { PairScorer, PassageQuestionInput, ProgressFn, QuestionInput } from "./types.ts";

@@ -61,8 +61,8 @@ export type { MeasureSummary, SummarizeOptions, SystemSummary } from "./systems.
 export { analyzeTies, formatTieAnalysis, queryTies } from "./ties.ts";
 export type { QueryTies, TieAnalysis, TieOptions, TieRange } from "./ties.ts";
 // Held-out evaluation: splits, leakage checks, learning curves, label agreement.
-export { checkLeakage, checkQrcdLeakage, SLICES, splitByQuery } from "./split.ts";
-export type { LeakageReport, Overlap, QrcdLeakageReport, QrcdRecordLike } from "./split.ts";
+export { checkLeakage, SLICES, splitByQuery } from "./split.ts";
+export type { LeakageReport, Overlap } from "./split.ts";
 export type { SliceName, SliceSizes, Split, SplitOptions } from "./split.ts";
 export { judgmentSplitLeak, splitByJudgment } from "./judgment_split.ts";
 export type { JudgmentSplit, JudgmentSplitLeak } from "./judgment_split.ts";

@@ -107,8 +107,8 @@ Deno.test("datasets: a corpus added by one entry is fetched, loaded, listed and 
       "T1 Q0 D1-0 1 2 r\nT1 Q0 D1-1 2 1 r\nT3 Q0 D3-0 1 2 r\nT3 Q0 D3-1 2 1 r\n",
     );
     const out = JSON.parse(
-      await printed(() =>
-        evalCommands.as2.run([
+      await printed(async () =>
+        (await evalCommands()).as2.run([
           "--dataset",
           "tinyqa",
           "--split",
@@ -157,7 +157,7 @@ Deno.test("datasets: an entry is checked when added", () => {
 });
 
 Deno.test("datasets: the built-in table (files pinned once, splits, published sizes)", () => {
-  assert.deepEqual(datasetNames(), ["wikiqa", "trecqa", "qrcd"]);
+  assert.deepEqual(datasetNames(), ["wikiqa", "trecqa", "qrcd", "qqa23"]);
   assert.deepEqual(SPLITS, {
     wikiqa: ["train", "dev", "test"],
     trecqa: ["train-all", "train", "dev", "test"],

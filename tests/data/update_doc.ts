@@ -1,15 +1,47 @@
 /**
- * Rewrites docs/datasets.md's table from `DATASETS`:
+ * Rewrites docs/datasets.md's tables from the task registry (`TASKS`) and `DATASETS`:
  * `deno run --allow-all tests/data/update_doc.ts`. `doc_test.ts` fails while it is stale.
  *
  * @module
  */
 import { DATASETS } from "../../lib/data/datasets.ts";
+import { TASKS } from "../../lib/tasks/registry.ts";
 import { writeFileAtomic } from "../../lib/io/atomic.ts";
 import { formatMarkdown } from "../faults/matrix.ts";
 
 const BEGIN = "<!-- BEGIN GENERATED dataset table by tests/data/update_doc.ts: do not edit -->";
 const END = "<!-- END GENERATED dataset table -->";
+const TASK_BEGIN = "<!-- BEGIN GENERATED task table by tests/data/update_doc.ts: do not edit -->";
+const TASK_END = "<!-- END GENERATED task table -->";
+
+/** The task table: one row per task of the registry. */
+export function taskMarkdown(): string {
+  const cell = (s: string) => s.replaceAll("|", "\\|");
+  const rows = [
+    "| task | corpora | measures (official name) | a question the run leaves out | baselines | page 00 | doc |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  for (const t of TASKS) {
+    const measures = t.measures.map((m) =>
+      `${m.label}${m.primary ? " (primary)" : ""} \`${m.official}\``
+    );
+    rows.push(
+      `| \`${t.name}\`: ${cell(t.title)} | ${t.corpora.map((c) => `\`${c.name}\``).join(", ")} | ${
+        measures.join(", ")
+      } | ${cell(t.missing)} | ${
+        t.baselines.map((b) => `${cell(b.name)}: \`${cell(b.command)}\``).join("; ")
+      } | ${cell(t.page)} | [${t.doc}](../${t.doc}) |`,
+    );
+  }
+  return rows.join("\n") + "\n";
+}
+
+/** Replaces what lies between two markers of `doc` by `body`. */
+function between(doc: string, begin: string, end: string, body: string): string {
+  const a = doc.indexOf(begin), b = doc.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`docs/datasets.md lacks the markers ${begin} ... ${end}`);
+  return doc.slice(0, a + begin.length) + "\n\n" + body + "\n" + doc.slice(b);
+}
 
 /** One published size as table text: `633 q / 6,165 c (Yang et al. 2015)`. */
 function size(p: { questions: number; candidates?: number; records?: number; source: string }) {
@@ -41,13 +73,10 @@ export function datasetMarkdown(): string {
   return rows.join("\n") + "\n";
 }
 
-/** docs/datasets.md with its table generated afresh (formatted as `deno fmt` does). */
+/** docs/datasets.md with its tables generated afresh (formatted as `deno fmt` does). */
 export async function docWithDatasets(doc: string): Promise<string> {
-  const a = doc.indexOf(BEGIN), b = doc.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`docs/datasets.md lacks the markers ${BEGIN} ... ${END}`);
-  return await formatMarkdown(
-    doc.slice(0, a + BEGIN.length) + "\n\n" + datasetMarkdown() + "\n" + doc.slice(b),
-  );
+  const withTasks = between(doc, TASK_BEGIN, TASK_END, taskMarkdown());
+  return await formatMarkdown(between(withTasks, BEGIN, END, datasetMarkdown()));
 }
 
 if (import.meta.main) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { qrcdBaselineCommand, qrcdCheckCommand, qrcdEvalCommand } from "../../lib/cli/qrcd.ts";
+import { qrcdBaselineCommand, qrcdCheckCommand, qrcdEvalCommand } from "../../lib/qrcd/cli.ts";
 import { KitError } from "../../lib/errors.ts";
 import type { Command } from "../../lib/cli/command.ts";
 import { realDataTest, runCli } from "../helpers.ts";

@@ -3,13 +3,8 @@ import { realDataTest } from "../helpers.ts";
 import { readLines } from "../../lib/io/text.ts";
 import { loadSplit } from "../../lib/data/mod.ts";
 import { qrelsFromQuestions } from "../../lib/metrics/mod.ts";
-import {
-  analyzeTies,
-  checkLeakage,
-  checkQrcdLeakage,
-  type QrcdRecordLike,
-  splitByQuery,
-} from "../../lib/stats/mod.ts";
+import { analyzeTies, checkLeakage, splitByQuery } from "../../lib/stats/mod.ts";
+import { checkQrcdLeakage, type QrcdRecordLike } from "../../lib/qrcd/mod.ts";
 import { mulberry32, shuffleInPlace } from "../../lib/stats/random.ts";
 
 async function readJsonl(path: string): Promise<QrcdRecordLike[]> {

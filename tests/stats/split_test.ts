@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  checkLeakage,
-  checkQrcdLeakage,
-  qrcdQuestionId,
-  splitByQuery,
-} from "../../lib/stats/split.ts";
+import { checkLeakage, splitByQuery } from "../../lib/stats/split.ts";
+import { checkQrcdLeakage, qrcdQuestionId } from "../../lib/qrcd/leakage.ts";
 import { mulberry32, shuffleInPlace } from "../../lib/stats/random.ts";
 import type { Question } from "../../lib/data/types.ts";
 import { KitError } from "../../lib/errors.ts";

@@ -29,7 +29,7 @@ import {
   type RunIssue,
   SEGMENTERS,
   writeSpanRun,
-} from "../qrcd/mod.ts";
+} from "./mod.ts";
 import {
   DIR_OPTION,
   FORCE_OPTION,
@@ -39,8 +39,8 @@ import {
   parseFlags,
   readFoldersOf,
   str,
-} from "./args.ts";
-import type { Command } from "./command.ts";
+} from "../cli/args.ts";
+import type { Command } from "../cli/command.ts";
 
 async function fileExists(path: string): Promise<boolean> {
   try {
@@ -199,7 +199,7 @@ export const qrcdBaselineCommand: Command = {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { qrcdStatsBySplit } from "./qrcd.ts";
+ * import { qrcdStatsBySplit } from "./cli.ts";
  * const dev = await qrcdStatsBySplit("dev", "samples");
  * assert.deepEqual(dev, { records: 7, questions: 6, passages: 7, answers: 12 });
  * ```
