@@ -4,12 +4,11 @@
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import { evaluate, loadSplit, qrelsFromQuestions, runFromScores } from "./mod.ts";
  * const { questions } = await loadSplit("wikiqa", "test", { filter: "clean", dir: "samples" });
- * const scores = questions.flatMap((q) => q.candidates.map((_, i) => -i)); // corpus order
- * const r = evaluate(qrelsFromQuestions(questions), runFromScores(questions, scores), ["map"]);
- * assert.ok(r.summary.map > 0 && r.summary.map <= 1);
+ * const run = runFromScores(questions, questions.flatMap((q) => q.candidates.map((_, i) => -i)));
+ * const { map } = evaluate(qrelsFromQuestions(questions), run, ["map"]).summary; // corpus order
+ * if (!(map > 0 && map <= 1)) throw new Error(`MAP ${map}`);
  * ```
  * @module
  */
@@ -49,6 +48,9 @@ export { evaluateQrcd, loadQrcdSplit, qrcdStats, readSpanRun, writeSpanRun } fro
 export { answerQrcdSplit, overlapBaseline, recordRows, scoresByQuestion } from "./qrcd/mod.ts";
 export { isSpanOfPassage, normalizeText, removePrefixes, tokenF1 } from "./qrcd/mod.ts";
 export { checkQrcdLeakage, LIGHT_SEGMENTATION, NO_SEGMENTATION } from "./qrcd/mod.ts";
+// Qur'an QA 2023 Task A: the corpus, the official MAP@10 and MRR, abstention, lexical retrieval.
+export { evaluateQqa23, loadQqa23Split, readQqa23Qrels, readQqa23Run } from "./qqa23/mod.ts";
+export { abstain, abstentionSweep, formatQqa23Run, retrieve } from "./qqa23/mod.ts";
 // The systems report (notebook 00): a spec of your runs in, every number out once, by section.
 export { evaluateSystems, showSection, systemsReportFor } from "./report/mod.ts";
 // Notebook output: figures (seeds' too) and tables, each shown with `await display(x)`.

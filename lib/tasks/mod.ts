@@ -20,7 +20,8 @@ export type { ScoreRequest, Task, TaskBaseline, TaskMeasure } from "./task.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { addTask } from "./mod.ts";
- * assert.throws(() => addTask({ ...(await import("./as2.ts")).AS2_TASK }), /task 'as2' is already/);
+ * import { AS2_TASK } from "./as2.ts";
+ * assert.throws(() => addTask({ ...AS2_TASK }), /task 'as2' is already defined/);
  * ```
  */
 export function addTask(task: Task): Task {
