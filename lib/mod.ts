@@ -58,5 +58,5 @@ export { bar, display, histogram, line, runningMeanFigure, scatter } from "./plo
 export { markdown, seedSpreadFigure, seedStripFigure, stabilityFigure, table } from "./plot/mod.ts";
 // The report's notebooks: parameters, headline numbers, published numbers to compare with.
 export { corpusDir, headline, notebookParams, scoringModel } from "./report/mod.ts";
-export { PUBLISHED_QRCD_RESULTS, PUBLISHED_QRCD_SIZES } from "./report/mod.ts";
+export { PUBLISHED_QRCD_RESULTS, PUBLISHED_QRCD_SIZES } from "./qrcd/mod.ts";
 export { PUBLISHED_RESULTS, PUBLISHED_SIZES, RELEASED_RUN_SCORES } from "./report/mod.ts";

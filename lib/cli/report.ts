@@ -1,7 +1,7 @@
 /**
  * `./kit report`: with your systems (`--run NAME=PATH[,PATH...]`, `--model NAME=SPEC`,
  * `--qrcd-run NAME=RUN.json`), a report on them: page `00-your-systems`, its index and PDF
- * (the lessons too with `--lessons`); without, the lessons 01-08 as offline HTML pages, an
+ * (the lessons too with `--lessons`); without, the lessons 01-09 as offline HTML pages, an
  * index, slides of each lesson (`--no-slides`: none) and a PDF (see lib/report/build.ts).
  *
  * @module
@@ -22,7 +22,8 @@ import { parseBackendChoice } from "../scoring/model/backend.ts";
 import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build.ts";
-import { specFromFlags } from "../report/systems_spec.ts";
+import { runWays, specFromFlags } from "../report/systems_spec.ts";
+import { reportParts } from "../tasks/registry.ts";
 import { familySizeText, NOT_TESTED } from "../report/systems_tables.ts";
 import { formatP } from "../stats/p_value.ts";
 import { measureLabel, PROTOCOL_MEASURES } from "../metrics/mod.ts";
@@ -42,8 +43,8 @@ function fromCaller(path: string): string {
 
 /** The `report` command. */
 export const reportCommand: Command = {
-  summary: "execute the notebooks and export HTML pages, an index and a PDF; with --run, " +
-    "--model or --qrcd-run, a report on your systems first",
+  summary: "execute the notebooks and export HTML pages, an index and a PDF; with " +
+    `${runWays()}, a report on your systems first`,
   options: [
     {
       name: "data",
@@ -66,8 +67,7 @@ export const reportCommand: Command = {
       help: "a spec of 'score --model', scored on the split first ('--model M' without '=': " +
         "the model of lesson 03)",
     },
-    { name: "qrcd-run", value: "NAME=RUN.json", multiple: true, help: "a QRCD run of yours" },
-    { name: "qrcd-gold", value: "dev|FILE", help: "the QRCD runs' gold records (default dev)" },
+    ...reportParts().flatMap((part) => part.options),
     {
       name: "dataset",
       value: "wikiqa|trecqa",
@@ -87,7 +87,7 @@ export const reportCommand: Command = {
       help: "without the kit's baselines (BM25, ltr) beside your systems: the tests are then " +
         "among your systems only",
     },
-    { name: "lessons", help: "with your systems, the lessons 01-08 too (default: page 00 alone)" },
+    { name: "lessons", help: "with your systems, the lessons 01-09 too (default: page 00 alone)" },
     { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
     {
       name: "out",
@@ -120,8 +120,11 @@ export const reportCommand: Command = {
     const systems = specFromFlags({
       runs: list(p, "run"),
       models: list(p, "model"),
-      qrcdRuns: list(p, "qrcd-run"),
-      qrcdGold: str(p, "qrcd-gold"),
+      parts: {
+        list: (name) => list(p, name),
+        str: (name) => str(p, name),
+        has: (name) => p.values[name] === true,
+      },
       dataset: str(p, "dataset"),
       split: str(p, "split"),
       filter: str(p, "filter"),
@@ -132,12 +135,12 @@ export const reportCommand: Command = {
     for (const flag of ["lessons", "no-baselines"]) {
       if (p.values[flag] && !systems) {
         throw new KitError(
-          `--${flag} is for a report on your systems: without --run, --model or --qrcd-run ` +
+          `--${flag} is for a report on your systems: without ${runWays()} ` +
             "the report is the lessons",
         );
       }
     }
-    // Says the default filter, as every command does (QRCD runs alone have none).
+    // Says the default filter, as every command does (a task part's runs alone have none).
     if (systems?.systems.length) filterFlag(p, systems.split);
     const out = str(p, "out");
     const r = await buildReport({
@@ -162,9 +165,8 @@ export const reportCommand: Command = {
     }
     for (const s of r.systems ?? []) {
       const n = (k: string) => typeof s[k] === "number" ? (s[k] as number).toFixed(4) : undefined;
-      const numbers = s.dataset === "qrcd"
-        ? `pRR ${n("pRR")} EM ${n("exact_match")} F1@1 ${n("f1_at_1")}`
-        : PROTOCOL_MEASURES.map((m) =>
+      const numbers = reportParts().map((part) => part.numbers(s)).find((x) => x !== undefined) ??
+        PROTOCOL_MEASURES.map((m) =>
           `${m.label} ${n(m.name)}${
             m.name === "map" && s.map_sd !== undefined ? ` (sd ${n("map_sd")})` : ""
           }`

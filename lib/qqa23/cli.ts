@@ -33,7 +33,20 @@ async function fileExists(path: string): Promise<boolean> {
 
 /** The qrels file: `spec` itself, or a split's file when `spec` is a split name and not a file. */
 async function qrelsPath(spec: string, dir?: string): Promise<string> {
-  if (!isQqa23Split(spec) || await fileExists(spec)) return spec;
+  if (!isQqa23Split(spec)) return spec;
+  if (await fileExists(spec)) {
+    // A file by the split's name in this folder wins (as eval qrcd reads GOLD); said, since
+    // the split was likely meant.
+    let split = "its path in the corpus folder";
+    try {
+      split = qqa23QrelsPath(spec, dir);
+    } catch { /* not fetched: the generic wording */ }
+    console.error(
+      `note: '${spec}' is a file in this folder: reading it as the qrels, not the ${spec} ` +
+        `split's (for the split, give ${split})`,
+    );
+    return spec;
+  }
   const path = qqa23QrelsPath(spec, dir);
   console.error(`reading the ${spec} qrels from ${path}`);
   return path;

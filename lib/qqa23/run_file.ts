@@ -196,6 +196,14 @@ export function runFromLines(given: readonly NumberedText[], file: string): Qqa2
         { file, line },
       );
     }
+    if (!Number.isFinite(Number(fields[4]))) {
+      throw new KitError(
+        `question ${fields[0]}: the score '${fields[4].slice(0, 20)}...' is beyond a double ` +
+          "(10^308): the checker passes it, but pandas then reads the score column as text and " +
+          "the official scorer stops with a TypeError",
+        { file, line },
+      );
+    }
     const key = `${fields[0]}\t${fields[2]}`;
     const first = pairs.get(key);
     if (first !== undefined) {

@@ -23,6 +23,12 @@ function threshold(text: string | undefined): number | undefined {
 
 /** Ranks the split's questions with the request's model and writes the run to `--out`. */
 export async function scoreQqa23(request: ScoreRequest): Promise<void> {
+  if (/\.(json|gz)$/i.test(request.out)) {
+    throw new KitError(
+      `--out ${request.out}: a Qur'an QA 2023 run is a plain TREC text file, the official ` +
+        "checker's format (no JSON, no gzip): give a name like TEAM_RUN.tsv",
+    );
+  }
   const abstainBelow = threshold(request.flag("abstain-below"));
   const t0 = performance.now();
   const tag = request.flag("run-id") ?? request.model.replace(/[^A-Za-z0-9]+/g, "_");

@@ -11,6 +11,7 @@ import { KitError } from "../errors.ts";
 import { loadExport } from "../tasks/load.ts";
 import type { ScoreRequest, Task } from "../tasks/task.ts";
 import { QQA23_DATASET } from "./dataset.ts";
+import { QQA23_REPORT } from "./report_part.ts";
 
 type Stats = (dir: string | undefined) => Promise<{
   passages: number;
@@ -57,6 +58,7 @@ export const QQA23_TASK: Task = {
     }
     return rows[split];
   },
+  report: QQA23_REPORT,
   scoreOut: "a TREC run of at most 10 passages a question, `-1` alone for an abstention",
   scoreOptions: [{
     name: "abstain-below",

@@ -42,3 +42,6 @@ export { checkQrcdLeakage, qrcdQuestionId } from "./leakage.ts";
 export type { QrcdLeakageReport, QrcdRecordLike } from "./leakage.ts";
 export type { AnswerQrcdOptions } from "./answer.ts";
 export type { BaselineOptions } from "./baseline.ts";
+// Published sizes and results, and QRCD's part of the systems report (page 00).
+export { PUBLISHED_QRCD_RESULTS, PUBLISHED_QRCD_SIZES } from "./published.ts";
+export { QRCD_BASELINE, QRCD_REPORT } from "./report_part.ts";

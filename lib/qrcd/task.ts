@@ -10,6 +10,7 @@ import { loadExport } from "../tasks/load.ts";
 import type { ScoreRequest, Task } from "../tasks/task.ts";
 import { KitError } from "../errors.ts";
 import { QRCD_DATASET } from "./dataset.ts";
+import { QRCD_REPORT } from "./report_part.ts";
 
 type Stats = (split: string | undefined, dir: string | undefined) => Promise<unknown>;
 
@@ -35,6 +36,7 @@ export const QRCD_TASK: Task = {
     loadExport<Record<string, Command>>(import.meta.url, "./cli.ts", "qrcdCommands"),
   stats: async (_dataset, split, dir) =>
     await (await loadExport<Stats>(import.meta.url, "./cli.ts", "qrcdStatsBySplit"))(split, dir),
+  report: QRCD_REPORT,
   scoreOut: "RUN.json, the shared task's format, with a QA model",
   scoreOptions: [
     { name: "top-k", value: "K", help: "qrcd: answers per record (default 5)" },

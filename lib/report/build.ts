@@ -25,7 +25,7 @@
  * The report is built in a new folder beside the old one (`workspace.ts`) and takes its
  * place only when complete and checked: a failing cell, a failed check or Ctrl-C leaves the
  * previous report whole. Given systems, the report is about them: page `00-your-systems`
- * alone (the lessons 01-08 with `lessons`); without, the lessons.
+ * alone (the lessons 01-09 with `lessons`); without, the lessons.
  *
  * @module
  */
@@ -50,7 +50,9 @@ import { type Headline, headlinesOf } from "./headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
 import { evaluateSystems, scoredRunName, type SystemsReport } from "./systems_report.ts";
 import { summarySystems, userText, writeSystemsFiles } from "./systems_files.ts";
-import type { ResolvedSpec } from "./systems_spec.ts";
+import { type ResolvedSpec, runWays } from "./systems_spec.ts";
+import { reportParts } from "../tasks/registry.ts";
+import type { PartData, PartSpec } from "../tasks/task.ts";
 import {
   checkInputsOutside,
   checkReplaceable,
@@ -82,7 +84,7 @@ export interface ReportOptions {
    * numbers computed once by `evaluateSystems` and written beside it (`systems.json`, ...).
    */
   systems?: ResolvedSpec;
-  /** With systems, the lessons (01-08) too. */
+  /** With systems, the lessons (01-09) too. */
   lessons?: boolean;
   /** Folder with the `NN-name.ipynb` notebooks (default `notebooks/`). */
   notebooksDir?: string;
@@ -190,7 +192,7 @@ export function listNotebooks(
     const hint = !all.some((n) => n.startsWith(o))
       ? ""
       : o.startsWith("00")
-      ? " (00 needs systems: --run, --model or --qrcd-run)"
+      ? ` (00 needs systems: ${runWays()})`
       : " (a lesson: with your systems, add --lessons)";
     const known = built.map((n) => n.slice(0, 2)).join(", ");
     throw new KitError(
@@ -209,9 +211,11 @@ export { REPORT_MARKER };
 
 /**
  * Page 00 as the report shows it: without the cells tagged `standalone`, which speak to a reader
- * who opened the notebook alone (its example spec; the report evaluates the command's spec), and
+ * who opened the notebook alone (its example spec; the report evaluates the command's spec),
  * without the sections that have nothing to show (cells tagged `section:NAME` whose section is
- * not in `shown`): run alone, such a cell shows one line saying so.
+ * not in `shown`): run alone, such a cell shows one line saying so; and without the cells tagged
+ * `answer-selection` (the protocol's introduction) when no answer-selection result is shown (a
+ * page of a task part's runs alone).
  *
  * @example
  * ```ts
@@ -222,6 +226,9 @@ export { REPORT_MARKER };
  * assert.equal(withoutStandaloneOrEmptySections(nb, ["results"]).cells.length, 2);
  * const alone = { cells: [cell(["standalone"]), cell([])] };
  * assert.equal(withoutStandaloneOrEmptySections(alone, []).cells.length, 1);
+ * const intro = { cells: [cell(["answer-selection"]), cell([])] };
+ * assert.equal(withoutStandaloneOrEmptySections(intro, ["qrcd"]).cells.length, 1);
+ * assert.equal(withoutStandaloneOrEmptySections(intro, ["results"]).cells.length, 2);
  * ```
  */
 export function withoutStandaloneOrEmptySections<
@@ -232,6 +239,7 @@ export function withoutStandaloneOrEmptySections<
 ): T {
   const keep = (tags: string[] = []) =>
     !tags.includes("standalone") &&
+    (!tags.includes("answer-selection") || shown.includes("results")) &&
     tags.every((t) => !t.startsWith("section:") || shown.includes(t.slice("section:".length)));
   return { ...nb, cells: nb.cells.filter((c) => keep(c.metadata?.tags)) };
 }
@@ -319,7 +327,7 @@ function plannedFiles(names: readonly string[], options: ReportOptions): string[
   if (spec) {
     files.push("spec.json", "systems.json");
     if (spec.systems.length) files.push("per-question.csv", "pair-differences.csv");
-    if (spec.qrcd) files.push("per-record-qrcd.csv");
+    for (const p of reportParts()) if (spec[p.key] !== undefined) files.push(...p.fileNames);
     spec.systems.forEach((s, i) => s.model && files.push(scoredRunName(s.name, i)));
   }
   return files;
@@ -330,7 +338,7 @@ function withSlides(file: string, options: ReportOptions): boolean {
   return options.slides !== false && file !== SYSTEMS_NOTEBOOK;
 }
 
-/** The files and folders the user gave the report (runs, QRCD runs and gold, model folders). */
+/** The files and folders the user gave the report (runs, task parts' runs and gold, model folders). */
 function reportInputs(options: ReportOptions): { label: string; path: string }[] {
   const spec = options.systems;
   const params = options.params;
@@ -339,10 +347,9 @@ function reportInputs(options: ReportOptions): { label: string; path: string }[]
     for (const run of s.runs) inputs.push({ label: `--run ${s.name}`, path: run });
     if (s.model?.startsWith("/")) inputs.push({ label: `--model ${s.name}`, path: s.model });
   }
-  for (const r of spec?.qrcd?.runs ?? []) {
-    inputs.push({ label: `--qrcd-run ${r.name}`, path: r.path });
+  for (const p of reportParts()) {
+    if (spec?.[p.key] !== undefined) inputs.push(...p.inputs(spec[p.key] as PartSpec));
   }
-  if (spec?.qrcd?.gold.startsWith("/")) inputs.push({ label: "--qrcd-gold", path: spec.qrcd.gold });
   if (params.model) inputs.push({ label: "--model", path: params.model });
   return inputs;
 }
@@ -478,7 +485,11 @@ async function buildInto(
     const index = `${dir}/index.html`;
     const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
     const shownParams: Record<string, string | undefined> = report && !options.lessons
-      ? { systems: report.corpus ? corpusLine(report.corpus) : "QRCD runs" }
+      ? {
+        systems: report.corpus
+          ? corpusLine(report.corpus)
+          : reportParts().find((p) => report[p.key] !== undefined)?.title ?? "",
+      }
       : { data: options.params.data, model: options.params.model, backend: options.params.backend };
     await writeFileAtomic(
       index,
@@ -585,10 +596,8 @@ function indexSystems(r: SystemsReport): IndexSystem[] {
         ...(m.name === "map" && s.spread ? [["MAP sd", s.spread.map.sd]] : []),
       ])),
     })),
-    ...(r.qrcd?.runs ?? []).filter((q) => q.kind === "user").map((q) => ({
-      name: q.name,
-      what: `QRCD ${r.qrcd!.gold}, ${q.records} records`,
-      numbers: { pRR: q.pRR, EM: q.exactMatch, "F1@1": q.f1At1 },
-    })),
+    ...reportParts().flatMap((p) =>
+      r[p.key] === undefined ? [] : p.indexSystems(r[p.key] as PartData)
+    ),
   ];
 }

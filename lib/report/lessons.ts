@@ -26,6 +26,7 @@ export const LESSONS: readonly Lesson[] = [
   "06-heldout",
   "07-stability",
   "08-pitfalls",
+  "09-qqa23",
 ].map((name) => ({
   file: `${name}.ipynb`,
   exercises: `tests/exercises/${name.replace("-", "_")}_test.ts`,

@@ -25,18 +25,12 @@ export { corpusDir, DEFAULT_MODEL, notebookParams, scoringModel } from "./params
 export type { KitParams } from "./params.ts";
 export { headline, HEADLINE_MIME, headlineBundle, headlinesOf } from "./headline.ts";
 export type { Headline } from "./headline.ts";
-export {
-  PUBLISHED_QRCD_RESULTS,
-  PUBLISHED_QRCD_SIZES,
-  PUBLISHED_RESULTS,
-  PUBLISHED_SIZES,
-  RELEASED_RUN_SCORES,
-} from "./published.ts";
+export { PUBLISHED_RESULTS, PUBLISHED_SIZES, RELEASED_RUN_SCORES } from "./published.ts";
 export type { PublishedResult, PublishedSize } from "./published.ts";
 export type { PublishedGap } from "./published.ts";
 export { NEAR_PUBLISHED, publishedGaps } from "./published.ts";
 // The systems report (page 00): a spec in, every number out as plain data, shown by section.
-export { KIT_BASELINES, QRCD_BASELINE, readSpecFile, resolveSpec } from "./systems_spec.ts";
+export { KIT_BASELINES, readSpecFile, resolveSpec } from "./systems_spec.ts";
 export type { ResolvedSpec, ResolvedSystem, SpecSystem, SystemsSpec } from "./systems_spec.ts";
 export { evaluateSystems, readSystemsReport, SECTIONS } from "./systems_report.ts";
 export { chooseCorpus } from "./systems_corpus.ts";

@@ -199,38 +199,6 @@ export const RELEASED_RUN_SCORES: readonly ReleasedRunScore[] = [
   },
 ];
 
-/** Published QRCD v1.1 sizes (records, distinct questions and passages, gold answers). */
-export const PUBLISHED_QRCD_SIZES: Record<
-  string,
-  { records: number; questions: number; passages: number; answers?: number; source: string }
-> = Object.fromEntries(
-  Object.entries(DATASETS.find((d) => d.name === "qrcd")!.splits).map(([split, s]) => {
-    const { records, questions, passages, answers, source } = s.published.raw!;
-    const counts = { records: records!, questions, passages: passages! };
-    return [split, { ...counts, ...(answers === undefined ? {} : { answers }), source }];
-  }),
-);
-
-/** Published Qur'an QA 2022 results (pRR is the primary measure). */
-export const PUBLISHED_QRCD_RESULTS: readonly {
-  system: string;
-  split: "dev" | "test";
-  pRR: number;
-  exactMatch?: number;
-  f1At1?: number;
-  source: string;
-}[] = [
-  {
-    system: "TCE (best accepted)",
-    split: "test",
-    pRR: 0.565,
-    exactMatch: 0.273,
-    f1At1: 0.494,
-    source: "Qur'an QA 2022 overview",
-  },
-  { system: "TCE (best accepted)", split: "dev", pRR: 0.652, source: "Qur'an QA 2022 overview" },
-];
-
 /** A user's system set beside a published row: by its name, or by numbers near the row's. */
 export interface PublishedGap {
   system: string;

@@ -2,7 +2,8 @@
  * The files of a systems report, written once beside its pages by `./kit report`: the spec
  * (`spec.json`, the one form a notebook can evaluate again), the report itself
  * (`systems.json`: every number of page 00, which the notebook renders), and CSV views of it
- * for spreadsheets (`per-question.csv`, `pair-differences.csv`, `per-record-qrcd.csv`).
+ * for spreadsheets (`per-question.csv`, `pair-differences.csv`, and each task part's own, e.g.
+ * `per-record-qrcd.csv`).
  * Paths inside the report folder are relative to it (`runs/02-name.run`), so the folder can
  * move; the user's own run files keep their absolute paths.
  *
@@ -12,6 +13,15 @@ import { writeFileAtomic } from "../io/atomic.ts";
 import { csvText } from "../io/escape.ts";
 import type { Row } from "../plot/table.ts";
 import type { SystemsReport } from "./systems_report.ts";
+import { reportParts } from "../tasks/registry.ts";
+import type { PartData, ReportPart } from "../tasks/task.ts";
+
+/** The task parts a report has, each with its data. */
+function partsOf(r: SystemsReport): [ReportPart, PartData][] {
+  return reportParts().flatMap((p) =>
+    r[p.key] === undefined ? [] : [[p, r[p.key] as PartData] as [ReportPart, PartData]]
+  );
+}
 
 /** A cell: text through `csvText` (quoted, and a leading `=`, `+`, `-`, `@` made inert). */
 function csvField(v: string | number | boolean | null | undefined): string {
@@ -75,19 +85,6 @@ export function perQuestionCsv(r: SystemsReport): string {
   return lines.join("\n") + "\n";
 }
 
-/** The QRCD runs' values per record as CSV: one row per run and `pq_id`. */
-export function qrcdCsv(r: SystemsReport): string {
-  const lines = [["qrcd run", "kind", "run", "pq_id", "pRR", "exact_match", "f1_at_1"].join(",")];
-  for (const q of r.qrcd?.runs ?? []) {
-    for (const [pq, v] of Object.entries(q.perRecord)) {
-      lines.push(
-        [q.name, q.kind, q.path ?? "", pq, v.pRR, v.exactMatch, v.f1At1].map(csvField).join(","),
-      );
-    }
-  }
-  return lines.join("\n") + "\n";
-}
-
 /**
  * The files of a report (relative name to text): `systems.json` holds the report with the
  * list of these files in `files`.
@@ -107,7 +104,7 @@ export function systemsFiles(r: SystemsReport): Record<string, string> {
     "systems.json",
     ...(r.systems.length ? ["per-question.csv"] : []),
     ...(r.pair ? ["pair-differences.csv"] : []),
-    ...(r.qrcd ? ["per-record-qrcd.csv"] : []),
+    ...partsOf(r).flatMap(([p, d]) => Object.keys(p.files(d))),
   ];
   const written = { ...r, files: names };
   const text: Record<string, string> = {
@@ -116,7 +113,7 @@ export function systemsFiles(r: SystemsReport): Record<string, string> {
   };
   if (r.systems.length) text["per-question.csv"] = perQuestionCsv(r);
   if (r.pair) text["pair-differences.csv"] = rowsCsv(r.pair.questions);
-  if (r.qrcd) text["per-record-qrcd.csv"] = qrcdCsv(r);
+  for (const [p, d] of partsOf(r)) Object.assign(text, p.files(d));
   return text;
 }
 
@@ -130,7 +127,7 @@ export async function writeSystemsFiles(r: SystemsReport, dir: string): Promise<
 
 /**
  * The page's headline numbers (the report's index shows them): the best of your
- * answer-selection systems by MAP, and the best of your QRCD runs by pRR.
+ * answer-selection systems by MAP, then each task part's (the best of your QRCD runs by pRR).
  *
  * @example
  * ```ts
@@ -144,18 +141,19 @@ export async function writeSystemsFiles(r: SystemsReport, dir: string): Promise<
  */
 export function reportHeadline(r: SystemsReport): Record<string, number | string> {
   const user = r.systems.filter((s) => s.kind === "user").sort((a, b) => b.mean.map - a.mean.map);
-  const qrcd = (r.qrcd?.runs ?? []).filter((q) => q.kind === "user").sort((a, b) => b.pRR - a.pRR);
+  const parts = partsOf(r).map(([p, d]) => p.headline(d));
   return {
-    systems: user.length + qrcd.length,
+    systems: user.length + parts.reduce((n, h) => n + h.systems, 0),
     ...(user.length
       ? { "best system": user[0].name, MAP: user[0].mean.map, MRR: user[0].mean.recip_rank }
       : {}),
-    ...(qrcd.length ? { "best QRCD run": qrcd[0].name, pRR: qrcd[0].pRR } : {}),
+    ...Object.assign({}, ...parts.map((h) => h.entries)),
   };
 }
 
 /**
- * The `systems` entries of `summary.json`: your systems (answer selection, then QRCD) with
+ * The `systems` entries of `summary.json`: your systems (answer selection, then each task
+ * part's) with
  * their numbers, without per-question values.
  */
 export function summarySystems(r: SystemsReport): Record<string, unknown>[] {
@@ -172,29 +170,19 @@ export function summarySystems(r: SystemsReport): Record<string, unknown>[] {
       ...s.mean,
       ...(s.spread ? { map_sd: s.spread.map.sd } : {}),
     })),
-    ...(r.qrcd?.runs ?? []).filter((q) => q.kind === "user").map((q) => ({
-      name: q.name,
-      dataset: "qrcd",
-      gold: r.qrcd!.gold,
-      runs: q.path ? [q.path] : [],
-      records: q.records,
-      missing: q.missing,
-      pRR: q.pRR,
-      exact_match: q.exactMatch,
-      f1_at_1: q.f1At1,
-    })),
+    ...partsOf(r).flatMap(([p, d]) => p.summarySystems(d)),
   ];
 }
 
 /**
- * The user's strings the page shows (system and QRCD run names, run files' names): text as
+ * The user's strings the page shows (system and task part run names, run files' names): text as
  * typed, whatever they hold, which the PDF check does not take for TeX (`checkPdf`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { userText } from "./systems_files.ts";
- * const r = { systems: [{ name: "$x^2$", runs: ["/r/a\\b.run"] }], qrcd: { runs: [{ name: "q" }] } };
+ * const r = { systems: [{ name: "$x^2$", runs: ["/r/a\\b.run"] }], qrcd: { runs: [{ name: "q", kind: "user" }] } };
  * assert.deepEqual(userText(r as never), ["$x^2$", "a\\b.run", "q"]);
  * ```
  */
@@ -202,6 +190,6 @@ export function userText(r: SystemsReport): string[] {
   const file = (path: string) => path.replace(/^.*\//, "");
   return [
     ...r.systems.flatMap((s) => [s.name, ...s.runs.map(file)]),
-    ...(r.qrcd?.runs ?? []).flatMap((q) => [q.name, ...(q.path ? [file(q.path)] : [])]),
+    ...partsOf(r).flatMap(([p, d]) => p.texts(d)),
   ];
 }

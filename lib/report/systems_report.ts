@@ -60,31 +60,18 @@ import {
 import { chooseCorpus } from "./systems_corpus.ts";
 import { measureLabel } from "../metrics/protocol_measures.ts";
 import { type TieSummary, tieSummary } from "./systems_ties.ts";
-import { qrcdReport, type ReportQrcd, type RunLine } from "./systems_qrcd.ts";
+import type { RunLine } from "./blocks.ts";
+import { reportParts } from "../tasks/registry.ts";
+import type { PartData } from "../tasks/task.ts";
+import { type SectionName, sections } from "./sections.ts";
 
-export type { ReportQrcd, RunLine, TieSummary };
+export type { RunLine, TieSummary };
 import { KIT_BASELINES, type ResolvedSpec, resolveSpec, type SystemsSpec } from "./systems_spec.ts";
 
 /** The environment variable through which `./kit report` hands notebook 00 its report file. */
 export const SYSTEMS_REPORT_ENV = "KIT_SYSTEMS_REPORT";
 
-/** The sections of page 00, in order. */
-export const SECTIONS = [
-  "systems",
-  "warnings",
-  "results",
-  "published",
-  "spread",
-  "significance",
-  "ties",
-  "pair",
-  "breakdowns",
-  "qrcd",
-  "files",
-] as const;
-
-/** One section's name. */
-export type SectionName = typeof SECTIONS[number];
+export { AS2_SECTIONS, type SectionName, SECTIONS, sections } from "./sections.ts";
 
 /** The corpus the systems were judged on, and how it was chosen. */
 export interface ReportCorpus {
@@ -176,11 +163,12 @@ export interface SystemsReport {
   ties: TieSummary[];
   pair?: PairReport;
   breakdowns: { type: Row[]; candidates: Row[] };
-  qrcd?: ReportQrcd;
   /** The sections that have something to show. */
   sections: SectionName[];
   /** The files written beside it (relative to the report folder), when `./kit report` wrote it. */
   files?: string[];
+  /** Each task part's data, by its key (lib/tasks `ReportPart`), between `breakdowns` and `sections`. */
+  [part: string]: unknown;
 }
 
 /** Options of {@link evaluateSystems}. */
@@ -349,7 +337,19 @@ export async function evaluateSystems(
   let pair: PairReport | undefined;
   let ties: TieSummary[] = [];
   let breakdowns: SystemsReport["breakdowns"] = { type: [], candidates: [] };
-  let qrcd: ReportQrcd | undefined;
+  // Each task part given in the spec, evaluated by the part (QRCD's runs, for one).
+  const partData = new Map<string, PartData>();
+  const evaluateParts = async () => {
+    for (const part of reportParts()) {
+      const given = resolved[part.key];
+      if (given !== undefined) {
+        partData.set(
+          part.key,
+          await part.evaluate(given as Record<string, unknown>, resolved.data, log),
+        );
+      }
+    }
+  };
   if (withAs2) {
     const where = chooseCorpus(resolved.dataset, resolved.data);
     const split = await loadSplit(resolved.dataset, resolved.split, {
@@ -388,7 +388,7 @@ export async function evaluateSystems(
     for (const l of lines.warnings) {
       log(`system ${JSON.stringify(l.system)} (${l.file}): protocol warning: ${l.text}`);
     }
-    qrcd = await qrcdReport(resolved, log);
+    await evaluateParts();
     const runs = await systemRuns(resolved, split, read, options);
     const qrels = qrelsFromQuestions(split.questions);
     const perRun = new Map(runs.map((s) => [
@@ -481,7 +481,7 @@ export async function evaluateSystems(
   const published = PUBLISHED_RESULTS.filter((r) =>
     r.dataset === resolved.dataset && r.split === resolved.split
   );
-  if (!withAs2) qrcd = await qrcdReport(resolved, log);
+  if (!withAs2) await evaluateParts();
   const report: SystemsReport = {
     spec: resolved,
     ...(corpus ? { corpus } : {}),
@@ -505,10 +505,10 @@ export async function evaluateSystems(
     ties,
     ...(pair ? { pair } : {}),
     breakdowns,
-    ...(qrcd ? { qrcd } : {}),
+    ...Object.fromEntries(partData),
     sections: [],
   };
-  report.sections = SECTIONS.filter((s) => hasContent(report, s));
+  report.sections = sections().filter((s) => hasContent(report, s));
   return report;
 }
 
@@ -533,8 +533,9 @@ function hasContent(r: SystemsReport, section: SectionName): boolean {
       return r.ties.some((t) => t.map.max - t.map.min > 0 || t.mrr.max - t.mrr.min > 0);
     case "pair":
       return r.pair !== undefined;
-    case "qrcd":
-      return r.qrcd !== undefined;
+    default:
+      // a task part's section: shown when the part was given
+      return r[section] !== undefined;
   }
 }
 

@@ -14,6 +14,8 @@ import type { Figure } from "../plot/figures.ts";
 import { headline } from "./headline.ts";
 import { reportHeadline } from "./systems_files.ts";
 import type { SectionName, SystemsReport } from "./systems_report.ts";
+import { reportParts } from "../tasks/registry.ts";
+import type { PartData } from "../tasks/task.ts";
 import { identicalLines } from "../stats/family.ts";
 import { escapeHtml, htmlText } from "../io/escape.ts";
 import {
@@ -27,7 +29,6 @@ import {
   note,
   outcomeRows,
   publishedRows,
-  qrcdRows,
   resultFigure,
   resultRows,
   spreadFigure,
@@ -38,8 +39,8 @@ import {
   warningsBlock,
 } from "./systems_tables.ts";
 
-/** What a section says when it has nothing to show. */
-const NOTHING: Record<SectionName, string> = {
+/** What a section says when it has nothing to show (a task part's: its `nothing`). */
+const NOTHING: Record<string, string> = {
   systems: "",
   warnings: "No answer-selection system: nothing to check against a split.",
   results: "No answer-selection system given.",
@@ -50,7 +51,6 @@ const NOTHING: Record<SectionName, string> = {
     "candidates is 0.",
   pair: "No pair to analyse (one of your systems and a baseline, or two of yours, are needed).",
   breakdowns: "No answer-selection system given.",
-  qrcd: "No QRCD run given.",
   files: "",
 };
 
@@ -101,7 +101,8 @@ function filesBlock(r: SystemsReport): Displayable {
  * ```
  */
 export function sectionItems(r: SystemsReport, section: SectionName): (Displayable | Figure)[] {
-  if (!r.sections.includes(section)) return [note(NOTHING[section])];
+  const part = reportParts().find((p) => p.key === section);
+  if (!r.sections.includes(section)) return [note(part ? part.nothing : NOTHING[section] ?? "")];
   const c = r.corpus;
   const where = c ? `${c.dataset} ${c.split} (${c.filter})` : "";
   switch (section) {
@@ -210,24 +211,15 @@ export function sectionItems(r: SystemsReport, section: SectionName): (Displayab
         table(r.breakdowns.type, { caption: "MAP by question type" }),
         table(r.breakdowns.candidates, { caption: "MAP by number of candidates" }),
       ];
-    case "qrcd": {
-      const q = r.qrcd!;
-      return [
-        table(qrcdRows(r), { caption: `QRCD ${q.gold}: ${q.records} records` }),
-        table(q.questions, { caption: "pRR per question" }),
-        warningsBlock(
-          q.warnings,
-          "No warning from the submission checker: every run has every pq_id of the gold " +
-            "records, ranks 1..n and non-increasing scores.",
-          "Submission checker warnings",
-        ),
-      ];
-    }
     case "files":
       return [
         filesBlock(r),
         headline(`Your systems${where ? `: ${where}` : ""}`, reportHeadline(r)),
       ];
+    default:
+      // a task part's section, as the part shows its data
+      if (!part) throw new Error(`page 00 has no section '${section}'`);
+      return part.show(r[section] as PartData) as (Displayable | Figure)[];
   }
 }
 

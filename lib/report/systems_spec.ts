@@ -21,9 +21,13 @@ import { KitError } from "../errors.ts";
 import { type FilterName, FILTERS, protocolFilter } from "../data/filters.ts";
 import { SPLITS } from "../data/datasets.ts";
 import type { As2Dataset } from "../data/types.ts";
-import { expandGlob } from "../io/glob.ts";
 import { dirname, resolvePath } from "../io/path.ts";
 import { readWholeText } from "../io/whole_file.ts";
+import { checkSystemName, parseSystemArg, runFiles } from "./spec_names.ts";
+import { reportParts } from "../tasks/registry.ts";
+import type { PartSpec, ReportFlags } from "../tasks/task.ts";
+
+export { checkSystemName, parseSystemArg, runFiles };
 
 /** One answer-selection system of a spec: run files (several: one per seed), or a model. */
 export interface SpecSystem {
@@ -33,13 +37,6 @@ export interface SpecSystem {
   runs?: string[];
   /** Or a spec of `score --model` (`lexical:bm25`, `ltr`, a model folder, a hub id), scored first. */
   model?: string;
-}
-
-/** A QRCD run of a spec (the official JSON format). */
-export interface SpecQrcdRun {
-  name: string;
-  /** The run file. */
-  path: string;
 }
 
 /** What a systems report is asked about (every field but `systems` has a default). */
@@ -55,10 +52,8 @@ export interface SystemsSpec {
    * installed corpus (the real one once fetched, as every command reads), else the sample.
    */
   data?: "real" | "sample";
-  /** Answer-selection systems (may be empty when QRCD runs are given). */
+  /** Answer-selection systems (may be empty when a task's part has runs). */
   systems: SpecSystem[];
-  /** QRCD runs and the gold records they are scored on (`dev`, `train` or a file; default dev). */
-  qrcd?: { gold?: string; runs: SpecQrcdRun[] };
   /**
    * The pair of the error analysis. Default: your two best systems by MAP; with one system,
    * it against the strongest kit baseline that is not the same model.
@@ -66,6 +61,11 @@ export interface SystemsSpec {
   compare?: [string, string];
   /** Evaluate the kit's baselines (BM25, the learned ranker) beside yours (default true). */
   baselines?: boolean;
+  /**
+   * A task's part by its key (lib/tasks: `ReportPart`), e.g. `qrcd: { gold: "dev", runs:
+   * [{ name, path }] }` (QRCD runs and the gold records they are scored on).
+   */
+  [part: string]: unknown;
 }
 
 /** A system of a resolved spec: its run files found (absolute), or its model. */
@@ -84,9 +84,10 @@ export interface ResolvedSpec {
   /** Absent: the installed corpus, chosen when the report is computed. */
   data?: "real" | "sample";
   systems: ResolvedSystem[];
-  qrcd?: { gold: string; runs: SpecQrcdRun[] };
   compare?: [string, string];
   baselines: boolean;
+  /** Each task part given, by its key, resolved by the part (`ReportPart.fromSpec`). */
+  [part: string]: unknown;
 }
 
 /** The kit's baselines beside the user's answer-selection systems (names the user cannot take). */
@@ -95,126 +96,14 @@ export const KIT_BASELINES: readonly { name: string; model: string }[] = [
   { name: "ltr (kit)", model: "ltr" },
 ];
 
-/** The kit's QRCD baseline beside the user's QRCD runs. */
-export const QRCD_BASELINE = "overlap baseline (kit)";
-
-/**
- * Checks a system name: not empty, no control characters, at most 80 characters. Anything
- * else is allowed (the report escapes names wherever they appear).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { checkSystemName } from "./systems_spec.ts";
- * assert.equal(checkSystemName(" <b>My & model</b> "), "<b>My & model</b>");
- * assert.throws(() => checkSystemName("a\nb"), /control characters/);
- * ```
- */
-export function checkSystemName(raw: string): string {
-  const name = raw.trim();
-  if (name === "") throw new KitError("a system name is empty (write NAME=PATH)");
-  // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) {
-    throw new KitError(`the system name ${JSON.stringify(name)} has control characters`);
-  }
-  if (name.length > 80) {
-    throw new KitError(`the system name '${name.slice(0, 20)}...' is over 80 characters`);
-  }
-  return name;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The files one run entry names: a path or a glob (numbers in numeric order), relative to
- * `base`; each must be a regular file. `where` prefixes the errors (`--run mine`).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { runFiles } from "./systems_spec.ts";
- * const dir = await Deno.makeTempDir();
- * for (const s of [1, 2, 10]) await Deno.writeTextFile(`${dir}/s${s}.run`, "");
- * assert.deepEqual(runFiles("s*.run", dir, "x"), [1, 2, 10].map((s) => `${dir}/s${s}.run`));
- * assert.throws(() => runFiles("none.run", dir, "--run x"), /--run x: file not found/);
- * ```
- */
-export function runFiles(entry: string, base: string, where: string): string[] {
-  let matches: string[];
-  try {
-    matches = expandGlob(entry, base);
-  } catch (e) {
-    if (e instanceof KitError) throw new KitError(`${where}: ${e.message}`);
-    throw e;
-  }
-  return matches.map((p) => {
-    const path = resolvePath(p, base);
-    let st: Deno.FileInfo;
-    try {
-      st = Deno.statSync(path);
-    } catch {
-      throw new KitError(`${where}: file not found`, { file: p });
-    }
-    if (!st.isFile) throw new KitError(`${where}: not a regular file`, { file: p });
-    return path;
-  });
-}
-
-/**
- * Parses one `NAME=PATH[,PATH...]` argument (`--run`, `--qrcd-run`): paths relative to
- * `cwd` (the caller's directory), each a file or a glob pattern (`runs/seed*.run`). A value
- * that is itself an existing file is taken whole, commas and all.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { parseSystemArg } from "./systems_spec.ts";
- * const dir = await Deno.makeTempDir();
- * for (const s of [1, 2, 10]) await Deno.writeTextFile(`${dir}/s${s}.run`, "");
- * assert.deepEqual(parseSystemArg("ltr=s*.run", dir, "--run"),
- *   { name: "ltr", paths: [`${dir}/s1.run`, `${dir}/s2.run`, `${dir}/s10.run`] });
- * assert.deepEqual(parseSystemArg("x=s1.run,s2.run", dir, "--run").paths.length, 2);
- * ```
- */
-export function parseSystemArg(
-  value: string,
-  cwd: string,
-  flag: string,
-): { name: string; paths: string[] } {
-  const eq = value.indexOf("=");
-  if (eq < 0) {
-    throw new KitError(`${flag} takes NAME=PATH (e.g. ${flag} mine=runs/mine.run), got '${value}'`);
-  }
-  const name = checkSystemName(value.slice(0, eq));
-  const rest = value.slice(eq + 1);
-  if (rest === "") throw new KitError(`${flag} ${name}=: no path given`);
-  const parts = isFile(resolvePath(rest, cwd))
-    ? [rest]
-    : rest.split(",").map((p) => p.trim()).filter((p) => p);
-  const paths = parts.flatMap((p) => runFiles(p, cwd, `${flag} ${name}`));
-  const seen = new Set<string>();
-  for (const p of paths) {
-    if (seen.has(p)) throw new KitError(`${flag} ${name}: the file is given twice`, { file: p });
-    seen.add(p);
-  }
-  return { name, paths };
-}
-
 /** The arguments of `./kit report` that name the user's systems, as written. */
 export interface SystemFlags {
   /** `NAME=PATH[,PATH...]` (a file, a list or a glob) each. */
   runs: readonly string[];
   /** `NAME=SPEC` each (a spec of `score --model`). */
   models: readonly string[];
-  /** `NAME=RUN.json` each. */
-  qrcdRuns: readonly string[];
-  qrcdGold?: string;
+  /** The flags of the tasks' report parts (`--qrcd-run`), read by each part; none by default. */
+  parts?: ReportFlags;
   dataset?: string;
   split?: string;
   filter?: string;
@@ -236,15 +125,30 @@ export interface SystemFlags {
  * import { specFromFlags } from "./systems_spec.ts";
  * const dir = await Deno.makeTempDir();
  * for (const s of [1, 2]) await Deno.writeTextFile(`${dir}/s${s}.run`, "");
- * const spec = specFromFlags({ runs: ["mine=s*.run"], models: ["bm25=lexical:bm25"], qrcdRuns: [] }, dir)!;
+ * const spec = specFromFlags({ runs: ["mine=s*.run"], models: ["bm25=lexical:bm25"] }, dir)!;
  * assert.deepEqual([spec.dataset, spec.split, spec.filter], ["wikiqa", "test", "clean"]);
  * assert.deepEqual(spec.systems.map((s) => s.runs.length), [2, 0]);
- * assert.equal(specFromFlags({ runs: [], models: [], qrcdRuns: [] }, dir), undefined);
- * assert.throws(() => specFromFlags({ runs: [], models: [], qrcdRuns: [], split: "dev" }, dir),
+ * assert.equal(specFromFlags({ runs: [], models: [] }, dir), undefined);
+ * assert.throws(() => specFromFlags({ runs: [], models: [], split: "dev" }, dir),
  *   /--split is for your systems/);
  * ```
  */
-export function specFromFlags(args: SystemFlags, cwd: string): ResolvedSpec | undefined {
+export function specFromFlags(given: SystemFlags, cwd: string): ResolvedSpec | undefined {
+  const flags: ReportFlags = given.parts ??
+    { list: () => [], str: () => undefined, has: () => false };
+  // A task part may take over answer selection's flags (`--dataset qqa23 --run ...`).
+  const claimed = new Set(reportParts().flatMap((p) => p.claims(flags)));
+  const args: SystemFlags = {
+    ...given,
+    runs: claimed.has("run") ? [] : given.runs,
+    ...Object.fromEntries(
+      (["dataset", "split", "compare"] as const).filter((k) => claimed.has(k)).map((k) => [
+        k,
+        undefined,
+      ]),
+    ),
+    ...(claimed.has("no-baselines") ? { baselines: undefined } : {}),
+  };
   const runs = args.runs.map((v) => parseSystemArg(v, cwd, "--run"));
   const models = args.models.map((v) => {
     const eq = v.indexOf("=");
@@ -255,18 +159,15 @@ export function specFromFlags(args: SystemFlags, cwd: string): ResolvedSpec | un
     if (model === "") throw new KitError(`--model ${v}: no model spec given`);
     return { name: checkSystemName(v.slice(0, eq)), model: modelSpec(model, cwd) };
   });
-  const qrcdRuns = args.qrcdRuns.map((v) => {
-    const { name, paths } = parseSystemArg(v, cwd, "--qrcd-run");
-    if (paths.length !== 1) throw new KitError(`--qrcd-run ${name}: give one run file`);
-    return { name, path: paths[0] };
-  });
-  if (args.qrcdGold !== undefined && qrcdRuns.length === 0) {
-    throw new KitError("--qrcd-gold is for --qrcd-run; give a QRCD run");
+  const parts: [string, PartSpec][] = [];
+  for (const part of reportParts()) {
+    const given = part.fromFlags(flags, cwd);
+    if (given) parts.push([part.key, given]);
   }
-  if (runs.length + models.length + qrcdRuns.length === 0) {
+  if (runs.length + models.length + parts.length === 0) {
     for (const key of ["dataset", "split", "filter", "compare"] as const) {
       if (args[key] !== undefined) {
-        throw new KitError(`--${key} is for your systems; give --run, --model or --qrcd-run`);
+        throw new KitError(`--${key} is for your systems; give ${runWays()}`);
       }
     }
     return undefined;
@@ -281,9 +182,7 @@ export function specFromFlags(args: SystemFlags, cwd: string): ResolvedSpec | un
         ...runs.map((r) => ({ name: r.name, runs: r.paths })),
         ...models.map((m) => ({ name: m.name, model: m.model })),
       ],
-      ...(qrcdRuns.length
-        ? { qrcd: { gold: qrcdGold(args.qrcdGold ?? "dev", cwd), runs: qrcdRuns } }
-        : {}),
+      ...Object.fromEntries(parts),
       ...(args.compare === undefined ? {} : { compare: comparePair(args.compare) }),
       ...(args.baselines === false ? { baselines: false } : {}),
     },
@@ -312,12 +211,21 @@ function comparePair(value: string): [string, string] {
   return [parts[0], parts[1]];
 }
 
-/** A QRCD split name (`dev`, `train`), unless a file by that name exists; else a file path. */
-function qrcdGold(gold: string, base: string): string {
-  const path = resolvePath(gold, base);
-  if (/^(dev|train)$/.test(gold) && !isFile(path)) return gold;
-  if (!isFile(path)) throw new KitError("the QRCD gold file is not found", { file: gold });
-  return path;
+/**
+ * The ways to give a system, as messages list them: `--run, --model or --qrcd-run` (each task
+ * part's run flag after the two of answer selection).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runWays } from "./systems_spec.ts";
+ * assert.match(runWays(), /^--run, --model/);
+ * ```
+ */
+export function runWays(): string {
+  const ways = ["--run", "--model", ...reportParts().map((p) => p.runFlag)]
+    .filter((w, i, all) => all.indexOf(w) === i);
+  return `${ways.slice(0, -1).join(", ")} or ${ways.at(-1)}`;
 }
 
 /**
@@ -366,13 +274,18 @@ export function resolveSpec(spec: SystemsSpec, base: string, origin = "spec"): R
     return v;
   };
   const top = object(spec, "");
-  const known = ["dataset", "split", "filter", "data", "systems", "qrcd", "compare", "baselines"];
+  const parts = reportParts();
+  const known = [
+    ...["dataset", "split", "filter", "data", "systems"],
+    ...parts.map((p) => p.key),
+    ...["compare", "baselines"],
+  ];
   const unknown = Object.keys(top).find((k) => !known.includes(k));
   if (unknown !== undefined) {
     throw new KitError(`${where("")}unknown field '${unknown}' (the fields: ${known.join(", ")})`);
   }
   const dataset = optional(top.dataset, "dataset") ?? "wikiqa";
-  if (!Object.hasOwn(SPLITS, dataset) || dataset === "qrcd") {
+  if (!Object.hasOwn(SPLITS, dataset)) {
     throw new KitError(`unknown dataset '${dataset}' (expected wikiqa or trecqa)`);
   }
   const split = optional(top.split, "split") ?? "test";
@@ -413,28 +326,30 @@ export function resolveSpec(spec: SystemsSpec, base: string, origin = "spec"): R
     }
     return { name, runs, ...(model === undefined ? {} : { model: modelSpec(model, base) }) };
   });
-  const qrcd = top.qrcd === undefined ? undefined : object(top.qrcd, "qrcd");
-  const qrcdRuns = qrcd === undefined ? [] : array(qrcd.runs, "qrcd.runs").map((raw, i) => {
-    const r = object(raw, `qrcd.runs[${i}]`);
-    const name = checkSystemName(string(r.name, `qrcd.runs[${i}].name`));
-    const path = resolvePath(string(r.path, `qrcd.runs[${i}].path`), base);
-    if (!isFile(path)) throw new KitError(`QRCD run '${name}': file not found`, { file: path });
-    return { name, path };
-  });
+  const given: [string, PartSpec][] = parts.flatMap((p) =>
+    top[p.key] === undefined ? [] : [[p.key, p.fromSpec(top[p.key], base, where)]]
+  );
   const compare = top.compare === undefined
     ? undefined
     : array(top.compare, "compare").map((c, i) => string(c, `compare[${i}]`));
   if (compare && compare.length !== 2) {
     throw new KitError(`${where("compare")} must name two systems, got ${compare.length}`);
   }
-  const names = [...systems.map((s) => s.name), ...qrcdRuns.map((r) => r.name)];
+  const names = [
+    ...systems.map((s) => s.name),
+    ...given.flatMap(([key, spec]) => parts.find((p) => p.key === key)!.names(spec)),
+  ];
+  const baselineNames = [
+    ...KIT_BASELINES.map((b) => b.name),
+    ...parts.flatMap((p) => p.baselineNames),
+  ];
   for (const [i, n] of names.entries()) {
     if (names.indexOf(n) !== i) throw new KitError(`two systems are named '${n}'`);
-    if (KIT_BASELINES.some((b) => b.name === n) || n === QRCD_BASELINE) {
+    if (baselineNames.includes(n)) {
       throw new KitError(`'${n}' is the name of one of the kit's baselines; choose another`);
     }
   }
-  if (names.length === 0) throw new KitError("no system given (--run, --model or --qrcd-run)");
+  if (names.length === 0) throw new KitError(`no system given (${runWays()})`);
   const baselines = top.baselines !== false;
   if (compare) {
     const pairable = [
@@ -459,11 +374,7 @@ export function resolveSpec(spec: SystemsSpec, base: string, origin = "spec"): R
     filter: filter as FilterName,
     ...(data === undefined ? {} : { data }),
     systems,
-    ...(qrcd
-      ? {
-        qrcd: { gold: qrcdGold(optional(qrcd.gold, "qrcd.gold") ?? "dev", base), runs: qrcdRuns },
-      }
-      : {}),
+    ...Object.fromEntries(given),
     ...(compare ? { compare: compare as [string, string] } : {}),
     baselines,
   };

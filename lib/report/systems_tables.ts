@@ -15,7 +15,12 @@ import type { Row } from "../plot/table.ts";
 import type { Failures, QuestionOutcome } from "../stats/error_analysis.ts";
 import { type Family, identicalSystems, NOT_TESTED } from "../stats/family.ts";
 import { formatP } from "../stats/p_value.ts";
-import type { RunLine, SystemsReport } from "./systems_report.ts";
+import type { SystemsReport } from "./systems_report.ts";
+import { note, warningsBlock } from "./blocks.ts";
+import { reportParts } from "../tasks/registry.ts";
+import type { PartData } from "../tasks/task.ts";
+
+export { note, warningsBlock };
 import { htmlText, plotlyText } from "../io/escape.ts";
 
 function fileName(path: string): string {
@@ -45,26 +50,6 @@ function interval(lower: number, upper: number): string {
   return `[${fmt(lower)}, ${fmt(upper)}]`;
 }
 
-/**
- * A sentence on the page that may hold user strings: escaped HTML (never Markdown, whose
- * HTML passes through) and plain text.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { note } from "./systems_tables.ts";
- * const b = note("best: <script>x</script>")[Symbol.for("Jupyter.display")]();
- * assert.equal(b["text/html"], '<p class="kit-note">best: &lt;script&gt;x&lt;/script&gt;</p>');
- * ```
- */
-export function note(text: string): Displayable {
-  const bundle: MimeBundle = {
-    "text/html": `<p class="kit-note">${htmlText(text)}</p>`,
-    "text/plain": text,
-  };
-  return { [Symbol.for("Jupyter.display")]: () => bundle };
-}
-
 /** The systems as given: name, where they come from, run files. */
 export function systemRows(r: SystemsReport): Row[] {
   return [
@@ -79,13 +64,9 @@ export function systemRows(r: SystemsReport): Row[] {
       runs: s.runCount,
       "run files": s.runs.map(fileName).join(", "),
     })),
-    ...(r.qrcd?.runs ?? []).map((q) => ({
-      system: q.name,
-      kind: q.kind === "user" ? "yours" : "kit baseline",
-      source: q.kind === "user" ? "QRCD run (JSON)" : "QRCD, scored by the kit",
-      runs: 1,
-      "run files": q.path ? fileName(q.path) : "",
-    })),
+    ...reportParts().flatMap((p) =>
+      r[p.key] === undefined ? [] : p.systemRows(r[p.key] as PartData)
+    ),
   ];
 }
 
@@ -103,39 +84,6 @@ export function corpusRows(r: SystemsReport): Row[] {
     candidates: c.candidates,
     "what the filter did": c.filterSummary,
   }];
-}
-
-/**
- * The warnings of every run as a framed block on the page (or a line saying there is none).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { warningsBlock } from "./systems_tables.ts";
- * const html = warningsBlock([{ system: "<i>x</i>", file: "a.run", text: "1 question missing" }])[Symbol.for("Jupyter.display")]()["text/html"];
- * assert(String(html).includes("&lt;i&gt;x&lt;/i&gt;") && String(html).includes("kit-warnings"));
- * ```
- */
-export function warningsBlock(
-  lines: readonly RunLine[],
-  none =
-    "No protocol warning: every run ranks the whole candidate set of every question of the split, and nothing else.",
-  title = "Protocol warnings",
-): Displayable {
-  const text = lines.length === 0
-    ? none
-    : `${lines.length} warning(s):\n` + lines.map((l) => `- ${l.system} (${l.file}): ${l.text}`)
-      .join("\n");
-  const html = lines.length === 0
-    ? `<p class="kit-note">${htmlText(text)}</p>`
-    : '<div class="kit-warnings" style="border:2px solid #d62728;border-radius:4px;' +
-      `padding:0.5em 1em;background:#fff5f5"><b>${htmlText(title)}</b> (the numbers below ` +
-      "are computed anyway, with these departures)<ul>" +
-      lines.map((l) =>
-        `<li><b>${htmlText(l.system)}</b> (${htmlText(l.file)}): ${htmlText(l.text)}</li>`
-      ).join("") + "</ul></div>";
-  const bundle: MimeBundle = { "text/html": html, "text/plain": text };
-  return { [Symbol.for("Jupyter.display")]: () => bundle };
 }
 
 /** The identical pairs ({@link identicalLines}) as a framed block: likely a mistake. */
@@ -418,17 +366,5 @@ export function failureRows(f: Failures): Row[] {
     "first correct at": o.inRun ? (o.firstCorrectRank || "not ranked") : "missing",
     candidates: o.candidates,
     AP: o.value,
-  }));
-}
-
-/** One row per QRCD run: pRR (primary), EM and F1@1 over every gold record. */
-export function qrcdRows(r: SystemsReport): Row[] {
-  return (r.qrcd?.runs ?? []).map((q) => ({
-    system: q.name,
-    records: q.records,
-    "missing from the run": q.missing,
-    pRR: q.pRR,
-    EM: q.exactMatch,
-    "F1@1": q.f1At1,
   }));
 }

@@ -8,7 +8,7 @@
  */
 import { KitError } from "../errors.ts";
 import { AS2_TASK } from "./as2.ts";
-import type { Task } from "./task.ts";
+import type { ReportPart, Task } from "./task.ts";
 import { QRCD_TASK } from "../qrcd/task.ts";
 import { QQA23_TASK } from "../qqa23/task.ts";
 
@@ -32,4 +32,18 @@ export function findTask(name: string): Task {
     throw new KitError(`unknown task '${name}' (expected: ${TASKS.map((t) => t.name).join(", ")})`);
   }
   return task;
+}
+
+/**
+ * The report parts of the tasks, in registry order: each task's own section of page 00.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reportParts } from "./registry.ts";
+ * assert.ok(reportParts().every((p) => p.key !== "" && p.runFlag.startsWith("--")));
+ * ```
+ */
+export function reportParts(): ReportPart[] {
+  return TASKS.flatMap((t) => t.report ? [t.report] : []);
 }

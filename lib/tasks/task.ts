@@ -14,6 +14,7 @@
 import type { Command, Option } from "../cli/command.ts";
 import type { DatasetEntry } from "../data/corpus_entry.ts";
 import type { Backend } from "../scoring/model/session_types.ts";
+import type { Row } from "../plot/table.ts";
 
 /** One measure of a task, as the kit prints it and as its official scorer names it. */
 export interface TaskMeasure {
@@ -58,6 +59,77 @@ export interface ScoreRequest {
   sharded: boolean;
 }
 
+/** What a report part reads of `report`'s flags. */
+export interface ReportFlags {
+  /** Every value of a flag given several times (`run`). */
+  list(name: string): string[];
+  /** A flag's value, undefined when not given. */
+  str(name: string): string | undefined;
+  /** Whether a switch (a flag without a value, `--no-baselines`) was given. */
+  has(name: string): boolean;
+}
+
+/** A part of a resolved spec: the task's own object, plain data (written into spec.json). */
+export type PartSpec = Record<string, unknown>;
+
+/** What a report part evaluated: plain data (JSON as it is), written into systems.json. */
+export type PartData = Record<string, unknown>;
+
+/**
+ * A task's part of the systems report (page 00): its runs, judged by its own rules in its own
+ * section (the notebook's cells tagged `section:KEY`), beside the answer-selection systems.
+ * Everything but `evaluate` is light and synchronous (spec parsing and formatting the data it
+ * evaluated), so that the registry stays cheap to load; `evaluate` loads the task's code.
+ */
+export interface ReportPart {
+  /** Its key in the spec and in systems.json, and the name of its section of page 00. */
+  key: string;
+  /** What its runs are, for the index when the report has nothing else (`QRCD runs`). */
+  title: string;
+  /** The names of the files it writes beside the report (`per-record-qrcd.csv`). */
+  fileNames: readonly string[];
+  /** The flags of `report` it takes (declared in `report`'s table with the others). */
+  options: readonly Option[];
+  /** The flags of `report` it takes over when given (answer selection does not read them then). */
+  claims(flags: ReportFlags): readonly string[];
+  /** How a user gives it a run (`--qrcd-run`), for the messages that list the ways. */
+  runFlag: string;
+  /** The names of its baselines (a system of the user's cannot take them). */
+  baselineNames: readonly string[];
+  /** What its section says when it has nothing to show. */
+  nothing: string;
+  /** Its part of the spec from the flags (paths against `cwd`), undefined without its flags. */
+  fromFlags(flags: ReportFlags, cwd: string): PartSpec | undefined;
+  /** Its part of a spec object, checked; paths against `base`; `where(path)` starts a message. */
+  fromSpec(raw: unknown, base: string, where: (path: string) => string): PartSpec;
+  /** The names of the user's systems in a resolved part. */
+  names(part: PartSpec): string[];
+  /** The files the user gave it (the report never writes over them), with the flag of each. */
+  inputs(part: PartSpec): { label: string; path: string }[];
+  /** Reads, checks and scores its runs and baselines; `data`: the spec's corpus choice. */
+  evaluate(
+    part: PartSpec,
+    data: "real" | "sample" | undefined,
+    log: (line: string) => void,
+  ): Promise<PartData>;
+  /** Its rows of the page's table of systems. */
+  systemRows(data: PartData): Row[];
+  /** What its section shows (tables, notes), in order. */
+  show(data: PartData): unknown[];
+  /** Its files beside the report, by name (CSV text). */
+  files(data: PartData): Record<string, string>;
+  /** Its user systems as summary.json lists them. */
+  summarySystems(data: PartData): Record<string, unknown>[];
+  /** The numbers `report` prints for one of its summary.json systems, or undefined if not its. */
+  numbers(system: Record<string, unknown>): string | undefined;
+  /** How many user systems it has, and its entries of the report's headline. */
+  headline(data: PartData): { systems: number; entries: Record<string, string | number> };
+  /** Its user systems as the report's index lists them. */
+  indexSystems(data: PartData): { name: string; what: string; numbers: Record<string, number> }[];
+  /** The user's strings its section shows (names, file names), kept verbatim by the checks. */
+  texts(data: PartData): string[];
+}
+
 /** A task of the kit: an entry of {@link import("./registry.ts").TASKS}. */
 export interface Task {
   /** Its name: the `task` of its corpora, a plain lower-case word (`as2`, `qrcd`). */
@@ -86,6 +158,8 @@ export interface Task {
   scoreOptions?: readonly Option[];
   /** `score --dataset D` for one of its corpora (absent: answer selection's own path). */
   score?(request: ScoreRequest): Promise<void>;
+  /** Its part of the systems report, if it has one. */
+  report?: ReportPart;
   /** Refuses a `score` request before anything is loaded (a model or flag that does not apply). */
   checkScore?(request: Pick<ScoreRequest, "model" | "sharded" | "dataset">): void;
 }

@@ -29,8 +29,11 @@ Deno.test("notebook 00: the spec cell, then one Markdown and one showSection cel
   const nb = JSON.parse(
     await Deno.readTextFile(`${PROJECT_ROOT}/notebooks/00-your-systems.ipynb`),
   ) as { cells: Cell[] };
-  const [title, alone, spec, ...rest] = nb.cells;
+  const [title, intro, alone, spec, ...rest] = nb.cells;
   assert.equal(title.cell_type, "markdown");
+  // The protocol's introduction: on a page with answer-selection results only.
+  assert.deepEqual(intro.metadata.tags, ["answer-selection"]);
+  assert.match(text(intro.source), /^Your answer-selection systems judged under the protocol/);
   // What only a reader who opened the notebook alone needs (the report leaves it out).
   assert.deepEqual(alone.metadata.tags, ["standalone"]);
   assert.match(text(alone.source), /Opened here, the\s+page evaluates the spec of the next cell/);
@@ -38,7 +41,7 @@ Deno.test("notebook 00: the spec cell, then one Markdown and one showSection cel
   assert.match(text(spec.source), /const report = await systemsReportFor\(SPEC\);$/);
   const tagged = rest.filter((c) => c.metadata.tags?.some((t) => t.startsWith("section:")));
   const sections = tagged.filter((c) => c.cell_type === "code").map((c) =>
-    /^await showSection\(report, "([a-z]+)"\);$/.exec(text(c.source))?.[1]
+    /^await showSection\(report, "([a-z0-9]+)"\);$/.exec(text(c.source))?.[1]
   );
   assert.deepEqual(sections, [...SECTIONS], "one showSection cell per section, in order");
   for (const name of SECTIONS) {
@@ -100,6 +103,10 @@ Deno.test("every section renders from a report that has it; a section without co
     assert.ok(tags.includes("section:results"));
     // The empty sections (a Markdown and a code cell each) and the standalone note go.
     assert.equal(kept.length, nb.cells.length - 2 * (SECTIONS.length - one.sections.length) - 1);
+    // A page of QRCD runs alone: no answer-selection introduction either.
+    const qrcdOnly = withoutStandaloneOrEmptySections(nb, ["systems", "qrcd", "files"]).cells;
+    assert.ok(!qrcdOnly.some((c) => c.metadata.tags?.includes("answer-selection")));
+    assert.equal(qrcdOnly.length, 2 + 2 * 3); // the title, the spec cell, three sections
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -10,7 +10,18 @@ import { paramsEnv } from "../../lib/report/execute.ts";
 import { SYSTEMS_REPORT_ENV } from "../../lib/report/systems_report.ts";
 import { readSpecFile, resolveSpec, specFromFlags } from "../../lib/report/systems_spec.ts";
 
-const none = { runs: [], models: [], qrcdRuns: [] } as const;
+const none = { runs: [], models: [] } as const;
+
+/** The report flags of the task parts (`--qrcd-run`, `--qrcd-gold`), as report.ts reads them. */
+function parts(values: Record<string, string | string[]>) {
+  return {
+    parts: {
+      list: (name: string) => [values[name] ?? []].flat(),
+      str: (name: string) => typeof values[name] === "string" ? values[name] as string : undefined,
+      has: () => false,
+    },
+  };
+}
 
 /** A caller's folder: two seeds, one run, a model folder, a QRCD run and gold file. */
 async function callerFolder(): Promise<string> {
@@ -31,7 +42,7 @@ Deno.test("specFromFlags: defaults, paths against the caller's folder, models, Q
     const spec = specFromFlags({
       runs: ["one=one.run", "seeds=runs/seed*.run"],
       models: ["local=models/mine", "bm25 again=lexical:bm25", "l=ltr", "hub=org/some-model"],
-      qrcdRuns: ["q=qrcd.json"],
+      ...parts({ "qrcd-run": ["q=qrcd.json"] }),
     }, dir)!;
     assert.deepEqual([spec.dataset, spec.split, spec.filter], ["wikiqa", "test", "clean"]);
     // No corpus asked: the installed one is chosen when the report is computed.
@@ -71,8 +82,10 @@ Deno.test("specFromFlags: defaults, paths against the caller's folder, models, Q
       "sample",
     ]);
     assert.equal(
-      specFromFlags({ ...none, qrcdRuns: ["q=qrcd.json"], qrcdGold: "gold.jsonl" }, dir)!.qrcd!
-        .gold,
+      (specFromFlags(
+        { ...none, ...parts({ "qrcd-run": ["q=qrcd.json"], "qrcd-gold": "gold.jsonl" }) },
+        dir,
+      )!.qrcd as { gold: string }).gold,
       `${dir}/gold.jsonl`,
     );
     assert.equal(specFromFlags(none, dir), undefined);
@@ -96,8 +109,8 @@ Deno.test("specFromFlags: every error is a KitError naming the flag", async () =
       [{ runs: ["x=nothing*.run"] }, /--run x: no file matches the pattern 'nothing\*\.run'/],
       [{ models: ["lexical:bm25"] }, /--model takes NAME=SPEC/],
       [{ models: ["m= "] }, /--model m= : no model spec/],
-      [{ qrcdRuns: ["q=qrcd.json,one.run"] }, /--qrcd-run q: give one/],
-      [{ qrcdGold: "dev" }, /--qrcd-gold is for --qrcd-run/],
+      [parts({ "qrcd-run": ["q=qrcd.json,one.run"] }), /--qrcd-run q: give one/],
+      [parts({ "qrcd-gold": "dev" }), /--qrcd-gold is for --qrcd-run/],
       [{ split: "test" }, /--split is for your systems; give --run/],
       [{ dataset: "wikiqa" }, /--dataset is for your systems/],
       [{ filter: "clean" }, /--filter is for your systems/],

@@ -11,7 +11,7 @@ import { buildReport, SYSTEMS_NOTEBOOK } from "../../lib/report/build.ts";
 import { runPlainNbconvert } from "./plain_nbconvert.ts";
 import { parseSystemArg, resolveSpec } from "../../lib/report/systems_spec.ts";
 import { expandGlob } from "../../lib/io/glob.ts";
-import { loadQrcdGold, readQrcdRuns } from "../../lib/report/systems_qrcd.ts";
+import { loadQrcdGold, readQrcdRuns } from "../../lib/qrcd/report.ts";
 import { KitError } from "../../lib/errors.ts";
 import {
   formatQrels,

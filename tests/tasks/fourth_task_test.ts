@@ -16,6 +16,10 @@ import { helpText } from "../../lib/cli/command.ts";
 import type { Command } from "../../lib/cli/command.ts";
 import { KitError } from "../../lib/errors.ts";
 import { taskMarkdown } from "../data/update_doc.ts";
+import { evaluateSystems } from "../../lib/report/systems_report.ts";
+import { reportHeadline, systemsFiles } from "../../lib/report/systems_files.ts";
+import { sectionItems } from "../../lib/report/systems_sections.ts";
+import { specFromFlags } from "../../lib/report/systems_spec.ts";
 
 /** Runs a command in this process and returns what it printed on stdout. */
 async function printed(run: () => Promise<unknown>): Promise<string> {
@@ -56,7 +60,7 @@ const toyEval: Command = {
   },
 };
 
-Deno.test("tasks: a fourth task added by one entry reaches data, eval, score and the docs", async () => {
+Deno.test("tasks: a fourth task added by one entry reaches data, eval, score, the report and the docs", async () => {
   const mirror = await Deno.makeTempDir({ prefix: "kit-toy-mirror-" });
   const cache = await Deno.makeTempDir({ prefix: "kit-toy-cache-" });
   const bytes = new TextEncoder().encode(GOLD);
@@ -87,6 +91,45 @@ Deno.test("tasks: a fourth task added by one entry reaches data, eval, score and
       return { test: { questions: text.trim().split("\n").length } };
     },
     scoreOptions: [{ name: "toy-answer", value: "A", help: "toytask: the answer to give" }],
+    // Its part of page 00: --toy-run NAME=FILE, scored against the installed gold.
+    report: {
+      key: "toytask",
+      title: "toy runs",
+      fileNames: ["toy.csv"],
+      options: [{ name: "toy-run", value: "NAME=FILE", multiple: true, help: "a toy run" }],
+      claims: () => [],
+      runFlag: "--toy-run",
+      baselineNames: [],
+      nothing: "No toy run given.",
+      fromFlags: (f, cwd) => {
+        const runs = f.list("toy-run").map((v) => {
+          const [name, path] = v.split("=");
+          return { name, path: `${cwd}/${path}` };
+        });
+        return runs.length ? { runs } : undefined;
+      },
+      fromSpec: (raw) => raw as Record<string, unknown>,
+      names: (p) => (p.runs as { name: string }[]).map((r) => r.name),
+      inputs: () => [],
+      evaluate: async (p) => ({
+        runs: await Promise.all(
+          (p.runs as { name: string; path: string }[]).map(async (r) => ({
+            name: r.name,
+            accuracy: await accuracy(`${cache}/toyset/gold.tsv`, r.path),
+          })),
+        ),
+      }),
+      systemRows: (d) => (d.runs as { name: string }[]).map((r) => ({ system: r.name })),
+      show: (d) => [JSON.stringify(d.runs)],
+      files: (d) => ({
+        "toy.csv": (d.runs as { accuracy: number }[]).map((r) => r.accuracy).join("\n"),
+      }),
+      summarySystems: () => [],
+      numbers: () => undefined,
+      headline: (d) => ({ systems: (d.runs as unknown[]).length, entries: { toy: "yes" } }),
+      indexSystems: () => [],
+      texts: () => [],
+    },
     checkScore(r) {
       if (r.sharded) throw new KitError("toytask: score unsharded");
     },
@@ -136,6 +179,26 @@ Deno.test("tasks: a fourth task added by one entry reaches data, eval, score and
     const gold = `${cache}/toyset/gold.tsv`;
     const out = JSON.parse(await printed(() => commands.toytask.run([gold, run])));
     assert.equal(out.accuracy, 1 / 3);
+
+    // The report: its flag, its section, its file, its headline entries.
+    const spec = specFromFlags({
+      runs: [],
+      models: [],
+      parts: {
+        list: (n) => n === "toy-run" ? ["mine=toy.run"] : [],
+        str: () => undefined,
+        has: () => false,
+      },
+    }, cache)!;
+    assert.deepEqual(spec.toytask, { runs: [{ name: "mine", path: run }] });
+    const report = await evaluateSystems(spec, { bootstrapSamples: 10 });
+    assert.deepEqual(report.sections, ["systems", "toytask", "files"]);
+    assert.deepEqual(report.toytask, { runs: [{ name: "mine", accuracy: 1 / 3 }] });
+    assert.deepEqual(sectionItems(report, "toytask"), [
+      '[{"name":"mine","accuracy":0.3333333333333333}]',
+    ]);
+    assert.equal(systemsFiles(report)["toy.csv"], String(1 / 3));
+    assert.deepEqual(reportHeadline(report), { systems: 1, toy: "yes" });
 
     // The docs' generated task table lists it.
     assert.match(

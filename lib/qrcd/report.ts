@@ -7,14 +7,17 @@
  * @module
  */
 import { KitError } from "../errors.ts";
-import { isQrcdSplit, loadQrcd, loadQrcdSplit } from "../qrcd/load.ts";
-import { checkRunAgainstGold, formatIssue, readSpanRun, unrelatedToGold } from "../qrcd/runfile.ts";
-import type { PassageQuestion, SpanRun } from "../qrcd/types.ts";
+import { isQrcdSplit, loadQrcd, loadQrcdSplit } from "./load.ts";
+import { checkRunAgainstGold, formatIssue, readSpanRun, unrelatedToGold } from "./runfile.ts";
+import type { PassageQuestion, SpanRun } from "./types.ts";
 import type { Row } from "../plot/table.ts";
-import { evaluateQrcd } from "../qrcd/metrics.ts";
-import { overlapBaseline } from "../qrcd/baseline.ts";
-import { chooseCorpus } from "./systems_corpus.ts";
-import { QRCD_BASELINE, type ResolvedSpec } from "./systems_spec.ts";
+import { evaluateQrcd } from "./metrics.ts";
+import { overlapBaseline } from "./baseline.ts";
+import { chooseCorpus } from "../report/systems_corpus.ts";
+import type { RunLine } from "../report/blocks.ts";
+import { QRCD_BASELINE, type QrcdSpec, type ReportQrcd } from "./report_part.ts";
+
+export type { ReportQrcd, ReportQrcdRun } from "./report_part.ts";
 
 function fileName(path: string): string {
   return path.replace(/^.*\//, "");
@@ -27,7 +30,7 @@ function fileName(path: string): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { loadQrcdGold } from "./systems_qrcd.ts";
+ * import { loadQrcdGold } from "./report.ts";
  * assert((await loadQrcdGold("dev", "samples")).length > 0);
  * ```
  */
@@ -57,7 +60,7 @@ export interface QrcdRunRead {
  * that shares no pq_id with the gold (it would score 0 everywhere: the wrong file).
  */
 export async function readQrcdRuns(
-  spec: Pick<ResolvedSpec, "qrcd">,
+  spec: { qrcd?: QrcdSpec },
   gold: PassageQuestion[],
 ): Promise<Map<string, QrcdRunRead>> {
   const out = new Map<string, QrcdRunRead>();
@@ -100,7 +103,7 @@ export interface QrcdInputs {
  * official checker or scorer would refuse is an error; `say` gets each warning.
  */
 export async function readQrcdInputs(
-  spec: Pick<ResolvedSpec, "qrcd">,
+  spec: { qrcd?: QrcdSpec },
   dir: string,
   say: (line: string) => void = () => {},
 ): Promise<QrcdInputs> {
@@ -115,46 +118,12 @@ export async function readQrcdInputs(
   return { gold, runs };
 }
 
-/** A warning of the submission checker on a run, with its system and file name. */
-export interface RunLine {
-  system: string;
-  /** The file's name. */
-  file: string;
-  text: string;
-}
-
-/** A QRCD run's results. */
-export interface ReportQrcdRun {
-  name: string;
-  kind: "user" | "baseline";
-  path?: string;
-  records: number;
-  missing: number;
-  pRR: number;
-  exactMatch: number;
-  f1At1: number;
-  /** pq_id to its scores. */
-  perRecord: Record<string, { pRR: number; exactMatch: number; f1At1: number }>;
-}
-
-/** The QRCD part of a report. */
-export interface ReportQrcd {
-  /** The gold records' split or file. */
-  gold: string;
-  records: number;
-  runs: ReportQrcdRun[];
-  /** Each question's pRR per run (the mean over the passages it is asked of). */
-  questions: Row[];
-  /** The submission checker's warnings. */
-  warnings: RunLine[];
-}
-
 /**
  * The QRCD part of a systems report: the spec's QRCD runs read, checked and scored beside
  * the kit's baseline; undefined without QRCD runs.
  */
 export async function qrcdReport(
-  spec: ResolvedSpec,
+  spec: { qrcd?: QrcdSpec; data?: "real" | "sample" },
   log: (line: string) => void,
 ): Promise<ReportQrcd | undefined> {
   if (!spec.qrcd?.runs.length) return undefined;
