@@ -18,7 +18,7 @@ type Stats = (dir: string | undefined) => Promise<{
   splits: Record<string, Record<string, number>>;
 }>;
 
-/** The lexical models that rank the collection (`score --model`). */
+/** The lexical models that rank the whole collection (`score --model`); a cross-encoder re-ranks BM25's. */
 export const QQA23_MODELS = ["lexical:bm25", "lexical:wordcnt", "lexical:wgtwordcnt"] as const;
 
 /** The Qur'an QA 2023 Task A task. */
@@ -64,6 +64,10 @@ export const QQA23_TASK: Task = {
     name: "abstain-below",
     value: "T",
     help: "qqa23: answer -1 (no answer in the Qur'an) for a question whose top score is below T",
+  }, {
+    name: "rerank-depth",
+    value: "N",
+    help: "qqa23: BM25's passages a question a cross-encoder re-ranks (default 100)",
   }],
   checkScore(request) {
     if (request.sharded) {
@@ -72,10 +76,15 @@ export const QQA23_TASK: Task = {
           "collection for every question: score it unsharded",
       );
     }
-    if (!(QQA23_MODELS as readonly string[]).includes(request.model)) {
+    const lexical = request.model.startsWith("lexical:");
+    if (
+      request.model === "ltr" ||
+      (lexical && !(QQA23_MODELS as readonly string[]).includes(request.model))
+    ) {
       throw new KitError(
         `--model ${request.model}: Qur'an QA 2023 passage retrieval ranks the whole collection ` +
-          `with ${QQA23_MODELS.join(", ")}`,
+          `with ${QQA23_MODELS.join(", ")}, or re-ranks BM25's passages with a cross-encoder ` +
+          "(a model folder or hub id); the learned ranker is trained on answer-selection candidates",
       );
     }
   },

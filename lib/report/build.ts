@@ -1,9 +1,8 @@
 /**
- * `deno task report`: execute every notebook headless with the given parameters, add
- * static images to their figures, export each to a self-contained offline HTML page,
- * write an index page with the headline numbers, print the whole report to one PDF, and
- * check the result in headless Chromium (figures drawn, no script errors, no network,
- * Arabic fonts) and with poppler (figures on the PDF's pages).
+ * `deno task report`: execute every notebook headless, add static images to their figures, export
+ * each to an offline HTML page, write an index with the headline numbers, print one PDF, and check
+ * it all in headless Chromium (figures drawn, no script errors, no network, Arabic fonts) and with
+ * poppler (figures on the PDF's pages).
  *
  * Output (default `reports/<data>/`, replaced on each run):
  *
@@ -17,8 +16,7 @@
  * summary.json          timings, sizes, check results, your systems (paths relative to the folder)
  * spec.json             with systems: what was asked (the spec evaluateSystems takes)
  * systems.json          with systems: every number of page 00, computed once (systems_report.ts)
- * per-question.csv      with systems: every system's per-question values (pair-differences.csv,
- *                       per-record-qrcd.csv: the error analysis's pair, QRCD runs)
+ * per-question.csv      with systems: per-question values (and pair-differences.csv, each task part's)
  * runs/*.run            with --model: the runs the kit scored
  * ```
  *
@@ -210,12 +208,9 @@ export function listNotebooks(
 export { REPORT_MARKER };
 
 /**
- * Page 00 as the report shows it: without the cells tagged `standalone`, which speak to a reader
- * who opened the notebook alone (its example spec; the report evaluates the command's spec),
- * without the sections that have nothing to show (cells tagged `section:NAME` whose section is
- * not in `shown`): run alone, such a cell shows one line saying so; and without the cells tagged
- * `answer-selection` (the protocol's introduction) when no answer-selection result is shown (a
- * page of a task part's runs alone).
+ * Page 00 as the report shows it, without: the cells tagged `standalone` (for a reader of the
+ * notebook alone); the sections with nothing to show (tagged `section:NAME`, NAME not in `shown`);
+ * the cells tagged `answer-selection` when no answer-selection result is shown.
  *
  * @example
  * ```ts
@@ -485,11 +480,7 @@ async function buildInto(
     const index = `${dir}/index.html`;
     const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
     const shownParams: Record<string, string | undefined> = report && !options.lessons
-      ? {
-        systems: report.corpus
-          ? corpusLine(report.corpus)
-          : reportParts().find((p) => report[p.key] !== undefined)?.title ?? "",
-      }
+      ? { systems: report.corpus ? corpusLine(report.corpus) : partsTitle(report) }
       : { data: options.params.data, model: options.params.model, backend: options.params.backend };
     await writeFileAtomic(
       index,
@@ -583,6 +574,11 @@ function corpusLine(c: NonNullable<SystemsReport["corpus"]>): string {
   return `${c.dataset} ${c.split} (${c.filter}), ${
     c.data === "real" ? "real corpus" : "bundled sample"
   }`;
+}
+
+/** What a report of task parts' runs alone is about (`QRCD runs`). */
+function partsTitle(r: SystemsReport): string {
+  return reportParts().find((p) => r[p.key] !== undefined)?.title ?? "";
 }
 
 /** Your systems as the index lists them (first, above the pages). */
