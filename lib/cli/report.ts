@@ -70,8 +70,9 @@ export const reportCommand: Command = {
     ...reportParts().flatMap((part) => part.options),
     {
       name: "dataset",
-      value: "wikiqa|trecqa",
-      help: "the corpus your systems are evaluated on (default wikiqa)",
+      value: "wikiqa|trecqa|qqa23",
+      help: "the corpus your systems are evaluated on (default wikiqa); qqa23: your --run files " +
+        "are Qur'an QA 2023 runs, judged as its official script does (docs/qqa23.md)",
     },
     { name: "split", value: "S", help: "the split your systems are evaluated on (default test)" },
     FILTER_OPTION,

@@ -11,9 +11,9 @@ import { KitError } from "../errors.ts";
 import { defaultCacheDir, isInstalled } from "../data/paths.ts";
 import { testFamily } from "../stats/family.ts";
 import { signTest } from "../stats/sign_test.ts";
-import { type Qqa23Split, qqa23SplitFiles } from "./load.ts";
+import { QQA23_SPLITS, type Qqa23Split, qqa23SplitFiles } from "./load.ts";
 import { evaluateQqa23, type Qqa23Evaluation } from "./official.ts";
-import { readQqa23Qrels } from "./qrels.ts";
+import { type Qqa23Qrels, readQqa23Qrels } from "./qrels.ts";
 import { checkQqa23FileName, parseQqa23Run, qqa23RunWarnings, readQqa23Run } from "./run_file.ts";
 import type { Qqa23RunLike } from "./run_file.ts";
 import { scoreQqa23Split } from "./retrieve.ts";
@@ -28,6 +28,38 @@ import {
 
 function fileName(path: string): string {
   return path.replace(/^.*\//, "");
+}
+
+/**
+ * Refuses a run that answers another split's questions: fewer than half of its questions judged
+ * here, and more in another split's qrels (it would score 0 on every question it misses).
+ */
+async function checkSplitOf(
+  run: Qqa23RunLike,
+  qrels: Qqa23Qrels,
+  split: string,
+  name: string,
+  path: string,
+): Promise<void> {
+  const asked = [...run.questions.keys()];
+  const judged = (q: Qqa23Qrels) =>
+    asked.filter((id) => q.judged.has(id) || q.zeroAnswer.includes(id)).length;
+  const here = judged(qrels);
+  if (asked.length === 0 || here * 2 >= asked.length) return;
+  let best: [string, number] | undefined;
+  for (const other of QQA23_SPLITS.filter((s) => s !== split)) {
+    const n = judged(await readQqa23Qrels(qqa23SplitFiles(other).qrels));
+    if (n > here && (!best || n > best[1])) best = [other, n];
+  }
+  throw new KitError(
+    `Qur'an QA 2023 run '${name}': ${here} of its ${asked.length} questions are judged in ` +
+      `${split}${
+        best
+          ? `, ${best[1]} in ${best[0]}: a run of the ${best[0]} split? give --split ${best[0]}`
+          : ""
+      }`,
+    { file: path },
+  );
 }
 
 /** One system's numbers from its evaluation. */
@@ -80,6 +112,7 @@ export async function qqa23Report(
   const runs: [string, Qqa23RunLike, string | undefined][] = [];
   for (const r of spec.runs) {
     const run = await readQqa23Run(r.path);
+    await checkSplitOf(run, qrels, spec.split, r.name, r.path);
     const named = checkQqa23FileName(r.path);
     for (
       const text of [...(named ? [named] : []), ...run.warnings, ...qqa23RunWarnings(run, qrels)]
@@ -112,17 +145,29 @@ export async function qqa23Report(
     ...users.flatMap((a) => baselines.map((b): [string, string] => [a, b])),
   ];
   const family = pairs.length ? testFamily(values, pairs, names) : undefined;
+  for (const i of family?.identical ?? []) {
+    log(
+      `warning: ${JSON.stringify(i.a)} and ${JSON.stringify(i.b)} are equal on every question ` +
+        `(${i.measure}): one system under two names, not tested and not counted in m`,
+    );
+  }
+  const identical = (a: string, b: string) =>
+    family?.identical.some((i) =>
+      i.measure === "map_cut_10" && ((i.a === a && i.b === b) || (i.a === b && i.b === a))
+    ) ?? false;
   // The pair: the one asked, else the two best by the official MAP@10 (with one system of
   // yours: it against the kit's BM25).
   const ranked = [...systems].sort((x, y) =>
     (y.official.map_cut_10 || 0) - (x.official.map_cut_10 || 0)
   );
-  const chosen = spec.compare ??
-    (users.length >= 2
-      ? ranked.filter((s) => s.kind === "user").slice(0, 2).map((s) => s.name)
-      : users.length === 1 && baselines.length
-      ? [users[0], baselines[0]]
-      : undefined);
+  // Never a pair equal on every question: the best user run, and the next best (yours first,
+  // then a baseline) that is not the same run.
+  const best = ranked.find((s) => s.kind === "user");
+  const partner = best && [
+    ...ranked.filter((s) => s.kind === "user"),
+    ...ranked.filter((s) => s.kind === "baseline"),
+  ].find((s) => s.name !== best.name && !identical(best.name, s.name));
+  const chosen = spec.compare ?? (best && partner ? [best.name, partner.name] : undefined);
   let pair: Qqa23ReportData["pair"];
   if (chosen) {
     const [a, b] = chosen.map((n) => systems.find((s) => s.name === n)!);

@@ -116,7 +116,7 @@ export interface Qqa23ReportData {
 }
 
 /** The kit's baseline beside Qur'an QA 2023 runs. */
-export const QQA23_BASELINE = "BM25 (kit, qqa23)";
+export const QQA23_BASELINE = "qqa23 BM25 (kit)";
 
 const SPLITS = ["train", "dev", "test"];
 
@@ -296,7 +296,14 @@ export const QQA23_REPORT: ReportPart = {
     })),
   show(d) {
     const q = data(d);
+    const label = (m: string) => QQA23_MEASURES.find((x) => x.name === m)?.label ?? m;
     const items: unknown[] = [
+      warningsBlock(
+        q.warnings,
+        "No warning: every run passes the submission checker's rules and names only judged " +
+          "questions.",
+        "Run warnings",
+      ),
       table(
         q.systems.map((s) => ({
           system: s.name,
@@ -316,40 +323,57 @@ export const QQA23_REPORT: ReportPart = {
     ];
     for (const s of q.systems) {
       for (const why of s.differences) items.push(note(`${s.name}: ${why}`));
-    }
-    if (q.family) {
-      const f = q.family;
-      items.push(
-        table(
-          f.tests.map((t) => ({
-            pair: `${t.a} – ${t.b}`,
-            measure: QQA23_MEASURES.find((m) => m.name === t.measure)?.label ?? t.measure,
-            difference: t.difference,
-            [`interval (${+(f.level * 100).toFixed(2)}%)`]: `[${fmt(t.lower)}, ${fmt(t.upper)}]`,
-            p: t.p,
-            [`adjusted p (x${f.size})`]: t.pAdjusted,
-            significant: t.significant ? "yes" : "no",
-          })),
-          {
-            caption:
-              `The family: paired t over the ${q.judged} judged questions' complete-protocol ` +
-              `values, each of your runs against each other and against the kit's BM25, ` +
-              `Bonferroni over the ${f.size} pairs of a measure`,
-          },
-        ),
-      );
-      for (const i of f.identical) {
+      if (s.missing > 0 && s.differences.length === 0) {
         items.push(
-          note(`${i.a} and ${i.b} are equal on every question (${i.measure}): not tested`),
+          note(
+            `${s.name} leaves out ${s.missing} judged question(s); the official and complete ` +
+              "numbers happen to agree",
+          ),
         );
       }
     }
+    const f = q.family;
+    if (!f) {
+      items.push(note("No test: one run and no baseline beside it (--no-baselines)."));
+    } else {
+      const tested = f.tests.length > 0;
+      if (tested) {
+        items.push(
+          table(
+            f.tests.map((t) => ({
+              pair: `${t.a} – ${t.b}`,
+              measure: label(t.measure),
+              difference: t.difference,
+              [`interval (${+(f.level * 100).toFixed(2)}%)`]: `[${fmt(t.lower)}, ${fmt(t.upper)}]`,
+              p: t.p,
+              [`adjusted p (x${f.size})`]: t.pAdjusted,
+              significant: t.significant ? "yes" : "no",
+            })),
+            {
+              caption: `The family: paired t over the ${q.judged} judged questions' complete-` +
+                "protocol values, each of your runs against each other and against the kit's " +
+                `BM25, Bonferroni over the ${f.size} pair(s) of a measure tested`,
+            },
+          ),
+        );
+      }
+      for (const i of f.identical) {
+        items.push(
+          note(
+            `${i.a} and ${i.b} are equal on every question (${label(i.measure)}): one system ` +
+              "under two names, not tested and not counted in m",
+          ),
+        );
+      }
+      if (!tested) items.push(note("No pair left to test: every pair is identical."));
+    }
     if (q.pair) {
       const p = q.pair;
+      const diff = `${p.a} − ${p.b}`;
       items.push(
         table(
           p.outcomes.map((o) => ({
-            measure: QQA23_MEASURES.find((m) => m.name === o.measure)?.label ?? o.measure,
+            measure: label(o.measure),
             [`${p.a} higher`]: o.wins,
             [`${p.b} higher`]: o.losses,
             ties: o.ties,
@@ -357,15 +381,17 @@ export const QQA23_REPORT: ReportPart = {
           })),
           { caption: `The pair ${p.a} – ${p.b}, question by question` },
         ),
-        table(
-          p.questions.map((x) => ({
-            question: x.question,
-            [`${p.a}: AP@10`]: x.a,
-            [`${p.b}: AP@10`]: x.b,
-            "a - b": x.a - x.b,
-          })),
-          { caption: "The questions where their AP@10 differs most" },
-        ),
+        p.questions.length
+          ? table(
+            p.questions.map((x) => ({
+              question: x.question,
+              [`${p.a}: AP@10`]: x.a,
+              [`${p.b}: AP@10`]: x.b,
+              [diff]: x.a - x.b,
+            })),
+            { caption: "The questions where their AP@10 differs most (at most ten)" },
+          )
+          : note(`${p.a} and ${p.b} have the same AP@10 on every question.`),
       );
     }
     if (q.published.length) {
@@ -386,14 +412,6 @@ export const QQA23_REPORT: ReportPart = {
         ),
       );
     }
-    items.push(
-      warningsBlock(
-        q.warnings,
-        "No warning: every run passes the submission checker's rules and names only judged " +
-          "questions.",
-        "Run warnings",
-      ),
-    );
     return items;
   },
   files: (d) => ({ "per-question-qqa23.csv": qqa23Csv(data(d)) }),

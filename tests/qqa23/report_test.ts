@@ -16,7 +16,7 @@ import { parseQqa23Run } from "../../lib/qqa23/run_file.ts";
 import { qqa23QrelsPath } from "../../lib/qqa23/load.ts";
 import { scoreQqa23Split } from "../../lib/qqa23/retrieve.ts";
 import type { Qqa23ReportData } from "../../lib/qqa23/report_part.ts";
-import { QQA23_BASELINE } from "../../lib/qqa23/report_part.ts";
+import { QQA23_BASELINE, QQA23_REPORT } from "../../lib/qqa23/report_part.ts";
 import { regularizedIncompleteBeta } from "../../lib/stats/special.ts";
 
 /** The report flags as lib/cli/report.ts hands them to the parts. */
@@ -161,6 +161,47 @@ realDataTest(
         files["per-question-qqa23.csv"].trimEnd().split("\n").length,
         1 + 25 * 3,
       );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+realDataTest(
+  "qqa23 on page 00: a run of another split is refused, naming the split it answers",
+  "qqa23",
+  async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const test = `${dir}/team_test.tsv`;
+      await Deno.writeTextFile(test, (await scoreQqa23Split("lexical:bm25", "test")).text);
+      await assert.rejects(
+        () =>
+          evaluateSystems({
+            systems: [],
+            qqa23: { split: "dev", runs: [{ name: "t", path: test }] },
+          }),
+        (e: unknown) =>
+          e instanceof KitError && e.file === test &&
+          /0 of its 52 questions are judged in dev, 51 in test: a run of the test split\? give --split test/
+            .test(e.message),
+      );
+      // One run and no baseline: nothing to test, and the page says so.
+      const alone = await evaluateSystems({
+        systems: [],
+        qqa23: { split: "test", runs: [{ name: "t", path: test }], baselines: false },
+      });
+      const q = alone.qqa23 as Qqa23ReportData;
+      assert.equal(q.family, undefined);
+      assert.equal(q.pair, undefined);
+      const shown = QQA23_REPORT.show(q as never).map((item) =>
+        String(
+          (item as Record<symbol, () => Record<string, unknown>>)[Symbol.for("Jupyter.display")]()[
+            "text/plain"
+          ],
+        )
+      ).join("\n");
+      assert.match(shown, /No test: one run and no baseline beside it/);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
