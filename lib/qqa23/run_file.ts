@@ -393,9 +393,14 @@ export function qqa23RunWarnings(run: Qqa23RunLike, qrels: Qqa23Qrels): string[]
       `${unknown.length} question${unknown.length > 1 ? "s" : ""} of the run ${
         unknown.length > 1 ? "are" : "is"
       } not judged in ${qrels.file} and ignored (as the official scorer does): ` +
-        `question${unknown.length > 1 ? "s" : ""} ${listIds(unknown)}`,
+        `question${unknown.length > 1 ? "s" : ""} ${listIds(unknown)}` +
+        (unknown.length === run.questions.size
+          ? " (none of the run's questions is judged there: a run of another split?)"
+          : ""),
     );
   }
+  // A question with answers answered -1 alone (an abstention that costs it): one line for all.
+  const abstained: string[] = [];
   for (const [qid, lines] of run.questions) {
     const abstains = lines.some((l) => l.docid === "-1");
     if (!abstains || lines.length === 1 && !qrels.judged.has(qid)) continue;
@@ -405,13 +410,21 @@ export function qqa23RunWarnings(run: Qqa23RunLike, qrels: Qqa23Qrels): string[]
           "scores 1, so this question scores 0",
       );
     } else if (qrels.judged.has(qid)) {
-      out.push(
-        lines.length === 1
-          ? `question ${qid} has answers and the run answers -1 alone: it scores 0`
-          : `question ${qid} has answers and the run lists -1 among its passages: -1 is then ` +
+      if (lines.length === 1) abstained.push(qid);
+      else {
+        out.push(
+          `question ${qid} has answers and the run lists -1 among its passages: -1 is then ` +
             "an ordinary passage, not relevant",
-      );
+        );
+      }
     }
+  }
+  if (abstained.length) {
+    out.push(
+      `${abstained.length} question${abstained.length > 1 ? "s" : ""} with answers ` +
+        `answered -1 alone (each scores 0): question${abstained.length > 1 ? "s" : ""} ` +
+        listIds(abstained),
+    );
   }
   return out;
 }
