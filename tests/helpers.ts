@@ -44,12 +44,31 @@ export function realDataTest(
  * reason); `QA_KIT_REQUIRE_SCIPY=1` (set by `.ci/run`) turns that into a failure.
  */
 export function scipyPython(): string | undefined {
-  const candidates = [Deno.env.get("KIT_SCIPY_PYTHON"), "python3", "/usr/bin/python3"];
-  for (const python of candidates) {
+  const python = pythonWith("import scipy.stats", "KIT_SCIPY_PYTHON");
+  if (!python && Deno.env.get("QA_KIT_REQUIRE_SCIPY") === "1") {
+    throw new Error(
+      "no python3 with SciPy but QA_KIT_REQUIRE_SCIPY=1: apt-get install python3-scipy",
+    );
+  }
+  return python;
+}
+
+/**
+ * A Python that imports pandas and numpy (Debian `python3-pandas`, in tools/ci-packages.txt), the
+ * dependencies of Qur'an QA 2023's official checker and scorer: `$KIT_PANDAS_PYTHON`, else
+ * `python3`, else `/usr/bin/python3`; undefined when none does (the caller says what it skips).
+ */
+export function pandasPython(): string | undefined {
+  return pythonWith("import pandas, numpy", "KIT_PANDAS_PYTHON");
+}
+
+/** The first of `$env`, `python3`, `/usr/bin/python3` that runs `statement`, or undefined. */
+function pythonWith(statement: string, env: string): string | undefined {
+  for (const python of [Deno.env.get(env), "python3", "/usr/bin/python3"]) {
     if (!python) continue;
     try {
       const out = new Deno.Command(python, {
-        args: ["-c", "import scipy.stats"],
+        args: ["-c", statement],
         stdout: "null",
         stderr: "null",
       }).outputSync();
@@ -58,12 +77,22 @@ export function scipyPython(): string | undefined {
       // not installed: try the next one
     }
   }
-  if (Deno.env.get("QA_KIT_REQUIRE_SCIPY") === "1") {
-    throw new Error(
-      "no python3 with SciPy but QA_KIT_REQUIRE_SCIPY=1: apt-get install python3-scipy",
-    );
-  }
   return undefined;
+}
+
+/** Runs a command in this process and returns what it printed on standard output. */
+export async function printed(run: () => Promise<unknown>): Promise<string> {
+  const lines: string[] = [];
+  const log = console.log, error = console.error;
+  console.log = (...a: unknown[]) => lines.push(a.join(" "));
+  console.error = () => {};
+  try {
+    await run();
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+  return lines.join("\n");
 }
 
 /** Runs `script` (Python, reading JSON from stdin, printing JSON) with {@link scipyPython}. */

@@ -65,3 +65,23 @@ export function resolvePath(path: string, base: string = Deno.cwd()): string {
   }
   return "/" + parts.join("/");
 }
+
+/**
+ * Whether `path` is a regular file (links followed); false when it is missing or anything else.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isFile } from "./path.ts";
+ * const file = await Deno.makeTempFile();
+ * assert.equal(isFile(file), true);
+ * assert.equal(isFile(`${file}.none`), false);
+ * ```
+ */
+export function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}

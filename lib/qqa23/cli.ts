@@ -12,9 +12,9 @@
  *
  * @module
  */
-import { parseFlags } from "../cli/args.ts";
-import { DIR_OPTION, str } from "../cli/args.ts";
+import { DIR_OPTION, parseFlags, str } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
+import { isFile } from "../io/path.ts";
 import { formatFixedC } from "../metrics/c_printf.ts";
 import { trecLine } from "../metrics/output.ts";
 import { abstentionSweep, pickThreshold, type SweepRow } from "./abstain.ts";
@@ -23,18 +23,10 @@ import { evaluateQqa23, type Qqa23Evaluation, type Qqa23Summary } from "./offici
 import { readQqa23Qrels } from "./qrels.ts";
 import { qqa23RunWarnings, readQqa23Run } from "./run_file.ts";
 
-async function fileExists(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /** The qrels file: `spec` itself, or a split's file when `spec` is a split name and not a file. */
-async function qrelsPath(spec: string, dir?: string): Promise<string> {
+function qrelsPath(spec: string, dir?: string): string {
   if (!isQqa23Split(spec)) return spec;
-  if (await fileExists(spec)) {
+  if (isFile(spec)) {
     // A file by the split's name in this folder wins (as eval qrcd reads GOLD); said, since
     // the split was likely meant.
     let split = "its path in the corpus folder";
@@ -151,7 +143,7 @@ export const qqa23EvalCommand: Command = {
   async run(args) {
     const p = parseFlags(args, qqa23EvalCommand);
     const [qrelsSpec, runPath] = p.positionals;
-    const qrels = await readQqa23Qrels(await qrelsPath(qrelsSpec, str(p, "dir")));
+    const qrels = await readQqa23Qrels(qrelsPath(qrelsSpec, str(p, "dir")));
     const run = await readQqa23Run(runPath);
     const warnings = [...run.warnings, ...qqa23RunWarnings(run, qrels)];
     for (const w of warnings) console.error(`warning: ${w}`);

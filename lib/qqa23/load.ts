@@ -110,13 +110,7 @@ function fields(text: string, n: number, what: string, where: { file: string; li
  * ```
  */
 export async function readCollection(source: TextSource): Promise<Map<string, string>> {
-  const file = sourceName(source);
-  const out = new Map<string, string>();
-  const lineOf = new Map<string, number>();
-  for await (const { text, line } of readLines(source)) {
-    if (text.trim() === "") continue;
-    const where = { file, line };
-    const [id, passage] = fields(text, 2, "passage id, text", where);
+  return await readIdTexts(source, "passage", "passage id, text", (id, where) => {
     const m = PASSAGE_ID.exec(id);
     if (!m) {
       throw new KitError(`passage id "${id}" is not surah:first-last (e.g. 2:255-257)`, where);
@@ -128,16 +122,7 @@ export async function readCollection(source: TextSource): Promise<Map<string, st
         where,
       );
     }
-    if (passage.trim() === "") throw new KitError(`passage ${id} has no text`, where);
-    const seen = lineOf.get(id);
-    if (seen !== undefined) {
-      throw new KitError(`passage id ${id} repeats the passage on line ${seen}`, where);
-    }
-    lineOf.set(id, line);
-    out.set(id, passage);
-  }
-  if (out.size === 0) throw new KitError("no passages (empty file?)", { file });
-  return out;
+  });
 }
 
 /**
@@ -158,23 +143,39 @@ export async function readCollection(source: TextSource): Promise<Map<string, st
  * ```
  */
 export async function readQuestions(source: TextSource): Promise<Map<string, string>> {
+  return await readIdTexts(source, "question", "question id, question", (id, where) => {
+    if (!/^\S+$/.test(id)) throw new KitError(`question id "${id}" is empty or has spaces`, where);
+  });
+}
+
+/**
+ * A `<id>\t<text>` file (the collection, a questions file) as a map from id to text in file
+ * order: blank lines skipped, two tab-separated fields, the id checked by `checkId`, a text, no
+ * id twice, at least one line. `noun` names the rows in the messages.
+ */
+async function readIdTexts(
+  source: TextSource,
+  noun: "passage" | "question",
+  columns: string,
+  checkId: (id: string, where: { file: string; line: number }) => void,
+): Promise<Map<string, string>> {
   const file = sourceName(source);
   const out = new Map<string, string>();
   const lineOf = new Map<string, number>();
   for await (const { text, line } of readLines(source)) {
     if (text.trim() === "") continue;
     const where = { file, line };
-    const [id, question] = fields(text, 2, "question id, question", where);
-    if (!/^\S+$/.test(id)) throw new KitError(`question id "${id}" is empty or has spaces`, where);
-    if (question.trim() === "") throw new KitError(`question ${id} has no text`, where);
+    const [id, value] = fields(text, 2, columns, where);
+    checkId(id, where);
+    if (value.trim() === "") throw new KitError(`${noun} ${id} has no text`, where);
     const seen = lineOf.get(id);
     if (seen !== undefined) {
-      throw new KitError(`question id ${id} repeats the question on line ${seen}`, where);
+      throw new KitError(`${noun} id ${id} repeats the ${noun} on line ${seen}`, where);
     }
     lineOf.set(id, line);
-    out.set(id, question);
+    out.set(id, value);
   }
-  if (out.size === 0) throw new KitError("no questions (empty file?)", { file });
+  if (out.size === 0) throw new KitError(`no ${noun}s (empty file?)`, { file });
   return out;
 }
 

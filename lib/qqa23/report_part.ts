@@ -14,8 +14,8 @@ import { KitError } from "../errors.ts";
 import { csvText } from "../io/escape.ts";
 import { table } from "../plot/table.ts";
 import { note, type RunLine, warningsBlock } from "../report/blocks.ts";
-import { checkSystemName, isFile, parseSystemArg } from "../report/spec_names.ts";
-import { resolvePath } from "../io/path.ts";
+import { checkSystemName, parseSystemArg } from "../report/spec_names.ts";
+import { isFile, resolvePath } from "../io/path.ts";
 import { loadExport } from "../tasks/load.ts";
 import type { PartData, PartSpec, ReportPart } from "../tasks/task.ts";
 
@@ -154,6 +154,24 @@ function checkCompare(
 }
 
 /**
+ * The part of a spec, checked: a known split, and a `compare` pair of two different systems of
+ * the part (the kit's BM25 among them unless `baselines` is false). `where(field)` names a field
+ * in a message (`--split`, or `spec: qqa23.split`).
+ */
+function partSpec(
+  split: string,
+  runs: { name: string; path: string }[],
+  compare: string[] | undefined,
+  baselines: boolean,
+  where: (field: string) => string,
+): Qqa23Spec & PartSpec {
+  const checked = checkSplit(split, where("split"));
+  const names = [...runs.map((r) => r.name), ...(baselines ? [QQA23_BASELINE] : [])];
+  const pair = checkCompare(compare, names, where("compare"));
+  return { split: checked, runs, ...(pair ? { compare: pair } : {}), baselines };
+}
+
+/**
  * One row per question and system: the complete protocol's values (the values the tests pair).
  *
  * @example
@@ -204,21 +222,13 @@ export const QQA23_REPORT: ReportPart = {
     if (runs.length === 0) {
       throw new KitError("--dataset qqa23: give your runs with --run NAME=RUN");
     }
-    const compare = flags.str("compare")?.split(",").map((p) => p.trim());
-    const baselines = !flags.has("no-baselines");
-    return {
-      split: checkSplit(flags.str("split") ?? "test", "--split"),
+    return partSpec(
+      flags.str("split") ?? "test",
       runs,
-      ...(compare
-        ? {
-          compare: checkCompare(compare, [
-            ...runs.map((r) => r.name),
-            ...(baselines ? [QQA23_BASELINE] : []),
-          ], "--compare"),
-        }
-        : {}),
-      baselines,
-    };
+      flags.str("compare")?.split(",").map((p) => p.trim()),
+      !flags.has("no-baselines"),
+      (path) => `--${path}`,
+    );
   },
   fromSpec(raw, base, where) {
     const shown = (v: unknown) => v === undefined ? "nothing" : JSON.stringify(v);
@@ -255,26 +265,13 @@ export const QQA23_REPORT: ReportPart = {
     if (o.baselines !== undefined && typeof o.baselines !== "boolean") {
       throw new KitError(`${where("qqa23.baselines")} must be true or false`);
     }
-    const baselines = o.baselines !== false;
     const compare = o.compare === undefined
       ? undefined
       : Array.isArray(o.compare)
       ? o.compare.map((c, i) => string(c, `qqa23.compare[${i}]`))
       : string(o.compare, "qqa23.compare").split(",");
     const split = o.split === undefined ? "test" : string(o.split, "qqa23.split");
-    return {
-      split: checkSplit(split, where("qqa23.split")),
-      runs,
-      ...(compare
-        ? {
-          compare: checkCompare(compare, [
-            ...runs.map((r) => r.name),
-            ...(baselines ? [QQA23_BASELINE] : []),
-          ], where("qqa23.compare")),
-        }
-        : {}),
-      baselines,
-    };
+    return partSpec(split, runs, compare, o.baselines !== false, (path) => where(`qqa23.${path}`));
   },
   names: (part) => spec(part).runs.map((r) => r.name),
   inputs: (part) => spec(part).runs.map((r) => ({ label: `--run ${r.name}`, path: r.path })),

@@ -12,7 +12,7 @@ import { KitError } from "../errors.ts";
 import { makeScorer } from "../scoring/pipeline.ts";
 import type { Backend } from "../scoring/model/session_types.ts";
 import { isQqa23Split, loadQqa23Split, QQA23_SPLITS } from "./load.ts";
-import { formatQqa23Run, QQA23_MAX_DEPTH, type Qqa23Ranking, retrieve } from "./retrieve.ts";
+import { byTrecOrder, formatQqa23Run, QQA23_MAX_DEPTH, rankingOf, retrieve } from "./retrieve.ts";
 
 /** Options of {@link rerankQqa23Split}. */
 export interface RerankOptions {
@@ -33,11 +33,6 @@ export interface RerankOptions {
 
 /** The default number of BM25 passages a cross-encoder re-ranks. */
 export const RERANK_DEPTH = 100;
-
-/** trec_eval's order: score descending, then passage id descending. */
-function byTrecOrder(a: { id: string; score: number }, b: { id: string; score: number }): number {
-  return b.score - a.score || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-}
 
 /**
  * Re-ranks BM25's first `depth` passages of every question of a split with a cross-encoder and
@@ -81,18 +76,14 @@ export async function rerankQqa23Split(
       r.questionId,
       r.passages.map((p, j) => ({ id: p.id, score: scores[i][j] })).sort(byTrecOrder),
     ]));
-    const ranking: Qqa23Ranking[] = first.map((r) => {
-      const passages = reranked.get(r.questionId) ?? [];
-      const topScore = passages.length ? passages[0].score : 0;
-      const abstained = passages.length === 0 ||
-        (options.abstainBelow !== undefined && topScore < options.abstainBelow);
-      return {
-        questionId: r.questionId,
-        passages: abstained ? [] : passages.slice(0, QQA23_MAX_DEPTH),
-        abstained,
-        topScore,
-      };
-    });
+    const ranking = first.map((r) =>
+      rankingOf(
+        r.questionId,
+        reranked.get(r.questionId) ?? [],
+        QQA23_MAX_DEPTH,
+        options.abstainBelow,
+      )
+    );
     return {
       text: formatQqa23Run(ranking, options.tag ?? model),
       questions: ranking.length,

@@ -29,6 +29,7 @@
  *
  * @module
  */
+import { QQA23_MODELS } from "./task.ts";
 import { KitError } from "../errors.ts";
 import { bm25Words, collectionStats, idf, type LexicalKind } from "../scoring/lexical.ts";
 import { words } from "../scoring/text.ts";
@@ -43,12 +44,8 @@ import {
 /** At most this many passages a question in a run (the official checker's limit). */
 export const QQA23_MAX_DEPTH = 10;
 
-/** The lexical models, by their `score --model` spec. */
-export const QQA23_MODEL_SPECS: readonly string[] = [
-  "lexical:bm25",
-  "lexical:wordcnt",
-  "lexical:wgtwordcnt",
-];
+/** The lexical models, by their `score --model` spec: the task entry's list (./task.ts). */
+export const QQA23_MODEL_SPECS: readonly string[] = QQA23_MODELS;
 
 // Combining marks (harakat, tanween, shadda, sukun, maddah, hamza marks), superscript alef,
 // Qur'anic annotation marks, tatweel, zero-width and direction marks, byte order mark.
@@ -139,7 +136,7 @@ export interface Qqa23Ranking {
 }
 
 /** trec_eval's order: score descending, then passage id descending. */
-function byTrecOrder(a: RankedPassage, b: RankedPassage): number {
+export function byTrecOrder(a: RankedPassage, b: RankedPassage): number {
   return b.score - a.score || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
@@ -197,17 +194,33 @@ export function retrieve(
       }
       if (score > 0) scored.push({ id: ids[i], score });
     }
-    scored.sort(byTrecOrder);
-    const topScore = scored.length ? scored[0].score : 0;
-    const abstained = scored.length === 0 ||
-      (options.abstainBelow !== undefined && topScore < options.abstainBelow);
-    return {
-      questionId: q.id,
-      passages: abstained ? [] : scored.slice(0, depth),
-      abstained,
-      topScore,
-    };
+    return rankingOf(q.id, scored.sort(byTrecOrder), depth, options.abstainBelow);
   });
+}
+
+/**
+ * A question's ranking from its passages in trec_eval's order: the first `depth`, or `-1` alone
+ * (abstained) when there is none or the top score is below `abstainBelow`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rankingOf } from "./retrieve.ts";
+ * const p = [{ id: "2:1-5", score: 3 }, { id: "1:1-7", score: 1 }];
+ * assert.deepEqual(rankingOf("7", p, 1).passages, [p[0]]);
+ * assert.equal(rankingOf("7", p, 10, 5).abstained, true);
+ * assert.equal(rankingOf("7", [], 10).abstained, true);
+ * ```
+ */
+export function rankingOf(
+  questionId: string,
+  sorted: RankedPassage[],
+  depth: number,
+  abstainBelow?: number,
+): Qqa23Ranking {
+  const topScore = sorted.length ? sorted[0].score : 0;
+  const abstained = sorted.length === 0 || (abstainBelow !== undefined && topScore < abstainBelow);
+  return { questionId, passages: abstained ? [] : sorted.slice(0, depth), abstained, topScore };
 }
 
 /**

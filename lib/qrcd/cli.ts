@@ -13,6 +13,7 @@
  */
 import { isInstalled } from "../data/paths.ts";
 import { KitError } from "../errors.ts";
+import { isFile } from "../io/path.ts";
 import {
   checkRunAgainstGold,
   checkRunFileName,
@@ -42,22 +43,14 @@ import {
 } from "../cli/args.ts";
 import type { Command } from "../cli/command.ts";
 
-async function fileExists(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /** Loads gold records from a file, or from a split name when no file by that name exists. */
 async function loadGold(spec: string, dir?: string): Promise<PassageQuestion[]> {
-  return await loadQrcd(await goldPath(spec, dir));
+  return await loadQrcd(goldPath(spec, dir));
 }
 
 /** The gold file: `spec` itself, or a split's file when `spec` is a split name and not a file. */
-async function goldPath(spec: string, dir?: string): Promise<string> {
-  if (!isQrcdSplit(spec) || await fileExists(spec)) return spec;
+function goldPath(spec: string, dir?: string): string {
+  if (!isQrcdSplit(spec) || isFile(spec)) return spec;
   const path = qrcdSplitPath(spec, dir);
   console.error(`reading ${spec} split from ${path}`);
   return path;
@@ -65,7 +58,7 @@ async function goldPath(spec: string, dir?: string): Promise<string> {
 
 /** Gold records for scoring: every record needs answers (the test file has none). */
 async function loadScorableGold(spec: string, dir?: string): Promise<PassageQuestion[]> {
-  const path = await goldPath(spec, dir);
+  const path = goldPath(spec, dir);
   const gold = await loadQrcd(path);
   const bare = gold.find((r) => r.answers.length === 0);
   if (bare) {

@@ -9,10 +9,10 @@
  */
 import { KitError } from "../errors.ts";
 import { csvText } from "../io/escape.ts";
-import { resolvePath } from "../io/path.ts";
+import { isFile, resolvePath } from "../io/path.ts";
 import { type Row, table } from "../plot/table.ts";
 import { warningsBlock } from "../report/blocks.ts";
-import { checkSystemName, isFile, parseSystemArg } from "../report/spec_names.ts";
+import { checkSystemName, parseSystemArg } from "../report/spec_names.ts";
 import { loadExport } from "../tasks/load.ts";
 import type { PartData, PartSpec, ReportPart } from "../tasks/task.ts";
 import type { RunLine } from "../report/blocks.ts";

@@ -8,7 +8,7 @@
  */
 import { KitError } from "../errors.ts";
 import { expandGlob } from "../io/glob.ts";
-import { resolvePath } from "../io/path.ts";
+import { isFile, resolvePath } from "../io/path.ts";
 
 /**
  * Checks a system name: not empty, no control characters, at most 80 characters. Anything
@@ -33,15 +33,6 @@ export function checkSystemName(raw: string): string {
     throw new KitError(`the system name '${name.slice(0, 20)}...' is over 80 characters`);
   }
   return name;
-}
-
-/** Whether `path` is a regular file (following links). */
-export function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -4,6 +4,7 @@
  * loaded and filtered by name, listed with the others, and evaluated by `eval as2`, with no
  * other change anywhere.
  */
+import { printed } from "../helpers.ts";
 import assert from "node:assert/strict";
 import {
   addDataset,
@@ -33,21 +34,6 @@ const TSV = [
   "T3\tWhat is H2O?\tD3\tWater\tD3-1\tWater boils at 100 C .\t0",
   "",
 ].join("\n");
-
-/** Runs a command in this process and returns what it printed on stdout. */
-async function printed(run: () => Promise<unknown>): Promise<string> {
-  const lines: string[] = [];
-  const log = console.log, error = console.error;
-  console.log = (...a: unknown[]) => lines.push(a.join(" "));
-  console.error = () => {};
-  try {
-    await run();
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-  return lines.join("\n");
-}
 
 Deno.test("datasets: a corpus added by one entry is fetched, loaded, listed and evaluated", async () => {
   const mirror = await Deno.makeTempDir({ prefix: "kit-tiny-mirror-" });

@@ -8,7 +8,7 @@
  */
 import { zipSync } from "fflate";
 import { assert, assertClose, assertEquals, assertRejects, assertThrows } from "../assert.ts";
-import { mem, realDataDir, trecEvalBinary } from "../helpers.ts";
+import { mem, pandasPython, realDataDir, trecEvalBinary } from "../helpers.ts";
 import { addDataset } from "../../lib/data/datasets.ts";
 import { fetchDataset, sha256Hex } from "../../lib/data/fetch.ts";
 import { PROJECT_ROOT } from "../../lib/data/paths.ts";
@@ -41,24 +41,6 @@ if (!DATA) {
 const TOOLS = `${PROJECT_ROOT}/../shared/tools/qqa23`;
 const FIXTURE = `${PROJECT_ROOT}/tests/fixtures/qqa23`;
 const quiet = () => {};
-
-/** A Python that imports pandas (the official checker's one dependency), or undefined. */
-function pandasPython(): string | undefined {
-  for (const python of [Deno.env.get("KIT_PANDAS_PYTHON"), "python3", "/usr/bin/python3"]) {
-    if (!python) continue;
-    try {
-      const out = new Deno.Command(python, {
-        args: ["-c", "import pandas"],
-        stdout: "null",
-        stderr: "null",
-      }).outputSync();
-      if (out.success) return python;
-    } catch {
-      // not there: try the next one
-    }
-  }
-  return undefined;
-}
 
 Deno.test("the entry pins the nine files of the mirror, byte for byte, from the zip", () => {
   const files = QQA23_DATASET.files;

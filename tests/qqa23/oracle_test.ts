@@ -25,6 +25,7 @@
  * corpus, else `../shared/datasets/qqa23`). Without one of them the tests are skipped with the
  * reason, unless `QA_KIT_REQUIRE_QQA23_ORACLE=1` makes that a failure.
  */
+import { isFile } from "../../lib/io/path.ts";
 import assert from "node:assert/strict";
 import { PROJECT_ROOT } from "../../lib/data/paths.ts";
 import { KitError } from "../../lib/errors.ts";
@@ -36,35 +37,11 @@ import {
   readQqa23Run,
 } from "../../lib/qqa23/mod.ts";
 import { mulberry32, type Random, randomInt } from "../../lib/stats/random.ts";
-import { realDataDir, trecEvalBinary } from "../helpers.ts";
+import { pandasPython, realDataDir, trecEvalBinary } from "../helpers.ts";
 
 const REQUIRED = Deno.env.get("QA_KIT_REQUIRE_QQA23_ORACLE") === "1";
 const SCRIPTS = ["QQA23_TaskA_eval.py", "QQA23_TaskA_submission_checker.py"];
 const STAND_IN = new URL("./oracle/", import.meta.url).pathname;
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
-/** A Python that imports pandas and numpy, or undefined. */
-function pandasPython(): string | undefined {
-  for (const python of [Deno.env.get("KIT_PANDAS_PYTHON"), "python3", "/usr/bin/python3"]) {
-    if (!python) continue;
-    try {
-      const out = new Deno.Command(python, {
-        args: ["-c", "import pandas, numpy"],
-        stdout: "null",
-        stderr: "null",
-      }).outputSync();
-      if (out.success) return python;
-    } catch { /* not there */ }
-  }
-  return undefined;
-}
 
 /** The trec_eval 9.0.8 source tree: beside the binary, or the one `./kit setup` built. */
 function trecEvalSource(): string | undefined {

@@ -3,6 +3,7 @@
  * corpus fetched from a mirror, reaches `data fetch`, `data stats`, `eval`, `score` and the
  * docs' generated tables through `addTask` alone, no shared file changed.
  */
+import { printed } from "../helpers.ts";
 import assert from "node:assert/strict";
 import { addTask, TASKS } from "../../lib/tasks/mod.ts";
 import type { Task } from "../../lib/tasks/mod.ts";
@@ -20,21 +21,6 @@ import { evaluateSystems } from "../../lib/report/systems_report.ts";
 import { reportHeadline, systemsFiles } from "../../lib/report/systems_files.ts";
 import { sectionItems } from "../../lib/report/systems_sections.ts";
 import { specFromFlags } from "../../lib/report/systems_spec.ts";
-
-/** Runs a command in this process and returns what it printed on stdout. */
-async function printed(run: () => Promise<unknown>): Promise<string> {
-  const lines: string[] = [];
-  const log = console.log, error = console.error;
-  console.log = (...a: unknown[]) => lines.push(a.join(" "));
-  console.error = () => {};
-  try {
-    await run();
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-  return lines.join("\n");
-}
 
 // The toy task's gold: one line per question, `qid<TAB>answer`; a run: `qid<TAB>answer`.
 const GOLD = "q1\tparis\nq2\trome\nq3\toslo\n";
