@@ -10,9 +10,9 @@
  * ```
  */
 import { PROJECT_ROOT } from "../lib/data/paths.ts";
-import { launchBrowser } from "../lib/report/browser.ts";
-import { listNotebooks } from "../lib/report/build.ts";
-import { executeNotebook } from "../lib/report/execute.ts";
+import { launchBrowser } from "../lib/report/check/browser.ts";
+import { listNotebooks } from "../lib/report/build/build.ts";
+import { executeNotebook } from "../lib/report/build/execute.ts";
 import {
   checkHtmlExport,
   outputsPerCell,

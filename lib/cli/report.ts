@@ -2,7 +2,7 @@
  * `./kit report`: with your systems (`--run NAME=PATH[,PATH...]`, `--model NAME=SPEC`,
  * `--qrcd-run NAME=RUN.json`), a report on them: page `00-your-systems`, its index and PDF
  * (the lessons too with `--lessons`); without, the lessons 01-09 as offline HTML pages, an
- * index, slides of each lesson (`--no-slides`: none) and a PDF (see lib/report/build.ts).
+ * index, slides of each lesson (`--no-slides`: none) and a PDF (see lib/report/build/build.ts).
  *
  * @module
  */
@@ -21,10 +21,10 @@ import {
 import { parseBackendChoice } from "../scoring/model/backend.ts";
 import { KitError } from "../errors.ts";
 import { resolvePath } from "../io/path.ts";
-import { buildReport } from "../report/build.ts";
-import { runWays, specFromFlags } from "../report/systems_spec.ts";
+import { buildReport } from "../report/build/build.ts";
+import { runWays, specFromFlags } from "../report/systems/spec.ts";
 import { reportParts } from "../tasks/registry.ts";
-import { familySizeText, NOT_TESTED } from "../report/systems_tables.ts";
+import { familySizeText, NOT_TESTED } from "../report/systems/tables.ts";
 import { formatP } from "../stats/p_value.ts";
 import { measureLabel, PROTOCOL_MEASURES } from "../metrics/mod.ts";
 

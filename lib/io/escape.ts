@@ -44,7 +44,7 @@ export function escapeHtml(s: string): string {
 
 /**
  * The class whose text the maths renderers leave alone: KaTeX's auto-render on the report's
- * pages (`ignoredClasses`, lib/report/maths.ts), MathJax in Jupyter (its default
+ * pages (`ignoredClasses`, lib/report/build/maths.ts), MathJax in Jupyter (its default
  * `ignoreHtmlClass`); the page check skips it too.
  */
 export const TEX_IGNORE_CLASS = "tex2jax_ignore";

@@ -254,7 +254,7 @@ export async function sweepStaleTemps(dir: string, target?: string): Promise<str
  * says is gone: a folder's own modification time says nothing of the files being written
  * deeper inside it, so no age rule applies, and where there is no `/proc` nothing is removed.
  * Not for a report's folders, which keep a swapped-out old report the user may still need
- * (lib/report/workspace.ts sweeps those).
+ * (lib/report/build/workspace.ts sweeps those).
  *
  * @example
  * ```ts

@@ -13,8 +13,8 @@
 import { KitError } from "../errors.ts";
 import { csvText } from "../io/escape.ts";
 import { table } from "../plot/table.ts";
-import { note, type RunLine, warningsBlock } from "../report/blocks.ts";
-import { checkSystemName, parseSystemArg } from "../report/spec_names.ts";
+import { note, type RunLine, warningsBlock } from "../report/notebook/blocks.ts";
+import { checkSystemName, parseSystemArg } from "../report/systems/spec_names.ts";
 import { isFile, resolvePath } from "../io/path.ts";
 import { loadExport } from "../tasks/load.ts";
 import type { PartData, PartSpec, ReportPart } from "../tasks/task.ts";

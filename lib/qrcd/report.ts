@@ -13,8 +13,8 @@ import type { PassageQuestion, SpanRun } from "./types.ts";
 import type { Row } from "../plot/table.ts";
 import { evaluateQrcd } from "./metrics.ts";
 import { overlapBaseline } from "./baseline.ts";
-import { chooseCorpus } from "../report/systems_corpus.ts";
-import type { RunLine } from "../report/blocks.ts";
+import { chooseCorpus } from "../report/systems/corpus.ts";
+import type { RunLine } from "../report/notebook/blocks.ts";
 import { QRCD_BASELINE, type QrcdSpec, type ReportQrcd } from "./report_part.ts";
 
 export type { ReportQrcd, ReportQrcdRun } from "./report_part.ts";

@@ -11,11 +11,11 @@ import { KitError } from "../errors.ts";
 import { csvText } from "../io/escape.ts";
 import { isFile, resolvePath } from "../io/path.ts";
 import { type Row, table } from "../plot/table.ts";
-import { warningsBlock } from "../report/blocks.ts";
-import { checkSystemName, parseSystemArg } from "../report/spec_names.ts";
+import { warningsBlock } from "../report/notebook/blocks.ts";
+import { checkSystemName, parseSystemArg } from "../report/systems/spec_names.ts";
 import { loadExport } from "../tasks/load.ts";
 import type { PartData, PartSpec, ReportPart } from "../tasks/task.ts";
-import type { RunLine } from "../report/blocks.ts";
+import type { RunLine } from "../report/notebook/blocks.ts";
 
 /** A QRCD run of a spec (the official JSON format). */
 export interface SpecQrcdRun {

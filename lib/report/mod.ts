@@ -21,21 +21,21 @@
  *
  * @module
  */
-export { corpusDir, DEFAULT_MODEL, notebookParams, scoringModel } from "./params.ts";
-export type { KitParams } from "./params.ts";
-export { headline, HEADLINE_MIME, headlineBundle, headlinesOf } from "./headline.ts";
-export type { Headline } from "./headline.ts";
-export { PUBLISHED_RESULTS, PUBLISHED_SIZES, RELEASED_RUN_SCORES } from "./published.ts";
-export type { PublishedResult, PublishedSize } from "./published.ts";
-export type { PublishedGap } from "./published.ts";
-export { NEAR_PUBLISHED, publishedGaps } from "./published.ts";
+export { corpusDir, DEFAULT_MODEL, notebookParams, scoringModel } from "./notebook/params.ts";
+export type { KitParams } from "./notebook/params.ts";
+export { headline, HEADLINE_MIME, headlineBundle, headlinesOf } from "./notebook/headline.ts";
+export type { Headline } from "./notebook/headline.ts";
+export { PUBLISHED_RESULTS, PUBLISHED_SIZES, RELEASED_RUN_SCORES } from "./systems/published.ts";
+export type { PublishedResult, PublishedSize } from "./systems/published.ts";
+export type { PublishedGap } from "./systems/published.ts";
+export { NEAR_PUBLISHED, publishedGaps } from "./systems/published.ts";
 // The systems report (page 00): a spec in, every number out as plain data, shown by section.
-export { KIT_BASELINES, readSpecFile, resolveSpec } from "./systems_spec.ts";
-export type { ResolvedSpec, ResolvedSystem, SpecSystem, SystemsSpec } from "./systems_spec.ts";
-export { evaluateSystems, readSystemsReport, SECTIONS } from "./systems_report.ts";
-export { chooseCorpus } from "./systems_corpus.ts";
-export { SYSTEMS_REPORT_ENV, systemsReportFor } from "./systems_report.ts";
-export type { EvaluateSystemsOptions, PairReport, ReportCorpus } from "./systems_report.ts";
-export type { ReportSystem, SectionName, SystemsReport } from "./systems_report.ts";
-export { sectionItems, showSection } from "./systems_sections.ts";
-export type { ReleasedRunScore } from "./published.ts";
+export { KIT_BASELINES, readSpecFile, resolveSpec } from "./systems/spec.ts";
+export type { ResolvedSpec, ResolvedSystem, SpecSystem, SystemsSpec } from "./systems/spec.ts";
+export { evaluateSystems, readSystemsReport, SECTIONS } from "./systems/report.ts";
+export { chooseCorpus } from "./systems/corpus.ts";
+export { SYSTEMS_REPORT_ENV, systemsReportFor } from "./systems/report.ts";
+export type { EvaluateSystemsOptions, PairReport, ReportCorpus } from "./systems/report.ts";
+export type { ReportSystem, SectionName, SystemsReport } from "./systems/report.ts";
+export { sectionItems, showSection } from "./systems/show.ts";
+export type { ReleasedRunScore } from "./systems/published.ts";

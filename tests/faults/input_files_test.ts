@@ -15,8 +15,8 @@ import {
   WHOLE_FILE_LIMITS,
   type WholeFileKind,
 } from "../../lib/io/whole_file.ts";
-import { readMarker } from "../../lib/report/foreign.ts";
-import { readSpecFile } from "../../lib/report/systems_spec.ts";
+import { readMarker } from "../../lib/report/build/foreign.ts";
+import { readSpecFile } from "../../lib/report/systems/spec.ts";
 import { readLtrModel } from "../../lib/scoring/ltr_file.ts";
 import { ScoreCache } from "../../lib/scoring/model/cache.ts";
 import { loadModel } from "../../lib/scoring/model/model.ts";

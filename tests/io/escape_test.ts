@@ -24,11 +24,11 @@ import { tableBundle } from "../../lib/plot/table.ts";
 import { figureHtml } from "../../lib/plot/display.ts";
 import { bar } from "../../lib/plot/figures.ts";
 import { compareSystems, toCsv, toLatex, toMarkdown } from "../../lib/stats/compare.ts";
-import { rowsCsv } from "../../lib/report/systems_files.ts";
+import { rowsCsv } from "../../lib/report/systems/files.ts";
 import { evaluate, formatCsv } from "../../lib/metrics/mod.ts";
-import { identicalBlock, note, warningsBlock } from "../../lib/report/systems_tables.ts";
-import { headlineBundle } from "../../lib/report/headline.ts";
-import { indexHtml } from "../../lib/report/index_page.ts";
+import { identicalBlock, note, warningsBlock } from "../../lib/report/systems/tables.ts";
+import { headlineBundle } from "../../lib/report/notebook/headline.ts";
+import { indexHtml } from "../../lib/report/build/index_page.ts";
 import type { Displayable } from "../../lib/plot/display.ts";
 
 /** Pieces of hostile strings: single characters and a few sequences that mean something. */

@@ -171,7 +171,7 @@ await shapedModelDir("minilm-l6", { cacheDir: ${JSON.stringify(cacheDir)}, seed:
 Deno.test("a report's browser killed with its process: Chromium's and playwright's folders only in kit-chromium-PID-*, swept next time", async () => {
   const tmp = await Deno.makeTempDir(); // the system's temporary folder of the processes below
   try {
-    const browserLib = new URL("../../lib/report/browser.ts", import.meta.url).href;
+    const browserLib = new URL("../../lib/report/check/browser.ts", import.meta.url).href;
     const script = `
       import { launchBrowser } from ${JSON.stringify(browserLib)};
       const s = await launchBrowser();

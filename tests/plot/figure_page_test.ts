@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { bar, figureBundle } from "../../lib/plot/mod.ts";
 import { NOTE_NO_LIBRARY, NOTE_NO_SCRIPTS } from "../../lib/plot/display.ts";
-import { launchBrowser, offlinePage } from "../../lib/report/browser.ts";
-import { FIGURE_MARKS, type FigureCheck } from "../../lib/report/check.ts";
+import { launchBrowser, offlinePage } from "../../lib/report/check/browser.ts";
+import { FIGURE_MARKS, type FigureCheck } from "../../lib/report/check/check.ts";
 
 const fig = (name: string) => bar(["MAP"], [{ name, values: [0.5] }], { title: name });
 const html = (name: string, library: boolean) =>

@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { realDataTest, runCli } from "../helpers.ts";
-import { specFromFlags } from "../../lib/report/systems_spec.ts";
-import { evaluateSystems } from "../../lib/report/systems_report.ts";
-import { systemsFiles } from "../../lib/report/systems_files.ts";
+import { specFromFlags } from "../../lib/report/systems/spec.ts";
+import { evaluateSystems } from "../../lib/report/systems/report.ts";
+import { systemsFiles } from "../../lib/report/systems/files.ts";
 import { KitError } from "../../lib/errors.ts";
 import { evaluateQqa23 } from "../../lib/qqa23/official.ts";
 import { readQqa23Qrels } from "../../lib/qqa23/qrels.ts";

@@ -10,10 +10,10 @@
 import assert from "node:assert/strict";
 import { PLOTLY_MIME } from "../../lib/plot/mod.ts";
 import { PLOTLY_VERSION } from "../../lib/plot/plotlyjs.ts";
-import { buildReport } from "../../lib/report/build.ts";
-import { launchBrowser } from "../../lib/report/browser.ts";
-import { checkStaticImages, countTracePixels, pageOk } from "../../lib/report/check.ts";
-import type { NotebookJson } from "../../lib/report/static_images.ts";
+import { buildReport } from "../../lib/report/build/build.ts";
+import { launchBrowser } from "../../lib/report/check/browser.ts";
+import { checkStaticImages, countTracePixels, pageOk } from "../../lib/report/check/check.ts";
+import type { NotebookJson } from "../../lib/report/build/static_images.ts";
 
 const resources = { sanitizeResources: false, sanitizeOps: false };
 

@@ -7,12 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { diskTest, runCli, usedBytes } from "../helpers.ts";
-import { exportHtml } from "../../lib/report/export.ts";
-import { printLoadedPage, unitePdfs } from "../../lib/report/pdf.ts";
-import { launchBrowser } from "../../lib/report/browser.ts";
-import { discardOnFullDisk, openWorkspace, writeMarker } from "../../lib/report/workspace.ts";
+import { exportHtml } from "../../lib/report/build/export.ts";
+import { printLoadedPage, unitePdfs } from "../../lib/report/build/pdf.ts";
+import { launchBrowser } from "../../lib/report/check/browser.ts";
+import { discardOnFullDisk, openWorkspace, writeMarker } from "../../lib/report/build/workspace.ts";
 import { KitError } from "../../lib/errors.ts";
-import { REPORT_MARKER } from "../../lib/report/foreign.ts";
+import { REPORT_MARKER } from "../../lib/report/build/foreign.ts";
 
 const listing = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 

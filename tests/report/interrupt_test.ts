@@ -23,10 +23,10 @@
  *       --filter '/^report (interrupted|killed)/'
  */
 import assert from "node:assert/strict";
-import { type Descendant, descendants } from "../../lib/report/process_tree.ts";
-import { buildReport } from "../../lib/report/build.ts";
-import { openWorkspace, REPORT_MARKER, writeMarker } from "../../lib/report/workspace.ts";
-import { UNFINISHED_MARKER } from "../../lib/report/foreign.ts";
+import { type Descendant, descendants } from "../../lib/report/check/process_tree.ts";
+import { buildReport } from "../../lib/report/build/build.ts";
+import { openWorkspace, REPORT_MARKER, writeMarker } from "../../lib/report/build/workspace.ts";
+import { UNFINISHED_MARKER } from "../../lib/report/build/foreign.ts";
 import { runCli, waitFor } from "../helpers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");

@@ -1,5 +1,5 @@
 /**
- * The lessons against their one list (`LESSONS`, lib/report/lessons.ts): the folder holds exactly
+ * The lessons against their one list (`LESSONS`, lib/report/build/lessons.ts): the folder holds exactly
  * them (and notebook 00), each has its exercises' test and ends with a summary and exercises, each
  * fits a 90-minute class by the estimate, every formula in their Markdown parses (KaTeX, the
  * renderer of the report's pages), every code line fits the page (100 columns), prose stays in
@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import katex from "npm:katex@0.19.1";
-import { CLASS_MINUTES, lessonLength, LESSONS } from "../../lib/report/lessons.ts";
-import { RELEASED_RUN_SCORES } from "../../lib/report/published.ts";
+import { CLASS_MINUTES, lessonLength, LESSONS } from "../../lib/report/build/lessons.ts";
+import { RELEASED_RUN_SCORES } from "../../lib/report/systems/published.ts";
 import { NOTEBOOKS_DOC, updatedDoc } from "./update_lessons_doc.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;

@@ -16,10 +16,10 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { PROJECT_ROOT } from "../../lib/data/paths.ts";
 import { LIBRARY_MARK, NOTE_NO_SCRIPTS } from "../../lib/plot/display.ts";
-import { launchBrowser } from "../../lib/report/browser.ts";
-import { FIGURE_MARKS, type FigureCheck } from "../../lib/report/check.ts";
-import { executeNotebook } from "../../lib/report/execute.ts";
-import { startNotebookServer } from "../../lib/report/notebook_server.ts";
+import { launchBrowser } from "../../lib/report/check/browser.ts";
+import { FIGURE_MARKS, type FigureCheck } from "../../lib/report/check/check.ts";
+import { executeNotebook } from "../../lib/report/build/execute.ts";
+import { startNotebookServer } from "../../lib/report/notebook/server.ts";
 
 const NOTEBOOK = "04-metrics.ipynb";
 

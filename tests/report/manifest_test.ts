@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { runCli } from "../helpers.ts";
-import { REPORT_MARKER } from "../../lib/report/foreign.ts";
+import { REPORT_MARKER } from "../../lib/report/build/foreign.ts";
 
 const REPORT = (out: string) => ["report", "--only", "01", "--no-pdf", "--out", out];
 

@@ -7,14 +7,14 @@
  * formulas are typeset and its figure draws.
  */
 import assert from "node:assert/strict";
-import { launchBrowser } from "../../lib/report/browser.ts";
-import { checkPage, checkPdf, pageProblems } from "../../lib/report/check.ts";
-import { exportHtml } from "../../lib/report/export.ts";
-import { printLoadedPage } from "../../lib/report/pdf.ts";
-import { offlinePage } from "../../lib/report/browser.ts";
-import { jupyterPython } from "../../lib/report/execute.ts";
-import { TEMPLATES_DIR } from "../../lib/report/export.ts";
-import { checkSlides, exportSlides, slidesProblems } from "../../lib/report/slides.ts";
+import { launchBrowser } from "../../lib/report/check/browser.ts";
+import { checkPage, checkPdf, pageProblems } from "../../lib/report/check/check.ts";
+import { exportHtml } from "../../lib/report/build/export.ts";
+import { printLoadedPage } from "../../lib/report/build/pdf.ts";
+import { offlinePage } from "../../lib/report/check/browser.ts";
+import { jupyterPython } from "../../lib/report/build/execute.ts";
+import { TEMPLATES_DIR } from "../../lib/report/build/export.ts";
+import { checkSlides, exportSlides, slidesProblems } from "../../lib/report/build/slides.ts";
 import { figureBundle } from "../../lib/plot/display.ts";
 import { bar } from "../../lib/plot/figures.ts";
 

@@ -11,11 +11,11 @@
  */
 import assert from "node:assert/strict";
 import { PROJECT_ROOT, SAMPLES_DIR } from "../../lib/data/paths.ts";
-import { type BrowserSession, launchBrowser } from "../../lib/report/browser.ts";
-import { listNotebooks, SYSTEMS_NOTEBOOK } from "../../lib/report/build.ts";
-import { evaluateSystems } from "../../lib/report/systems_report.ts";
-import { writeSystemsFiles } from "../../lib/report/systems_files.ts";
-import { executeNotebook, type NotebookParams } from "../../lib/report/execute.ts";
+import { type BrowserSession, launchBrowser } from "../../lib/report/check/browser.ts";
+import { listNotebooks, SYSTEMS_NOTEBOOK } from "../../lib/report/build/build.ts";
+import { evaluateSystems } from "../../lib/report/systems/report.ts";
+import { writeSystemsFiles } from "../../lib/report/systems/files.ts";
+import { executeNotebook, type NotebookParams } from "../../lib/report/build/execute.ts";
 import {
   checkHtmlExport,
   outputsPerCell,

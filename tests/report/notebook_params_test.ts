@@ -3,8 +3,8 @@
  * (`notebookParams`, `corpusDir`) and the headline numbers carried to the report's index.
  */
 import assert from "node:assert/strict";
-import { HEADLINE_MIME, headlineBundle, headlinesOf } from "../../lib/report/headline.ts";
-import { corpusDir, notebookParams } from "../../lib/report/params.ts";
+import { HEADLINE_MIME, headlineBundle, headlinesOf } from "../../lib/report/notebook/headline.ts";
+import { corpusDir, notebookParams } from "../../lib/report/notebook/params.ts";
 import { KitError } from "../../lib/errors.ts";
 
 Deno.test("headlines round-trip through a notebook's outputs, order kept", () => {

@@ -4,9 +4,9 @@ import {
   LIVE_DIR,
   notebookServerArgs,
   workingCopy,
-} from "../../lib/report/notebook_server.ts";
+} from "../../lib/report/notebook/server.ts";
 
-const server = new URL("../../lib/report/notebook_server.ts", import.meta.url).pathname;
+const server = new URL("../../lib/report/notebook/server.ts", import.meta.url).pathname;
 
 async function kitNotebook(...args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {

@@ -6,9 +6,9 @@
  * for a missing file, the script error and where it was thrown, the figure that did not draw.
  */
 import assert from "node:assert/strict";
-import { buildReport } from "../../lib/report/build.ts";
-import { launchBrowser } from "../../lib/report/browser.ts";
-import { checkPage, checkStaticImages, pageOk, pageProblems } from "../../lib/report/check.ts";
+import { buildReport } from "../../lib/report/build/build.ts";
+import { launchBrowser } from "../../lib/report/check/browser.ts";
+import { checkPage, checkStaticImages, pageOk, pageProblems } from "../../lib/report/check/check.ts";
 
 const resources = { sanitizeResources: false, sanitizeOps: false };
 

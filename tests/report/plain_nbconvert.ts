@@ -12,9 +12,9 @@
  */
 import { KitError } from "../../lib/errors.ts";
 import { LIBRARY_MARK } from "../../lib/plot/display.ts";
-import { type BrowserSession, offlinePage, type PageLog } from "../../lib/report/browser.ts";
-import { type FigureCheck, openAndDraw } from "../../lib/report/check.ts";
-import { type NotebookParams, paramsEnv, withRuntimeDir } from "../../lib/report/execute.ts";
+import { type BrowserSession, offlinePage, type PageLog } from "../../lib/report/check/browser.ts";
+import { type FigureCheck, openAndDraw } from "../../lib/report/check/check.ts";
+import { type NotebookParams, paramsEnv, withRuntimeDir } from "../../lib/report/build/execute.ts";
 
 /** What one plain nbconvert execution gave. */
 export interface PlainRun {
@@ -139,7 +139,7 @@ export interface HtmlExportCheck {
  *
  * @example
  * ```ts ignore
- * import { launchBrowser } from "../../lib/report/browser.ts";
+ * import { launchBrowser } from "../../lib/report/check/browser.ts";
  * import { checkHtmlExport } from "./plain_nbconvert.ts";
  * const session = await launchBrowser();
  * const check = await checkHtmlExport(session, "/tmp/04-metrics.html");

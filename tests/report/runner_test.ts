@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { KitError } from "../../lib/errors.ts";
-import { executeNotebook } from "../../lib/report/execute.ts";
+import { executeNotebook } from "../../lib/report/build/execute.ts";
 
 /** The kit's public API by absolute URL, as a notebook anywhere imports it. */
 const MOD = new URL("../../lib/mod.ts", import.meta.url).href;

@@ -4,8 +4,8 @@
  * library's (recomputed here independently of the notebook's cells).
  */
 import assert from "node:assert/strict";
-import { executeNotebook } from "../../lib/report/execute.ts";
-import { HEADLINE_MIME } from "../../lib/report/headline.ts";
+import { executeNotebook } from "../../lib/report/build/execute.ts";
+import { HEADLINE_MIME } from "../../lib/report/notebook/headline.ts";
 import {
   loadLtrEvaluationSet,
   loadLtrTrainingSet,

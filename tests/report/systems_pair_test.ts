@@ -10,7 +10,7 @@ import {
   identicalOn,
   pairDifferenceRows,
   pairTextRows,
-} from "../../lib/report/systems_pair.ts";
+} from "../../lib/report/systems/pair_data.ts";
 import { loadSplit } from "../../lib/data/splits.ts";
 import { qrelsFromQuestions, runFromScores } from "../../lib/metrics/convert.ts";
 import { scoreSplit } from "../../lib/scoring/pipeline.ts";

@@ -9,10 +9,10 @@
 import assert from "node:assert/strict";
 import { SAMPLES_DIR } from "../../lib/data/paths.ts";
 import { bootstrapCI, DEFAULT_BOOTSTRAP_SAMPLES } from "../../lib/stats/significance.ts";
-import { evaluateSystems } from "../../lib/report/systems_report.ts";
-import { sectionItems } from "../../lib/report/systems_sections.ts";
-import { familyRows, NOT_TESTED } from "../../lib/report/systems_tables.ts";
-import { pairOutcomes } from "../../lib/report/systems_pair.ts";
+import { evaluateSystems } from "../../lib/report/systems/report.ts";
+import { sectionItems } from "../../lib/report/systems/show.ts";
+import { familyRows, NOT_TESTED } from "../../lib/report/systems/tables.ts";
+import { pairOutcomes } from "../../lib/report/systems/pair_data.ts";
 import { identicalSystems } from "../../lib/stats/family.ts";
 import { DISPLAY, type Displayable } from "../../lib/plot/display.ts";
 
@@ -153,7 +153,7 @@ Deno.test("the corpus: the installed one by default, else the sample, said; 'rea
   try {
     const script = `
       import { evaluateSystems } from "${
-      new URL("../../lib/report/systems_report.ts", import.meta.url).href
+      new URL("../../lib/report/systems/report.ts", import.meta.url).href
     }";
       const spec = { baselines: false, systems: [{ name: "mine", runs: ["${SAMPLE_RUN}"] }] };
       const r = await evaluateSystems(spec, { bootstrapSamples: 100 });

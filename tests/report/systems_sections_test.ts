@@ -13,9 +13,9 @@ import { PROJECT_ROOT, SAMPLES_DIR } from "../../lib/data/paths.ts";
 import { loadQrcdSplit } from "../../lib/qrcd/load.ts";
 import { overlapBaseline } from "../../lib/qrcd/baseline.ts";
 import { writeSpanRun } from "../../lib/qrcd/runfile.ts";
-import { withoutStandaloneOrEmptySections } from "../../lib/report/build.ts";
-import { evaluateSystems, SECTIONS } from "../../lib/report/systems_report.ts";
-import { sectionItems } from "../../lib/report/systems_sections.ts";
+import { withoutStandaloneOrEmptySections } from "../../lib/report/build/build.ts";
+import { evaluateSystems, SECTIONS } from "../../lib/report/systems/report.ts";
+import { sectionItems } from "../../lib/report/systems/show.ts";
 
 interface Cell {
   cell_type: string;

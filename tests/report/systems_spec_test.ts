@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { KitError } from "../../lib/errors.ts";
-import { paramsEnv } from "../../lib/report/execute.ts";
-import { SYSTEMS_REPORT_ENV } from "../../lib/report/systems_report.ts";
-import { readSpecFile, resolveSpec, specFromFlags } from "../../lib/report/systems_spec.ts";
+import { paramsEnv } from "../../lib/report/build/execute.ts";
+import { SYSTEMS_REPORT_ENV } from "../../lib/report/systems/report.ts";
+import { readSpecFile, resolveSpec, specFromFlags } from "../../lib/report/systems/spec.ts";
 
 const none = { runs: [], models: [] } as const;
 

@@ -7,9 +7,9 @@
  * and file names.
  */
 import assert from "node:assert/strict";
-import { buildReport, SYSTEMS_NOTEBOOK } from "../../lib/report/build.ts";
+import { buildReport, SYSTEMS_NOTEBOOK } from "../../lib/report/build/build.ts";
 import { runPlainNbconvert } from "./plain_nbconvert.ts";
-import { parseSystemArg, resolveSpec } from "../../lib/report/systems_spec.ts";
+import { parseSystemArg, resolveSpec } from "../../lib/report/systems/spec.ts";
 import { expandGlob } from "../../lib/io/glob.ts";
 import { loadQrcdGold, readQrcdRuns } from "../../lib/qrcd/report.ts";
 import { KitError } from "../../lib/errors.ts";
@@ -21,7 +21,7 @@ import {
 } from "../../lib/metrics/mod.ts";
 import { scoreSplit } from "../../lib/scoring/pipeline.ts";
 import { PLOTLY_MIME } from "../../lib/plot/mod.ts";
-import type { NotebookJson } from "../../lib/report/static_images.ts";
+import type { NotebookJson } from "../../lib/report/build/static_images.ts";
 import { allValue, realDataTest, runCli, runTrecEval } from "../helpers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");

@@ -5,7 +5,7 @@
  * figures' legends and the index, never inside a formula.
  */
 import assert from "node:assert/strict";
-import { launchBrowser, offlinePage } from "../../lib/report/browser.ts";
+import { launchBrowser, offlinePage } from "../../lib/report/check/browser.ts";
 import { runCli } from "../helpers.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");

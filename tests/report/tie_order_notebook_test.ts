@@ -6,7 +6,7 @@
  * not be said as a rule; and pitfall 6's right number is that expectation, not trec_eval's.
  */
 import assert from "node:assert/strict";
-import { executeNotebook } from "../../lib/report/execute.ts";
+import { executeNotebook } from "../../lib/report/build/execute.ts";
 import { analyzeTies } from "../../lib/stats/ties.ts";
 import { loadSplit } from "../../lib/data/splits.ts";
 import { applyFilter } from "../../lib/data/filters.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { writeFileAtomic } from "../../lib/io/atomic.ts";
-import { CLASS_MINUTES, lessonLength, LESSONS, MINUTES_PER } from "../../lib/report/lessons.ts";
+import { CLASS_MINUTES, lessonLength, LESSONS, MINUTES_PER } from "../../lib/report/build/lessons.ts";
 import { formatMarkdown } from "../faults/matrix.ts";
 
 /** The page that holds the table. */
@@ -33,7 +33,7 @@ export async function lessonsTable(): Promise<string> {
     `${MINUTES_PER.figure} per figure + ${MINUTES_PER.exercise} per exercise`;
   return await formatMarkdown(
     `${rows.join("\n")}\n\nClass time = ${rule} (minutes; a planning rule, ` +
-      `\`lessonLength\` in \`lib/report/lessons.ts\`); every lesson must fit ${CLASS_MINUTES}.\n`,
+      `\`lessonLength\` in \`lib/report/build/lessons.ts\`); every lesson must fit ${CLASS_MINUTES}.\n`,
   );
 }
 

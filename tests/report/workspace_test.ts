@@ -1,5 +1,5 @@
 /**
- * The build folder beside the report (lib/report/workspace.ts): stale partial folders of
+ * The build folder beside the report (lib/report/build/workspace.ts): stale partial folders of
  * builds that are gone are swept, a running build's is not, nothing else is touched; the swap
  * puts the new report in place and removes the old one; a failed build is kept as
  * `<out>.failed`; the marker lists the files the report wrote, and a folder holding others is
@@ -14,7 +14,7 @@ import {
   manifestOf,
   plannedKinds,
   uncarried,
-} from "../../lib/report/foreign.ts";
+} from "../../lib/report/build/foreign.ts";
 import {
   checkInputsOutside,
   checkReplaceable,
@@ -23,7 +23,7 @@ import {
   REPORT_MARKER,
   sweepStale,
   writeMarker,
-} from "../../lib/report/workspace.ts";
+} from "../../lib/report/build/workspace.ts";
 import { runCli } from "../helpers.ts";
 
 Deno.test("sweepStale removes only partial folders of builds that are gone", async () => {

@@ -8,7 +8,7 @@ import {
   pairsOf,
 } from "../../lib/scoring/mod.ts";
 import { splitByQuery } from "../../lib/stats/mod.ts";
-import { DEFAULT_MODEL } from "../../lib/report/params.ts";
+import { DEFAULT_MODEL } from "../../lib/report/notebook/params.ts";
 
 function q(id: string, labels: number[]): Question {
   return {

@@ -11,10 +11,10 @@ import assert from "node:assert/strict";
 import { formatP, isPValueColumn } from "../../lib/stats/p_value.ts";
 import { plainBundle } from "../../lib/plot/show.ts";
 import { formatCell, tableBundle } from "../../lib/plot/table.ts";
-import { headlineBundle } from "../../lib/report/headline.ts";
-import { outcomeRows, pText } from "../../lib/report/systems_tables.ts";
+import { headlineBundle } from "../../lib/report/notebook/headline.ts";
+import { outcomeRows, pText } from "../../lib/report/systems/tables.ts";
 import { compareSystems, toLatex, toMarkdown } from "../../lib/stats/compare.ts";
-import type { SystemsReport } from "../../lib/report/systems_report.ts";
+import type { SystemsReport } from "../../lib/report/systems/report.ts";
 
 // Values whose printing differs between the old forms: a tiny p, a tie at the 5th decimal
 // (1/32, 3/32: a sign test's and an exact randomization test's p), ordinary ones.

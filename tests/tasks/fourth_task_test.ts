@@ -17,10 +17,10 @@ import { helpText } from "../../lib/cli/command.ts";
 import type { Command } from "../../lib/cli/command.ts";
 import { KitError } from "../../lib/errors.ts";
 import { taskMarkdown } from "../data/update_doc.ts";
-import { evaluateSystems } from "../../lib/report/systems_report.ts";
-import { reportHeadline, systemsFiles } from "../../lib/report/systems_files.ts";
-import { sectionItems } from "../../lib/report/systems_sections.ts";
-import { specFromFlags } from "../../lib/report/systems_spec.ts";
+import { evaluateSystems } from "../../lib/report/systems/report.ts";
+import { reportHeadline, systemsFiles } from "../../lib/report/systems/files.ts";
+import { sectionItems } from "../../lib/report/systems/show.ts";
+import { specFromFlags } from "../../lib/report/systems/spec.ts";
 
 // The toy task's gold: one line per question, `qid<TAB>answer`; a run: `qid<TAB>answer`.
 const GOLD = "q1\tparis\nq2\trome\nq3\toslo\n";

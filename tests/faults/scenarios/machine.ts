@@ -15,7 +15,7 @@
  */
 import { assert, assertEquals } from "../../assert.ts";
 import { PROJECT_ROOT } from "../../../lib/data/paths.ts";
-import { manifestOf } from "../../../lib/report/foreign.ts";
+import { manifestOf } from "../../../lib/report/build/foreign.ts";
 import { ARGS, finish, listing, readOr, refused, type Scenario, start, succeeded } from "./kit.ts";
 
 /** `./kit ARGS` in the scenario's folder with `env`. */

@@ -12,10 +12,10 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { datasetDir, defaultCacheDir, isInstalled, PROJECT_ROOT } from "../data/paths.ts";
-import type { DatasetName } from "../data/types.ts";
-import { type BackendChoice, parseBackendChoice } from "../scoring/model/session_types.ts";
+import { KitError } from "../../errors.ts";
+import { datasetDir, defaultCacheDir, isInstalled, PROJECT_ROOT } from "../../data/paths.ts";
+import type { DatasetName } from "../../data/types.ts";
+import { type BackendChoice, parseBackendChoice } from "../../scoring/model/session_types.ts";
 
 /** What a notebook runs on. */
 export interface KitParams {

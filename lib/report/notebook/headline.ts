@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Displayable, MimeBundle } from "../plot/display.ts";
-import { formatCell } from "../plot/table.ts";
-import { htmlText } from "../io/escape.ts";
+import type { Displayable, MimeBundle } from "../../plot/display.ts";
+import { formatCell } from "../../plot/table.ts";
+import { htmlText } from "../../io/escape.ts";
 
 /** The MIME type that carries headline numbers in a notebook's outputs. */
 export const HEADLINE_MIME = "application/vnd.qa-kit.headline+json";

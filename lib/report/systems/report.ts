@@ -18,28 +18,28 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { type LoadedSplit, loadSplit, readRunForSplit, splitStats } from "../data/mod.ts";
-import { shardSets, withoutEmptyShards } from "../scoring/shard_record.ts";
-import { describeFilter } from "../data/filters.ts";
+import { KitError } from "../../errors.ts";
+import { type LoadedSplit, loadSplit, readRunForSplit, splitStats } from "../../data/mod.ts";
+import { shardSets, withoutEmptyShards } from "../../scoring/shard_record.ts";
+import { describeFilter } from "../../data/filters.ts";
 import {
   PROTOCOL_MEASURES,
   qrelsFromQuestions,
   type Run,
   runFromScores,
   writeRun,
-} from "../metrics/mod.ts";
-import type { Row } from "../plot/table.ts";
-import { scoreSplit } from "../scoring/pipeline.ts";
-import type { BackendChoice } from "../scoring/model/session_types.ts";
-import { chooseBackend } from "../scoring/model/backend.ts";
-import type { PerQueryValues } from "../stats/compare.ts";
-import { type Failures, failures } from "../stats/error_analysis.ts";
-import { type Family, identicalLines, testFamily } from "../stats/family.ts";
-import { queryValues } from "../stats/query_set.ts";
-import { DEFAULT_SEED } from "../stats/random.ts";
-import { DEFAULT_BOOTSTRAP_SAMPLES } from "../stats/significance.ts";
-import { summarizeRuns } from "../stats/systems.ts";
+} from "../../metrics/mod.ts";
+import type { Row } from "../../plot/table.ts";
+import { scoreSplit } from "../../scoring/pipeline.ts";
+import type { BackendChoice } from "../../scoring/model/session_types.ts";
+import { chooseBackend } from "../../scoring/model/backend.ts";
+import type { PerQueryValues } from "../../stats/compare.ts";
+import { type Failures, failures } from "../../stats/error_analysis.ts";
+import { type Family, identicalLines, testFamily } from "../../stats/family.ts";
+import { queryValues } from "../../stats/query_set.ts";
+import { DEFAULT_SEED } from "../../stats/random.ts";
+import { DEFAULT_BOOTSTRAP_SAMPLES } from "../../stats/significance.ts";
+import { summarizeRuns } from "../../stats/systems.ts";
 import {
   PUBLISHED_RESULTS,
   type PublishedGap,
@@ -56,17 +56,17 @@ import {
   pairOutcomes,
   type PairSystem,
   pairTextRows,
-} from "./systems_pair.ts";
-import { chooseCorpus } from "./systems_corpus.ts";
-import { measureLabel } from "../metrics/protocol_measures.ts";
-import { type TieSummary, tieSummary } from "./systems_ties.ts";
-import type { RunLine } from "./blocks.ts";
-import { reportParts } from "../tasks/registry.ts";
-import type { PartData } from "../tasks/task.ts";
+} from "./pair_data.ts";
+import { chooseCorpus } from "./corpus.ts";
+import { measureLabel } from "../../metrics/protocol_measures.ts";
+import { type TieSummary, tieSummary } from "./ties_data.ts";
+import type { RunLine } from "../notebook/blocks.ts";
+import { reportParts } from "../../tasks/registry.ts";
+import type { PartData } from "../../tasks/task.ts";
 import { type SectionName, sections } from "./sections.ts";
 
 export type { RunLine, TieSummary };
-import { KIT_BASELINES, type ResolvedSpec, resolveSpec, type SystemsSpec } from "./systems_spec.ts";
+import { KIT_BASELINES, type ResolvedSpec, resolveSpec, type SystemsSpec } from "./spec.ts";
 
 /** The environment variable through which `./kit report` hands notebook 00 its report file. */
 export const SYSTEMS_REPORT_ENV = "KIT_SYSTEMS_REPORT";
@@ -309,8 +309,8 @@ const plain = (v: PerQueryValues) => Object.fromEntries(v);
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { evaluateSystems } from "./systems_report.ts";
- * import { SAMPLES_DIR } from "../data/paths.ts";
+ * import { evaluateSystems } from "./report.ts";
+ * import { SAMPLES_DIR } from "../../data/paths.ts";
  * const report = await evaluateSystems({
  *   data: "sample",
  *   systems: [{ name: "mine", runs: [`${SAMPLES_DIR}/runs/wikiqa-test.run`] }],
@@ -545,7 +545,7 @@ function hasContent(r: SystemsReport, section: SectionName): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readSystemsReport } from "./systems_report.ts";
+ * import { readSystemsReport } from "./report.ts";
  * await assert.rejects(() => readSystemsReport("/nonexistent/systems.json"), /cannot read/);
  * ```
  */
@@ -571,8 +571,8 @@ export async function readSystemsReport(file: string): Promise<SystemsReport> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { systemsReportFor } from "./systems_report.ts";
- * import { SAMPLES_DIR } from "../data/paths.ts";
+ * import { systemsReportFor } from "./report.ts";
+ * import { SAMPLES_DIR } from "../../data/paths.ts";
  * const spec = { data: "sample" as const, baselines: false,
  *   systems: [{ name: "mine", runs: [`${SAMPLES_DIR}/runs/wikiqa-test.run`] }] };
  * const report = await systemsReportFor(spec, {});

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { isDiskFull } from "../io/atomic.ts";
-import { noRoom } from "../io/output.ts";
-import { removeOnInterrupt } from "../io/interrupt.ts";
-import { dirname } from "../io/path.ts";
-import { tempPathFor } from "../io/temp.ts";
+import { KitError } from "../../errors.ts";
+import { isDiskFull } from "../../io/atomic.ts";
+import { noRoom } from "../../io/output.ts";
+import { removeOnInterrupt } from "../../io/interrupt.ts";
+import { dirname } from "../../io/path.ts";
+import { tempPathFor } from "../../io/temp.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
 
 /** Page layout: A4 with 12 mm margins; pages are laid out 1000 CSS px wide (the browser

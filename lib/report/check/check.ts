@@ -7,13 +7,13 @@
  *
  * @module
  */
-import { withKitTempDir } from "../io/temp.ts";
+import { withKitTempDir } from "../../io/temp.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession, PageLog } from "./browser.ts";
 import { offlinePage, pageLogSnapshot } from "./browser.ts";
-import { printLoadedPage } from "./pdf.ts";
-import { KitError } from "../errors.ts";
-import { type TexProblem, texProblemLine, UNRENDERED_TEX } from "./maths.ts";
+import { printLoadedPage } from "../build/pdf.ts";
+import { KitError } from "../../errors.ts";
+import { type TexProblem, texProblemLine, UNRENDERED_TEX } from "../build/maths.ts";
 
 /** What one figure on a page drew. */
 export interface FigureCheck {

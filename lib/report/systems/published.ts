@@ -5,10 +5,10 @@
  * @module
  */
 
-import { DATASETS, type PublishedSize } from "../data/datasets.ts";
-import type { FilterName } from "../data/filters.ts";
+import { DATASETS, type PublishedSize } from "../../data/datasets.ts";
+import type { FilterName } from "../../data/filters.ts";
 
-export type { PublishedSize } from "../data/datasets.ts";
+export type { PublishedSize } from "../../data/datasets.ts";
 
 const YANG = "Yang et al. 2015";
 const TANDA = "TANDA (Garg et al. 2020)";

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { expandGlob } from "../io/glob.ts";
-import { isFile, resolvePath } from "../io/path.ts";
+import { KitError } from "../../errors.ts";
+import { expandGlob } from "../../io/glob.ts";
+import { isFile, resolvePath } from "../../io/path.ts";
 
 /**
  * Checks a system name: not empty, no control characters, at most 80 characters. Anything

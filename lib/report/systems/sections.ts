@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { reportParts } from "../tasks/registry.ts";
+import { reportParts } from "../../tasks/registry.ts";
 
 /** The sections of page 00 about answer-selection systems, in order. */
 export const AS2_SECTIONS = [

@@ -7,17 +7,17 @@
  *
  * @module
  */
-import type { Question } from "../data/types.ts";
-import { rankDocuments } from "../metrics/rank.ts";
-import type { Run } from "../metrics/types.ts";
-import { measureLabel } from "../metrics/protocol_measures.ts";
-import type { Row } from "../plot/table.ts";
-import { breakdown, CANDIDATE_GROUPS, candidateGroup, questionWord } from "../stats/breakdown.ts";
-import type { PerQueryValues } from "../stats/compare.ts";
-import { type Family, SAME_VALUE } from "../stats/family.ts";
-import { signTest } from "../stats/sign_test.ts";
-import { mean, pairedTTest, sampleSd } from "../stats/significance.ts";
-import { KIT_BASELINES, type ResolvedSpec } from "./systems_spec.ts";
+import type { Question } from "../../data/types.ts";
+import { rankDocuments } from "../../metrics/rank.ts";
+import type { Run } from "../../metrics/types.ts";
+import { measureLabel } from "../../metrics/protocol_measures.ts";
+import type { Row } from "../../plot/table.ts";
+import { breakdown, CANDIDATE_GROUPS, candidateGroup, questionWord } from "../../stats/breakdown.ts";
+import type { PerQueryValues } from "../../stats/compare.ts";
+import { type Family, SAME_VALUE } from "../../stats/family.ts";
+import { signTest } from "../../stats/sign_test.ts";
+import { mean, pairedTTest, sampleSd } from "../../stats/significance.ts";
+import { KIT_BASELINES, type ResolvedSpec } from "./spec.ts";
 
 /** A system of the pair: its runs and each run's per-question values. */
 export interface PairSystem {
@@ -47,7 +47,7 @@ export interface ComparedPair {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { comparedPair } from "./systems_pair.ts";
+ * import { comparedPair } from "./pair_data.ts";
  * const spec = { dataset: "wikiqa" as const, split: "test", filter: "clean" as const, baselines: true,
  *   systems: [{ name: "mine", runs: [], model: "ltr" }] };
  * const maps = new Map([["mine", 0.7], ["BM25 (kit)", 0.6], ["ltr (kit)", 0.68]]);
@@ -115,7 +115,7 @@ export function comparedPair(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { identicalOn } from "./systems_pair.ts";
+ * import { identicalOn } from "./pair_data.ts";
  * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
  * const same = identicalOn(new Map([["a", q([1, 0.5])], ["b", q([1, 0.5])], ["c", q([1, 0])]]), "map");
  * assert.deepEqual([same("a", "b"), same("a", "c")], [true, false]);
@@ -164,7 +164,7 @@ export interface PairOutcome {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { pairOutcomes } from "./systems_pair.ts";
+ * import { pairOutcomes } from "./pair_data.ts";
  * const q = (v: number[]) => new Map(v.map((x, i) => [`q${i}`, { map: x }]));
  * const [o] = pairOutcomes({ name: "a", values: q([1, 1, 0.5]) }, { name: "b", values: q([0, 0.5, 0.5]) }, ["map"]);
  * assert.deepEqual([o.wins, o.losses, o.ties, o.signP, o.pAdjusted], [2, 0, 1, 0.5, undefined]);
@@ -244,7 +244,7 @@ function perRunValues(s: PairSystem, id: string, measure: string): number[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { pairDifferenceRows } from "./systems_pair.ts";
+ * import { pairDifferenceRows } from "./pair_data.ts";
  * const q = { id: "q1", text: "who won?", candidates: [{ id: "c", text: "x", label: 1 }] };
  * const a = { name: "a", runs: [], perRun: [new Map([["q1", { map: 1, recip_rank: 1 }]]), new Map([["q1", { map: 0.5, recip_rank: 0.5 }]])] };
  * const b = { name: "b", runs: [], perRun: [new Map([["q1", { map: 0.25, recip_rank: 0.25 }]])] };
@@ -322,7 +322,7 @@ export function pairTextRows(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { breakdownRows } from "./systems_pair.ts";
+ * import { breakdownRows } from "./pair_data.ts";
  * const qs = [{ id: "q1", text: "what?", candidates: [] }, { id: "q2", text: "who?", candidates: [] }];
  * const rows = breakdownRows(qs, new Map([["a", new Map([["q1", { map: 1 }], ["q2", { map: 0 }]])]]), "type");
  * assert.deepEqual(rows.map((r) => [r["question type"], r["a: MAP"]]), [["what", 1], ["who", 0]]);

@@ -27,16 +27,16 @@
  *
  * @module
  */
-import { makeKitTempDir } from "../io/temp.ts";
-import { KitError } from "../errors.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
-import { lockOutput } from "../io/lock.ts";
-import { PROJECT_ROOT } from "../data/paths.ts";
-import { PROTOCOL_MEASURES } from "../metrics/mod.ts";
-import type { BackendChoice } from "../scoring/model/session_types.ts";
-import { chooseBackend } from "../scoring/model/backend.ts";
-import { launchBrowser } from "./browser.ts";
-import { checkPage, checkPdf, type PageCheck, pageProblems, type PdfCheck } from "./check.ts";
+import { makeKitTempDir } from "../../io/temp.ts";
+import { KitError } from "../../errors.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
+import { lockOutput } from "../../io/lock.ts";
+import { PROJECT_ROOT } from "../../data/paths.ts";
+import { PROTOCOL_MEASURES } from "../../metrics/mod.ts";
+import type { BackendChoice } from "../../scoring/model/session_types.ts";
+import { chooseBackend } from "../../scoring/model/backend.ts";
+import { launchBrowser } from "../check/browser.ts";
+import { checkPage, checkPdf, type PageCheck, pageProblems, type PdfCheck } from "../check/check.ts";
 import {
   executeNotebook,
   type ExecutionResult,
@@ -44,13 +44,13 @@ import {
   type NotebookParams,
 } from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
-import { type Headline, headlinesOf } from "./headline.ts";
+import { type Headline, headlinesOf } from "../notebook/headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
-import { evaluateSystems, scoredRunName, type SystemsReport } from "./systems_report.ts";
-import { summarySystems, userText, writeSystemsFiles } from "./systems_files.ts";
-import { type ResolvedSpec, runWays } from "./systems_spec.ts";
-import { reportParts } from "../tasks/registry.ts";
-import type { PartData, PartSpec } from "../tasks/task.ts";
+import { evaluateSystems, scoredRunName, type SystemsReport } from "../systems/report.ts";
+import { summarySystems, userText, writeSystemsFiles } from "../systems/files.ts";
+import { type ResolvedSpec, runWays } from "../systems/spec.ts";
+import { reportParts } from "../../tasks/registry.ts";
+import type { PartData, PartSpec } from "../../tasks/task.ts";
 import {
   checkInputsOutside,
   checkReplaceable,

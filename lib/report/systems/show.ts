@@ -7,17 +7,17 @@
  *
  * @module
  */
-import type { Displayable, MimeBundle } from "../plot/display.ts";
-import { display } from "../plot/show.ts";
-import { table } from "../plot/table.ts";
-import type { Figure } from "../plot/figures.ts";
-import { headline } from "./headline.ts";
-import { reportHeadline } from "./systems_files.ts";
-import type { SectionName, SystemsReport } from "./systems_report.ts";
-import { reportParts } from "../tasks/registry.ts";
-import type { PartData } from "../tasks/task.ts";
-import { identicalLines } from "../stats/family.ts";
-import { escapeHtml, htmlText } from "../io/escape.ts";
+import type { Displayable, MimeBundle } from "../../plot/display.ts";
+import { display } from "../../plot/show.ts";
+import { table } from "../../plot/table.ts";
+import type { Figure } from "../../plot/figures.ts";
+import { headline } from "../notebook/headline.ts";
+import { reportHeadline } from "./files.ts";
+import type { SectionName, SystemsReport } from "./report.ts";
+import { reportParts } from "../../tasks/registry.ts";
+import type { PartData } from "../../tasks/task.ts";
+import { identicalLines } from "../../stats/family.ts";
+import { escapeHtml, htmlText } from "../../io/escape.ts";
 import {
   corpusRows,
   differenceFigure,
@@ -37,7 +37,7 @@ import {
   tieFigure,
   tieRows,
   warningsBlock,
-} from "./systems_tables.ts";
+} from "./tables.ts";
 
 /** What a section says when it has nothing to show (a task part's: its `nothing`). */
 const NOTHING: Record<string, string> = {
@@ -91,9 +91,9 @@ function filesBlock(r: SystemsReport): Displayable {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { evaluateSystems } from "./systems_report.ts";
- * import { sectionItems } from "./systems_sections.ts";
- * import { SAMPLES_DIR } from "../data/paths.ts";
+ * import { evaluateSystems } from "./report.ts";
+ * import { sectionItems } from "./show.ts";
+ * import { SAMPLES_DIR } from "../../data/paths.ts";
  * const report = await evaluateSystems({ data: "sample",
  *   systems: [{ name: "mine", runs: [`${SAMPLES_DIR}/runs/wikiqa-test.run`] }] }, { bootstrapSamples: 100 });
  * assert.equal(sectionItems(report, "results").length, 2); // the table and the figure
@@ -228,9 +228,9 @@ export function sectionItems(r: SystemsReport, section: SectionName): (Displayab
  *
  * @example
  * ```ts
- * import { evaluateSystems } from "./systems_report.ts";
- * import { showSection } from "./systems_sections.ts";
- * import { SAMPLES_DIR } from "../data/paths.ts";
+ * import { evaluateSystems } from "./report.ts";
+ * import { showSection } from "./show.ts";
+ * import { SAMPLES_DIR } from "../../data/paths.ts";
  * const report = await evaluateSystems({ data: "sample", baselines: false,
  *   systems: [{ name: "mine", runs: [`${SAMPLES_DIR}/runs/wikiqa-test.run`] }] }, { bootstrapSamples: 100 });
  * await showSection(report, "warnings"); // outside a kernel: printed as text

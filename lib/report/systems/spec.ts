@@ -17,15 +17,15 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { type FilterName, FILTERS, protocolFilter } from "../data/filters.ts";
-import { SPLITS } from "../data/datasets.ts";
-import type { As2Dataset } from "../data/types.ts";
-import { dirname, resolvePath } from "../io/path.ts";
-import { readWholeText } from "../io/whole_file.ts";
+import { KitError } from "../../errors.ts";
+import { type FilterName, FILTERS, protocolFilter } from "../../data/filters.ts";
+import { SPLITS } from "../../data/datasets.ts";
+import type { As2Dataset } from "../../data/types.ts";
+import { dirname, resolvePath } from "../../io/path.ts";
+import { readWholeText } from "../../io/whole_file.ts";
 import { checkSystemName, parseSystemArg, runFiles } from "./spec_names.ts";
-import { reportParts } from "../tasks/registry.ts";
-import type { PartSpec, ReportFlags } from "../tasks/task.ts";
+import { reportParts } from "../../tasks/registry.ts";
+import type { PartSpec, ReportFlags } from "../../tasks/task.ts";
 
 export { checkSystemName, parseSystemArg, runFiles };
 
@@ -122,7 +122,7 @@ export interface SystemFlags {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { specFromFlags } from "./systems_spec.ts";
+ * import { specFromFlags } from "./spec.ts";
  * const dir = await Deno.makeTempDir();
  * for (const s of [1, 2]) await Deno.writeTextFile(`${dir}/s${s}.run`, "");
  * const spec = specFromFlags({ runs: ["mine=s*.run"], models: ["bm25=lexical:bm25"] }, dir)!;
@@ -218,7 +218,7 @@ function comparePair(value: string): [string, string] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { runWays } from "./systems_spec.ts";
+ * import { runWays } from "./spec.ts";
  * assert.match(runWays(), /^--run, --model/);
  * ```
  */
@@ -239,8 +239,8 @@ export function runWays(): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { resolveSpec } from "./systems_spec.ts";
- * import { SAMPLES_DIR } from "../data/paths.ts";
+ * import { resolveSpec } from "./spec.ts";
+ * import { SAMPLES_DIR } from "../../data/paths.ts";
  * const spec = resolveSpec({ data: "sample", systems: [{ name: "mine", runs: ["runs/wikiqa-test.run"] }] }, SAMPLES_DIR);
  * assert.deepEqual([spec.dataset, spec.split, spec.filter, spec.baselines], ["wikiqa", "test", "clean", true]);
  * assert.equal(spec.systems[0].runs[0], `${SAMPLES_DIR}/runs/wikiqa-test.run`);
@@ -387,8 +387,8 @@ export function resolveSpec(spec: SystemsSpec, base: string, origin = "spec"): R
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readSpecFile } from "./systems_spec.ts";
- * import { SAMPLES_DIR } from "../data/paths.ts";
+ * import { readSpecFile } from "./spec.ts";
+ * import { SAMPLES_DIR } from "../../data/paths.ts";
  * const file = await Deno.makeTempFile({ suffix: ".json" });
  * await Deno.writeTextFile(file, JSON.stringify({ data: "sample", systems: [{ name: "s", runs: [`${SAMPLES_DIR}/runs/wikiqa-test.run`] }] }));
  * assert.equal((await readSpecFile(file)).systems[0].name, "s");

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { withKitTempDir } from "../io/temp.ts";
-import { KitError } from "../errors.ts";
-import { SYSTEMS_REPORT_ENV } from "./systems_report.ts";
+import { withKitTempDir } from "../../io/temp.ts";
+import { KitError } from "../../errors.ts";
+import { SYSTEMS_REPORT_ENV } from "../systems/report.ts";
 
 /** The Python that has nbclient/nbconvert (Debian packages); `$KIT_PYTHON` overrides it. */
 export function jupyterPython(): string {

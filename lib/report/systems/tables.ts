@@ -9,19 +9,19 @@
  *
  * @module
  */
-import type { Displayable, MimeBundle } from "../plot/display.ts";
-import { bar, type Figure, scatter } from "../plot/figures.ts";
-import type { Row } from "../plot/table.ts";
-import type { Failures, QuestionOutcome } from "../stats/error_analysis.ts";
-import { type Family, identicalSystems, NOT_TESTED } from "../stats/family.ts";
-import { formatP } from "../stats/p_value.ts";
-import type { SystemsReport } from "./systems_report.ts";
-import { note, warningsBlock } from "./blocks.ts";
-import { reportParts } from "../tasks/registry.ts";
-import type { PartData } from "../tasks/task.ts";
+import type { Displayable, MimeBundle } from "../../plot/display.ts";
+import { bar, type Figure, scatter } from "../../plot/figures.ts";
+import type { Row } from "../../plot/table.ts";
+import type { Failures, QuestionOutcome } from "../../stats/error_analysis.ts";
+import { type Family, identicalSystems, NOT_TESTED } from "../../stats/family.ts";
+import { formatP } from "../../stats/p_value.ts";
+import type { SystemsReport } from "./report.ts";
+import { note, warningsBlock } from "../notebook/blocks.ts";
+import { reportParts } from "../../tasks/registry.ts";
+import type { PartData } from "../../tasks/task.ts";
 
 export { note, warningsBlock };
-import { htmlText, plotlyText } from "../io/escape.ts";
+import { htmlText, plotlyText } from "../../io/escape.ts";
 
 function fileName(path: string): string {
   return path.replace(/^.*\//, "");
@@ -38,7 +38,7 @@ function fmt(x: number, digits = 4): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { pText } from "./systems_tables.ts";
+ * import { pText } from "./tables.ts";
  * assert.deepEqual([pText(0.04213), pText(3.4158e-6), pText(1), pText(1 / 32)], ["0.0421", "3.4e-6", "1.0000", "0.0312"]);
  * ```
  */

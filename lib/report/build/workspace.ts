@@ -23,19 +23,19 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { isDiskFull, replaceFileSync, writeFileAtomic } from "../io/atomic.ts";
-import { onInterrupt } from "../io/interrupt.ts";
+import { KitError } from "../../errors.ts";
+import { isDiskFull, replaceFileSync, writeFileAtomic } from "../../io/atomic.ts";
+import { onInterrupt } from "../../io/interrupt.ts";
 import {
   outputError,
   protectedFolders,
   refuseInputAsOutput,
   refuseReplacingInFolders,
-} from "../io/output.ts";
-import { sweepStaleLock } from "../io/lock.ts";
-import { basename, dirname } from "../io/path.ts";
-import { parseTempName, sweepKitTempDirs, tempPathFor } from "../io/temp.ts";
-import { isRunning, stopDescendants } from "./process_tree.ts";
+} from "../../io/output.ts";
+import { sweepStaleLock } from "../../io/lock.ts";
+import { basename, dirname } from "../../io/path.ts";
+import { parseTempName, sweepKitTempDirs, tempPathFor } from "../../io/temp.ts";
+import { isRunning, stopDescendants } from "../check/process_tree.ts";
 import {
   collisionError,
   collisions,

@@ -11,13 +11,13 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { inlineAsset, npmPackageDir } from "../io/npm_package.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
+import { KitError } from "../../errors.ts";
+import { inlineAsset, npmPackageDir } from "../../io/npm_package.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
-import type { BrowserSession } from "./browser.ts";
-import { offlinePage, pageLogSnapshot } from "./browser.ts";
-import { openAndDraw, type PageCheck, pageProblems } from "./check.ts";
+import type { BrowserSession } from "../check/browser.ts";
+import { offlinePage, pageLogSnapshot } from "../check/browser.ts";
+import { openAndDraw, type PageCheck, pageProblems } from "../check/check.ts";
 import { jupyterPython } from "./execute.ts";
 import { TEMPLATES_DIR } from "./export.ts";
 import { type TexProblem, UNRENDERED_TEX, withMaths } from "./maths.ts";

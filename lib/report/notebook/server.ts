@@ -17,12 +17,12 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { PROJECT_ROOT } from "../data/paths.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
-import { resolvePath } from "../io/path.ts";
-import { callerDirectory } from "../cli/main.ts";
-import { sha256Hex } from "../data/fetch.ts";
+import { KitError } from "../../errors.ts";
+import { PROJECT_ROOT } from "../../data/paths.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
+import { resolvePath } from "../../io/path.ts";
+import { callerDirectory } from "../../cli/main.ts";
+import { sha256Hex } from "../../data/fetch.ts";
 
 /** Options of {@link notebookServerArgs} and {@link startNotebookServer}. */
 export interface NotebookServerOptions {
@@ -47,7 +47,7 @@ export interface NotebookServerOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { randomToken } from "./notebook_server.ts";
+ * import { randomToken } from "./server.ts";
  * assert.match(randomToken(), /^[0-9a-f]{48}$/);
  * ```
  */
@@ -62,7 +62,7 @@ export function randomToken(): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { isRoot } from "./notebook_server.ts";
+ * import { isRoot } from "./server.ts";
  * assert.equal(typeof isRoot(), "boolean");
  * ```
  */
@@ -80,7 +80,7 @@ export function isRoot(): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { freePort } from "./notebook_server.ts";
+ * import { freePort } from "./server.ts";
  * const port = freePort();
  * assert(port > 0 && port < 65536);
  * ```
@@ -98,7 +98,7 @@ export function freePort(): number {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { notebookServerArgs } from "./notebook_server.ts";
+ * import { notebookServerArgs } from "./server.ts";
  * const args = notebookServerArgs({ dir: "/nb", port: 9000, token: "t", allowRoot: true });
  * assert(args.includes("--ip=127.0.0.1") && args.includes("--port=9000"));
  * assert(args.includes("--NotebookApp.token=t") && args.includes("--allow-root"));
@@ -138,7 +138,7 @@ export interface NotebookServer {
  *
  * @example
  * ```ts ignore
- * import { startNotebookServer } from "./notebook_server.ts";
+ * import { startNotebookServer } from "./server.ts";
  * const server = await startNotebookServer({ port: 0, env: { KIT_DATA: "sample" } });
  * console.log(`${server.url}?token=${server.token}`);
  * await server.close();
@@ -210,7 +210,7 @@ export const LIVE_DIR = `${PROJECT_ROOT}/notebooks-live`;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { workingCopy } from "./notebook_server.ts";
+ * import { workingCopy } from "./server.ts";
  * const src = await Deno.makeTempDir();
  * const dest = `${await Deno.makeTempDir()}/live`;
  * await Deno.writeTextFile(`${src}/01-a.ipynb`, JSON.stringify({ cells: [], metadata: {} }));

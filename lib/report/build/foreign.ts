@@ -15,8 +15,8 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { KitError } from "../errors.ts";
-import { readWholeFileSync } from "../io/whole_file.ts";
+import { KitError } from "../../errors.ts";
+import { readWholeFileSync } from "../../io/whole_file.ts";
 
 /** The file that marks a folder as a report the kit made (and may replace). */
 export const REPORT_MARKER = ".kit-report";

@@ -12,10 +12,10 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { KitError } from "../errors.ts";
-import { inlineAsset, npmPackageDir } from "../io/npm_package.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
-import { TEX_IGNORE_CLASS } from "../io/escape.ts";
+import { KitError } from "../../errors.ts";
+import { inlineAsset, npmPackageDir } from "../../io/npm_package.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
+import { TEX_IGNORE_CLASS } from "../../io/escape.ts";
 
 /** The pinned KaTeX version. */
 export const KATEX_VERSION = "0.19.1";

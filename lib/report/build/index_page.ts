@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { Headline } from "./headline.ts";
-import { formatCell } from "../plot/table.ts";
-import { escapeHtml, htmlText } from "../io/escape.ts";
+import type { Headline } from "../notebook/headline.ts";
+import { formatCell } from "../../plot/table.ts";
+import { escapeHtml, htmlText } from "../../io/escape.ts";
 
 /** One notebook as the index lists it. */
 export interface IndexEntry {

@@ -7,14 +7,14 @@
  *
  * @module
  */
-import { withKitTempDir } from "../io/temp.ts";
-import type { Figure } from "../plot/figures.ts";
-import { describeFigure, PLOTLY_MIME, withStaticImage } from "../plot/display.ts";
-import { plotlyJsPath } from "../plot/plotlyjs.ts";
-import type { BrowserSession } from "./browser.ts";
-import { offlinePage } from "./browser.ts";
-import { KitError } from "../errors.ts";
-import { writeFileAtomic } from "../io/atomic.ts";
+import { withKitTempDir } from "../../io/temp.ts";
+import type { Figure } from "../../plot/figures.ts";
+import { describeFigure, PLOTLY_MIME, withStaticImage } from "../../plot/display.ts";
+import { plotlyJsPath } from "../../plot/plotlyjs.ts";
+import type { BrowserSession } from "../check/browser.ts";
+import { offlinePage } from "../check/browser.ts";
+import { KitError } from "../../errors.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
 
 /** The parts of an nbformat 4 notebook this module reads and writes. */
 export interface NotebookJson {

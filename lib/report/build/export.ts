@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { isDiskFull } from "../io/atomic.ts";
+import { KitError } from "../../errors.ts";
+import { isDiskFull } from "../../io/atomic.ts";
 import { jupyterPython } from "./execute.ts";
 import { addMaths } from "./maths.ts";
 

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { KitError } from "../errors.ts";
-import { datasetDir, defaultCacheDir, isInstalled } from "../data/paths.ts";
-import type { DatasetName } from "../data/types.ts";
+import { KitError } from "../../errors.ts";
+import { datasetDir, defaultCacheDir, isInstalled } from "../../data/paths.ts";
+import type { DatasetName } from "../../data/types.ts";
 
 /**
  * The corpus folder of `dataset`: `sample` the bundled samples, `real` the fetched corpus (an
@@ -15,7 +15,7 @@ import type { DatasetName } from "../data/types.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { chooseCorpus } from "./systems_corpus.ts";
+ * import { chooseCorpus } from "./corpus.ts";
  * assert.equal(chooseCorpus("wikiqa", "sample").data, "sample");
  * assert.equal(chooseCorpus("wikiqa").chosen, "default");
  * ```

@@ -9,12 +9,12 @@
  *
  * @module
  */
-import { writeFileAtomic } from "../io/atomic.ts";
-import { csvText } from "../io/escape.ts";
-import type { Row } from "../plot/table.ts";
-import type { SystemsReport } from "./systems_report.ts";
-import { reportParts } from "../tasks/registry.ts";
-import type { PartData, ReportPart } from "../tasks/task.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
+import { csvText } from "../../io/escape.ts";
+import type { Row } from "../../plot/table.ts";
+import type { SystemsReport } from "./report.ts";
+import { reportParts } from "../../tasks/registry.ts";
+import type { PartData, ReportPart } from "../../tasks/task.ts";
 
 /** The task parts a report has, each with its data. */
 function partsOf(r: SystemsReport): [ReportPart, PartData][] {
@@ -34,7 +34,7 @@ function csvField(v: string | number | boolean | null | undefined): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { rowsCsv } from "./systems_files.ts";
+ * import { rowsCsv } from "./files.ts";
  * assert.equal(rowsCsv([{ q: 'say "hi", then', v: 0.5 }]), 'q,v\n"say ""hi"", then",0.5\n');
  * // A run name a spreadsheet would run as a formula stays text.
  * assert.equal(rowsCsv([{ system: "=cmd|' /C calc'!A1" }]), "system\n'=cmd|' /C calc'!A1\n");
@@ -54,7 +54,7 @@ export function rowsCsv(rows: readonly Row[]): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { perQuestionCsv } from "./systems_files.ts";
+ * import { perQuestionCsv } from "./files.ts";
  * const csv = perQuestionCsv({ measures: [{ name: "map", label: "MAP", trecEval: "map" }],
  *   systems: [{ name: 'a,"b"', kind: "user", runs: ["/x"], runCount: 1, perQuery: { q1: { map: 1 } } }] } as never);
  * assert.equal(csv, 'system,kind,run,question,map\n"a,""b""",user,/x,q1,1\n');
@@ -92,7 +92,7 @@ export function perQuestionCsv(r: SystemsReport): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { systemsFiles } from "./systems_files.ts";
+ * import { systemsFiles } from "./files.ts";
  * const files = systemsFiles({ spec: { systems: [] }, measures: [], systems: [] } as never);
  * assert.deepEqual(Object.keys(files), ["spec.json", "systems.json"]);
  * assert.deepEqual(JSON.parse(files["systems.json"]).files, ["spec.json", "systems.json"]);
@@ -132,7 +132,7 @@ export async function writeSystemsFiles(r: SystemsReport, dir: string): Promise<
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { reportHeadline } from "./systems_files.ts";
+ * import { reportHeadline } from "./files.ts";
  * const h = reportHeadline({ systems: [
  *   { name: "a", kind: "user", mean: { map: 0.5, recip_rank: 0.6 } },
  *   { name: "b", kind: "baseline", mean: { map: 0.9, recip_rank: 1 } }] } as never);
@@ -181,7 +181,7 @@ export function summarySystems(r: SystemsReport): Record<string, unknown>[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { userText } from "./systems_files.ts";
+ * import { userText } from "./files.ts";
  * const r = { systems: [{ name: "$x^2$", runs: ["/r/a\\b.run"] }], qrcd: { runs: [{ name: "q", kind: "user" }] } };
  * assert.deepEqual(userText(r as never), ["$x^2$", "a\\b.run", "q"]);
  * ```

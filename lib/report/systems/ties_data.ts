@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Qrels, Run } from "../metrics/mod.ts";
-import { analyzeTies, type TieAnalysis } from "../stats/ties.ts";
+import type { Qrels, Run } from "../../metrics/mod.ts";
+import { analyzeTies, type TieAnalysis } from "../../stats/ties.ts";
 
 /** How far a system's MAP and MRR move over the orders of its tied candidates. */
 export interface TieSummary {
@@ -24,7 +24,7 @@ export interface TieSummary {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { tieSummary } from "./systems_ties.ts";
+ * import { tieSummary } from "./ties_data.ts";
  * const qrels = new Map([["q", new Map([["a", 1], ["b", 0]])]]);
  * const run = new Map([["q", new Map([["a", 1], ["b", 1]])]]); // a tie: b first by docno
  * const t = tieSummary("x", qrels, [run]);

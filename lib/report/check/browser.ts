@@ -9,9 +9,9 @@
  */
 import { chromium } from "npm:playwright-core@1.65.1";
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
-import { KitError } from "../errors.ts";
-import { makeKitTempDir, systemTempDir } from "../io/temp.ts";
-import { onInterrupt } from "../io/interrupt.ts";
+import { KitError } from "../../errors.ts";
+import { makeKitTempDir, systemTempDir } from "../../io/temp.ts";
+import { onInterrupt } from "../../io/interrupt.ts";
 import { type Descendant, descendants, killDescendants } from "./process_tree.ts";
 
 /** Where Debian installs Chromium; `$KIT_CHROMIUM` overrides it. */

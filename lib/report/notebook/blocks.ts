@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Displayable, MimeBundle } from "../plot/display.ts";
-import { htmlText } from "../io/escape.ts";
+import type { Displayable, MimeBundle } from "../../plot/display.ts";
+import { htmlText } from "../../io/escape.ts";
 
 /** A warning or note on one run, with its system and file name. */
 export interface RunLine {
