@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { defaultCacheDir, isInstalled } from "../lib/data/paths.ts";
+import { defaultCacheDir, isInstalled, PROJECT_ROOT } from "../lib/data/paths.ts";
 import type { DatasetName } from "../lib/data/types.ts";
 
 /**
@@ -491,4 +491,48 @@ export function blockedOpeningFifo(pid: number): boolean {
     );
   }
   return false;
+}
+
+/** Every `.ts` file under `lib/`, relative to the project root, sorted. */
+export function libFiles(dir = "lib"): string[] {
+  const out: string[] = [];
+  for (const e of Deno.readDirSync(`${PROJECT_ROOT}/${dir}`)) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory) out.push(...libFiles(p));
+    else if (e.name.endsWith(".ts")) out.push(p);
+  }
+  return out.sort();
+}
+
+/** A server of this checkout's `lib/` on 127.0.0.1, as a web server would serve the kit. */
+export function serveLib(): { url: string; close(): Promise<void> } {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const path = decodeURIComponent(new URL(req.url).pathname);
+    if (!path.startsWith("/lib/") || path.includes("..")) {
+      return new Response(null, { status: 404 });
+    }
+    try {
+      const body = await Deno.readFile(`${PROJECT_ROOT}${path}`);
+      const type = path.endsWith(".ts") ? "application/typescript" : "application/octet-stream";
+      return new Response(body, { headers: { "content-type": type } });
+    } catch {
+      return new Response(null, { status: 404 });
+    }
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    async close() {
+      await server.shutdown();
+      // What Deno cached of this server's modules (its port is not used again).
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["info", "--json"],
+        stdout: "piped",
+      }).output();
+      const { modulesCache, typescriptCache } = JSON.parse(new TextDecoder().decode(out.stdout));
+      for (const dir of [modulesCache, typescriptCache]) {
+        const port = server.addr.port;
+        await Deno.remove(`${dir}/http/127.0.0.1_PORT${port}`, { recursive: true }).catch(() => {});
+      }
+    },
+  };
 }

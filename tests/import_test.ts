@@ -5,17 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { PROJECT_ROOT } from "../lib/data/paths.ts";
-
-/** Every `.ts` file under `lib/`, as paths relative to the project root. */
-function libFiles(dir = "lib"): string[] {
-  const out: string[] = [];
-  for (const e of Deno.readDirSync(`${PROJECT_ROOT}/${dir}`)) {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory) out.push(...libFiles(p));
-    else if (e.name.endsWith(".ts")) out.push(p);
-  }
-  return out.sort();
-}
+import { libFiles, serveLib } from "./helpers.ts";
 
 /** The specifiers a file imports or re-exports, statically or with `import("...")`. */
 function specifiers(text: string): string[] {
@@ -110,36 +100,8 @@ console.log(JSON.stringify({ questions: questions.length, map: r.summary.map, fi
   }
 });
 
-/** Serves `lib/` of this checkout on 127.0.0.1 (a free port), as a web server would serve the kit. */
-function serveLib(): { url: string; server: Deno.HttpServer<Deno.NetAddr> } {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const path = decodeURIComponent(new URL(req.url).pathname);
-    if (!path.startsWith("/lib/") || path.includes("..")) {
-      return new Response(null, { status: 404 });
-    }
-    try {
-      const body = await Deno.readFile(`${PROJECT_ROOT}${path}`);
-      const type = path.endsWith(".ts") ? "application/typescript" : "application/octet-stream";
-      return new Response(body, { headers: { "content-type": type } });
-    } catch {
-      return new Response(null, { status: 404 });
-    }
-  });
-  return { url: `http://127.0.0.1:${server.addr.port}`, server };
-}
-
-/** Removes what Deno cached of the modules fetched from `origin` (this test's server). */
-async function forgetRemote(port: number): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
-    .output();
-  const { modulesCache, typescriptCache } = JSON.parse(new TextDecoder().decode(out.stdout));
-  for (const dir of [modulesCache, typescriptCache]) {
-    await Deno.remove(`${dir}/http/127.0.0.1_PORT${port}`, { recursive: true }).catch(() => {});
-  }
-}
-
 Deno.test("import: a script imports the kit by http URL, with no config, and evaluates", async () => {
-  const { url, server } = serveLib();
+  const { url, close } = serveLib();
   const dir = await Deno.makeTempDir({ prefix: "kit-url-" });
   try {
     await Deno.writeTextFile(`${dir}/q.qrels`, "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n");
@@ -181,9 +143,8 @@ console.log(JSON.stringify({ memory, files, samples }));
     );
     assert.match(got.samples, new RegExp(`imported from ${url}/`));
   } finally {
-    await server.shutdown();
+    await close();
     await Deno.remove(dir, { recursive: true });
-    await forgetRemote(server.addr.port);
   }
 });
 

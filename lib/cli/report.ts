@@ -24,7 +24,7 @@ import { resolvePath } from "../io/path.ts";
 import { buildReport } from "../report/build/build.ts";
 import { runWays, specFromFlags } from "../report/systems/spec.ts";
 import { reportParts } from "../tasks/registry.ts";
-import { familySizeText, NOT_TESTED } from "../report/systems/tables.ts";
+import { NOT_TESTED, testName } from "../stats/family.ts";
 import { formatP } from "../stats/p_value.ts";
 import { measureLabel, PROTOCOL_MEASURES } from "../metrics/mod.ts";
 
@@ -82,6 +82,13 @@ export const reportCommand: Command = {
       help: "the two systems of the error analysis (default: your two best; with one system, " +
         "it against the strongest kit baseline that is not the same model)",
     },
+    {
+      name: "family",
+      value: "all|mine|baseline:NAME",
+      help: "the family of tests, chosen before reading the results: all (the default: your " +
+        "systems among themselves and each against each kit baseline), mine (your systems " +
+        "among themselves), baseline:NAME (each of yours against NAME, m = k - 1)",
+    },
     BACKEND_OPTION,
     {
       name: "no-baselines",
@@ -130,6 +137,7 @@ export const reportCommand: Command = {
       split: str(p, "split"),
       filter: str(p, "filter"),
       compare: str(p, "compare"),
+      family: str(p, "family"),
       data,
       baselines: p.values["no-baselines"] !== true,
     }, callerDir());
@@ -174,26 +182,23 @@ export const reportCommand: Command = {
         ).join(" ");
       console.log(`system ${JSON.stringify(s.name)}: ${numbers}`);
     }
-    // The family's MAP rows: the difference, its interval at the family's level, raw and
-    // adjusted p; a pair identical on every question is named, untested, outside m.
+    // The family's MAP rows, one per distinct test: the difference, its interval at the
+    // family's level, raw and adjusted p, the family and m; identical pairs named, untested.
     const f = r.significance;
     if (f) {
       const m = f.sizes?.map ?? f.size;
-      console.log(`family of tests: ${familySizeText(f, measureLabel)}; MAP (m = ${m}):`);
-      for (const [a, b] of f.pairs) {
-        const t = f.tests.find((t) => t.measure === "map" && t.a === a && t.b === b);
-        const pair = `${measureLabel("map")} ${JSON.stringify(a)} - ${JSON.stringify(b)}: `;
-        if (!t) {
-          if (f.identical?.some((t) => t.measure === "map" && t.a === a && t.b === b)) {
-            console.log(`${pair}${NOT_TESTED}, not counted in m`);
-          }
-          continue;
-        }
+      console.log(`family of tests: ${f.description} (${f.choice}); MAP (m = ${m}):`);
+      for (const t of f.tests.filter((t) => t.measure === "map")) {
         console.log(
-          `${pair}${t.difference.toFixed(4)} [${t.lower.toFixed(4)}, ${t.upper.toFixed(4)}] ` +
-            `(${+((f.levels?.map ?? f.level) * 100).toFixed(2)}%), p ${formatP(t.p)}, ` +
-            `adjusted (x${m}) ${formatP(t.pAdjusted)}${t.significant ? ": significant" : ""}`,
+          `${measureLabel("map")} ${testName(t)}: ${t.difference.toFixed(4)} ` +
+            `[${t.lower.toFixed(4)}, ${t.upper.toFixed(4)}] ` +
+            `(${+((f.levels?.map ?? f.level) * 100).toFixed(2)}%), t ${t.t.toFixed(3)}, ` +
+            `df ${t.df}, p ${formatP(t.p)}, adjusted (x${m}, ${f.choice}) ${formatP(t.pAdjusted)}` +
+            (t.significant ? ": significant" : ""),
         );
+      }
+      for (const t of f.identical.filter((t) => t.measure === "map")) {
+        console.log(`${measureLabel("map")} ${t.a} – ${t.b}: ${NOT_TESTED}, not counted in m`);
       }
     }
     if (r.pdf && r.pdfCheck) {

@@ -24,7 +24,7 @@ import {
   toLatex,
   toMarkdown,
 } from "../stats/mod.ts";
-import { identicalLines } from "../stats/family.ts";
+import { identicalLines, sameTestLines, sameTestsOf } from "../stats/family.ts";
 import type { Command } from "./command.ts";
 import {
   COMPLETE_OPTION,
@@ -176,6 +176,11 @@ export const compareCommand: Command = {
     const identical = table.pairs.filter((p) => p.identical);
     for (const line of identicalLines({ measures: table.measures, identical }, measureLabel)) {
       console.error(`warning: ${line}`);
+    }
+    // Pairs of systems identical side by side are one test, counted once in m: said per test.
+    const tests = sameTestsOf(table.pairs);
+    for (const line of sameTestLines({ measures: table.measures, tests }, measureLabel)) {
+      console.error(`note: ${line}`);
     }
     const text = format === "md"
       ? toMarkdown(table)

@@ -124,7 +124,9 @@ function restoreAdvice(fetch: string): string {
 }
 
 /**
- * Reads a corpus's install marker; undefined when `dir` has none for `dataset`.
+ * Reads a corpus's install marker; undefined when `dir` has none for `dataset`. A damaged one
+ * is an error naming `fetch`, the command that writes it again (default: `data fetch` into
+ * `dir`).
  *
  * @example
  * ```ts
@@ -136,6 +138,7 @@ function restoreAdvice(fetch: string): string {
 export function readInstallMarker(
   dataset: DatasetName,
   dir: string,
+  fetch = `deno task data fetch ${dataset} --dir ${dir}`,
 ): InstallMarkerData | undefined {
   const path = installMarker(dir, dataset);
   let text: string;
@@ -153,7 +156,7 @@ export function readInstallMarker(
     return data;
   } catch {
     throw new KitError(
-      `the install marker is damaged; run 'deno task data fetch ${dataset}' to check the ` +
+      `the install marker is damaged; run '${fetch}' to check the ` +
         "files and write it again",
       { file: path },
     );
@@ -178,7 +181,7 @@ export function verifyInstalled(
   dir: string,
   fetch = `deno task data fetch ${dataset} --dir ${dir}`,
 ): string[] {
-  const marker = readInstallMarker(dataset, dir);
+  const marker = readInstallMarker(dataset, dir, fetch);
   if (!marker) return [];
   // The user's stamp cache is read only when a stamp differs (most calls: none does).
   let cachedStamps: StampCache | undefined;

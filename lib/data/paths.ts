@@ -27,8 +27,8 @@ export function defaultCacheDir(): string {
     kitFolder(
       "data/cache",
       "corpus cache",
-      "set QA_KIT_DATA_DIR to a folder for the corpora (deno task data fetch --dir DIR fills " +
-        "one), or import the kit by path",
+      `set QA_KIT_DATA_DIR to a folder for the corpora (fill one with '${fetchByUrl("all")}'), ` +
+        "or import the kit by path",
     );
 }
 
@@ -73,8 +73,8 @@ let corpusNoted = false;
  * ```
  */
 export function datasetDir(dataset: DatasetName, dir?: string): string {
-  if (dir === "samples") return samplesDir();
-  const chosen = dir ?? (isInstalled(dataset) ? defaultCacheDir() : samplesDir());
+  if (dir === "samples") return samplesDir(dataset);
+  const chosen = dir ?? (isInstalled(dataset) ? defaultCacheDir() : samplesDir(dataset));
   if (chosen !== SAMPLES_DIR) {
     const fetch = `deno task data fetch ${dataset}${dir === undefined ? "" : ` --dir ${dir}`}`;
     // One line at most per process about the corpus check (a copied checkout touches them all).
@@ -87,11 +87,19 @@ export function datasetDir(dataset: DatasetName, dir?: string): string {
 }
 
 /** The samples folder, or the clear error when the kit was imported by URL. */
-function samplesDir(): string {
+function samplesDir(dataset: DatasetName): string {
   return kitFolder(
     "data/samples",
     "bundled samples",
-    "pass a folder holding the corpus (dir: ..., filled by deno task data fetch --dir), or " +
+    `pass a folder holding the corpus (dir: DIR, filled by '${fetchByUrl(dataset)}'), or ` +
       "import the kit by path",
   );
+}
+
+/**
+ * The command that fetches `what` (a corpus or `all`) into a folder `DIR` when the kit was
+ * imported by URL: no checkout, so no `deno task`; its command line runs from the same URL.
+ */
+function fetchByUrl(what: string): string {
+  return `deno run -A ${PROJECT_ROOT}/lib/cli/main.ts data fetch ${what} --dir DIR`;
 }

@@ -9,7 +9,7 @@
  */
 import { KitError } from "../errors.ts";
 import { defaultCacheDir, isInstalled } from "../data/paths.ts";
-import { testFamily } from "../stats/family.ts";
+import { familyPairs, sameTestLines, testFamily } from "../stats/family.ts";
 import { signTest } from "../stats/sign_test.ts";
 import { QQA23_SPLITS, type Qqa23Split, qqa23SplitFiles } from "./load.ts";
 import { evaluateQqa23, type Qqa23Evaluation } from "./official.ts";
@@ -140,10 +140,8 @@ export async function qqa23Report(
   ]));
   const users = systems.filter((s) => s.kind === "user").map((s) => s.name);
   const baselines = systems.filter((s) => s.kind === "baseline").map((s) => s.name);
-  const pairs: [string, string][] = [
-    ...users.flatMap((a, i) => users.slice(i + 1).map((b): [string, string] => [a, b])),
-    ...users.flatMap((a) => baselines.map((b): [string, string] => [a, b])),
-  ];
+  // As answer selection's default family: your runs among themselves and against each baseline.
+  const pairs = familyPairs(users, baselines, "all");
   const family = pairs.length ? testFamily(values, pairs, names) : undefined;
   for (const i of family?.identical ?? []) {
     log(
@@ -151,6 +149,7 @@ export async function qqa23Report(
         `(${i.measure}): one system under two names, not tested and not counted in m`,
     );
   }
+  for (const line of family ? sameTestLines(family, (m) => m) : []) log(`note: ${line}`);
   const identical = (a: string, b: string) =>
     family?.identical.some((i) =>
       i.measure === "map_cut_10" && ((i.a === a && i.b === b) || (i.a === b && i.b === a))
@@ -209,6 +208,10 @@ export async function qqa23Report(
             a: t.a,
             b: t.b,
             difference: t.difference,
+            t: t.t,
+            df: t.df,
+            effectSize: t.effectSize,
+            same: t.same,
             lower: t.lower,
             upper: t.upper,
             p: t.p,

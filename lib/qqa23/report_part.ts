@@ -18,6 +18,7 @@ import { checkSystemName, parseSystemArg } from "../report/systems/spec_names.ts
 import { isFile, resolvePath } from "../io/path.ts";
 import { loadExport } from "../tasks/load.ts";
 import type { PartData, PartSpec, ReportPart } from "../tasks/task.ts";
+import { testName } from "../stats/family.ts";
 
 /** The Qur'an QA 2023 part of a resolved spec. */
 export interface Qqa23Spec {
@@ -96,6 +97,12 @@ export interface Qqa23ReportData {
       a: string;
       b: string;
       difference: number;
+      /** The paired t statistic, its degrees of freedom, and d_z (FamilyTest's). */
+      t: number;
+      df: number;
+      effectSize: number;
+      /** The other pairs this test stands for (runs identical on every question). */
+      same: [string, string][];
       lower: number;
       upper: number;
       p: number;
@@ -338,9 +345,12 @@ export const QQA23_REPORT: ReportPart = {
         items.push(
           table(
             f.tests.map((t) => ({
-              pair: `${t.a} – ${t.b}`,
+              pair: testName(t),
               measure: label(t.measure),
               difference: t.difference,
+              t: t.t,
+              df: t.df,
+              "effect size (d_z)": t.effectSize,
               [`interval (${+(f.level * 100).toFixed(2)}%)`]: `[${fmt(t.lower)}, ${fmt(t.upper)}]`,
               p: t.p,
               [`adjusted p (x${f.size})`]: t.pAdjusted,
@@ -349,7 +359,8 @@ export const QQA23_REPORT: ReportPart = {
             {
               caption: `The family: paired t over the ${q.judged} judged questions' complete-` +
                 "protocol values, each of your runs against each other and against the kit's " +
-                `BM25, Bonferroni over the ${f.size} pair(s) of a measure tested`,
+                `BM25, Bonferroni over the ${f.size} distinct test(s) of a measure (runs ` +
+                "identical on every question are one run: their pairs with a third are one test)",
             },
           ),
         );

@@ -59,6 +59,8 @@ export async function scoreQqa23(request: ScoreRequest): Promise<void> {
       lexical ? "over the collection" : "(BM25's passages re-ranked)"
     } by ` +
       `${request.model} in ${((performance.now() - t0) / 1000).toFixed(1)} s${abstained} ` +
-      `(evaluate with: ./kit eval qqa23 ${request.split} ${request.out})`,
+      `(evaluate with: ./kit eval qqa23 ${request.split} ${request.out}${
+        request.dir === undefined ? "" : ` --dir ${request.dir}`
+      })`,
   );
 }

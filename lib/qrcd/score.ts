@@ -21,9 +21,13 @@ export async function scoreQrcd(request: ScoreRequest): Promise<void> {
     batchSize: request.integer("batch-size", 1),
   });
   await writeSpanRun(request.out, run, { force: request.force });
+  // The command that scores it: the split's gold by name (test's is published without answers,
+  // so there a file of gold records), from the corpus folder the run was read from.
+  const gold = request.split === "test" ? "GOLD.jsonl" : request.split;
+  const dir = request.dir === undefined ? "" : ` --dir ${request.dir}`;
   console.error(
     `${request.out}: ${run.size} QRCD records read by ${request.model} in ${
       ((performance.now() - t0) / 1000).toFixed(1)
-    } s (evaluate with: deno task eval qrcd GOLD ${request.out})`,
+    } s (evaluate with: ./kit eval qrcd ${gold} ${request.out}${dir})`,
   );
 }

@@ -13,7 +13,10 @@
  * two names) is not tested on it, as in the report's family (`testFamily`): the t statistic is
  * 0 / 0 and a randomization test's p = 1 is vacuous, so the pair gets no p (`identical`), and
  * the correction runs over that measure's other pairs only (counting a p that can never be a
- * false discovery would only raise the others' adjusted p).
+ * false discovery would only raise the others' adjusted p). Systems identical on every query of
+ * a measure are one system for its correction (`pairRoles`, as in `testFamily`): pairs that join
+ * the same two such classes (a - b and acopy - b) are one test, counted once among the p-values
+ * adjusted; the first is tested, the others (`sameAs`) share its p and adjusted p.
  *
  * @module
  */
@@ -33,7 +36,7 @@ import { formatFixedC } from "../metrics/c_printf.ts";
 import { formatP } from "./p_value.ts";
 import { csvText, latexText, markdownText } from "../io/escape.ts";
 import { labelLegend, measureLabel } from "../metrics/protocol_measures.ts";
-import { NOT_TESTED, SAME_VALUE } from "./family.ts";
+import { NOT_TESTED, pairRoles, sameValues } from "./family.ts";
 
 /** Per-query values of one system: query id to (measure name to value), like `EvalResult.perQuery`. */
 export type PerQueryValues = Map<string, Record<string, number>>;
@@ -101,6 +104,13 @@ export interface PairResult {
    * counted among the pairs the measure's p-values are adjusted over.
    */
   identical: boolean;
+  /**
+   * The pair tested in this one's place, as listed in `pairs`: each of this pair's systems is
+   * identical on every query of the measure to one of that pair's, so they are one test,
+   * counted once among the p-values adjusted. This pair shows that test's p and adjusted p;
+   * its `meanDifference` and `betterThan` letters are its own. Absent when it is its own test.
+   */
+  sameAs?: [string, string];
 }
 
 /** The result of {@link compareSystems}. */
@@ -199,15 +209,10 @@ export function compareSystems(
   const labels = names.map((_, i) => label(i));
   const cells: ComparisonTable["cells"] = {};
   for (const n of names) cells[n] = {};
-  // Every test of every measure: the randomization tests then share one pass over the draws.
-  type Test = {
-    measure: string;
-    a: string;
-    b: string;
-    values: Float64Array[];
-    diffs: Float64Array;
-  };
-  const tests: (Test & { sum: number })[] = [];
+  // Every pair of every measure, with the pair tested in its place (its own index when it is
+  // a test; -1 identical): the randomization tests then share one pass over the draws.
+  type Test = { measure: string; a: string; b: string; values: Float64Array[]; sum: number };
+  const tests: (Test & { diffs: Float64Array; test: number })[] = [];
   for (const m of measures) {
     const byName = new Map(names.map((n) => [n, values(n, m)]));
     for (const n of names) {
@@ -218,34 +223,37 @@ export function compareSystems(
         ...(options.bootstrap ? { ci: bootstrapCI(v, { ...options.bootstrap, seed }) } : {}),
       };
     }
-    for (let i = 0; i < names.length; i++) {
-      for (let j = i + 1; j < names.length; j++) {
-        const a = byName.get(names[i])!, b = byName.get(names[j])!;
-        const diffs = new Float64Array(n);
-        let sum = 0;
-        for (let q = 0; q < n; q++) {
-          diffs[q] = a[q] - b[q];
-          sum += diffs[q];
-        }
-        tests.push({ measure: m, a: names[i], b: names[j], values: [a, b], diffs, sum });
+    const pairs = names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b] as const));
+    const roles = pairRoles(pairs, (x, y) => sameValues(byName.get(x)!, byName.get(y)!));
+    const first = tests.length;
+    pairs.forEach(([a, b], k) => {
+      const va = byName.get(a)!, vb = byName.get(b)!;
+      const diffs = new Float64Array(n);
+      let sum = 0;
+      for (let q = 0; q < n; q++) {
+        diffs[q] = va[q] - vb[q];
+        sum += diffs[q];
       }
-    }
+      const role = roles[k];
+      const test = role === "identical" ? -1 : first + role.test;
+      tests.push({ measure: m, a, b, values: [va, vb], diffs, sum, test });
+    });
   }
+  const run = tests.filter((t, k) => t.test === k);
+  const at = new Map(run.map((t, j) => [t, j])); // a test's place in run and pValues
   const exact = test === "randomization" && n <= 30 && 2 ** n <= trials;
   const pValues = test === "ttest"
-    ? tests.map((t) => pairedTTest(t.values[0], t.values[1]).p)
+    ? run.map((t) => pairedTTest(t.values[0], t.values[1]).p)
     : exact
-    ? tests.map((t) => exactSignFlipCount(t.diffs) / 2 ** n)
-    : signFlipCounts(tests.map((t) => t.diffs), { trials, seed }).map((c) =>
-      (c + 1) / (trials + 1)
-    );
+    ? run.map((t) => exactSignFlipCount(t.diffs) / 2 ** n)
+    : signFlipCounts(run.map((t) => t.diffs), { trials, seed }).map((c) => (c + 1) / (trials + 1));
   const pairs: PairResult[] = [];
   for (const m of measures) {
-    const measurePairs: (Omit<PairResult, "p" | "pAdjusted" | "significant"> & { p: number })[] =
-      [];
-    tests.forEach((t, k) => {
-      if (t.measure !== m) return;
-      measurePairs.push({
+    const tested = run.filter((t) => t.measure === m);
+    const adjusted = adjustPValues(tested.map((t) => pValues[at.get(t)!]), correction);
+    for (const t of tests) {
+      if (t.measure !== m) continue;
+      const pair = {
         measure: m,
         a: t.a,
         b: t.b,
@@ -253,25 +261,27 @@ export function compareSystems(
         ...(options.bootstrap
           ? { ci: pairedBootstrapCI(t.values[0], t.values[1], { ...options.bootstrap, seed }) }
           : {}),
-        p: pValues[k],
-        identical: t.diffs.every((d) => Math.abs(d) <= SAME_VALUE),
-      });
-    });
-    const tested = measurePairs.filter((p) => !p.identical);
-    const adjusted = adjustPValues(tested.map((p) => p.p), correction);
-    measurePairs.forEach((p) => {
-      if (p.identical) {
-        pairs.push({ ...p, p: null, pAdjusted: null, significant: false });
-        return;
+      };
+      if (t.test < 0) {
+        pairs.push({ ...pair, p: null, pAdjusted: null, significant: false, identical: true });
+        continue;
       }
-      const pAdjusted = adjusted[tested.indexOf(p)];
+      const of = tests[t.test];
+      const pAdjusted = adjusted[tested.indexOf(of)];
       const significant = pAdjusted <= alpha;
-      pairs.push({ ...p, pAdjusted, significant });
-      if (significant && p.meanDifference !== 0) {
-        const [winner, loser] = p.meanDifference > 0 ? [p.a, p.b] : [p.b, p.a];
+      pairs.push({
+        ...pair,
+        p: pValues[at.get(of)!],
+        pAdjusted,
+        significant,
+        identical: false,
+        ...(of === t ? {} : { sameAs: [of.a, of.b] as [string, string] }),
+      });
+      if (significant && pair.meanDifference !== 0) {
+        const [winner, loser] = pair.meanDifference > 0 ? [t.a, t.b] : [t.b, t.a];
         cells[winner][m].betterThan.push(labels[names.indexOf(loser)]);
       }
-    });
+    }
     for (const n of names) cells[n][m].betterThan.sort();
   }
   return {
@@ -333,9 +343,7 @@ function pCell(p: number | null): string {
 }
 
 /** Fixed decimals rounded like C's printf (as trec_eval's output), not like toFixed. */
-function fmt(x: number, digits: number): string {
-  return formatFixedC(x, digits);
-}
+const fmt = formatFixedC;
 
 /** Options of the exports. */
 export interface ExportOptions {
@@ -356,7 +364,13 @@ function caption(t: ComparisonTable, name: (s: string) => string = (s) => s): st
   const named = identical.map((p) => `${measureLabel(p.measure)} "${name(p.a)}" - "${name(p.b)}"`)
     .join("; ");
   const sizes = t.measures.map((m) =>
-    `${measureLabel(m)} ${t.pairs.filter((p) => p.measure === m && !p.identical).length}`
+    `${measureLabel(m)} ${
+      t.pairs.filter((p) => p.measure === m && !p.identical && !p.sameAs).length
+    }`
+  );
+  const pair = (a: string, b: string) => `"${name(a)}" - "${name(b)}"`;
+  const same = t.pairs.flatMap((p) =>
+    p.sameAs ? [`${measureLabel(p.measure)} ${pair(p.a, p.b)} as ${pair(...p.sameAs)}`] : []
   );
   return `${t.numQ} queries; ${t.testDetail}. ${t.hypothesis}. p adjusted: ` +
     (t.correction === "none"
@@ -364,9 +378,13 @@ function caption(t: ComparisonTable, name: (s: string) => string = (s) => s): st
       : `${t.correction === "holm" ? "Holm" : "Bonferroni"}'s correction over the ` +
         (identical.length === 0
           ? `${pairs} pairs of each measure`
-          : `pairs of each measure tested (m: ${sizes.join(", ")})`)) +
+          : `distinct tests of each measure (m: ${sizes.join(", ")})`)) +
     `; letters mark systems significantly worse (p adjusted <= ${t.alpha}); best in bold.` +
     (identical.length === 0 ? "" : ` ${named}: ${NOT_TESTED}, no p, not counted in m.`) +
+    (same.length === 0
+      ? ""
+      : ` ${same.join("; ")}: the same test (systems identical on every question), its p ` +
+        "shared, counted once in m.") +
     (legend ? ` Measures in trec_eval's names: ${legend}.` : "");
 }
 

@@ -15,16 +15,23 @@ export { adjustPValues, bonferroni, holm } from "./significance.ts";
 export type { BootstrapOptions, ConfidenceInterval, Correction } from "./significance.ts";
 export type { PairedTestResult, RandomizationOptions } from "./significance.ts";
 export type { RandomizationResult, TTestResult } from "./significance.ts";
-// The family of pairs a researcher asks about (paired t, Bonferroni, intervals that agree);
-// wins, losses and ties with the sign test.
-export { identicalSystems, testFamily } from "./family.ts";
+// The family of pairs a researcher asks about (paired t, Bonferroni, intervals that agree; one
+// test per question asked: systems identical on every question are one system), the family
+// chosen on purpose (all, mine, baseline:NAME) and how it moves the decisions; wins, losses
+// and ties with the sign test.
+export { identicalLines, identicalSystems, testFamily, testName } from "./family.ts";
+export { pairRoles, sameTestLines, sameTestsOf, sameValues } from "./family.ts";
 export type {
   Family,
   FamilyTest,
   IdenticalPair,
   IdenticalPairs,
   IdenticalSystems,
+  PairRole,
+  SameTests,
 } from "./family.ts";
+export { familyDescription, familyPairs, otherReadings, parseFamily } from "./family.ts";
+export type { FamilyChoice, OtherReading } from "./family.ts";
 export { signTest } from "./sign_test.ts";
 // How every p is printed (4 decimals as C rounds them, exponent form below 1e-4).
 export { formatP, isPValueColumn, P_EXPONENT_BELOW } from "./p_value.ts";

@@ -152,7 +152,8 @@ Deno.test("evaluate on a .ref-numbered run: the refusal names renumberRun, which
     () => evaluate(qrels, ref, ["map"], { warn: false }),
     (e: Error) =>
       /no query has both results and relevance judgments/.test(e.message) &&
-      /numbered like WikiQA's \.ref files .* renumberRun\(run, split\) maps it/.test(e.message),
+      /numbered like WikiQA's \.ref files .* `renumberRun\(run, await loadSplit\("wikiqa", "test"\)\)\.run` maps it/
+        .test(e.message),
   );
   // Ids that are not numbers: no such hint.
   assert.throws(

@@ -26,7 +26,8 @@ import { bar } from "../../lib/plot/figures.ts";
 import { compareSystems, toCsv, toLatex, toMarkdown } from "../../lib/stats/compare.ts";
 import { rowsCsv } from "../../lib/report/systems/files.ts";
 import { evaluate, formatCsv } from "../../lib/metrics/mod.ts";
-import { identicalBlock, note, warningsBlock } from "../../lib/report/systems/tables.ts";
+import { framedList } from "../../lib/report/systems/tables.ts";
+import { note, warningsBlock } from "../../lib/report/notebook/blocks.ts";
 import { headlineBundle } from "../../lib/report/notebook/headline.ts";
 import { indexHtml } from "../../lib/report/build/index_page.ts";
 import type { Displayable } from "../../lib/plot/display.ts";
@@ -300,7 +301,7 @@ Deno.test("tables (HTML, Markdown), notes, blocks, headline, index page: the str
 
       checkHtml(bundleHtml(note(`best: ${s}.`)), s, "note");
       checkHtml(bundleHtml(warningsBlock([{ system: s, file: s, text: s }])), s, "warnings");
-      checkHtml(bundleHtml(identicalBlock([s])), s, "identical");
+      checkHtml(bundleHtml(framedList("Identical systems", [s])), s, "identical");
       const h = headlineBundle({ title: s, numbers: { "best system": s } });
       checkHtml(h["text/html"] as string, s, "headline");
       const index = indexHtml([{

@@ -8,7 +8,12 @@
 import assert from "node:assert/strict";
 import { buildReport } from "../../lib/report/build/build.ts";
 import { launchBrowser } from "../../lib/report/check/browser.ts";
-import { checkPage, checkStaticImages, pageOk, pageProblems } from "../../lib/report/check/check.ts";
+import {
+  checkPage,
+  checkStaticImages,
+  pageOk,
+  pageProblems,
+} from "../../lib/report/check/check.ts";
 
 const resources = { sanitizeResources: false, sanitizeOps: false };
 

@@ -81,7 +81,7 @@ realDataTest(
     }
     assert.throws(
       () => evaluate(qrels, raw, ["map"], { warn: false }),
-      /no query has both results.*numbered like WikiQA's \.ref files.*renumberRun\(run, split\)/,
+      /no query has both results.*numbered like WikiQA's \.ref files.*renumberRun\(run, await loadSplit\("wikiqa", "test"\)\)\.run/,
     );
     const kit = queryValues(qrels, checked.run, PROTOCOL_MEASURES.map((m) => m.trecEval), {
       complete: true,

@@ -11,9 +11,10 @@ import { SAMPLES_DIR } from "../../lib/data/paths.ts";
 import { bootstrapCI, DEFAULT_BOOTSTRAP_SAMPLES } from "../../lib/stats/significance.ts";
 import { evaluateSystems } from "../../lib/report/systems/report.ts";
 import { sectionItems } from "../../lib/report/systems/show.ts";
-import { familyRows, NOT_TESTED } from "../../lib/report/systems/tables.ts";
+import { familyRows } from "../../lib/report/systems/sections/significance.ts";
+import { NOT_TESTED } from "../../lib/stats/family.ts";
 import { pairOutcomes } from "../../lib/report/systems/pair_data.ts";
-import { identicalSystems } from "../../lib/stats/family.ts";
+import { identicalSystems, testName } from "../../lib/stats/family.ts";
 import { DISPLAY, type Displayable } from "../../lib/plot/display.ts";
 
 const SAMPLE_RUN = `${SAMPLES_DIR}/runs/wikiqa-test.run`;
@@ -240,11 +241,18 @@ Deno.test("evaluateSystems: a system identical to another on every question is n
     assert.equal(f.pairs.length, 3 + 3 * 2);
     const same = identicalSystems(f).map((p) => `${p.a} = ${p.b} ${p.everyMeasure}`);
     assert.deepEqual(same, ["mine = mine again true", "bm25 again = BM25 (kit) true"]);
-    // m: the 9 pairs asked less the 2 identical ones, on every measure; Bonferroni over 7.
-    assert.deepEqual(Object.values(f.sizes), f.measures.map(() => 7));
-    assert.equal(f.size, 7);
-    assert.equal(f.tests.length, 7 * f.measures.length);
-    for (const t of f.tests) assert.equal(t.pAdjusted, Math.min(1, 7 * t.p));
+    // m: the 9 pairs asked are 3 systems ({mine, mine again}, {bm25 again, BM25 (kit)},
+    // ltr (kit)) once the identical ones are one: 3 distinct tests, Bonferroni over 3.
+    assert.deepEqual(Object.values(f.sizes), f.measures.map(() => 3));
+    assert.equal(f.size, 3);
+    assert.equal(f.tests.length, 3 * f.measures.length);
+    for (const t of f.tests) assert.equal(t.pAdjusted, Math.min(1, 3 * t.p));
+    const map = f.tests.filter((t) => t.measure === "map");
+    assert.deepEqual(map.map((t) => testName(t)), [
+      "mine = mine again – bm25 again = BM25 (kit)",
+      "mine = mine again – ltr (kit)",
+      "bm25 again – ltr (kit)",
+    ]);
     // Said on stderr, on the page (the note beside m, a block naming the two, the rows).
     assert.ok(
       logged.includes(
@@ -253,19 +261,25 @@ Deno.test("evaluateSystems: a system identical to another on every question is n
       ),
       logged.join("\n"),
     );
-    const text = sectionItems(report, "significance").map((d) =>
+    // The notes and tables (the figures after them: one per tested pair of MAP).
+    const items = sectionItems(report, "significance");
+    const text = items.filter((d) => DISPLAY in d).map((d) =>
       String((d as Displayable)[DISPLAY]()["text/plain"])
     );
+    assert.equal(items.length - text.length, 3);
     assert.match(
       text[0],
-      /^The family: 7 pair\(s\) per measure \(2 identical pair\(s\) not tested, not counted in m\)/,
+      /^The family: all pairs involving your systems \('all'\), m = 3 distinct tests per measure/,
     );
     assert.match(text[1], /Identical systems:\n- "mine" and "mine again" are identical/);
+    assert.match(text[2], /One test asked several times:\n- the pairs "mine" – "bm25 again", /);
     const rows = familyRows(report).filter((r) => r.measure === "MAP");
     const row = rows.find((r) => r.A === "mine" && r.B === "mine again")!;
-    assert.equal(row["p adjusted (x7)"], "");
-    assert.equal(row[Object.keys(row).find((k) => k.endsWith("interval"))!], NOT_TESTED);
-    assert.equal(rows.length, 9);
+    assert.equal(row["p adjusted (x m)"], "");
+    assert.equal(row.interval, NOT_TESTED);
+    // 3 distinct tests and the 2 identical pairs, each shown once; every verdict names m.
+    assert.equal(rows.length, 5);
+    assert.deepEqual(rows.map((r) => [r.family, r.m]), rows.map(() => ["all", 3]));
   } finally {
     await Deno.remove(folder, { recursive: true });
   }
@@ -292,11 +306,10 @@ Deno.test("evaluateSystems: every pair identical (m = 0): the page says no test,
     );
     const rows = familyRows(report);
     assert.equal(rows.length, f.measures.length);
-    assert.deepEqual(Object.keys(rows[0]).filter((k) => /^p adjusted|interval$/.test(k)), [
-      "interval",
-      "p adjusted",
-    ]);
-    assert.equal(rows[0].interval, NOT_TESTED);
+    assert.deepEqual(
+      rows.map((r) => [r.interval, r.level, r.p]),
+      rows.map(() => [NOT_TESTED, "", ""]),
+    );
   } finally {
     await Deno.remove(folder, { recursive: true });
   }

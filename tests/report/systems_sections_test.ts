@@ -33,7 +33,7 @@ Deno.test("notebook 00: the spec cell, then one Markdown and one showSection cel
   assert.equal(title.cell_type, "markdown");
   // The protocol's introduction: on a page with answer-selection results only.
   assert.deepEqual(intro.metadata.tags, ["answer-selection"]);
-  assert.match(text(intro.source), /^Your answer-selection systems judged under the protocol/);
+  assert.match(text(intro.source), /^Your answer-selection systems judged as TANDA/);
   // What only a reader who opened the notebook alone needs (the report leaves it out).
   assert.deepEqual(alone.metadata.tags, ["standalone"]);
   assert.match(text(alone.source), /Opened here, the\s+page evaluates the spec of the next cell/);

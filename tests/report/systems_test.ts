@@ -273,12 +273,26 @@ Deno.test({
       assert.ok((await Deno.stat(`${dir}/out/${scored.runs[0]}`)).isFile);
       // The files: the spec, the report (what page 00 rendered), CSV views of it.
       const written = JSON.parse(await Deno.readTextFile(`${dir}/out/systems.json`));
-      assert.deepEqual(written.files, [
+      const figures = written.files.filter((f: string) => f.startsWith("figures/"));
+      assert.deepEqual(written.files.slice(0, written.files.length - figures.length), [
         "spec.json",
         "systems.json",
         "per-question.csv",
+        "systems.tex",
+        "systems.md",
         "pair-differences.csv",
       ]);
+      // One SVG per tested pair of MAP, drawn by the build; names escaped, never markup.
+      assert.equal(
+        figures.length,
+        written.family.tests.filter((t: { measure: string }) => t.measure === "map").length,
+      );
+      for (const f of written.files) assert.ok((await Deno.stat(`${dir}/out/${f}`)).isFile, f);
+      for (const f of figures) {
+        const svg = await Deno.readTextFile(`${dir}/out/${f}`);
+        assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+        assert.ok(!svg.includes("<script"), `${f}: a script in the SVG`);
+      }
       assert.deepEqual(
         JSON.parse(await Deno.readTextFile(`${dir}/out/spec.json`)).systems.map((
           s: { name: string },
@@ -309,15 +323,17 @@ Deno.test({
       assert.match(html, /Not the real corpus:/);
       // The family: your 3 systems against each other (3) and each against the 2 baselines
       // (6) on each of 4 measures; never a baseline against a baseline. "bm" is the kit's BM25
-      // asked for again: identical to "BM25 (kit)", that pair is not tested, m is 8.
+      // asked for again: identical to "BM25 (kit)", that pair is not tested, and its pairs with
+      // a third system are one test with the baseline's: 6 distinct tests, m is 6.
       const f = summary.significance;
       assert.equal(f.pairs.length, 9);
       assert.deepEqual(
         f.identical.map((p: { a: string; b: string }) => `${p.a} = ${p.b}`),
         f.measures.map(() => "bm = BM25 (kit)"),
       );
-      assert.equal(f.size, 8);
-      assert.equal(f.tests.length, 4 * 8);
+      assert.equal(f.size, 6);
+      assert.equal(f.tests.length, 4 * 6);
+      assert.equal(f.choice, "all");
       assert.match(html, /identical on every question \(not tested\)/);
       for (const t of f.tests) {
         assert.ok(!(t.a.endsWith("(kit)") && t.b.endsWith("(kit)")), JSON.stringify(t));
@@ -475,26 +491,28 @@ realDataTest(
       // The family, with its intervals, in summary.json and on the terminal: 5 systems of
       // yours (10 pairs) and each against 2 baselines (10): 20 pairs asked; "wgt ref-numbered"
       // is wgt.run renumbered, identical to "Wgt Word Cnt" on every question, so that pair is
-      // not tested and m is 19, intervals at 1 - 0.05/19 (99.74%).
+      // not tested and the two are one system: 4 of yours (6 pairs) and 2 baselines (8), m is
+      // 14, intervals at 1 - 0.05/14 (99.64%).
       const f = summary.significance;
       assert.equal(f.pairs.length, 20);
       assert.deepEqual(
         [...new Set(f.identical.map((p: { a: string; b: string }) => `${p.a} = ${p.b}`))],
         ["Wgt Word Cnt = wgt ref-numbered"],
       );
-      assert.equal(f.size, 19);
-      assert.equal(f.level, 1 - 0.05 / 19);
+      assert.equal(f.size, 14);
+      assert.equal(f.level, 1 - 0.05 / 14);
       const d = f.tests.find((x: { a: string; b: string; measure: string }) =>
         x.measure === "map" && x.a === "Wgt Word Cnt" && x.b === "BM25 edited"
       );
-      assert.ok(d.lower <= d.upper && d.pAdjusted === Math.min(1, 19 * d.p));
+      assert.ok(d.lower <= d.upper && d.pAdjusted === Math.min(1, 14 * d.p));
+      assert.deepEqual(d.same, [["wgt ref-numbered", "BM25 edited"]]);
       assert.match(
         r.stdout,
-        /MAP "Wgt Word Cnt" - "BM25 edited": -?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] \(99\.74%\), p \S+, adjusted \(x19\) /,
+        /MAP Wgt Word Cnt = wgt ref-numbered – BM25 edited: -?\d\.\d{4} \[-?\d\.\d{4}, -?\d\.\d{4}\] \(99\.64%\), t -?\d+\.\d{3}, df 236, p \S+, adjusted \(x14, all\) /,
       );
       assert.match(
         r.stdout,
-        /MAP "Wgt Word Cnt" - "wgt ref-numbered": identical on every question \(not tested\), not counted in m/,
+        /MAP Wgt Word Cnt – wgt ref-numbered: identical on every question \(not tested\), not counted in m/,
       );
       assert.match(
         r.stderr,

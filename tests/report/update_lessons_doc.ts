@@ -6,7 +6,12 @@
  * @module
  */
 import { writeFileAtomic } from "../../lib/io/atomic.ts";
-import { CLASS_MINUTES, lessonLength, LESSONS, MINUTES_PER } from "../../lib/report/build/lessons.ts";
+import {
+  CLASS_MINUTES,
+  lessonLength,
+  LESSONS,
+  MINUTES_PER,
+} from "../../lib/report/build/lessons.ts";
 import { formatMarkdown } from "../faults/matrix.ts";
 
 /** The page that holds the table. */

@@ -12,7 +12,8 @@ import { formatP, isPValueColumn } from "../../lib/stats/p_value.ts";
 import { plainBundle } from "../../lib/plot/show.ts";
 import { formatCell, tableBundle } from "../../lib/plot/table.ts";
 import { headlineBundle } from "../../lib/report/notebook/headline.ts";
-import { outcomeRows, pText } from "../../lib/report/systems/tables.ts";
+import { pText } from "../../lib/report/systems/tables.ts";
+import { outcomeRows } from "../../lib/report/systems/sections/pair.ts";
 import { compareSystems, toLatex, toMarkdown } from "../../lib/stats/compare.ts";
 import type { SystemsReport } from "../../lib/report/systems/report.ts";
 
@@ -100,7 +101,11 @@ Deno.test("every place that prints a p prints formatP's form", () => {
     },
   } as unknown as SystemsReport);
   assert.deepEqual(
-    [rows[0]["sign test p"], rows[0]["paired t p"], rows[0]["paired t p adjusted"]],
+    [
+      rows[0]["sign test p (raw, not corrected)"],
+      rows[0]["paired t p"],
+      rows[0]["paired t p adjusted"],
+    ],
     ["0.0312", "3.4e-6", "0.0938"],
   );
   // eval compare's exports: an exact randomization test over 6 queries, p = 2/64 = 1/32.

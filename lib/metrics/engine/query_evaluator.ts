@@ -96,7 +96,8 @@ function applyView(q: RankedQuery, v: QueryView): RankedQuery {
  * `eval trec`, and every statistic over its query set (`queryValues`, `analyzeTies`), `-c` or
  * not, except trec_eval 10.0's `-c`, which evaluates every qrels query anyway. Given both
  * sides' query ids, it says when the run looks numbered like WikiQA's `.ref` files (every
- * run id a number, the qrels' not) and names the mapping (`renumberRun`).
+ * run id a number, the qrels' not) and names the mapping as code that runs when pasted:
+ * `renumberRun(run, await loadSplit("wikiqa", "test")).run` (`tests/hints_test.ts` runs it).
  *
  * @example
  * ```ts
@@ -124,8 +125,9 @@ export function noSharedQueries(
       (refNumbered
         ? "; the run's query ids are all numbers and the qrels' are not: a run numbered like " +
           "WikiQA's .ref files (question number in the split's file order, sentence index)? " +
-          "renumberRun(run, split) maps it to the corpus ids (lib/mod.ts; eval as2 and " +
-          "report map it themselves)"
+          '`renumberRun(run, await loadSplit("wikiqa", "test")).run` maps it to the corpus ids ' +
+          "(both in lib/mod.ts; name the split the run numbers; eval as2 and report map it " +
+          "themselves)"
         : ""),
     { file },
   );

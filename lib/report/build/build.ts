@@ -36,7 +36,8 @@ import { PROTOCOL_MEASURES } from "../../metrics/mod.ts";
 import type { BackendChoice } from "../../scoring/model/session_types.ts";
 import { chooseBackend } from "../../scoring/model/backend.ts";
 import { launchBrowser } from "../check/browser.ts";
-import { checkPage, checkPdf, type PageCheck, pageProblems, type PdfCheck } from "../check/check.ts";
+import { checkPage, checkPdf, pageProblems } from "../check/check.ts";
+import type { PageCheck, PdfCheck } from "../check/check.ts";
 import {
   executeNotebook,
   type ExecutionResult,
@@ -48,6 +49,7 @@ import { type Headline, headlinesOf } from "../notebook/headline.ts";
 import { indexHtml, type IndexSystem } from "./index_page.ts";
 import { evaluateSystems, scoredRunName, type SystemsReport } from "../systems/report.ts";
 import { summarySystems, userText, writeSystemsFiles } from "../systems/files.ts";
+import { differenceFigures } from "../systems/sections/significance.ts";
 import { type ResolvedSpec, runWays } from "../systems/spec.ts";
 import { reportParts } from "../../tasks/registry.ts";
 import type { PartData, PartSpec } from "../../tasks/task.ts";
@@ -66,12 +68,8 @@ import { carryForeign, plannedKinds } from "./foreign.ts";
 import { unitePdfs } from "./pdf.ts";
 import { makeSlides, slideFiles, type SlidesCheck, slidesProblems } from "./slides.ts";
 import type { SlidesResult } from "./slides.ts";
-import {
-  addStaticImages,
-  figureRenderer,
-  type NotebookJson,
-  plotlyOutputs,
-} from "./static_images.ts";
+import { addStaticImages, figureRenderer, type NotebookJson } from "./static_images.ts";
+import { plotlyOutputs, writeFigureFiles } from "./static_images.ts";
 
 /** Options of {@link buildReport}. */
 export interface ReportOptions {
@@ -414,6 +412,7 @@ async function buildInto(
       let nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
       if (report && `${name}.ipynb` === SYSTEMS_NOTEBOOK) {
         nb = withoutStandaloneOrEmptySections(nb, report.sections);
+        await writeFigureFiles(dir, differenceFigures(report), renderer);
       }
       const figures = await addStaticImages(nb, renderer);
       await writeFileAtomic(result.output, JSON.stringify(nb, null, 1) + "\n", { force: true });

@@ -46,6 +46,8 @@ export function plotlyOutputs(
 export interface FigureRenderer {
   /** PNG (base64, no data: prefix) of a figure at its layout size (default 900x380). */
   png(fig: { data: unknown[]; layout: Record<string, unknown> }): Promise<string>;
+  /** The same figure as an SVG document (text). */
+  svg(fig: { data: unknown[]; layout: Record<string, unknown> }): Promise<string>;
   /** Closes the page. */
   close(): Promise<void>;
 }
@@ -65,27 +67,36 @@ export async function figureRenderer(session: BrowserSession): Promise<FigureRen
     await page.goto(`file://${html}`, { timeout: 120_000 });
     await page.waitForFunction(() => "Plotly" in globalThis, undefined, { timeout: 120_000 });
   });
+  const image = async (
+    fig: { data: unknown[]; layout: Record<string, unknown> },
+    format: "png" | "svg",
+  ): Promise<string> => {
+    const width = typeof fig.layout.width === "number" ? fig.layout.width : 900;
+    const height = typeof fig.layout.height === "number" ? fig.layout.height : 380;
+    const url = await page.evaluate(
+      // deno-lint-ignore no-explicit-any
+      ([data, layout, w, h, f]: any[]) =>
+        // deno-lint-ignore no-explicit-any
+        (globalThis as any).Plotly.toImage({ data, layout }, { format: f, width: w, height: h }),
+      [fig.data, fig.layout, width, height, format],
+    ) as string;
+    if (log.pageErrors.length) {
+      throw new KitError(`errors while rendering a figure: ${log.pageErrors.join("; ")}`);
+    }
+    return url;
+  };
   return {
     async png(fig) {
-      const width = typeof fig.layout.width === "number" ? fig.layout.width : 900;
-      const height = typeof fig.layout.height === "number" ? fig.layout.height : 380;
-      const url = await page.evaluate(
-        // deno-lint-ignore no-explicit-any
-        ([data, layout, w, h]: any[]) =>
-          // deno-lint-ignore no-explicit-any
-          (globalThis as any).Plotly.toImage({ data, layout }, {
-            format: "png",
-            width: w,
-            height: h,
-          }),
-        [fig.data, fig.layout, width, height],
-      ) as string;
-      if (log.pageErrors.length) {
-        throw new KitError(`errors while rendering a figure: ${log.pageErrors.join("; ")}`);
-      }
+      const url = await image(fig, "png");
       const prefix = "data:image/png;base64,";
       if (!url.startsWith(prefix)) throw new KitError("Plotly.toImage returned no PNG");
       return url.slice(prefix.length);
+    },
+    async svg(fig) {
+      const url = await image(fig, "svg");
+      const prefix = "data:image/svg+xml,";
+      if (!url.startsWith(prefix)) throw new KitError("Plotly.toImage returned no SVG");
+      return decodeURIComponent(url.slice(prefix.length));
     },
     async close() {
       await page.close();
@@ -115,4 +126,20 @@ export async function addStaticImages(nb: NotebookJson, renderer: FigureRenderer
     }
   }
   return figures.length;
+}
+
+/**
+ * Draws figures as SVG files into the report folder `dir` (each at its relative `file`, e.g.
+ * `figures/map-differences-01.svg`): vector figures a paper can include.
+ */
+export async function writeFigureFiles(
+  dir: string,
+  figures: readonly { file: string; figure: Figure }[],
+  renderer: FigureRenderer,
+): Promise<void> {
+  for (const { file, figure } of figures) {
+    const path = `${dir}/${file}`;
+    await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
+    await writeFileAtomic(path, await renderer.svg(figure), { force: true });
+  }
 }

@@ -3,87 +3,22 @@
  * (`spec.json`, the one form a notebook can evaluate again), the report itself
  * (`systems.json`: every number of page 00, which the notebook renders), and CSV views of it
  * for spreadsheets (`per-question.csv`, `pair-differences.csv`, and each task part's own, e.g.
- * `per-record-qrcd.csv`).
+ * `per-record-qrcd.csv`), the systems table for a paper (`systems.tex`, `systems.md`), and the
+ * figures drawn as SVG by `./kit report` (`figures/`). Each section gives its own files.
  * Paths inside the report folder are relative to it (`runs/02-name.run`), so the folder can
  * move; the user's own run files keep their absolute paths.
  *
  * @module
  */
 import { writeFileAtomic } from "../../io/atomic.ts";
-import { csvText } from "../../io/escape.ts";
-import type { Row } from "../../plot/table.ts";
-import type { SystemsReport } from "./report.ts";
-import { reportParts } from "../../tasks/registry.ts";
-import type { PartData, ReportPart } from "../../tasks/task.ts";
+import type { SystemsReport } from "./types.ts";
+import { pageSections } from "./sections.ts";
+import { differenceFigures } from "./sections/significance.ts";
 
-/** The task parts a report has, each with its data. */
-function partsOf(r: SystemsReport): [ReportPart, PartData][] {
-  return reportParts().flatMap((p) =>
-    r[p.key] === undefined ? [] : [[p, r[p.key] as PartData] as [ReportPart, PartData]]
-  );
-}
-
-/** A cell: text through `csvText` (quoted, and a leading `=`, `+`, `-`, `@` made inert). */
-function csvField(v: string | number | boolean | null | undefined): string {
-  return v == null ? "" : typeof v === "string" ? csvText(v) : String(v);
-}
-
-/**
- * Table rows as CSV (RFC 4180), the columns of the first row.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { rowsCsv } from "./files.ts";
- * assert.equal(rowsCsv([{ q: 'say "hi", then', v: 0.5 }]), 'q,v\n"say ""hi"", then",0.5\n');
- * // A run name a spreadsheet would run as a formula stays text.
- * assert.equal(rowsCsv([{ system: "=cmd|' /C calc'!A1" }]), "system\n'=cmd|' /C calc'!A1\n");
- * ```
- */
-export function rowsCsv(rows: readonly Row[]): string {
-  const columns = Object.keys(rows[0] ?? {});
-  return [columns, ...rows.map((r) => columns.map((c) => r[c]))]
-    .map((r) => r.map(csvField).join(",")).join("\n") + "\n";
-}
-
-/**
- * The per-question values as CSV (RFC 4180): one row per system, run and question; a system
- * with several runs also gets rows with run `mean` (each question's mean over its runs, the
- * values its tests use).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { perQuestionCsv } from "./files.ts";
- * const csv = perQuestionCsv({ measures: [{ name: "map", label: "MAP", trecEval: "map" }],
- *   systems: [{ name: 'a,"b"', kind: "user", runs: ["/x"], runCount: 1, perQuery: { q1: { map: 1 } } }] } as never);
- * assert.equal(csv, 'system,kind,run,question,map\n"a,""b""",user,/x,q1,1\n');
- * ```
- */
-export function perQuestionCsv(r: SystemsReport): string {
-  const names = r.measures.map((m) => m.name);
-  const lines = [["system", "kind", "run", "question", ...names].join(",")];
-  const add = (
-    system: string,
-    kind: string,
-    run: string,
-    values: Record<string, Record<string, number>>,
-  ) => {
-    for (const [q, v] of Object.entries(values)) {
-      lines.push([system, kind, run, q, ...names.map((m) => v[m])].map(csvField).join(","));
-    }
-  };
-  for (const s of r.systems) {
-    const runName = (i: number) => s.runs[i] ?? (s.model ? `model ${s.model}` : `run ${i + 1}`);
-    if (s.perRun) {
-      s.perRun.forEach((values, i) => add(s.name, s.kind, runName(i), values));
-      add(s.name, s.kind, "mean", s.perQuery);
-    } else {
-      add(s.name, s.kind, runName(0), s.perQuery);
-    }
-  }
-  return lines.join("\n") + "\n";
-}
+export { rowsCsv } from "./csv.ts";
+export { reportHeadline } from "./headline.ts";
+import { partsOf } from "./headline.ts";
+export { perQuestionCsv } from "./sections/results.ts";
 
 /**
  * The files of a report (relative name to text): `systems.json` holds the report with the
@@ -93,28 +28,30 @@ export function perQuestionCsv(r: SystemsReport): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { systemsFiles } from "./files.ts";
- * const files = systemsFiles({ spec: { systems: [] }, measures: [], systems: [] } as never);
+ * const files = systemsFiles({ spec: { systems: [] }, measures: [], systems: [], sections: [] } as never);
  * assert.deepEqual(Object.keys(files), ["spec.json", "systems.json"]);
  * assert.deepEqual(JSON.parse(files["systems.json"]).files, ["spec.json", "systems.json"]);
  * ```
  */
 export function systemsFiles(r: SystemsReport): Record<string, string> {
-  const names = [
-    "spec.json",
-    "systems.json",
-    ...(r.systems.length ? ["per-question.csv"] : []),
-    ...(r.pair ? ["pair-differences.csv"] : []),
-    ...partsOf(r).flatMap(([p, d]) => Object.keys(p.files(d))),
-  ];
-  const written = { ...r, files: names };
-  const text: Record<string, string> = {
+  const own: Record<string, string> = {};
+  for (const section of pageSections()) {
+    if (section.files && r.sections.includes(section.name)) Object.assign(own, section.files(r));
+  }
+  const names = ["spec.json", "systems.json", ...Object.keys(own), ...figureFiles(r)];
+  return {
     "spec.json": JSON.stringify(r.spec, null, 1) + "\n",
-    "systems.json": JSON.stringify(written) + "\n",
+    "systems.json": JSON.stringify({ ...r, files: names }) + "\n",
+    ...own,
   };
-  if (r.systems.length) text["per-question.csv"] = perQuestionCsv(r);
-  if (r.pair) text["pair-differences.csv"] = rowsCsv(r.pair.questions);
-  for (const [p, d] of partsOf(r)) Object.assign(text, p.files(d));
-  return text;
+}
+
+/**
+ * The figures `./kit report` draws as SVG files beside the report (the per-question
+ * differences of every tested pair: the significance section's), relative names.
+ */
+export function figureFiles(r: SystemsReport): string[] {
+  return r.sections.includes("significance") ? differenceFigures(r).map((d) => d.file) : [];
 }
 
 /** Writes the report's files into the report folder `dir`; returns the path of `systems.json`. */
@@ -123,32 +60,6 @@ export async function writeSystemsFiles(r: SystemsReport, dir: string): Promise<
     await writeFileAtomic(`${dir}/${file}`, text, { force: true });
   }
   return `${dir}/systems.json`;
-}
-
-/**
- * The page's headline numbers (the report's index shows them): the best of your
- * answer-selection systems by MAP, then each task part's (the best of your QRCD runs by pRR).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { reportHeadline } from "./files.ts";
- * const h = reportHeadline({ systems: [
- *   { name: "a", kind: "user", mean: { map: 0.5, recip_rank: 0.6 } },
- *   { name: "b", kind: "baseline", mean: { map: 0.9, recip_rank: 1 } }] } as never);
- * assert.deepEqual(h, { systems: 1, "best system": "a", MAP: 0.5, MRR: 0.6 });
- * ```
- */
-export function reportHeadline(r: SystemsReport): Record<string, number | string> {
-  const user = r.systems.filter((s) => s.kind === "user").sort((a, b) => b.mean.map - a.mean.map);
-  const parts = partsOf(r).map(([p, d]) => p.headline(d));
-  return {
-    systems: user.length + parts.reduce((n, h) => n + h.systems, 0),
-    ...(user.length
-      ? { "best system": user[0].name, MAP: user[0].mean.map, MRR: user[0].mean.recip_rank }
-      : {}),
-    ...Object.assign({}, ...parts.map((h) => h.entries)),
-  };
 }
 
 /**

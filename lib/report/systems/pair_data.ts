@@ -12,7 +12,12 @@ import { rankDocuments } from "../../metrics/rank.ts";
 import type { Run } from "../../metrics/types.ts";
 import { measureLabel } from "../../metrics/protocol_measures.ts";
 import type { Row } from "../../plot/table.ts";
-import { breakdown, CANDIDATE_GROUPS, candidateGroup, questionWord } from "../../stats/breakdown.ts";
+import {
+  breakdown,
+  CANDIDATE_GROUPS,
+  candidateGroup,
+  questionWord,
+} from "../../stats/breakdown.ts";
 import type { PerQueryValues } from "../../stats/compare.ts";
 import { type Family, SAME_VALUE } from "../../stats/family.ts";
 import { signTest } from "../../stats/sign_test.ts";
@@ -181,9 +186,12 @@ export function pairOutcomes(
     const va = ids.map((q) => a.values.get(q)![measure]);
     const vb = ids.map((q) => b.values.get(q)?.[measure] ?? 0);
     const sign = signTest(va, vb);
+    // The pair may be one spelling of a test (`same`: systems identical to the test's).
     const inFamily = family?.tests.find((t) =>
       t.measure === measure &&
-      ((t.a === a.name && t.b === b.name) || (t.a === b.name && t.b === a.name))
+      [[t.a, t.b], ...(t.same ?? [])].some(([x, y]) =>
+        (x === a.name && y === b.name) || (x === b.name && y === a.name)
+      )
     );
     const counts = {
       measure,

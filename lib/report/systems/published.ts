@@ -43,6 +43,8 @@ export interface PublishedResult {
   /** Absent where the source gives MAP only. */
   mrr?: number;
   source: string;
+  /** Where in the source the number is printed (the kit quotes no table number it cannot check). */
+  where: string;
   /** The question set it was computed on, as the source describes it. */
   setting: string;
   /**
@@ -59,6 +61,10 @@ export interface PublishedResult {
 }
 
 const YANG_SETTING = "WikiQA-test-filtered.ref, trec_eval -c (clean: 237 questions)";
+const YANG_WHERE = "its table of answer-sentence-selection results (WikiQA test; the release's " +
+  "emnlp-table/ folder holds the rank files)";
+const TANDA_TABLE = "its table of WikiQA and TREC-QA results (MAP / MRR)";
+const TANDA_ABSTRACT = "its abstract (MAP only)";
 
 /**
  * Reference results (PROTOCOL: TANDA's table and Yang et al.'s WikiQA baselines), every one
@@ -85,6 +91,7 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     map,
     mrr,
     source: YANG,
+    where: YANG_WHERE,
     setting: YANG_SETTING,
     filter: "clean" as const,
     questions: 237,
@@ -96,6 +103,7 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     map: 0.652,
     mrr: 0.6652,
     source: YANG,
+    where: YANG_WHERE,
     setting: YANG_SETTING,
     note: "the authors' released rank file for CNN-Cnt (WikiQACorpus.zip, emnlp-table) scores " +
       "MAP 0.6591, MRR 0.6738 under trec_eval 9.0.8 -c on WikiQA-test-filtered.ref: the " +
@@ -110,10 +118,11 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     map: 0.92,
     mrr: 0.933,
     source: TANDA,
+    where: TANDA_TABLE,
     setting: "TANDA's WikiQA test (243 questions: no-all)",
     note: "TANDA counts 243 test questions (no-all), the protocol 237 (clean): the 6 between " +
-      "have only correct candidates, AP 1 under any ranking, so MAP(no-all) = " +
-      "(237 MAP(clean) + 6) / 243 is higher than the same system's clean MAP",
+      "have only correct candidates, so the same ranking scores higher on the 243; your " +
+      "numbers beside it are computed on the 243",
     filter: "no-all",
     questions: 243,
   },
@@ -123,7 +132,8 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     split: "test",
     map: 0.834,
     source: TANDA,
-    setting: "as cited in TANDA's abstract (MAP only)",
+    where: TANDA_ABSTRACT,
+    setting: "as cited in TANDA's abstract (MAP only; 243 questions: no-all)",
     filter: "no-all",
     questions: 243,
   },
@@ -134,6 +144,7 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     map: 0.943,
     mrr: 0.974,
     source: TANDA,
+    where: TANDA_TABLE,
     setting: "TREC-QA test, clean (68 questions)",
     filter: "clean",
     questions: 68,
@@ -144,7 +155,8 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     split: "test",
     map: 0.875,
     source: TANDA,
-    setting: "as cited in TANDA's abstract (MAP only)",
+    where: TANDA_ABSTRACT,
+    setting: "as cited in TANDA's abstract (MAP only; 68 questions: clean)",
     filter: "clean",
     questions: 68,
   },
@@ -205,8 +217,19 @@ export interface PublishedGap {
   /** The published row's system name. */
   published: string;
   source: string;
+  /** Where in the source the row is printed. */
+  where: string;
   /** `name`: the system carries the published name; `near`: its MAP and MRR are within 0.01. */
   why: "name" | "near";
+  /**
+   * `reproduced`: every gap under half a unit of the published number's last printed digit
+   * (0.00005 for 0.6190, 0.0005 for 0.920); `close`: within {@link NEAR_PUBLISHED}, no claim
+   * of identity; `differs`: further.
+   */
+  verdict: "reproduced" | "close" | "differs";
+  /** The filter and number of questions of the row's set, on which your numbers are computed. */
+  filter: "clean" | "no-all";
+  questions: number;
   map: number;
   publishedMap: number;
   /** map - publishedMap. */
@@ -214,7 +237,7 @@ export interface PublishedGap {
   mrr: number;
   publishedMrr?: number;
   mrrGap?: number;
-  /** The known reason for the gap, or what to check when none is known. */
+  /** What the verdict means here, with the known reason for a gap or what to check. */
   explanation: string;
 }
 
@@ -225,59 +248,105 @@ function nameKey(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, "");
 }
 
+/** Half a unit of the last digit a published number is printed with (TANDA: 3 decimals). */
+function halfUnit(row: PublishedResult): number {
+  return row.source.startsWith("TANDA") ? 0.0005 : 0.00005;
+}
+
+/** A user system's MAP and MRR on the report's question set and, by filter, on other sets. */
+export interface PublishedCandidate {
+  name: string;
+  map: number;
+  mrr: number;
+  /** The filter of `map` and `mrr`. */
+  filter: string;
+  /** The same system on another question set (a published row's), computed. */
+  on?: Record<string, { map: number; mrr: number }>;
+}
+
 /**
  * Every user system set beside the published row it names (the longest published name its
  * own contains, case and punctuation aside: "cnn-cnt repro" is CNN-Cnt) or, failing that,
- * the nearest row whose MAP and MRR are both within {@link NEAR_PUBLISHED}: the gap, and the
- * reason when the kit knows one.
+ * the nearest row whose MAP and MRR are both within {@link NEAR_PUBLISHED}: your numbers on
+ * the row's own question set (`on`, when the row's filter is not the report's), the gaps, the
+ * verdict and the reason when the kit knows one. A row on a set the system has no numbers for
+ * is skipped.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { PUBLISHED_RESULTS, publishedGaps } from "./published.ts";
  * const rows = PUBLISHED_RESULTS.filter((r) => r.dataset === "wikiqa");
- * const [g] = publishedGaps([{ name: "CNN-Cnt (released file)", map: 0.6591, mrr: 0.6738 }], rows);
+ * const [g] = publishedGaps([{ name: "CNN-Cnt (released file)", map: 0.6591, mrr: 0.6738, filter: "clean" }], rows);
  * assert.equal(g.published, "CNN-Cnt");
- * assert.equal(g.why, "name");
+ * assert.deepEqual([g.why, g.verdict], ["name", "close"]);
  * assert(Math.abs(g.mapGap - 0.0071) < 1e-12 && /released file/.test(g.explanation));
- * assert.equal(publishedGaps([{ name: "mine", map: 0.30, mrr: 0.31 }], rows).length, 0);
+ * const [same] = publishedGaps([{ name: "mine", map: 0.61904, mrr: 0.62806, filter: "clean" }], rows);
+ * assert.deepEqual([same.published, same.why, same.verdict], ["CNN", "near", "reproduced"]);
+ * assert.equal(publishedGaps([{ name: "mine", map: 0.30, mrr: 0.31, filter: "clean" }], rows).length, 0);
  * ```
  */
 export function publishedGaps(
-  systems: readonly { name: string; map: number; mrr: number }[],
+  systems: readonly PublishedCandidate[],
   rows: readonly PublishedResult[],
 ): PublishedGap[] {
   const out: PublishedGap[] = [];
+  const numbers = (s: PublishedCandidate, r: PublishedResult) =>
+    r.filter === s.filter ? { map: s.map, mrr: s.mrr } : s.on?.[r.filter];
   for (const s of systems) {
     const key = nameKey(s.name);
     const named = rows
-      .filter((r) => !r.system.startsWith("previous best") && key.includes(nameKey(r.system)))
+      .filter((r) =>
+        !r.system.startsWith("previous best") && key.includes(nameKey(r.system)) && numbers(s, r)
+      )
       .sort((x, y) => nameKey(y.system).length - nameKey(x.system).length)[0];
     const near = rows
-      .filter((r) =>
-        Math.abs(s.map - r.map) <= NEAR_PUBLISHED &&
-        (r.mrr === undefined || Math.abs(s.mrr - r.mrr) <= NEAR_PUBLISHED)
-      )
-      .sort((x, y) => Math.abs(s.map - x.map) - Math.abs(s.map - y.map))[0];
+      .filter((r) => {
+        const n = numbers(s, r);
+        return n !== undefined && Math.abs(n.map - r.map) <= NEAR_PUBLISHED &&
+          (r.mrr === undefined || Math.abs(n.mrr - r.mrr) <= NEAR_PUBLISHED);
+      })
+      .sort((x, y) =>
+        Math.abs(numbers(s, x)!.map - x.map) - Math.abs(numbers(s, y)!.map - y.map)
+      )[0];
     const row = named ?? near;
     if (!row) continue;
+    const n = numbers(s, row)!;
+    const mapGap = n.map - row.map;
+    const mrrGap = row.mrr === undefined ? undefined : n.mrr - row.mrr;
+    const largest = Math.max(Math.abs(mapGap), Math.abs(mrrGap ?? 0));
+    const verdict = largest < halfUnit(row)
+      ? "reproduced"
+      : largest <= NEAR_PUBLISHED
+      ? "close"
+      : "differs";
+    const set = `${row.questions} questions (${row.filter})`;
+    const explanation = !named
+      ? `its MAP and MRR on ${set} are ${
+        verdict === "reproduced" ? "equal at their printed precision to" : "within 0.01 of"
+      } ${row.system}'s published numbers: numbers alike, not a claim that it is that system`
+      : verdict === "reproduced"
+      ? `reproduced: equal to the published numbers at their printed precision, on ${set}`
+      : `${verdict === "close" ? "close to (within 0.01), not equal to" : "differs from"} ` +
+        `the published numbers on ${set}: ` +
+        (row.note ??
+          `no reason known to the kit; the published number is on ${row.setting}: check the ` +
+            "split, the filter and that every question counts (-c)");
     out.push({
       system: s.name,
       published: row.system,
       source: row.source,
+      where: row.where,
       why: named ? "name" : "near",
-      map: s.map,
+      verdict,
+      filter: row.filter,
+      questions: row.questions,
+      map: n.map,
       publishedMap: row.map,
-      mapGap: s.map - row.map,
-      mrr: s.mrr,
-      ...(row.mrr === undefined ? {} : { publishedMrr: row.mrr, mrrGap: s.mrr - row.mrr }),
-      explanation: row.note ??
-        (named
-          ? `no reason known to the kit; the published number is on ${row.setting}: check the ` +
-            "split, the filter and that every question counts (-c)"
-          : `only its numbers are close: if it reproduces ${row.system}, no reason for the gap ` +
-            `is known to the kit (the published number is on ${row.setting}); if not, the ` +
-            "closeness is chance"),
+      mapGap,
+      mrr: n.mrr,
+      ...(row.mrr === undefined ? {} : { publishedMrr: row.mrr, mrrGap }),
+      explanation,
     });
   }
   return out;

@@ -26,6 +26,7 @@ import { readWholeText } from "../../io/whole_file.ts";
 import { checkSystemName, parseSystemArg, runFiles } from "./spec_names.ts";
 import { reportParts } from "../../tasks/registry.ts";
 import type { PartSpec, ReportFlags } from "../../tasks/task.ts";
+import { type FamilyChoice, parseFamily } from "../../stats/family.ts";
 
 export { checkSystemName, parseSystemArg, runFiles };
 
@@ -62,6 +63,13 @@ export interface SystemsSpec {
   /** Evaluate the kit's baselines (BM25, the learned ranker) beside yours (default true). */
   baselines?: boolean;
   /**
+   * The family of tests, chosen before the results are read: `all` (default: your systems
+   * among themselves and each against each kit baseline), `mine` (your systems among
+   * themselves), `baseline:NAME` (each of your systems against NAME, a baseline or one of
+   * yours: PyTerrier's `Experiment` form, m = k - 1).
+   */
+  family?: string;
+  /**
    * A task's part by its key (lib/tasks: `ReportPart`), e.g. `qrcd: { gold: "dev", runs:
    * [{ name, path }] }` (QRCD runs and the gold records they are scored on).
    */
@@ -86,6 +94,8 @@ export interface ResolvedSpec {
   systems: ResolvedSystem[];
   compare?: [string, string];
   baselines: boolean;
+  /** The family of tests (`all` unless the spec chose another; absent without answer-selection systems). */
+  family?: FamilyChoice;
   /** Each task part given, by its key, resolved by the part (`ReportPart.fromSpec`). */
   [part: string]: unknown;
 }
@@ -112,6 +122,8 @@ export interface SystemFlags {
   data?: "real" | "sample";
   /** `--no-baselines`: false leaves the kit's baselines out (the family is then your pairs). */
   baselines?: boolean;
+  /** `--family all|mine|baseline:NAME`. */
+  family?: string;
 }
 
 /**
@@ -165,7 +177,7 @@ export function specFromFlags(given: SystemFlags, cwd: string): ResolvedSpec | u
     if (given) parts.push([part.key, given]);
   }
   if (runs.length + models.length + parts.length === 0) {
-    for (const key of ["dataset", "split", "filter", "compare"] as const) {
+    for (const key of ["dataset", "split", "filter", "compare", "family"] as const) {
       if (args[key] !== undefined) {
         throw new KitError(`--${key} is for your systems; give ${runWays()}`);
       }
@@ -185,6 +197,7 @@ export function specFromFlags(given: SystemFlags, cwd: string): ResolvedSpec | u
       ...Object.fromEntries(parts),
       ...(args.compare === undefined ? {} : { compare: comparePair(args.compare) }),
       ...(args.baselines === false ? { baselines: false } : {}),
+      ...(args.family === undefined ? {} : { family: args.family }),
     },
     cwd,
     "--",
@@ -278,7 +291,7 @@ export function resolveSpec(spec: SystemsSpec, base: string, origin = "spec"): R
   const known = [
     ...["dataset", "split", "filter", "data", "systems"],
     ...parts.map((p) => p.key),
-    ...["compare", "baselines"],
+    ...["compare", "baselines", "family"],
   ];
   const unknown = Object.keys(top).find((k) => !known.includes(k));
   if (unknown !== undefined) {
@@ -368,6 +381,27 @@ export function resolveSpec(spec: SystemsSpec, base: string, origin = "spec"): R
       throw new KitError(`--compare: give two different systems, got '${compare[0]}' twice`);
     }
   }
+  const familyText = optional(top.family, "family");
+  if (familyText !== undefined && systems.length === 0) {
+    throw new KitError(
+      `${flags ? "--family" : where("family")} chooses the tests among answer-selection ` +
+        "systems (--run, --model); none is given",
+    );
+  }
+  const family = parseFamily(familyText ?? "all");
+  if (family.startsWith("baseline:")) {
+    const name = family.slice("baseline:".length);
+    const pairable = [
+      ...systems.map((s) => s.name),
+      ...(baselines ? KIT_BASELINES.map((b) => b.name) : []),
+    ];
+    if (!pairable.includes(name)) {
+      throw new KitError(
+        `${flags ? "--family" : where("family")} ${familyText}: no answer-selection system is ` +
+          `named '${name}' (the systems: ${pairable.join(", ")})`,
+      );
+    }
+  }
   return {
     dataset: dataset as As2Dataset,
     split,
@@ -377,6 +411,7 @@ export function resolveSpec(spec: SystemsSpec, base: string, origin = "spec"): R
     ...Object.fromEntries(given),
     ...(compare ? { compare: compare as [string, string] } : {}),
     baselines,
+    ...(systems.length ? { family } : {}),
   };
 }
 
