@@ -87,7 +87,8 @@ export const reportCommand: Command = {
       value: "all|mine|baseline:NAME",
       help: "the family of tests, chosen before reading the results: all (the default: your " +
         "systems among themselves and each against each kit baseline), mine (your systems " +
-        "among themselves), baseline:NAME (each of yours against NAME, m = k - 1)",
+        "among themselves), baseline:NAME (each of yours against NAME: m = k - 1, k the " +
+        "systems compared, NAME included)",
     },
     BACKEND_OPTION,
     {

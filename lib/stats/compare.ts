@@ -439,7 +439,13 @@ export function toMarkdown(t: ComparisonTable, options: ExportOptions = {}): str
         `| ${markdownText(measureLabel(p.measure))} | ${markdownText(p.a)} | ${
           markdownText(p.b)
         } | ${fmt(p.meanDifference, d)} |${interval} ${pCell(p.p)} | ${pCell(p.pAdjusted)} | ${
-          p.identical ? NOT_TESTED : p.significant ? "yes" : "no"
+          p.identical
+            ? NOT_TESTED
+            : `${p.significant ? "yes" : "no"}${
+              p.sameAs
+                ? ` (the test of ${markdownText(p.sameAs[0])} - ${markdownText(p.sameAs[1])})`
+                : ""
+            }`
         } |`,
       );
     }

@@ -7,7 +7,8 @@
  *   each of yours against each baseline (the systems report's family);
  * - `mine`: your systems among themselves;
  * - `baseline:NAME`: each of your systems against NAME (one of yours or a baseline), the form
- *   of PyTerrier's `Experiment(..., baseline=...)`: m = k - 1 for k systems.
+ *   of PyTerrier's `Experiment(..., baseline=...)`: m = k - 1 for k systems compared,
+ *   NAME included.
  *
  * `otherReadings` (family.ts) shows how the decisions of the chosen family would read under the
  * other families: for the reader, never for choosing the family after the fact. Re-exported by

@@ -205,7 +205,7 @@ Deno.test("readingsText: another family's different decision in one sentence; no
     text,
     "The family is chosen before the results are read ('all': all pairs involving your " +
       "systems) and is the one reported; under another family the decision would change: " +
-      "MAP x – y would be significant under 'mine' (m = 3, adjusted p 0.0402).",
+      "x – y would be significant under 'mine' on MAP (m = 3, adjusted p 0.0402).",
   );
 });
 

@@ -121,17 +121,29 @@ function parseMd(md: string): { letter: string; name: string; cells: Parsed[] }[
   });
 }
 
-/** Per system, per measure: the letters of the systems it beats, from the family's tests. */
+/**
+ * Per system, per measure: the letters of the systems it beats, from the family's tests and the
+ * per-question values alone: a significant test's winner and every system with the winner's
+ * values on every question, against its loser and every system with the loser's.
+ */
 function expectedMarks(r: SystemsReport): Map<string, string> {
   const letters = new Map(r.systems.map((s, i) => [s.name, String.fromCharCode(97 + i)]));
+  const vector = (name: string, m: string) => {
+    const q = r.systems.find((s) => s.name === name)!.perQuery;
+    return Object.keys(q).sort().map((id) => q[id][m]).join();
+  };
+  const alike = (name: string, m: string) =>
+    r.systems.filter((s) => vector(s.name, m) === vector(name, m)).map((s) => s.name);
   const beaten = new Map<string, string[]>();
   for (const t of r.family?.tests ?? []) {
     if (!t.significant) continue;
-    const same = (t as { same?: [string, string][] }).same ?? [];
-    for (const [a, b] of [[t.a, t.b], ...same]) {
-      const [w, l] = t.difference > 0 ? [a, b] : [b, a];
-      const key = `${w}\n${t.measure}`;
-      beaten.set(key, [...beaten.get(key) ?? [], letters.get(l)!]);
+    const [w, l] = t.difference > 0 ? [t.a, t.b] : [t.b, t.a];
+    for (const winner of alike(w, t.measure)) {
+      const key = `${winner}\n${t.measure}`;
+      beaten.set(key, [
+        ...beaten.get(key) ?? [],
+        ...alike(l, t.measure).map((x) => letters.get(x)!),
+      ]);
     }
   }
   return new Map([...beaten].map(([k, v]) => [k, [...new Set(v)].sort().join("")]));
@@ -199,20 +211,21 @@ Deno.test("paperTables: every number, bold cell and mark is the report's, both f
   const caption = md.split("\n\n")[1];
   for (
     const words of [
-      "paired t-test (two-sided",
-      "Bonferroni's correction over the family (adjusted p = min(1, m p)",
-      `alpha = ${f.alpha}`,
-      sizes.size === 1 ? `m = ${[...sizes][0]} tests on each measure` : "m = ",
-      `${r.corpus!.questions} questions of the bundled sample of wikiqa test (filter: clean)`,
-      "95% percentile bootstrap interval over questions",
-      "(200 resamples, seed 42)",
-      "rounded to 4 decimals",
-      "b and d on every measure",
+      "paired t-test, two-sided",
+      "Bonferroni over the family",
+      "distinct tests per measure",
+      `${r.corpus!.questions} questions of the bundled sample of wikiqa test (clean)`,
+      "95% percentile bootstrap interval",
+      "(200 resamples, seed 42), 4 decimals",
+      "one system in the tests: b = d",
     ]
   ) {
     assert(caption.includes(markdownText(words)), `the Markdown caption says ${words}`);
     assert(tex.includes(latexText(words)), `the LaTeX caption says ${words}`);
   }
+  // alpha and m as maths in LaTeX, as text in Markdown.
+  assert(tex.includes(`$\\alpha = ${f.alpha}$`) && caption.includes(`alpha = ${f.alpha}`));
+  if (sizes.size === 1) assert(tex.includes(`$m = ${[...sizes][0]}$`));
   assert(!tex.includes(SPECIAL) && !md.includes(SPECIAL), "the name is only written escaped");
 });
 
@@ -292,7 +305,7 @@ Deno.test({
       const shown = SPECIAL.replace("_", " ").replace("~", "\u02dc").replace("^", "\u02c6");
       const flat = new TextDecoder().decode(text.stdout).replace(/\s+/g, " ");
       assert(flat.includes(shown), `the PDF shows ${shown}: ${flat.slice(0, 400)}`);
-      assert(flat.includes("paired t-test (two-sided"));
+      assert(flat.includes("paired t-test, two-sided"));
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

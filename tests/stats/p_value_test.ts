@@ -103,8 +103,8 @@ Deno.test("every place that prints a p prints formatP's form", () => {
   assert.deepEqual(
     [
       rows[0]["sign test p (raw, not corrected)"],
-      rows[0]["paired t p"],
-      rows[0]["paired t p adjusted"],
+      rows[0]["paired t p (raw)"],
+      rows[0]["paired t p adjusted (no family)"],
     ],
     ["0.0312", "3.4e-6", "0.0938"],
   );

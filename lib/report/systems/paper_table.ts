@@ -29,9 +29,6 @@ import type { SystemsReport } from "./types.ts";
 const DIGITS = 4;
 /** The bootstrap intervals' level (`summarizeRuns`' default, which `evaluateSystems` keeps). */
 const INTERVAL_LEVEL = "95%";
-/** The most pairs the caption lists by letters (beyond it: their number). */
-const LISTED_PAIRS = 15;
-
 /** A family test with the fields being added to it read as optional (`same`). */
 type Test = Family["tests"][number] & { same?: readonly (readonly [string, string])[] };
 /** The family with the fields being added to it read as optional. */
@@ -66,19 +63,39 @@ interface Cell {
 }
 
 /**
- * The systems each system is significantly better than, per measure: every significant test
- * marks its winner with the loser's letter, and so every pair listed in its `same` (oriented
- * like the test: the first of each on the test's a side).
+ * The systems each system is significantly better than, per measure. A test is on classes of
+ * systems identical on every question of the measure (its `same` pairs, and the family's
+ * identical pairs): a significant test marks every system of the winning class with the letter
+ * of every system of the losing one, so identical rows carry identical marks.
  */
 function betterThan(r: SystemsReport): Map<string, Map<string, Set<string>>> {
   const out = new Map<string, Map<string, Set<string>>>();
-  for (const t of (r.family?.tests ?? []) as Test[]) {
+  const f = r.family;
+  if (!f) return out;
+  for (const t of f.tests as Test[]) {
     if (!t.significant || t.difference === 0) continue;
-    for (const [a, b] of [[t.a, t.b] as const, ...(t.same ?? [])]) {
-      const [winner, loser] = t.difference > 0 ? [a, b] : [b, a];
+    // The classes of the measure: the systems joined by an identical pair, transitively.
+    const joined = f.identical.filter((i) => i.measure === t.measure);
+    const classOf = (start: readonly string[]) => {
+      const members = new Set(start);
+      for (let grew = true; grew;) {
+        grew = false;
+        for (const i of joined) {
+          if (members.has(i.a) !== members.has(i.b)) {
+            members.add(i.a).add(i.b);
+            grew = true;
+          }
+        }
+      }
+      return members;
+    };
+    const pairs = [[t.a, t.b] as const, ...(t.same ?? [])];
+    const [a, b] = [classOf(pairs.map((p) => p[0])), classOf(pairs.map((p) => p[1]))];
+    const [winners, losers] = t.difference > 0 ? [a, b] : [b, a];
+    for (const winner of winners) {
       const byMeasure = out.get(winner) ?? new Map<string, Set<string>>();
       const set = byMeasure.get(t.measure) ?? new Set<string>();
-      set.add(loser);
+      for (const loser of losers) set.add(loser);
       byMeasure.set(t.measure, set);
       out.set(winner, byMeasure);
     }
@@ -112,112 +129,105 @@ function table(r: SystemsReport): Table {
   return { letters, cells };
 }
 
-/** "a-b, a-c" for the pairs of the family, or their number when there are many. */
-function pairList(pairs: readonly (readonly [string, string])[], letters: Map<string, string>) {
-  const named = pairs.map(([a, b]) => `${letters.get(a) ?? a}-${letters.get(b) ?? b}`);
-  return pairs.length <= LISTED_PAIRS ? named.join(", ") : `${pairs.length} pairs`;
+/** A caption in pieces: text (escaped by each format) and maths (LaTeX, and its plain form). */
+type Piece = string | { tex: string; plain: string };
+
+const math = (tex: string, plain: string): Piece => ({ tex, plain });
+
+/** Letters as a range or a list: "a-c", "a, c". */
+function letterList(names: readonly string[], letters: Map<string, string>): string {
+  const ls = names.map((n) => letters.get(n) ?? n);
+  const all = [...letters.values()];
+  const from = all.indexOf(ls[0]);
+  const contiguous = ls.length > 2 && ls.every((l, i) => all[from + i] === l);
+  return contiguous ? `${ls[0]}-${ls.at(-1)}` : ls.join(", ");
 }
 
-/**
- * The family in words when the report does not say (`family.description`): the report's
- * default family (your systems against each other and each against each baseline) named so.
- */
-function familyWords(r: SystemsReport, f: Family): string {
+/** The family in words for a paper, systems by their letters. */
+function familyWords(r: SystemsReport, f: ReportFamily, letters: Map<string, string>): string {
   const users = r.systems.filter((s) => s.kind === "user").map((s) => s.name);
-  const baselines = r.systems.filter((s) => s.kind === "baseline").map((s) => s.name);
-  const all = [
-    ...users.flatMap((a, i) => users.slice(i + 1).map((b) => [a, b])),
-    ...users.flatMap((a) => baselines.map((b) => [a, b])),
-  ];
-  return JSON.stringify(all) === JSON.stringify(f.pairs)
-    ? "all pairs involving your systems"
-    : "the pairs asked";
+  const choice = f.choice ?? "all";
+  if (choice === "mine") return `the pairs among ${letterList(users, letters)}`;
+  if (choice.startsWith("baseline:")) {
+    const name = choice.slice("baseline:".length);
+    const others = users.filter((u) => u !== name);
+    return `each of ${letterList(others, letters)} against ${letters.get(name) ?? name}`;
+  }
+  const baselines = r.systems.length > users.length;
+  return `every pair with at least one of ${letterList(users, letters)}` +
+    (baselines ? " (not the baselines against each other)" : "");
 }
 
 /** The sentences on the family's tests (after the intervals'). */
-function familyCaption(r: SystemsReport, f: ReportFamily, letters: Map<string, string>): string {
+function familyCaption(r: SystemsReport, f: ReportFamily, letters: Map<string, string>): Piece[] {
   const label = (m: string) => r.measures.find((x) => x.name === m)?.label ?? m;
   const sizes = f.measures.map((m) => f.sizes?.[m] ?? 0);
-  const m = sizes.every((s) => s === sizes[0])
-    ? `m = ${sizes[0]} tests on each measure`
-    : `m = ${f.measures.map((x, i) => `${sizes[i]} on ${label(x)}`).join(", ")}`;
-  const parts = [
-    `Superscript letters: the systems the row is significantly better than on the measure, ` +
-    `by the paired t-test (two-sided, on each question's difference) with Bonferroni's ` +
-    `correction over the family (adjusted p = min(1, m p), significant when at most ` +
-    `alpha = ${f.alpha}); a pair without a mark is not significant or was not tested.`,
-    `The family: ${f.description ?? familyWords(r, f)} (${pairList(f.pairs, letters)}); ` +
-    `each measure is its own family, ${m}.`,
+  const one = sizes.every((x) => x === sizes[0]);
+  const pieces: Piece[] = [
+    "Superscripts: significantly better than the lettered system (paired t-test, two-sided; " +
+    "Bonferroni over the family, ",
+    math(`\\alpha = ${f.alpha}`, `alpha = ${f.alpha}`),
+    `; family: ${familyWords(r, f, letters)}, `,
+    one
+      ? math(`m = ${sizes[0]}`, `m = ${sizes[0]}`)
+      : `m = ${f.measures.map((x, i) => `${sizes[i]} on ${label(x)}`).join(", ")}`,
+    one ? " distinct tests per measure)." : " distinct tests).",
   ];
   const identical = identicalSystems(f);
   if (identical.length) {
-    parts.push(
-      `Not tested, not counted in m (identical on every question): ${
+    pieces.push(
+      ` Identical on every question, one system in the tests: ${
         identical.map((p) =>
-          `${letters.get(p.a) ?? p.a} and ${letters.get(p.b) ?? p.b} on ${
-            p.everyMeasure ? "every measure" : p.measures.map(label).join(", ")
-          }`
-        ).join("; ")
+          `${letters.get(p.a) ?? p.a} = ${letters.get(p.b) ?? p.b}` +
+          (p.everyMeasure ? "" : ` (${p.measures.map(label).join(", ")})`)
+        ).join(", ")
       }.`,
     );
   }
-  // The tests that stand for other pairs, grouped by the measures they do so on.
-  const same = new Map<string, string[]>();
-  for (const t of f.tests as Test[]) {
-    if (!(t.same ?? []).length) continue;
-    const spellings = [[t.a, t.b] as const, ...t.same!]
-      .map(([a, b]) => `${letters.get(a) ?? a}-${letters.get(b) ?? b}`).join(" = ");
-    same.set(spellings, [...same.get(spellings) ?? [], t.measure]);
-  }
-  if (same.size) {
-    const byMeasures = new Map<string, string[]>();
-    for (const [spellings, measures] of same) {
-      const on = measures.length === f.measures.length
-        ? "every measure"
-        : measures.map(label).join(", ");
-      byMeasures.set(on, [...byMeasures.get(on) ?? [], spellings]);
-    }
-    parts.push(
-      `One test, counted once in m and marked alike (pairs whose systems are identical on ` +
-        `every question of the measure, side by side): ${
-          [...byMeasures].map(([on, tests]) => `${tests.join(", ")} on ${on}`).join("; ")
-        }.`,
-    );
-  }
-  return parts.join(" ");
+  return pieces;
 }
 
-/** The caption as plain text (each format escapes all of it); `where` places the interval. */
-function caption(r: SystemsReport, letters: Map<string, string>, where: string): string {
+/** The caption in pieces (each format escapes the text); `where` places the interval. */
+function caption(r: SystemsReport, letters: Map<string, string>, where: string): Piece[] {
   const c = r.corpus;
   const questions = c?.questions ?? r.family?.questions ?? r.systems[0]?.queries ?? 0;
   const corpus = c
     ? ` of ${c.data === "sample" ? "the bundled sample of " : ""}${c.dataset} ${c.split} ` +
-      `(filter: ${c.filter})`
+      `(${c.filter})`
     : "";
   const p = r.procedures;
   const several = r.systems.filter((s) => s.runCount > 1);
-  const parts = [
-    `Mean of each measure over the ${questions} questions${corpus}, with its ` +
-    `${INTERVAL_LEVEL} percentile bootstrap interval over questions ${where} (` +
-    `${p.bootstrapSamples} resamples, seed ${p.seed}); means and bounds rounded to ` +
-    `${DIGITS} decimals; the best mean of each measure in bold.`,
+  const pieces: Piece[] = [
+    `Mean over the ${questions} questions${corpus} with its ${INTERVAL_LEVEL} percentile ` +
+    `bootstrap interval ${where} (${p.bootstrapSamples} resamples, seed ${p.seed}), ` +
+    `${DIGITS} decimals; best in bold.`,
   ];
   if (several.length) {
-    parts.push(
-      `A system with several runs has each question's mean over its runs (${
+    pieces.push(
+      ` Each question's mean over a system's runs (${
         several.map((s) => `${letters.get(s.name)}: ${s.runCount} runs`).join(", ")
       }).`,
     );
   }
-  parts.push(
-    r.family
-      ? familyCaption(r, r.family, letters)
-      : `No significance test: ${
+  pieces.push(" ");
+  pieces.push(
+    ...(r.family ? familyCaption(r, r.family, letters) : [
+      `No significance test: ${
         r.systems.length < 2 ? "a single system, no pair to test" : "no pair was tested"
       }.`,
+    ]),
   );
-  return parts.join(" ");
+  return pieces;
+}
+
+/** The caption in LaTeX: text escaped, maths in `$...$`. */
+function latexCaption(pieces: readonly Piece[]): string {
+  return pieces.map((x) => typeof x === "string" ? latexText(x) : `$${x.tex}$`).join("");
+}
+
+/** The caption in Markdown: text escaped, maths as plain text. */
+function markdownCaption(pieces: readonly Piece[]): string {
+  return markdownText(pieces.map((x) => typeof x === "string" ? x : x.plain).join(""));
 }
 
 function latex(r: SystemsReport, t: Table): string {
@@ -246,7 +256,7 @@ function latex(r: SystemsReport, t: Table): string {
   lines.push(
     "\\bottomrule",
     "\\end{tabular}",
-    `\\caption{${latexText(caption(r, t.letters, "on the line below it"))}}`,
+    `\\caption{${latexCaption(caption(r, t.letters, "on the line below it"))}}`,
     "\\label{tab:systems}",
     "\\end{table}",
   );
@@ -266,7 +276,7 @@ function markdown(r: SystemsReport, t: Table): string {
     });
     lines.push(`| ${t.letters.get(s.name)} | ${markdownText(s.name)} | ${cells.join(" | ")} |`);
   }
-  lines.push("", markdownText(caption(r, t.letters, "in brackets")));
+  lines.push("", markdownCaption(caption(r, t.letters, "in brackets")));
   return lines.join("\n") + "\n";
 }
 
@@ -292,7 +302,7 @@ function markdown(r: SystemsReport, t: Table): string {
  * const { tex, md } = paperTables(report);
  * const mine = report.systems[0];
  * assert(tex.includes("\\toprule") && tex.includes("a & mine\\_v2 & "));
- * assert(tex.includes("\\label{tab:systems}") && tex.includes("paired t-test (two-sided"));
+ * assert(tex.includes("\\label{tab:systems}") && tex.includes("paired t-test, two-sided"));
  * assert(md.startsWith("| | System | MAP | MRR | P@1 | nDCG@10 |\n|---|---|---:|---:|---:|---:|"));
  * assert(md.includes(`| a | mine\\_v2 | `) && md.includes(mine.mean.map.toFixed(4)));
  * ```

@@ -120,9 +120,6 @@ export const PUBLISHED_RESULTS: readonly PublishedResult[] = [
     source: TANDA,
     where: TANDA_TABLE,
     setting: "TANDA's WikiQA test (243 questions: no-all)",
-    note: "TANDA counts 243 test questions (no-all), the protocol 237 (clean): the 6 between " +
-      "have only correct candidates, so the same ranking scores higher on the 243; your " +
-      "numbers beside it are computed on the 243",
     filter: "no-all",
     questions: 243,
   },
@@ -330,8 +327,8 @@ export function publishedGaps(
       : `${verdict === "close" ? "close to (within 0.01), not equal to" : "differs from"} ` +
         `the published numbers on ${set}: ` +
         (row.note ??
-          `no reason known to the kit; the published number is on ${row.setting}: check the ` +
-            "split, the filter and that every question counts (-c)");
+          "no reason known to the kit (another system under the name, or check the split, " +
+            "the filter and that every question counts: -c)");
     out.push({
       system: s.name,
       published: row.system,

@@ -66,7 +66,7 @@ export interface SystemsSpec {
    * The family of tests, chosen before the results are read: `all` (default: your systems
    * among themselves and each against each kit baseline), `mine` (your systems among
    * themselves), `baseline:NAME` (each of your systems against NAME, a baseline or one of
-   * yours: PyTerrier's `Experiment` form, m = k - 1).
+   * yours: PyTerrier's `Experiment` form, m = k - 1 for the k systems compared, NAME included).
    */
   family?: string;
   /**

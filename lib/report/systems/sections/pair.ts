@@ -30,14 +30,20 @@ import { pText } from "../tables.ts";
 export function outcomeRows(r: SystemsReport): Row[] {
   const p = r.pair;
   if (!p) return [];
+  const f = r.family;
+  // Each measure's m: the family's, named with it (m differs only when identical systems do).
+  const sizes = [...new Set(Object.values(f?.sizes ?? {}))];
+  const family = f
+    ? `family ${f.choice}, m = ${sizes.length === 1 ? sizes[0] : "its measure's"}`
+    : "no family";
   return p.outcomes.map((o) => ({
     measure: o.label,
     [`${p.a} higher`]: o.wins,
     [`${p.b} higher`]: o.losses,
     equal: o.ties,
     "sign test p (raw, not corrected)": pText(o.signP),
-    "paired t p": o.identical || o.p === undefined ? NOT_TESTED : pText(o.p),
-    "paired t p adjusted": o.identical
+    "paired t p (raw)": o.identical || o.p === undefined ? NOT_TESTED : pText(o.p),
+    [`paired t p adjusted (${family})`]: o.identical
       ? ""
       : o.pAdjusted === undefined
       ? "(not in the family)"
@@ -146,8 +152,14 @@ export const pairSection: PageSection = {
           "questions); the sign test's p is raw, not corrected for the family; the paired " +
           "t-test's adjusted p is the family's",
       }),
-      table(p.differing, { caption: `The questions where ${p.a} and ${p.b} differ most (AP)` }),
-      differenceFigure(r),
+      ...(p.differing.length
+        ? [
+          table(p.differing, {
+            caption: `The questions where ${p.a} and ${p.b} differ most (AP)`,
+          }),
+          differenceFigure(r),
+        ]
+        : [note(`No question tells ${p.a} and ${p.b} apart: their AP is the same on every one.`)]),
     ];
     if (p.failures) {
       items.push(

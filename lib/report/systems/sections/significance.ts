@@ -91,14 +91,25 @@ export function familyRows(r: SystemsReport): Row[] {
   return rows;
 }
 
-/** The sentence under the table: what the decision would be under another family, if it changes. */
+/**
+ * The sentence under the table: what the decision would be under another family, if it
+ * changes; one clause per test and family, its measures together.
+ */
 export function readingsText(r: SystemsReport): string {
   const f = r.family;
   if (!f?.readings?.length) return "";
-  const said = f.readings.map((x) =>
-    `${measureLabel(x.measure)} ${x.a} – ${x.b} would be ${
-      x.significant ? "significant" : "not significant"
-    } under '${x.choice}' (m = ${x.m}, adjusted p ${pText(x.pAdjusted)})`
+  const grouped = new Map<string, typeof f.readings>();
+  for (const x of f.readings) {
+    const key = JSON.stringify([x.a, x.b, x.choice, x.significant]);
+    grouped.set(key, [...grouped.get(key) ?? [], x]);
+  }
+  const said = [...grouped.values()].map((xs) =>
+    `${xs[0].a} – ${xs[0].b} would be ${
+      xs[0].significant ? "significant" : "not significant"
+    } under '${xs[0].choice}' on ${
+      xs.map((x) => `${measureLabel(x.measure)} (m = ${x.m}, adjusted p ${pText(x.pAdjusted)})`)
+        .join(", ")
+    }`
   );
   return `The family is chosen before the results are read ('${f.choice}': ${f.description}) ` +
     `and is the one reported; under another family the decision would change: ${said.join("; ")}.`;
