@@ -9,7 +9,8 @@
  */
 
 /**
- * A test's name: the systems on its a side joined by " = " (the pair tested and those listed
+ * A test's name: the systems on its a side joined by " = " (a name holding " – ", "=", ":"
+ * or a quote written as JSON, so the name reads one way) (the pair tested and those listed
  * in `same`, identical on every question of the measure), " – ", then those on its b side.
  *
  * @example
@@ -18,12 +19,16 @@
  * import { testName } from "./family.ts";
  * assert.equal(testName({ a: "a", b: "b", same: [["BM25 (kit)", "b"]] }), "a = BM25 (kit) – b");
  * assert.equal(testName({ a: "a", b: "ltr (kit)" }), "a – ltr (kit)");
+ * // A name that could be read as part of the name of the test is quoted.
+ * assert.equal(testName({ a: "p – q", b: "x" }), '"p – q" – x');
  * ```
  */
 export function testName(
   t: { a: string; b: string; same?: readonly (readonly [string, string])[] },
 ): string {
-  const side = (k: 0 | 1) => [...new Set([[t.a, t.b], ...t.same ?? []].map((p) => p[k]))];
+  // Quoted (as JSON) when it holds what joins or follows the names: " – ", "=", ":", a quote.
+  const shown = (n: string) => /[–=:"]|^\s|\s$|^$/.test(n) ? JSON.stringify(n) : n;
+  const side = (k: 0 | 1) => [...new Set([[t.a, t.b], ...t.same ?? []].map((p) => shown(p[k])))];
   return `${side(0).join(" = ")} – ${side(1).join(" = ")}`;
 }
 

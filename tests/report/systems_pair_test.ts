@@ -54,7 +54,7 @@ Deno.test("pair rows: AP and RR as means over runs with sd, the first candidate 
   assert.equal(row["one: first"], "[wrong] another wrong");
   assert.equal(row["correct answer(s)"], "right one");
   const [d] = pairDifferenceRows([q], seeds, one);
-  assert.equal(d["AP a - b"], 0.75 - 1 / 3);
+  assert.equal(d["AP first - second"], 0.75 - 1 / 3);
   assert.equal(d.type, "who");
 });
 

@@ -486,7 +486,7 @@ realDataTest(
       assert.equal(pairCsv.length, 1 + 237);
       assert.match(
         pairCsv[0],
-        /^question id,question,type,candidates,ltr seeds: AP,Wgt Word Cnt: AP,AP a - b,/,
+        /^question id,question,type,candidates,ltr seeds: AP,Wgt Word Cnt: AP,AP first - second,/,
       );
       // The family, with its intervals, in summary.json and on the terminal: 5 systems of
       // yours (10 pairs) and each against 2 baselines (10): 20 pairs asked; "wgt ref-numbered"

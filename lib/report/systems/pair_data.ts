@@ -257,7 +257,7 @@ function perRunValues(s: PairSystem, id: string, measure: string): number[] {
  * const a = { name: "a", runs: [], perRun: [new Map([["q1", { map: 1, recip_rank: 1 }]]), new Map([["q1", { map: 0.5, recip_rank: 0.5 }]])] };
  * const b = { name: "b", runs: [], perRun: [new Map([["q1", { map: 0.25, recip_rank: 0.25 }]])] };
  * const [row] = pairDifferenceRows([q], a, b);
- * assert.deepEqual([row["a: AP"], row["b: AP"], row["AP a - b"], row.type], [0.75, 0.25, 0.5, "who"]);
+ * assert.deepEqual([row["a: AP"], row["b: AP"], row["AP first - second"], row.type], [0.75, 0.25, 0.5, "who"]);
  * ```
  */
 export function pairDifferenceRows(
@@ -277,14 +277,14 @@ export function pairDifferenceRows(
       candidates: q.candidates.length,
       [`${a.name}: AP`]: apA,
       [`${b.name}: AP`]: apB,
-      "AP a - b": apA - apB,
+      "AP first - second": apA - apB,
       [`${a.name}: RR`]: rrA,
       [`${b.name}: RR`]: rrB,
-      "RR a - b": rrA - rrB,
+      "RR first - second": rrA - rrB,
     };
   });
   return rows.sort((x, y) =>
-    Math.abs(y["AP a - b"]) - Math.abs(x["AP a - b"]) ||
+    Math.abs(y["AP first - second"]) - Math.abs(x["AP first - second"]) ||
     (x["question id"] < y["question id"] ? -1 : 1)
   );
 }
@@ -306,7 +306,10 @@ export function pairTextRows(
     const { mean, sd } = meanSd(perRunValues(s, id, m));
     return sd === undefined ? mean : `${mean.toFixed(4)} ± ${sd.toFixed(4)}`;
   };
-  return pairDifferenceRows(questions, a, b).filter((r) => r["AP a - b"] !== 0).slice(0, limit)
+  return pairDifferenceRows(questions, a, b).filter((r) => r["AP first - second"] !== 0).slice(
+    0,
+    limit,
+  )
     .map((r) => {
       const q = byId.get(String(r["question id"]))!;
       const correct = q.candidates.filter((c) => c.label > 0).map((c) => clip(c.text));

@@ -232,6 +232,8 @@ function markdownCaption(pieces: readonly Piece[]): string {
 
 function latex(r: SystemsReport, t: Table): string {
   const lines = [
+    "% systems.tex of ./kit report: \\input it with \\usepackage{booktabs}. Names outside",
+    "% Latin-1 (Arabic, emoji) need XeLaTeX or LuaLaTeX with a font that has them (fontspec).",
     "\\begin{table}",
     "\\centering",
     `\\begin{tabular}{ll${"c".repeat(r.measures.length)}}`,

@@ -385,7 +385,8 @@ export function resolveSpec(spec: SystemsSpec, base: string, origin = "spec"): R
   if (familyText !== undefined && systems.length === 0) {
     throw new KitError(
       `${flags ? "--family" : where("family")} chooses the tests among answer-selection ` +
-        "systems (--run, --model); none is given",
+        "systems (wikiqa, trecqa); QRCD and Qur'an QA 2023 runs are tested as all pairs " +
+        "involving yours (docs/qrcd.md, docs/qqa23.md)",
     );
   }
   const family = parseFamily(familyText ?? "all");

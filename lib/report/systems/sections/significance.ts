@@ -28,6 +28,13 @@ import type { ReportFamily, SystemsReport } from "../types.ts";
 import type { PageSection } from "../section.ts";
 import { framedList, intervalText, pText } from "../tables.ts";
 
+/** A t or d_z: the number, or an infinity with the difference's sign (null once in JSON). */
+function infinite(x: number | null, difference: number): number | string {
+  return typeof x === "number" && Number.isFinite(x)
+    ? x
+    : `${difference > 0 ? "+" : "-"}infinite (every difference the same)`;
+}
+
 /** Each measure's m (0: every pair identical on it). */
 function sizesOf(f: ReportFamily): number[] {
   return f.measures.map((m) => f.sizes?.[m] ?? f.size);
@@ -59,9 +66,10 @@ export function familyRows(r: SystemsReport): Row[] {
         "A - B": t.difference,
         interval: intervalText(t.lower, t.upper),
         level: `${+(f.levels[measure] * 100).toFixed(2)}%`,
-        t: t.t,
+        // Infinite (JSON null) when every difference is the same: sd 0, p 0.
+        t: infinite(t.t, t.difference),
         df: t.df,
-        "effect size (d_z)": t.effectSize,
+        "effect size (d_z)": infinite(t.effectSize, t.difference),
         p: pText(t.p),
         "p adjusted (x m)": pText(t.pAdjusted),
         family: f.choice,
@@ -153,7 +161,12 @@ export const significanceSection: PageSection = {
     const baselines = ctx.systems.filter((s) => s.kind === "baseline").map((s) => s.name);
     const choice = ctx.spec.family ?? "all";
     const pairs = familyPairs(users, baselines, choice);
-    if (pairs.length === 0) return {};
+    if (pairs.length === 0) {
+      ctx.log(
+        `the family of tests: ${familyDescription(choice)} (${choice}) holds no pair: no test`,
+      );
+      return {};
+    }
     const f = testFamily(ctx.values, pairs, ctx.measures);
     for (const line of identicalLines(f, measureLabel)) ctx.log(`warning: ${line}`);
     for (const line of sameTestLines(f, measureLabel)) ctx.log(`note: ${line}`);
