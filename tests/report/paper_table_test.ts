@@ -204,7 +204,7 @@ Deno.test("paperTables: every number, bold cell and mark is the report's, both f
   assert(tex.includes(`b & ${latexText(SPECIAL)} & `));
   assert(md.includes(`| b | ${markdownText(SPECIAL)} | `));
   assert(tex.includes("\\label{tab:systems}") && tex.includes("\n\\begin{table}"));
-  assert(tex.startsWith("% systems.tex of ./kit report") && /XeLaTeX or LuaLaTeX/.test(tex));
+  assert(tex.startsWith("% The systems table of a report") && /XeLaTeX or LuaLaTeX/.test(tex));
   // The caption, in both: the test, the correction, m, alpha, the questions, the corpus, the
   // intervals; the oracle and its copy not tested (identical on every measure).
   const f = r.family!;

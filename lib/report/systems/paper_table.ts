@@ -232,8 +232,8 @@ function markdownCaption(pieces: readonly Piece[]): string {
 
 function latex(r: SystemsReport, t: Table): string {
   const lines = [
-    "% systems.tex of ./kit report: \\input it with \\usepackage{booktabs}. Names outside",
-    "% Latin-1 (Arabic, emoji) need XeLaTeX or LuaLaTeX with a font that has them (fontspec).",
+    "% The systems table of a report on your systems: \\input it with \\usepackage{booktabs}. Names",
+    "% outside Latin-1 (Arabic, emoji) need XeLaTeX or LuaLaTeX with a font that has them.",
     "\\begin{table}",
     "\\centering",
     `\\begin{tabular}{ll${"c".repeat(r.measures.length)}}`,
