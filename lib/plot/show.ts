@@ -164,13 +164,25 @@ function bundleOf(value: Showable, withLibrary: boolean): MimeBundle {
   return plainBundle(value);
 }
 
-/** A record whose values a table cell holds (numbers, strings, booleans, null, undefined). */
-function isRecord(value: unknown): value is Row {
+/**
+ * A record whose values a table cell holds: numbers, strings, booleans, null, undefined, and
+ * arrays (a family test's `same` pairs), which a cell shows as JSON.
+ */
+function isRecord(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return false;
   return Object.values(value).every((v) =>
-    v == null || ["string", "number", "boolean"].includes(typeof v)
+    v == null || Array.isArray(v) || ["string", "number", "boolean"].includes(typeof v)
+  );
+}
+
+/** A record as a table row: an array as its JSON text (empty: nothing). */
+function asRow(record: Record<string, unknown>): Row {
+  return Object.fromEntries(
+    Object.entries(record).map((
+      [k, v],
+    ) => [k, Array.isArray(v) ? (v.length ? JSON.stringify(v) : "") : v as Row[string]]),
   );
 }
 
@@ -187,6 +199,8 @@ function isRecord(value: unknown): value is Row {
  * assert.match(String(plainBundle([{ system: "bm25", MAP: 0.5931 }])["text/html"]), /<table/);
  * assert.match(String(plainBundle({ MAP: 0.5931, MRR: 0.6024 })["text/html"]), /0\.6024/);
  * assert.equal(plainBundle([1, 2])["text/plain"], "[ 1, 2 ]");
+ * // A family test's records (an array field: its `same` pairs) are a table too.
+ * assert.match(String(plainBundle([{ a: "x", p: 0.5, same: [["y", "z"]] }])["text/plain"]), /\[\["y","z"\]\]/);
  * ```
  */
 export function plainBundle(value: unknown): MimeBundle {
@@ -195,9 +209,9 @@ export function plainBundle(value: unknown): MimeBundle {
     return { "text/plain": String(value) };
   }
   if (Array.isArray(value) && value.length > 0 && value.every(isRecord)) {
-    return tableBundle(value);
+    return tableBundle(value.map(asRow));
   }
-  if (isRecord(value) && Object.keys(value).length > 0) return tableBundle([value]);
+  if (isRecord(value) && Object.keys(value).length > 0) return tableBundle([asRow(value)]);
   return { "text/plain": Deno.inspect(value, { colors: false, depth: 4 }) };
 }
 

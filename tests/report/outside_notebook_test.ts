@@ -133,7 +133,10 @@ Deno.test({
           runs: ["reversed.run"],
         }],
       }, { base: dir });
-      assert.match(plain(outputs[1][0]), /The family: 5 pair\(s\) per measure over 4 questions/);
+      assert.match(
+        plain(outputs[1][0]),
+        /The family: all pairs involving your systems \('all'\), m = 5 distinct tests per measure, over 4 questions/,
+      );
       assert.equal(plain(outputs[2][0]), String(report.family!.questions));
       const html = String(outputs[3][0].data!["text/html"] as string[] | string);
       for (const t of report.family!.tests.filter((t) => t.measure === "map")) {
