@@ -15,7 +15,7 @@ import { csvText } from "../io/escape.ts";
 import { table } from "../plot/table.ts";
 import { note, type RunLine, warningsBlock } from "../report/notebook/blocks.ts";
 import { checkSystemName, parseSystemArg } from "../report/systems/spec_names.ts";
-import { isFile, resolvePath } from "../io/path.ts";
+import { basename, isFile, resolvePath } from "../io/path.ts";
 import { loadExport } from "../tasks/load.ts";
 import type { PartData, PartSpec, ReportPart } from "../tasks/task.ts";
 import { testName } from "../stats/family.ts";
@@ -126,10 +126,6 @@ export interface Qqa23ReportData {
 export const QQA23_BASELINE = "qqa23 BM25 (kit)";
 
 const SPLITS = ["train", "dev", "test"];
-
-function fileName(path: string): string {
-  return path.replace(/^.*\//, "");
-}
 
 const data = (d: PartData) => d as unknown as Qqa23ReportData;
 const spec = (p: PartSpec) => p as unknown as Qqa23Spec;
@@ -296,7 +292,7 @@ export const QQA23_REPORT: ReportPart = {
       kind: s.kind === "user" ? "yours" : "kit baseline",
       source: s.kind === "user" ? "Qur'an QA 2023 run (TREC)" : "Qur'an QA 2023, scored by the kit",
       runs: 1,
-      "run files": s.path ? fileName(s.path) : "",
+      "run files": s.path ? basename(s.path) : "",
     })),
   show(d) {
     const q = data(d);
@@ -456,5 +452,5 @@ export const QQA23_REPORT: ReportPart = {
       what: `Qur'an QA 2023 ${data(d).split}, ${data(d).judged} judged questions`,
       numbers: { "MAP@10": s.official.map_cut_10, MRR: s.official.recip_rank },
     })),
-  texts: (d) => data(d).systems.flatMap((s) => [s.name, ...(s.path ? [fileName(s.path)] : [])]),
+  texts: (d) => data(d).systems.flatMap((s) => [s.name, ...(s.path ? [basename(s.path)] : [])]),
 };

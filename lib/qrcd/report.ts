@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { basename } from "../io/path.ts";
 import { KitError } from "../errors.ts";
 import { isQrcdSplit, loadQrcd, loadQrcdSplit } from "./load.ts";
 import { checkRunAgainstGold, formatIssue, readSpanRun, unrelatedToGold } from "./runfile.ts";
@@ -18,10 +19,6 @@ import type { RunLine } from "../report/notebook/blocks.ts";
 import { QRCD_BASELINE, type QrcdSpec, type ReportQrcd } from "./report_part.ts";
 
 export type { ReportQrcd, ReportQrcdRun } from "./report_part.ts";
-
-function fileName(path: string): string {
-  return path.replace(/^.*\//, "");
-}
 
 /**
  * The QRCD gold records: a split name (`dev`, `train`) read from `dir` (the corpus folder),
@@ -112,7 +109,7 @@ export async function readQrcdInputs(
   const runs = await readQrcdRuns(spec, gold);
   for (const [name, r] of runs) {
     for (const issue of r.issues) {
-      say(`QRCD run ${JSON.stringify(name)} (${fileName(r.path)}): warning: ${issue}`);
+      say(`QRCD run ${JSON.stringify(name)} (${basename(r.path)}): warning: ${issue}`);
     }
   }
   return { gold, runs };
@@ -137,7 +134,7 @@ export async function qrcdReport(
   const evals = new Map([...inputs.runs].map(([n, r]) => [n, evaluateQrcd(inputs.gold, r.run)]));
   evals.set(QRCD_BASELINE, evaluateQrcd(inputs.gold, overlapBaseline(inputs.gold)));
   const warnings: RunLine[] = [...inputs.runs].flatMap(([system, r]) =>
-    r.issues.map((text) => ({ system, file: fileName(r.path), text }))
+    r.issues.map((text) => ({ system, file: basename(r.path), text }))
   );
   const questions = new Map<string, { text: string; records: number[] }>();
   inputs.gold.forEach((r, i) => {

@@ -9,7 +9,7 @@
  */
 import { KitError } from "../errors.ts";
 import { csvText } from "../io/escape.ts";
-import { isFile, resolvePath } from "../io/path.ts";
+import { basename, isFile, resolvePath } from "../io/path.ts";
 import { type Row, table } from "../plot/table.ts";
 import { warningsBlock } from "../report/notebook/blocks.ts";
 import { checkSystemName, parseSystemArg } from "../report/systems/spec_names.ts";
@@ -65,10 +65,6 @@ function qrcdGold(gold: string, base: string): string {
   if (/^(dev|train)$/.test(gold) && !isFile(path)) return gold;
   if (!isFile(path)) throw new KitError("the QRCD gold file is not found", { file: gold });
   return path;
-}
-
-function fileName(path: string): string {
-  return path.replace(/^.*\//, "");
 }
 
 /** A cell: text through `csvText` (quoted, and a leading `=`, `+`, `-`, `@` made inert). */
@@ -189,7 +185,7 @@ export const QRCD_REPORT: ReportPart = {
       kind: q.kind === "user" ? "yours" : "kit baseline",
       source: q.kind === "user" ? "QRCD run (JSON)" : "QRCD, scored by the kit",
       runs: 1,
-      "run files": q.path ? fileName(q.path) : "",
+      "run files": q.path ? basename(q.path) : "",
     })),
   show(d) {
     const q = data(d);
@@ -235,5 +231,5 @@ export const QRCD_REPORT: ReportPart = {
       what: `QRCD ${data(d).gold}, ${q.records} records`,
       numbers: { pRR: q.pRR, EM: q.exactMatch, "F1@1": q.f1At1 },
     })),
-  texts: (d) => data(d).runs.flatMap((q) => [q.name, ...(q.path ? [fileName(q.path)] : [])]),
+  texts: (d) => data(d).runs.flatMap((q) => [q.name, ...(q.path ? [basename(q.path)] : [])]),
 };

@@ -45,7 +45,7 @@ import { type FamilyChoice, familyPairs } from "./family_choice.ts";
 export { familyDescription, familyPairs, parseFamily } from "./family_choice.ts";
 export type { FamilyChoice } from "./family_choice.ts";
 export { identicalLines, identicalSystems, sameTestLines, sameTestsOf } from "./family_lines.ts";
-export { testName } from "./family_lines.ts";
+export { testName, testSides } from "./family_lines.ts";
 export type { IdenticalPairs, IdenticalSystems, SameTests } from "./family_lines.ts";
 
 /** Query id to (measure name to value): compare.ts' `PerQueryValues` (not imported: compare.ts imports this module). */

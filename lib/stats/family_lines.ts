@@ -28,8 +28,26 @@ export function testName(
 ): string {
   // Quoted (as JSON) when it holds what joins or follows the names: " – ", "=", ":", a quote.
   const shown = (n: string) => /[–=:"]|^\s|\s$|^$/.test(n) ? JSON.stringify(n) : n;
-  const side = (k: 0 | 1) => [...new Set([[t.a, t.b], ...t.same ?? []].map((p) => shown(p[k])))];
-  return `${side(0).join(" = ")} – ${side(1).join(" = ")}`;
+  const [a, b] = testSides(t);
+  return `${a.map(shown).join(" = ")} – ${b.map(shown).join(" = ")}`;
+}
+
+/**
+ * A test's two sides: the systems on its a side (the pair tested, then those of `same`, each
+ * once, in order) and those on its b side.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { testSides } from "./family.ts";
+ * assert.deepEqual(testSides({ a: "a", b: "b", same: [["BM25 (kit)", "b"]] }), [["a", "BM25 (kit)"], ["b"]]);
+ * ```
+ */
+export function testSides(
+  t: { a: string; b: string; same?: readonly (readonly [string, string])[] },
+): [string[], string[]] {
+  const pairs = [[t.a, t.b] as const, ...t.same ?? []];
+  return [[...new Set(pairs.map((p) => p[0]))], [...new Set(pairs.map((p) => p[1]))]];
 }
 
 /**

@@ -11,6 +11,7 @@
  * @module
  */
 import { writeFileAtomic } from "../../io/atomic.ts";
+import { basename } from "../../io/path.ts";
 import type { SystemsReport } from "./types.ts";
 import { pageSections } from "./sections.ts";
 import { differenceFigures } from "./sections/significance.ts";
@@ -98,9 +99,8 @@ export function summarySystems(r: SystemsReport): Record<string, unknown>[] {
  * ```
  */
 export function userText(r: SystemsReport): string[] {
-  const file = (path: string) => path.replace(/^.*\//, "");
   return [
-    ...r.systems.flatMap((s) => [s.name, ...s.runs.map(file)]),
+    ...r.systems.flatMap((s) => [s.name, ...s.runs.map(basename)]),
     ...partsOf(r).flatMap(([p, d]) => p.texts(d)),
   ];
 }

@@ -22,7 +22,7 @@
  */
 import { latexText, markdownText } from "../../io/escape.ts";
 import { formatFixedC } from "../../metrics/c_printf.ts";
-import { type Family, identicalSystems } from "../../stats/family.ts";
+import { type Family, identicalSystems, testSides } from "../../stats/family.ts";
 import type { SystemsReport } from "./types.ts";
 
 /** Decimals of every number in the tables. */
@@ -89,8 +89,7 @@ function betterThan(r: SystemsReport): Map<string, Map<string, Set<string>>> {
       }
       return members;
     };
-    const pairs = [[t.a, t.b] as const, ...(t.same ?? [])];
-    const [a, b] = [classOf(pairs.map((p) => p[0])), classOf(pairs.map((p) => p[1]))];
+    const [a, b] = testSides(t).map(classOf);
     const [winners, losers] = t.difference > 0 ? [a, b] : [b, a];
     for (const winner of winners) {
       const byMeasure = out.get(winner) ?? new Map<string, Set<string>>();

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { basename } from "../../io/path.ts";
 import { type LoadedSplit, readRunForSplit } from "../../data/mod.ts";
 import { shardSets, withoutEmptyShards } from "../../scoring/shard_record.ts";
 import { type Run, runFromScores, writeRun } from "../../metrics/mod.ts";
@@ -18,10 +19,6 @@ import { KIT_BASELINES, type ResolvedSpec } from "./spec.ts";
 export function scoredRunName(name: string, i: number): string {
   const safe = name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(0, 60);
   return `runs/${String(i + 1).padStart(2, "0")}-${safe || "system"}.run`;
-}
-
-function fileName(path: string): string {
-  return path.replace(/^.*\//, "");
 }
 
 /** An answer-selection system with its runs in memory. */
@@ -48,9 +45,9 @@ export async function readSystemRuns(
       const r = await readRunForSplit(nonEmpty.length ? nonEmpty : files, split);
       const file = files.length === 1 ? files[0] : `${files[0]} (+${files.length - 1} shards)`;
       names.push(file);
-      for (const text of r.notes) lines.notes.push({ system: s.name, file: fileName(file), text });
+      for (const text of r.notes) lines.notes.push({ system: s.name, file: basename(file), text });
       for (const text of r.warnings) {
-        lines.warnings.push({ system: s.name, file: fileName(file), text });
+        lines.warnings.push({ system: s.name, file: basename(file), text });
       }
       runs.push(r.run);
     }

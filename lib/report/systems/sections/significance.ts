@@ -22,6 +22,7 @@ import {
   sameTestLines,
   testFamily,
   testName,
+  testSides,
 } from "../../../stats/family.ts";
 import { note } from "../../notebook/blocks.ts";
 import type { ReportFamily, SystemsReport } from "../types.ts";
@@ -56,9 +57,7 @@ export function familyRows(r: SystemsReport): Row[] {
     const tests = f.tests.filter((t) => t.measure === measure);
     const identical = (f.identical ?? []).filter((t) => t.measure === measure);
     for (const t of tests) {
-      const side = (k: 0 | 1) =>
-        [...new Set([[t.a, t.b], ...(t.same ?? [])].map((p) => p[k]))].join(" = ");
-      const [a, b] = [side(0), side(1)];
+      const [a, b] = testSides(t).map((side) => side.join(" = "));
       rows.push({
         measure: label.get(measure) ?? measure,
         A: a,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { basename } from "../../../io/path.ts";
 import type { MimeBundle } from "../../../plot/display.ts";
 import { type Row, table } from "../../../plot/table.ts";
 import { htmlText } from "../../../io/escape.ts";
@@ -13,10 +14,6 @@ import type { PartData } from "../../../tasks/task.ts";
 import { note } from "../../notebook/blocks.ts";
 import type { SystemsReport } from "../types.ts";
 import type { PageSection, SectionItem } from "../section.ts";
-
-function fileName(path: string): string {
-  return path.replace(/^.*\//, "");
-}
 
 /** The sample note as a framed block: the numbers are not the real corpus's. */
 function sampleBlock(text: string): SectionItem {
@@ -40,7 +37,7 @@ export function systemRows(r: SystemsReport): Row[] {
         ? `model ${s.model}, scored by the kit`
         : "run files",
       runs: s.runCount,
-      "run files": s.runs.map(fileName).join(", "),
+      "run files": s.runs.map(basename).join(", "),
     })),
     ...reportParts().flatMap((p) =>
       r[p.key] === undefined ? [] : p.systemRows(r[p.key] as PartData)
