@@ -1,7 +1,7 @@
 /**
  * `./kit report`: with your systems (`--run NAME=PATH[,PATH...]`, `--model NAME=SPEC`,
  * `--qrcd-run NAME=RUN.json`), a report on them: page `00-your-systems`, its index and PDF
- * (the lessons too with `--lessons`); without, the lessons 01-09 as offline HTML pages, an
+ * (the lessons too with `--lessons`); without, the lessons 01-12 as offline HTML pages, an
  * index, slides of each lesson (`--no-slides`: none) and a PDF (see lib/report/build/build.ts).
  *
  * @module
@@ -96,7 +96,7 @@ export const reportCommand: Command = {
       help: "without the kit's baselines (BM25, ltr) beside your systems: the tests are then " +
         "among your systems only",
     },
-    { name: "lessons", help: "with your systems, the lessons 01-09 too (default: page 00 alone)" },
+    { name: "lessons", help: "with your systems, the lessons 01-12 too (default: page 00 alone)" },
     { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
     {
       name: "out",

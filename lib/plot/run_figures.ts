@@ -1,5 +1,5 @@
 /**
- * Figures of systems with several runs (seeds; notebook 07): each run's value around its
+ * Figures of systems with several runs (seeds; notebook 09): each run's value around its
  * system's mean, the running mean as runs are added, per-run values against a setting (TANDA's
  * label-noise experiment) and a box per system. The numbers come from lib/stats
  * (`spreadOverRuns`, `runningMeans`); this module only draws them.

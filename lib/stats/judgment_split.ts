@@ -34,7 +34,7 @@ export interface JudgmentSplit {
 /**
  * The wrong split, made: each judgment (question, candidate) goes to test with probability
  * `testFraction` (seeded), so a question's candidates land on both sides. Use it to measure
- * what the mistake does to a number (notebook 08); split by question (`splitByQuery`) to
+ * what the mistake does to a number (notebook 11); split by question (`splitByQuery`) to
  * evaluate.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Tables of systems with several runs (notebook 07 and the report): per-setting spread and
+ * Tables of systems with several runs (notebook 09 and the report): per-setting spread and
  * TANDA's robustness layout, as rows for `table` (lib/plot draws the figures).
  *
  * @module

@@ -10,7 +10,7 @@
  *   over its runs ({@link meanOverRuns}), then runs the paired test over questions;
  *   {@link singleRunComparisons} shows what comparing one run of each would have said.
  *
- * How many runs a stable mean needs is in `seeds_needed.ts`; the tables of notebook 07 in
+ * How many runs a stable mean needs is in `seeds_needed.ts`; the tables of notebook 09 in
  * `seed_tables.ts`, its figures in lib/plot (`run_figures.ts`).
  *
  * @module

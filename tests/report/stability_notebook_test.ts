@@ -1,5 +1,5 @@
 /**
- * Notebook 7 on the samples, through the report's runner: every code cell shows exactly one
+ * Notebook 9 on the samples, through the report's runner: every code cell shows exactly one
  * output (each goes through `display`), nothing fails, and the numbers it shows are the
  * library's (recomputed here independently of the notebook's cells).
  */
@@ -15,7 +15,7 @@ import {
 import { measureSpreadOverRuns } from "../../lib/stats/seeds.ts";
 import { noiseInteraction } from "../../lib/stats/noise_interaction.ts";
 
-const NOTEBOOK = new URL("../../notebooks/07-stability.ipynb", import.meta.url).pathname;
+const NOTEBOOK = new URL("../../notebooks/09-stability.ipynb", import.meta.url).pathname;
 
 interface Cell {
   cell_type: string;
@@ -23,7 +23,7 @@ interface Cell {
   outputs?: { output_type: string; data?: Record<string, unknown> }[];
 }
 
-Deno.test("notebook 7 runs on the samples, one output per code cell, the library's numbers", async () => {
+Deno.test("notebook 9 runs on the samples, one output per code cell, the library's numbers", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const source = JSON.parse(await Deno.readTextFile(NOTEBOOK)) as { cells: Cell[] };

@@ -1,5 +1,5 @@
 /**
- * Notebook 8's table of what the tie order does (notebooks/08-pitfalls.ipynb): which way
+ * Notebook 11's table of what the tie order does (notebooks/11-pitfalls.ipynb): which way
  * trec_eval's order moved each MAP against a random tie-break's expectation is read from the
  * numbers, not asserted. On the samples BM25 comes out higher under trec_eval's order (0.6667
  * against 0.6458) and Wgt Word Cnt the same, so "a system with many ties is reported lower" must
@@ -13,7 +13,7 @@ import { applyFilter } from "../../lib/data/filters.ts";
 import { qrelsFromQuestions, runFromScores } from "../../lib/metrics/convert.ts";
 import { scoreSplit } from "../../lib/scoring/pipeline.ts";
 
-const NOTEBOOK = new URL("../../notebooks/08-pitfalls.ipynb", import.meta.url).pathname;
+const NOTEBOOK = new URL("../../notebooks/11-pitfalls.ipynb", import.meta.url).pathname;
 
 interface Cell {
   cell_type: string;
@@ -23,7 +23,7 @@ interface Cell {
 
 const text = (s: string | string[] | undefined) => Array.isArray(s) ? s.join("") : s ?? "";
 
-Deno.test("notebook 8 says which way trec_eval's tie order moved each MAP, from the numbers", async () => {
+Deno.test("notebook 11 says which way trec_eval's tie order moved each MAP, from the numbers", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const source = JSON.parse(await Deno.readTextFile(NOTEBOOK)) as { cells: Cell[] };

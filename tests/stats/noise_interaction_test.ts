@@ -1,8 +1,8 @@
 /**
- * The regime × noise interaction over seeds (notebook 07's robustness test) against SciPy, the
+ * The regime × noise interaction over seeds (notebook 09's robustness test) against SciPy, the
  * outside oracle: `scipy.stats.ttest_rel` of the two drops, `scipy.stats.t.interval` at the
  * Bonferroni level for their difference and at 95% for each drop, on random cases and on the
- * real per-seed MAPs notebook 07 computes (20 seeds, 10% and 20% noise).
+ * real per-seed MAPs notebook 09 computes (20 seeds, 10% and 20% noise).
  */
 import assert from "node:assert/strict";
 import { noiseInteraction, type NoiseLevelRuns } from "../../lib/stats/noise_interaction.ts";
@@ -151,7 +151,7 @@ Deno.test({
 });
 
 realDataTest(
-  "noise interaction on notebook 07's real per-seed MAPs equals SciPy's",
+  "noise interaction on notebook 09's real per-seed MAPs equals SciPy's",
   "wikiqa",
   async (dir) => {
     if (!python) return console.error("skipped: no python3 with SciPy");

@@ -83,7 +83,7 @@ Deno.test("Pitman–Morgan equals the correlation test of sums and differences (
 });
 
 Deno.test("paired seeds: Pitman–Morgan keeps its size where the F test does not, and has more power", () => {
-  // 20 seeds, per-seed values correlated 0.8 as shared seeds make them (notebook 07 measures
+  // 20 seeds, per-seed values correlated 0.8 as shared seeds make them (notebook 09 measures
   // 0.79-0.93 on WikiQA): under equal variances the paired test rejects about 5% at 0.05; the F
   // test, treating the regimes as independent, rejects far less (it is too conservative here),
   // and with a true variance ratio of 2 it misses most differences Pitman–Morgan finds.

@@ -23,7 +23,7 @@
  * The report is built in a new folder beside the old one (`workspace.ts`) and takes its
  * place only when complete and checked: a failing cell, a failed check or Ctrl-C leaves the
  * previous report whole. Given systems, the report is about them: page `00-your-systems`
- * alone (the lessons 01-09 with `lessons`); without, the lessons.
+ * alone (the lessons 01-12 with `lessons`); without, the lessons.
  *
  * @module
  */
@@ -80,7 +80,7 @@ export interface ReportOptions {
    * numbers computed once by `evaluateSystems` and written beside it (`systems.json`, ...).
    */
   systems?: ResolvedSpec;
-  /** With systems, the lessons (01-09) too. */
+  /** With systems, the lessons (01-12) too. */
   lessons?: boolean;
   /** Folder with the `NN-name.ipynb` notebooks (default `notebooks/`). */
   notebooksDir?: string;

@@ -224,7 +224,7 @@ const PAGE_INITIATORS = new Set(["parser", "script", "preload", "SignedExchange"
  * ```ts
  * import assert from "node:assert/strict";
  * import { requestOfPage } from "./browser.ts";
- * const page = "file:///r/html/05-qrcd.html";
+ * const page = "file:///r/html/06-qrcd.html";
  * assert(requestOfPage({ url: page, type: "Document", initiator: "other", navigation: true }, page));
  * assert(requestOfPage({ url: "file:///r/x.png", type: "Image", initiator: "parser", navigation: false }, page));
  * // Chromium 150 after CSS.enable: the page's URL again, resource type Other.

@@ -1,5 +1,5 @@
 /**
- * Notebook 08's exercises, solved with the public API (lib/mod.ts) and checked against values
+ * Notebook 11's exercises, solved with the public API (lib/mod.ts) and checked against values
  * computed independently here (AP, P@5 and pRR written out from their definitions). On the
  * samples, and on the real corpora when they are fetched.
  */
@@ -88,7 +88,7 @@ async function p5BlindSpot(dir: string) {
   return { short: short.length, p5: byHand };
 }
 
-Deno.test("notebook 08 exercises on the samples", async () => {
+Deno.test("notebook 11 exercises on the samples", async () => {
   await rawFromClean(SAMPLES);
   await simplifiedPrr(SAMPLES);
   await p5BlindSpot(SAMPLES);
@@ -96,10 +96,10 @@ Deno.test("notebook 08 exercises on the samples", async () => {
 
 const wikiqa = realDataDir("wikiqa"), qrcd = realDataDir("qrcd");
 Deno.test({
-  name: "notebook 08 exercises on the real corpora",
+  name: "notebook 11 exercises on the real corpora",
   ignore: !wikiqa || !qrcd,
   fn: async () => {
-    // what notebook 08 shows: raw 0.2315 = (237 x 0.5931 + 6) / 633; simplified pRR 0.8394 vs
+    // what notebook 11 shows: raw 0.2315 = (237 x 0.5931 + 6) / 633; simplified pRR 0.8394 vs
     // 0.2459; 71 clean test questions with 5 candidates or fewer
     const r = await rawFromClean(wikiqa!);
     assert.equal(r.raw.toFixed(4), "0.2315");

@@ -1,5 +1,5 @@
 /**
- * Notebook 06's exercises, solved with the public API (lib/mod.ts) and checked against values
+ * Notebook 07's exercises, solved with the public API (lib/mod.ts) and checked against values
  * computed independently here (kappa from counted pairs, a random ranking's expected AP in
  * closed form, ranks sorted by hand). On the samples, and on the real corpora when fetched.
  */
@@ -132,16 +132,16 @@ async function checkExercises(dir: string, real: boolean) {
   return { kappa, p1, validation: split.validation.length };
 }
 
-Deno.test("notebook 06 exercises on the samples", async () => {
+Deno.test("notebook 07 exercises on the samples", async () => {
   await checkExercises("samples", false);
 });
 
 const wikiqa = realDataDir("wikiqa");
 Deno.test({
-  name: "notebook 06 exercises on the real corpora",
+  name: "notebook 07 exercises on the real corpora",
   ignore: !wikiqa,
   fn: async () => {
-    // what notebook 06 shows on WikiQA train no-all: kappa 0.31, 4 of 10 correct at rank 1
+    // what notebook 07 shows on WikiQA train no-all: kappa 0.31, 4 of 10 correct at rank 1
     const r = await checkExercises(wikiqa!, true);
     assert.equal(r.kappa.toFixed(4), "0.3093");
     assert.equal(r.p1, 0.4);

@@ -1,5 +1,5 @@
 /**
- * Notebook 09's exercises (notebooks/09-qqa23.ipynb), solved with the public API (lib/mod.ts) and
+ * Notebook 12's exercises (notebooks/12-qqa23.ipynb), solved with the public API (lib/mod.ts) and
  * checked against values computed independently here: the qrels and the run file split by hand,
  * AP@10 from each question's lines in trec_eval's order (score as a 32-bit float descending, ties
  * by passage id descending), the official list written out (a zero-answer question missing from
@@ -20,7 +20,7 @@ import {
 } from "../../lib/mod.ts";
 import { realDataDir } from "../helpers.ts";
 
-const NOTEBOOK = new URL("../../notebooks/09-qqa23.ipynb", import.meta.url);
+const NOTEBOOK = new URL("../../notebooks/12-qqa23.ipynb", import.meta.url);
 
 /**
  * The notebook's invented corpus written into a temporary folder by the notebook's own code: the
@@ -216,10 +216,10 @@ async function checkExercises(dir: string) {
 
 const four = (x: number) => x.toFixed(4);
 
-Deno.test("notebook 09 exercises on the invented collection (KIT_DATA=sample)", async () => {
+Deno.test("notebook 12 exercises on the invented collection (KIT_DATA=sample)", async () => {
   const dir = await inventedDir();
   try {
-    // what notebook 09 shows on the invented collection (8 dev questions, 2 zero-answer)
+    // what notebook 12 shows on the invented collection (8 dev questions, 2 zero-answer)
     const r = await checkExercises(dir);
     assert.equal(`${r.firstZero} ${r.best} ${r.bestAp}`, "907 902 1");
     assert.deepEqual([r.cutZero.numQ, r.cutBest.numQ], [9, 7]);
@@ -235,10 +235,10 @@ Deno.test("notebook 09 exercises on the invented collection (KIT_DATA=sample)", 
 
 const qqa23 = realDataDir("qqa23");
 Deno.test({
-  name: "notebook 09 exercises on the real corpus",
+  name: "notebook 12 exercises on the real corpus",
   ignore: !qqa23,
   fn: async () => {
-    // what notebook 09 shows on Qur'an QA 2023 dev and test with BM25 (no stemming):
+    // what notebook 12 shows on Qur'an QA 2023 dev and test with BM25 (no stemming):
     // 1. without zero-answer 322: 0.1163 over 26 values officially, 0.1210 complete; without
     //    224 (AP@10 1): 0.0843 over 24, 0.0810 complete
     // 2. dev's T 8.8049 abstains 16 (3 zero-answer caught, 13 with answers, AP@10 0.3868 lost):

@@ -1,5 +1,5 @@
 /**
- * Notebook 05's exercises, solved with the public API (lib/mod.ts) and checked against values
+ * Notebook 06's exercises, solved with the public API (lib/mod.ts) and checked against values
  * computed independently here (token F1 from counted tokens, both pRRs from the per-prediction
  * F1s, records counted per question). On the samples, and on the real corpus when fetched.
  */
@@ -93,16 +93,16 @@ async function checkExercises(dir: string) {
   return { pqId: pick.pqId, official, simplified, top3, records: dev.length, questionMean };
 }
 
-Deno.test("notebook 05 exercises on the samples", async () => {
+Deno.test("notebook 06 exercises on the samples", async () => {
   await checkExercises("samples");
 });
 
 const qrcd = realDataDir("qrcd");
 Deno.test({
-  name: "notebook 05 exercises on the real corpus",
+  name: "notebook 06 exercises on the real corpus",
   ignore: !qrcd,
   fn: async () => {
-    // what notebook 05 shows on QRCD dev: record 8:38-40_400 (F1 0.6087 at rank 2), pRR 0.2459
+    // what notebook 06 shows on QRCD dev: record 8:38-40_400 (F1 0.6087 at rank 2), pRR 0.2459
     // (simplified 0.8394), 69 of 109 records in the three largest questions, 0.2449 per question
     const r = await checkExercises(qrcd!);
     assert.equal(r.pqId, "8:38-40_400");

@@ -1,5 +1,5 @@
 /**
- * Notebook 07's exercises, solved with the public API (lib/mod.ts) and checked against values
+ * Notebook 09's exercises, solved with the public API (lib/mod.ts) and checked against values
  * computed independently here: Student's t by numerical integration (not the kit's incomplete
  * beta) and its quantiles by bisection on it, Pearson's r of sums and differences, the per-seed
  * difference of the drops written out. On the samples, and on the real corpora when they are
@@ -34,7 +34,7 @@ function pearson(x: number[], y: number[]): number {
   return sxy / Math.sqrt(sxx * syy);
 }
 
-/** Per-seed MAPs of both regimes at each noise level, as notebook 07 trains them. */
+/** Per-seed MAPs of both regimes at each noise level, as notebook 09 trains them. */
 async function perSeedMaps(dirs: { wikiqa: string; trecqa: string }) {
   const source = await loadLtrTrainingSet("trecqa", { dir: dirs.trecqa });
   const target = await loadLtrTrainingSet("wikiqa", { dir: dirs.wikiqa });
@@ -98,17 +98,17 @@ async function checkExercises(dirs: { wikiqa: string; trecqa: string }) {
   return { r, pitmanMorgan: kit.p, interaction: kitD, seedsNeeded: n };
 }
 
-Deno.test("notebook 07 exercises on the samples", async () => {
+Deno.test("notebook 09 exercises on the samples", async () => {
   await checkExercises({ wikiqa: "samples", trecqa: "samples" });
 });
 
 const wikiqa = realDataDir("wikiqa"), trecqa = realDataDir("trecqa");
 Deno.test({
-  name: "notebook 07 exercises on the real corpora",
+  name: "notebook 09 exercises on the real corpora",
   ignore: !wikiqa || !trecqa,
   fn: async () => {
     const got = await checkExercises({ wikiqa: wikiqa!, trecqa: trecqa! });
-    // what notebook 07 shows on WikiQA test clean: Pitman–Morgan p 0.0708 at 0% noise; at 20%
+    // what notebook 09 shows on WikiQA test clean: Pitman–Morgan p 0.0708 at 0% noise; at 20%
     // noise the transfer regime drops 0.0016 more, interval [-0.0031, 0.0062] holding 0, p 0.43
     // (the notebook's verdict: no difference found); 50 seeds for ±0.001
     assert.equal(got.pitmanMorgan.toFixed(4), "0.0708");
