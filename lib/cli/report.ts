@@ -109,6 +109,10 @@ export const reportCommand: Command = {
       name: "no-slides",
       help: "no slides (the lessons as reveal.js decks, linked from the index)",
     },
+    {
+      name: "slides-code",
+      help: "show each slide's code folded (the lecturer opens it); by default slides show no code",
+    },
     { name: "show-code", help: "show the code of 00-your-systems in its page (hidden by default)" },
   ],
   notes: "Paths are relative to the current directory.",
@@ -162,6 +166,7 @@ export const reportCommand: Command = {
       force: Boolean(p.values.force),
       pdf: p.values["no-pdf"] !== true,
       slides: p.values["no-slides"] !== true,
+      slidesCode: p.values["slides-code"] === true,
       showCode: p.values["show-code"] === true,
     });
     for (const e of r.notebooks) {

@@ -1,25 +1,26 @@
 /**
  * Notebook 07's exercises, solved with the public API (lib/mod.ts) and checked against values
- * computed independently here (kappa from counted pairs, a random ranking's expected AP in
- * closed form, ranks sorted by hand). On the samples, and on the real corpora when fetched.
+ * computed independently here (a random ranking's expected AP in closed form, the t interval
+ * from a Student quantile found by integrating the density). On the samples, and on the real
+ * corpora when they are fetched.
  */
 import assert from "node:assert/strict";
 import {
   analyzeTies,
-  labelAgreement,
+  bootstrapCI,
   loadSplit,
   LTR_FEATURES,
   ltrTrainer,
   qrelsFromQuestions,
   scoreSlice,
-  scoreSplit,
   splitByQuery,
+  tConfidenceInterval,
   tiedRun,
 } from "../../lib/mod.ts";
 import type { Question } from "../../lib/mod.ts";
 import { realDataDir } from "../helpers.ts";
 
-/** The notebook's pool, split and chosen ranker. */
+/** The notebook's pool, its whole-pool split and the chosen ranker (statistics of train). */
 async function notebookSetup(dir: string, real: boolean) {
   const splits = real ? ["train"] : ["train", "dev", "test"];
   const pool: Question[] = [];
@@ -49,57 +50,69 @@ async function notebookSetup(dir: string, real: boolean) {
     { features: [...overlap, "bm25", "bm25_rel", "cand_len", "q_len"] },
     { features: [...LTR_FEATURES] },
   ];
-  const trainer = ltrTrainer(pool);
+  const trainer = ltrTrainer(split.train);
   let best: { scorer: ReturnType<typeof trainer>; test: number } | undefined;
   for (const s of settings) {
     const scorer = trainer(split.train, s);
     const test = (await scoreSlice(split.test, scorer, "map")).value;
     if (!best || test > best.test) best = { scorer, test };
   }
-  const bm25 = new Map<string, number>();
-  for (const s of splits) {
-    const r = await scoreSplit("lexical:bm25", "wikiqa", s, { filter: "no-all", dir });
-    let at = 0;
-    for (const q of r.questions) {
-      for (const c of q.candidates) bm25.set(`${q.id}\t${c.id}`, r.scores[at++]);
-    }
+  return { split, best: best! };
+}
+
+/** Expected AP of a random order of n candidates, r of them correct (closed form). */
+function randomAp(n: number, r: number): number {
+  if (n === 1) return 1;
+  // P(correct at i) = r / n; given that, the expected correct ones in 1..i are
+  // 1 + (i - 1)(r - 1)/(n - 1); AP = (1/r) sum_i correct_i * precision_i
+  let s = 0;
+  for (let i = 1; i <= n; i++) s += (1 + (i - 1) * (r - 1) / (n - 1)) / i;
+  return s / n;
+}
+
+/** Student's t quantile 0.975 with df degrees of freedom: the density integrated (Simpson). */
+function tQuantile975(df: number): number {
+  const lnGamma = (x: number): number => {
+    // Lanczos (g = 7, n = 9)
+    const c = [
+      0.99999999999980993,
+      676.5203681218851,
+      -1259.1392167224028,
+      771.32342877765313,
+      -176.61502916214059,
+      12.507343278686905,
+      -0.13857109526572012,
+      9.9843695780195716e-6,
+      1.5056327351493116e-7,
+    ];
+    if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
+    x -= 1;
+    let a = c[0];
+    const t = x + 7.5;
+    for (let i = 1; i < 9; i++) a += c[i] / (x + i);
+    return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
+  };
+  const k = Math.exp(lnGamma((df + 1) / 2) - lnGamma(df / 2)) / Math.sqrt(df * Math.PI);
+  const density = (x: number) => k * Math.pow(1 + x * x / df, -(df + 1) / 2);
+  const area = (x: number) => { // from 0 to x, Simpson with 2,000 panels
+    const m = 2000, h = x / m;
+    let s = density(0) + density(x);
+    for (let i = 1; i < m; i++) s += (i % 2 ? 4 : 2) * density(i * h);
+    return s * h / 3;
+  };
+  let lo = 0, hi = 50;
+  for (let i = 0; i < 80; i++) {
+    const mid = (lo + hi) / 2;
+    if (area(mid) < 0.475) lo = mid;
+    else hi = mid;
   }
-  return { split, best: best!, bm25 };
+  return (lo + hi) / 2;
 }
 
 async function checkExercises(dir: string, real: boolean) {
-  const { split, best, bm25 } = await notebookSetup(dir, real);
+  const { split, best } = await notebookSetup(dir, real);
 
-  // 1. Cohen's kappa by hand: silver = the candidate BM25 ranks first in trec_eval's order
-  // (score descending as 32-bit floats, ties by candidate id descending), sorted here by hand
-  const silvered = split.test.map((q) => {
-    const top =
-      q.candidates.map((c) => ({ id: c.id, s: Math.fround(bm25.get(`${q.id}\t${c.id}`)!) }))
-        .sort((x, y) => y.s - x.s || (x.id < y.id ? 1 : x.id > y.id ? -1 : 0))[0].id;
-    return { ...q, candidates: q.candidates.map((c) => ({ ...c, label: c.id === top ? 1 : 0 })) };
-  });
-  // BM25 scores exactly 1 on its own silver labels (the first of tied top candidates in the
-  // file's order did not: 0.9891 on the real corpus)
-  const bm25OnSilver = await scoreSlice(
-    silvered,
-    (q) => q.candidates.map((c) => bm25.get(`${q.id}\t${c.id}`)!),
-    "map",
-  );
-  assert.equal(bm25OnSilver.value, 1);
-  const n = [[0, 0], [0, 0]];
-  split.test.forEach((q, k) =>
-    q.candidates.forEach((c, i) => n[c.label > 0 ? 1 : 0][silvered[k].candidates[i].label]++)
-  );
-  const total = n[0][0] + n[0][1] + n[1][0] + n[1][1];
-  const observed = (n[0][0] + n[1][1]) / total;
-  const chance =
-    ((n[0][0] + n[0][1]) * (n[0][0] + n[1][0]) + (n[1][0] + n[1][1]) * (n[0][1] + n[1][1])) /
-    (total * total);
-  const kappa = (observed - chance) / (1 - chance);
-  const a = labelAgreement(qrelsFromQuestions(split.test), qrelsFromQuestions(silvered));
-  assert.ok(Math.abs(a.kappa! - kappa) < 1e-12, `${a.kappa} vs ${kappa}`);
-
-  // 2. A random ranking's MAP: one correct among n candidates -> (1/n)(1 + 1/2 + ... + 1/n)
+  // 1. A random ranking's MAP: one correct among n candidates -> (1/n)(1 + 1/2 + ... + 1/n)
   const single = split.validation.filter((q) =>
     q.candidates.filter((c) => c.label > 0).length === 1
   );
@@ -113,23 +126,32 @@ async function checkExercises(dir: string, real: boolean) {
   const expected = analyzeTies(qrelsFromQuestions(single), tiedRun(single)).map.expected;
   assert.ok(Math.abs(expected - closedForm) < 1e-12, `${expected} vs ${closedForm}`);
 
-  // 3. P@1 and MRR from the rank of the first correct, ranks sorted by hand (trec_eval order)
-  let p1 = 0, mrr = 0;
-  for (const q of split.validation) {
-    const scores = await best.scorer(q);
-    const order = q.candidates.map((c, i) => ({ c, s: Math.fround(scores[i]) }))
-      .sort((x, y) => y.s - x.s || (x.c.id < y.c.id ? 1 : x.c.id > y.c.id ? -1 : 0));
-    const rank = order.findIndex((x) => x.c.label > 0) + 1;
-    if (rank === 1) p1++;
-    if (rank > 0) mrr += 1 / rank;
-  }
-  p1 /= split.validation.length;
-  mrr /= split.validation.length;
-  assert.ok(Math.abs((await scoreSlice(split.validation, best.scorer, "P.1")).value - p1) < 1e-12);
-  assert.ok(
-    Math.abs((await scoreSlice(split.validation, best.scorer, "recip_rank")).value - mrr) < 1e-12,
+  // 2. The gain's interval: per-question AP minus the closed-form random AP of each question
+  const scored = await scoreSlice(split.validation, best.scorer, "map");
+  const perQuery = new Map(
+    analyzeTies(qrelsFromQuestions(split.validation), tiedRun(split.validation)).perQuery
+      .map((t) => [t.query, t.ap.expected]),
   );
-  return { kappa, p1, validation: split.validation.length };
+  const gains = split.validation.map((q) => {
+    const n = q.candidates.length, r = q.candidates.filter((c) => c.label > 0).length;
+    assert.ok(Math.abs(perQuery.get(q.id)! - randomAp(n, r)) < 1e-12, q.id);
+    return scored.perQuery.get(q.id)! - randomAp(n, r);
+  });
+  const meanGain = gains.reduce((a, b) => a + b, 0) / gains.length;
+  const randomMap = analyzeTies(qrelsFromQuestions(split.validation), tiedRun(split.validation))
+    .map.expected;
+  assert.ok(Math.abs(meanGain - (scored.value - randomMap)) < 1e-12);
+  const boot = bootstrapCI(gains, { samples: 2000, seed: 42 });
+  assert.ok(Math.abs(boot.mean - meanGain) < 1e-12);
+  assert.ok(boot.lower <= meanGain && meanGain <= boot.upper);
+  const sd = Math.sqrt(
+    gains.reduce((s, g) => s + (g - meanGain) ** 2, 0) / (gains.length - 1),
+  );
+  const half = tQuantile975(gains.length - 1) * sd / Math.sqrt(gains.length);
+  const t = tConfidenceInterval(gains);
+  assert.ok(Math.abs(t.lower - (meanGain - half)) < 1e-6, `${t.lower} vs ${meanGain - half}`);
+  assert.ok(Math.abs(t.upper - (meanGain + half)) < 1e-6, `${t.upper} vs ${meanGain + half}`);
+  return { meanGain, boot, t, validation: split.validation.length };
 }
 
 Deno.test("notebook 07 exercises on the samples", async () => {
@@ -141,10 +163,9 @@ Deno.test({
   name: "notebook 07 exercises on the real corpora",
   ignore: !wikiqa,
   fn: async () => {
-    // what notebook 07 shows on WikiQA train no-all: kappa 0.31, 4 of 10 correct at rank 1
+    // what notebook 07 shows on WikiQA train no-all: the validation gain over random
     const r = await checkExercises(wikiqa!, true);
-    assert.equal(r.kappa.toFixed(4), "0.3093");
-    assert.equal(r.p1, 0.4);
     assert.equal(r.validation, 10);
+    assert.equal(r.meanGain.toFixed(4), "0.2876");
   },
 });

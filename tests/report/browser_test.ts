@@ -14,6 +14,7 @@ import { buildReport } from "../../lib/report/build/build.ts";
 import { launchBrowser } from "../../lib/report/check/browser.ts";
 import { checkStaticImages, countTracePixels, pageOk } from "../../lib/report/check/check.ts";
 import type { NotebookJson } from "../../lib/report/build/static_images.ts";
+import { courseFiles, lessonCells } from "../../lib/report/build/course.ts";
 
 const resources = { sanitizeResources: false, sanitizeOps: false };
 
@@ -25,8 +26,9 @@ Deno.test({
     const report = await buildReport({ params: { data }, log: () => {} });
     assert.ok(report.notebooks.length >= 1);
     for (const e of report.notebooks) {
-      const nb = JSON.parse(await Deno.readTextFile(e.ipynb)) as NotebookJson;
-      // Count the figures independently from the executed notebook.
+      // Count the figures independently from the executed notebook (the lesson's page leaves its
+      // worked solutions out: they are on the solutions page).
+      const nb = lessonCells(JSON.parse(await Deno.readTextFile(e.ipynb)) as NotebookJson);
       const outputs = nb.cells.flatMap((c) => c.outputs ?? []);
       const plotly = outputs.filter((o) => o.data && PLOTLY_MIME in o.data);
       assert.equal(e.check.figures.length, plotly.length, `${e.name}: figures on the page`);
@@ -69,6 +71,15 @@ Deno.test({
     const index = await Deno.readTextFile(report.index);
     for (const e of report.notebooks) assert.ok(index.includes(`href="html/${e.name}.html"`));
     assert.ok(pageOk(report.indexCheck));
+    // Each lesson's solutions page (checked, every figure drawn) and student edition, linked.
+    for (const e of report.notebooks) {
+      const files = courseFiles(e.name);
+      assert.ok(e.course && pageOk(e.course.solutionsCheck), `${e.name}: solutions page`);
+      for (const f of e.course.solutionsCheck.figures) assert.ok(f.svg && f.marks > 0, e.name);
+      const student = JSON.parse(await Deno.readTextFile(e.course.student)) as NotebookJson;
+      assert.ok(student.cells.every((c) => !c.outputs?.length), `${e.name}: student outputs`);
+      for (const f of Object.values(files)) assert.ok(index.includes(`href="${f}"`), f);
+    }
 
     const pdf = report.pdfCheck!;
     const withFigures = report.notebooks.filter((e) => e.figures > 0).length;

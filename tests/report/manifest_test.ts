@@ -54,7 +54,10 @@ Deno.test("a manifest listing a user's file does not let the report delete it (s
     assert.equal(await Deno.readTextFile(`${out}/NOTES.txt`), "my notes\n");
     const written = JSON.parse(await Deno.readTextFile(`${out}/${REPORT_MARKER}`));
     assert(!written.files.some((f: { path: string }) => f.path === "NOTES.txt"));
-    assert(written.files.some((f: { path: string }) => f.path === "html/01-datasets.html"));
+    for (const made of ["html/01-datasets.html", "solutions/01-datasets.html"]) {
+      assert(written.files.some((f: { path: string }) => f.path === made), made);
+    }
+    assert(written.files.some((f: { path: string }) => f.path === "student/01-datasets.ipynb"));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

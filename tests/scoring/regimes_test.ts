@@ -218,7 +218,7 @@ Deno.test("writeSeedRuns: one run file per seed, in the folder whatever the name
 });
 
 realDataTest(
-  "notebook 9's table in docs/scoring.md: regimes x label noise over seeds 1-20",
+  "notebook 10's table in docs/scoring.md: regimes x label noise over seeds 1-20",
   "trecqa",
   async (dir) => {
     const { source, target, test } = await sets(dir);

@@ -9,8 +9,10 @@
  * ```
  * index.html            links + headline numbers (the user's systems first)
  * report.pdf            index and every notebook
- * html/NN-name.html     one page per notebook
+ * html/NN-name.html     one page per notebook (a lesson without its worked solutions)
  * slides/NN-name.html   the lessons as reveal.js slides (not 00-your-systems)
+ * solutions/NN-name.html  a lesson's worked exercises (course.ts)
+ * student/NN-name.ipynb   a lesson's student edition: no outputs, solutions or results
  * notebooks/NN-name.ipynb  executed notebooks (with PNG fallbacks for figures)
  * screenshots/*.png     full-page screenshots from the checks (slides-*.png: a deck's first slide)
  * summary.json          timings, sizes, check results, your systems (paths relative to the folder)
@@ -32,7 +34,6 @@ import { KitError } from "../../errors.ts";
 import { writeFileAtomic } from "../../io/atomic.ts";
 import { lockOutput } from "../../io/lock.ts";
 import { PROJECT_ROOT } from "../../data/paths.ts";
-import { PROTOCOL_MEASURES } from "../../metrics/mod.ts";
 import type { BackendChoice } from "../../scoring/model/session_types.ts";
 import { chooseBackend } from "../../scoring/model/backend.ts";
 import { launchBrowser } from "../check/browser.ts";
@@ -46,13 +47,16 @@ import {
 } from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "../notebook/headline.ts";
-import { indexHtml, type IndexSystem } from "./index_page.ts";
+import { indexEntries, indexHtml, indexSystems, reportSubject } from "./index_page.ts";
 import { evaluateSystems, scoredRunName, type SystemsReport } from "../systems/report.ts";
+import { courseFiles, type CourseResult, lessonCells, makeCourseFiles } from "./course.ts";
+import { makeSyllabus } from "./course.ts";
+import { lessonLength } from "./lessons.ts";
 import { summarySystems, userText, writeSystemsFiles } from "../systems/files.ts";
 import { differenceFigures } from "../systems/sections/significance.ts";
 import { type ResolvedSpec, runWays } from "../systems/spec.ts";
 import { reportParts } from "../../tasks/registry.ts";
-import type { PartData, PartSpec } from "../../tasks/task.ts";
+import type { PartSpec } from "../../tasks/task.ts";
 import {
   checkInputsOutside,
   checkReplaceable,
@@ -102,6 +106,8 @@ export interface ReportOptions {
   pdf?: boolean;
   /** Export the lessons as slides (default true). */
   slides?: boolean;
+  /** Show each slide's code folded (a `<details>`); by default the slides show no code. */
+  slidesCode?: boolean;
   /** Show the code of `00-your-systems` in its page (default: hidden, the page reads as a report). */
   showCode?: boolean;
   /** Progress lines (default: stderr). */
@@ -132,6 +138,10 @@ export interface NotebookEntry {
   check: PageCheck;
   /** Its slides and their check (lessons, unless slides are turned off). */
   slides?: SlidesResult & { check: SlidesCheck };
+  /** A lesson's solutions page (checked), student edition and their problems (course.ts). */
+  course?: CourseResult;
+  /** A lesson's estimated class time (`lessonLength`), minutes. */
+  minutes?: number;
 }
 
 /** What {@link buildReport} made. */
@@ -142,6 +152,8 @@ export interface ReportResult {
   notebooks: NotebookEntry[];
   indexCheck: PageCheck;
   pdfCheck?: PdfCheck & { bytes: number };
+  /** The course's syllabus page (`syllabus.html`), made with the lessons. */
+  syllabus?: string;
   /**
    * What the pages were made and checked with: Chromium (the browser's own version string),
    * Deno, and the Jupyter packages (`jupyterVersions`).
@@ -315,7 +327,9 @@ function plannedFiles(names: readonly string[], options: ReportOptions): string[
     const name = file.replace(/\.ipynb$/, "");
     files.push(`html/${name}.html`, `notebooks/${file}`, `screenshots/${name}.png`);
     if (withSlides(file, options)) files.push(...slideFiles(name));
+    if (file !== SYSTEMS_NOTEBOOK) files.push(...Object.values(courseFiles(name)));
   }
+  if (names.some((n) => n !== SYSTEMS_NOTEBOOK)) files.push("syllabus.html");
   const spec = options.systems;
   if (spec) {
     files.push("spec.json", "systems.json");
@@ -366,6 +380,7 @@ async function buildInto(
   const runtimeDir = await makeKitTempDir("kit-runtime-");
   const partsDir = await makeKitTempDir("kit-pdf-parts-");
   ws.also.push(runtimeDir, partsDir);
+  const courseDir = await Deno.mkdir(`${partsDir}/course`).then(() => `${partsDir}/course`);
   // Chromium starts, and loads plotly.js for the figures' images, while the systems are
   // evaluated and the first notebook runs: both cores work at once, and the browser's start
   // (seconds on a loaded machine) is off the critical path.
@@ -416,8 +431,13 @@ async function buildInto(
       }
       const figures = await addStaticImages(nb, renderer);
       await writeFileAtomic(result.output, JSON.stringify(nb, null, 1) + "\n", { force: true });
+      // A lesson's page, slides and PDF part leave its worked solutions out (course.ts).
+      const lesson = `${name}.ipynb` !== SYSTEMS_NOTEBOOK;
+      const shown = lesson ? lessonCells(nb) : nb;
+      const shownFile = lesson ? `${courseDir}/${name}.ipynb` : result.output;
+      if (lesson) await writeFileAtomic(shownFile, JSON.stringify(shown), { force: true });
       const html = `${dir}/html/${name}.html`;
-      await exportHtml(result.output, html, {
+      await exportHtml(shownFile, html, {
         hideCode: `${name}.ipynb` === SYSTEMS_NOTEBOOK && !options.showCode,
       });
       log(`exported ${name}.html (${figures} figures)`);
@@ -429,8 +449,12 @@ async function buildInto(
         pdfPart(entries.length + 1),
       );
       const slides = withSlides(`${name}.ipynb`, options)
-        ? await makeSlides(session, result.output, dir, name)
+        ? await makeSlides(session, shownFile, dir, name, { code: options.slidesCode })
         : undefined;
+      const course = lesson
+        ? await makeCourseFiles(session, dir, name, nb, `${srcDir}/${name}.ipynb`, courseDir)
+        : undefined;
+      if (course) log(`  ${name}: solutions, student edition in ${course.seconds.toFixed(1)} s`);
       entries.push({
         name,
         title: notebookTitle(nb, name),
@@ -438,11 +462,12 @@ async function buildInto(
         html,
         seconds: result.seconds,
         cells: result.cells,
-        figures: plotlyOutputs(nb).length,
-        headlines: headlinesOf(nb),
+        figures: plotlyOutputs(shown).length,
+        headlines: headlinesOf(shown),
         bytes: { ipynb: (await Deno.stat(result.output)).size, html: (await Deno.stat(html)).size },
         check,
         ...(slides ? { slides } : {}),
+        ...(course ? { course, minutes: lessonLength(nb).minutes } : {}),
       });
     };
     // A pipeline: notebook i is exported and checked (Chromium, nbconvert) while notebook i + 1
@@ -477,25 +502,21 @@ async function buildInto(
     await (await rendering).close();
     const session = await starting;
     const index = `${dir}/index.html`;
+    const lessons = entries.filter((e) => e.course);
+    const syllabus = lessons.length ? await makeSyllabus(session, dir, srcDir, lessons) : undefined;
+    if (syllabus) log("wrote syllabus.html");
     const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
     const shownParams: Record<string, string | undefined> = report && !options.lessons
-      ? { systems: report.corpus ? corpusLine(report.corpus) : partsTitle(report) }
+      ? { systems: reportSubject(report) }
       : { data: options.params.data, model: options.params.model, backend: options.params.backend };
     await writeFileAtomic(
       index,
       indexHtml(
-        entries.map((e) => ({
-          title: e.title,
-          html: `html/${e.name}.html`,
-          ipynb: `notebooks/${e.name}.ipynb`,
-          ...(e.slides ? { slides: slideFiles(e.name)[0], minutes: e.slides.minutes } : {}),
-          seconds: e.seconds,
-          figures: e.figures,
-          headlines: e.headlines,
-        })),
+        indexEntries(entries),
         {
           params: { ...shownParams },
           pdf: pdf ? "report.pdf" : undefined,
+          syllabus: syllabus && "syllabus.html",
           generated: new Date().toISOString(),
           ...(report ? { systems: indexSystems(report) } : {}),
         },
@@ -529,6 +550,7 @@ async function buildInto(
       notebooks: entries,
       indexCheck,
       pdfCheck,
+      ...(syllabus ? { syllabus: syllabus.html } : {}),
       ...(report
         ? {
           systems: summarySystems(report),
@@ -550,10 +572,17 @@ async function buildInto(
       { force: true },
     );
 
-    const problems = [indexCheck, ...entries.map((e) => e.check)].flatMap((c) =>
-      pageProblems(c).map((p) => `${c.page}: ${p}`)
-    );
+    const checks = [
+      indexCheck,
+      ...entries.map((e) => e.check),
+      ...syllabus ? [syllabus.check] : [],
+    ];
+    const problems = checks.flatMap((c) => pageProblems(c).map((p) => `${c.page}: ${p}`));
     problems.push(...entries.flatMap((e) => e.slides ? slidesProblems(e.slides.check) : []));
+    for (const c of entries.flatMap((e) => e.course ? [e.course] : [])) {
+      problems.push(...pageProblems(c.solutionsCheck).map((p) => `${c.solutions}: ${p}`));
+      problems.push(...c.problems);
+    }
     const expectedFigures = entries.reduce((n, e) => n + e.figures, 0);
     if (pdfCheck && expectedFigures > 0 && pdfCheck.pagesWithFigures === 0) {
       problems.push(`${pdf}: no page shows a figure`);
@@ -566,33 +595,4 @@ async function buildInto(
   } finally {
     await starting.then((s) => s.close(), () => {});
   }
-}
-
-/** The corpus of a report, as the index says it: `wikiqa test (clean), real corpus`. */
-function corpusLine(c: NonNullable<SystemsReport["corpus"]>): string {
-  return `${c.dataset} ${c.split} (${c.filter}), ${
-    c.data === "real" ? "real corpus" : "bundled sample"
-  }`;
-}
-
-/** What a report of task parts' runs alone is about (`QRCD runs`). */
-function partsTitle(r: SystemsReport): string {
-  return reportParts().find((p) => r[p.key] !== undefined)?.title ?? "";
-}
-
-/** Your systems as the index lists them (first, above the pages). */
-function indexSystems(r: SystemsReport): IndexSystem[] {
-  return [
-    ...r.systems.filter((s) => s.kind === "user").map((s) => ({
-      name: s.name,
-      what: `${corpusLine(r.corpus!)}, ${s.queries} questions, ${s.runCount} run(s)`,
-      numbers: Object.fromEntries(PROTOCOL_MEASURES.flatMap((m) => [
-        [m.label, s.mean[m.name]],
-        ...(m.name === "map" && s.spread ? [["MAP sd", s.spread.map.sd]] : []),
-      ])),
-    })),
-    ...reportParts().flatMap((p) =>
-      r[p.key] === undefined ? [] : p.indexSystems(r[p.key] as PartData)
-    ),
-  ];
 }

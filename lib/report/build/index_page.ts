@@ -1,11 +1,18 @@
 /**
  * The report's index page: one self-contained HTML file (no scripts, no external
  * resources) linking every notebook page with its headline numbers, execution time and
- * size, plus the executed notebooks and the PDF.
+ * size, plus the executed notebooks and the PDF; for a lesson its slides, solutions page,
+ * student edition and class time.
  *
  * @module
  */
 import type { Headline } from "../notebook/headline.ts";
+import { PROTOCOL_MEASURES } from "../../metrics/mod.ts";
+import type { SystemsReport } from "../systems/report.ts";
+import { reportParts } from "../../tasks/registry.ts";
+import type { PartData } from "../../tasks/task.ts";
+import { slideFiles } from "./slides.ts";
+import { courseFiles } from "./course.ts";
 import { formatCell } from "../../plot/table.ts";
 import { escapeHtml, htmlText } from "../../io/escape.ts";
 
@@ -21,12 +28,40 @@ export interface IndexEntry {
   slides?: string;
   /** Its estimated class time in minutes (lessons). */
   minutes?: number;
+  /** Link to its solutions page (lessons), relative to the index. */
+  solutions?: string;
+  /** Link to its student edition (lessons), relative to the index. */
+  student?: string;
   /** Execution time, seconds. */
   seconds: number;
   /** Figures in the notebook. */
   figures: number;
   /** Headline numbers shown by the notebook. */
   headlines: Headline[];
+}
+
+/**
+ * The index's entries of the report's notebooks (named `NN-name`): page, executed notebook, and
+ * for a lesson its slides (when made), solutions page, student edition and class time.
+ */
+export function indexEntries(
+  notebooks: readonly (Omit<IndexEntry, "html" | "ipynb" | "slides" | "solutions" | "student"> & {
+    name: string;
+    slides?: unknown;
+    course?: unknown;
+  })[],
+): IndexEntry[] {
+  return notebooks.map((e) => ({
+    title: e.title,
+    html: `html/${e.name}.html`,
+    ipynb: `notebooks/${e.name}.ipynb`,
+    ...(e.slides ? { slides: slideFiles(e.name)[0] } : {}),
+    ...(e.course ? courseFiles(e.name) : {}),
+    minutes: e.minutes,
+    seconds: e.seconds,
+    figures: e.figures,
+    headlines: e.headlines,
+  }));
 }
 
 /** One of the user's systems as the index lists it. */
@@ -49,7 +84,14 @@ export interface IndexInfo {
   pdf?: string;
   /** When the report was made (ISO time). */
   generated: string;
+  /** Link to the course's syllabus page, when one was made. */
+  syllabus?: string;
 }
+
+/** Where a student puts a student edition: it imports `../lib/mod.ts`, as the lessons do. */
+export const STUDENT_EDITION_NOTE = "A lesson's student notebook has no outputs, no worked " +
+  "solutions and questions in place of the measured results; it imports ../lib/mod.ts like " +
+  "the lessons, so put it in the notebooks/ folder of a checkout of the kit and run it there.";
 
 /**
  * The index page's HTML.
@@ -61,10 +103,13 @@ export interface IndexInfo {
  * const html = indexHtml([{
  *   title: "Datasets", html: "html/01.html", ipynb: "notebooks/01.ipynb", seconds: 4.2,
  *   figures: 1, headlines: [{ title: "WikiQA", numbers: { questions: 873 } }],
- *   slides: "slides/01.html",
- * }], { params: { data: "sample" }, generated: "2025-01-01T00:00:00Z" });
+ *   slides: "slides/01.html", solutions: "solutions/01.html", student: "student/01.ipynb",
+ *   minutes: 85,
+ * }], { params: { data: "sample" }, generated: "2025-01-01T00:00:00Z", syllabus: "syllabus.html" });
  * assert(html.includes('href="html/01.html"') && html.includes("873"));
- * assert(html.includes('href="slides/01.html"'));
+ * assert(html.includes('href="slides/01.html"') && html.includes('href="solutions/01.html"'));
+ * assert(html.includes('href="student/01.ipynb"') && html.includes('href="syllabus.html"'));
+ * assert(html.includes("about 85 min"));
  * const mine = indexHtml([], { params: {}, generated: "", systems: [
  *   { name: "<b>mine</b>", what: "wikiqa test (clean)", numbers: { MAP: 0.7 } }] });
  * assert(mine.includes("&lt;b&gt;mine&lt;/b&gt;") && mine.includes("0.7000"));
@@ -85,6 +130,12 @@ export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): stri
     return `<tr><td>${i + 1}</td><td><a href="${escapeHtml(e.html)}">${htmlText(e.title)}</a>` +
       `<br><a class="small" href="${escapeHtml(e.ipynb)}">executed notebook</a>` +
       (e.slides ? ` &middot; <a class="small" href="${escapeHtml(e.slides)}">slides</a>` : "") +
+      (e.solutions
+        ? ` &middot; <a class="small" href="${escapeHtml(e.solutions)}">solutions</a>`
+        : "") +
+      (e.student
+        ? ` &middot; <a class="small" href="${escapeHtml(e.student)}">student notebook</a>`
+        : "") +
       (e.minutes ? ` <span class="small">(a class of about ${e.minutes} min)</span>` : "") +
       "</td>" +
       `<td>${heads || "&ndash;"}</td><td class="n">${e.figures}</td>` +
@@ -128,7 +179,14 @@ ${
     info.pdf
       ? `The whole report as one PDF: <a href="${escapeHtml(info.pdf)}">${htmlText(info.pdf)}</a>.`
       : ""
+  }${
+    info.syllabus
+      ? ` The course: <a href="${
+        escapeHtml(info.syllabus)
+      }">syllabus</a> (what each lesson teaches).`
+      : ""
   }</p>
+${entries.some((e) => e.student) ? `<p class="small">${htmlText(STUDENT_EDITION_NOTE)}</p>\n` : ""}
 ${systems}<table>
 <thead><tr><th>#</th><th>notebook</th><th>headline numbers</th><th>figures</th><th>run time</th></tr></thead>
 <tbody>
@@ -136,4 +194,35 @@ ${rows}
 </tbody></table>
 </body></html>
 `;
+}
+
+/** The corpus of a report, as the index says it: `wikiqa test (clean), real corpus`. */
+function corpusLine(c: NonNullable<SystemsReport["corpus"]>): string {
+  return `${c.dataset} ${c.split} (${c.filter}), ${
+    c.data === "real" ? "real corpus" : "bundled sample"
+  }`;
+}
+
+/** What a report on your systems is about: its corpus, or the task part of its runs (`QRCD runs`). */
+export function reportSubject(r: SystemsReport): string {
+  return r.corpus
+    ? corpusLine(r.corpus)
+    : reportParts().find((p) => r[p.key] !== undefined)?.title ?? "";
+}
+
+/** Your systems as the index lists them (first, above the pages). */
+export function indexSystems(r: SystemsReport): IndexSystem[] {
+  return [
+    ...r.systems.filter((s) => s.kind === "user").map((s) => ({
+      name: s.name,
+      what: `${corpusLine(r.corpus!)}, ${s.queries} questions, ${s.runCount} run(s)`,
+      numbers: Object.fromEntries(PROTOCOL_MEASURES.flatMap((m) => [
+        [m.label, s.mean[m.name]],
+        ...(m.name === "map" && s.spread ? [["MAP sd", s.spread.map.sd]] : []),
+      ])),
+    })),
+    ...reportParts().flatMap((p) =>
+      r[p.key] === undefined ? [] : p.indexSystems(r[p.key] as PartData)
+    ),
+  ];
 }

@@ -3,11 +3,11 @@
  * slides (`--to slides`, the kit's template `templates/kit_slides`), made fully offline:
  * reveal.js (npm, pinned) and KaTeX (`maths.ts`) are inlined, nothing is linked from a CDN.
  *
- * Cells become slides by their `slideshow.slide_type` metadata (Jupyter's View > Cell Toolbar >
- * Slideshow). A notebook without it gets the lesson's layout (`slideLayout`): a Markdown cell
- * that opens with a heading starts a slide, any other Markdown cell a sub-slide (below it),
- * and each code cell stays with the text before it, its output included. A slide taller than
- * the screen scrolls.
+ * The lesson is laid out for a room by `slide_layout.ts` (one idea a slide: heading, headline
+ * sentence, formulas and one result-carrying output; the rest of the prose as speaker notes,
+ * which reveal.js's notes plugin shows on `s`; code hidden or folded). In the browser each slide
+ * is fitted to the 1280×720 frame when shown, and {@link checkSlides} visits every slide and
+ * measures what still overflows; {@link slidesProblems} names it.
  *
  * @module
  */
@@ -23,51 +23,18 @@ import { TEMPLATES_DIR } from "./export.ts";
 import { type TexProblem, UNRENDERED_TEX, withMaths } from "./maths.ts";
 import type { NotebookJson } from "./static_images.ts";
 import { lessonLength } from "./lessons.ts";
+import { slideDeck, type SlideOptions } from "./slide_layout.ts";
+
+export type { SlideOptions, SlideType } from "./slide_layout.ts";
 
 /** The pinned reveal.js version. */
 export const REVEAL_VERSION = "6.0.2";
-
-/** Jupyter's slide types. */
-export type SlideType = "slide" | "subslide" | "fragment" | "-" | "skip" | "notes";
-
-const text = (s: string | string[]) => Array.isArray(s) ? s.join("") : s;
-
-/**
- * The slide type of each cell: its own `slideshow.slide_type` when any cell of the notebook
- * has one (the author laid the slides out), otherwise the lesson's layout: the first cell and
- * every Markdown cell opening with a heading start a slide, other Markdown cells a sub-slide,
- * code cells continue the slide before them.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { slideLayout } from "./slides.ts";
- * const md = (s: string) => ({ cell_type: "markdown", source: s });
- * const code = { cell_type: "code", source: "1" };
- * assert.deepEqual(
- *   slideLayout({ cells: [md("# T\n\nwhy"), code, md("so:"), code, md("## Next"), code] }),
- *   ["slide", "-", "subslide", "-", "slide", "-"],
- * );
- * ```
- */
-export function slideLayout(
-  nb: { cells: { cell_type: string; source: string | string[]; metadata?: unknown }[] },
-): SlideType[] {
-  const own = (c: { metadata?: unknown }) =>
-    (c.metadata as { slideshow?: { slide_type?: SlideType } } | undefined)?.slideshow?.slide_type;
-  if (nb.cells.some((c) => own(c) !== undefined)) return nb.cells.map((c) => own(c) ?? "-");
-  return nb.cells.map((c, i) => {
-    if (i === 0) return "slide";
-    if (c.cell_type !== "markdown") return "-";
-    return /^\s*#{1,6}\s/.test(text(c.source)) ? "slide" : "subslide";
-  });
-}
 
 let revealAssets: { css: string; js: string } | undefined;
 
 /**
  * reveal.js's style sheets (the deck, and the white theme without its web fonts: the slides use
- * the notebook pages' Noto fonts) and script, inline.
+ * the notebook pages' Noto fonts) and scripts (the deck, and its speaker notes plugin), inline.
  */
 function reveal(): { css: string; js: string } {
   if (revealAssets) return revealAssets;
@@ -83,7 +50,8 @@ function reveal(): { css: string; js: string } {
   return revealAssets = {
     css: `<style type="text/css">${inlineAsset(`${dist}/reveal.css`, "style")}</style>\n` +
       `<style type="text/css">${theme}</style>`,
-    js: `<script>${inlineAsset(`${dist}/reveal.js`, "script")}</script>`,
+    js: `<script>${inlineAsset(`${dist}/reveal.js`, "script")}</script>\n` +
+      `<script>${inlineAsset(`${dist}/plugin/notes.js`, "script")}</script>`,
   };
 }
 
@@ -100,18 +68,19 @@ export interface SlidesResult {
 
 /**
  * Exports the executed notebook `ipynb` as reveal.js slides to `html`, self-contained and
- * offline (reveal.js and KaTeX inline; plotly.js is in the first figure's output).
+ * offline (reveal.js and KaTeX inline; plotly.js is in the first figure's output), laid out
+ * by `slideDeck` (with `options.code`, each slide's code folded).
  */
-export async function exportSlides(ipynb: string, html: string): Promise<SlidesResult> {
+export async function exportSlides(
+  ipynb: string,
+  html: string,
+  options: SlideOptions = {},
+): Promise<SlidesResult> {
   const nb = JSON.parse(await Deno.readTextFile(ipynb)) as NotebookJson;
-  const layout = slideLayout(nb);
-  const laidOut: NotebookJson = {
-    ...nb,
-    cells: nb.cells.map((c, i) => ({
-      ...c,
-      metadata: { ...c.metadata ?? {}, slideshow: { slide_type: layout[i] } },
-    })),
-  };
+  const laidOut = slideDeck(nb, options);
+  const layout = laidOut.cells.map((c) =>
+    (c.metadata as { slideshow: { slide_type: string } }).slideshow.slide_type
+  );
   // The laid-out copy and nbconvert's page sit beside the output under temporary names (a
   // report builds in its own workspace folder, which a failed build discards whole).
   const slash = html.lastIndexOf("/");
@@ -155,9 +124,10 @@ export async function exportSlides(ipynb: string, html: string): Promise<SlidesR
         });
       }
     }
-    page = page.replace("<!-- kit: reveal.css -->", () => assets.css)
+    // KaTeX goes before the page's last </body> first: the notes plugin's script holds one.
+    page = withMaths(page).replace("<!-- kit: reveal.css -->", () => assets.css)
       .replace("<!-- kit: reveal.js -->", () => assets.js);
-    await writeFileAtomic(html, withMaths(page), { force: true });
+    await writeFileAtomic(html, page, { force: true });
     return {
       html,
       slides: layout.filter((t) => t === "slide").length,
@@ -175,7 +145,87 @@ export interface SlidesCheck extends PageCheck {
   ready: boolean;
   /** Slides reveal.js counts (sub-slides included). */
   totalSlides: number;
+  /** Slides (sub-slides included) with speaker notes. */
+  notes: number;
+  /** Whether reveal.js's notes plugin is there (`s` opens the speaker view). */
+  speakerView: boolean;
+  /** Each slide whose content overflows the frame, once fitted. */
+  slideOverflow: SlideOverflow[];
 }
+
+/** A slide whose content runs past the slide's frame (reveal.js's configured size). */
+export interface SlideOverflow {
+  /** The slide's position, `h` or `h.v` (0-based, as reveal.js counts). */
+  slide: string;
+  /** Its first heading's text. */
+  heading: string;
+  /** How far the content runs past the frame, in the deck's pixels. */
+  right: number;
+  bottom: number;
+}
+
+/**
+ * Page script: visits every slide (sub-slides included), lets the deck fit it (the template's
+ * `kitFitSlide`, when there is one) and measures it: the slide's content beyond reveal.js's
+ * configured width and height, and any element whose box lies outside the slide's frame.
+ * Resolves to the deck's notes count and its overflowing slides; ends on the first slide.
+ */
+const VISIT_SLIDES = `(async () => {
+  const { width, height } = Reveal.getConfig();
+  const slides = Reveal.getSlides();
+  const overflow = [];
+  let notes = 0;
+  const frame = document.querySelector(".reveal .slides");
+  for (const s of slides) {
+    const { h, v } = Reveal.getIndices(s);
+    Reveal.slide(h, v);
+    if (window.kitFitSlide) await window.kitFitSlide(s);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    if ([...s.querySelectorAll("aside.notes")].some((a) => a.textContent.trim())) notes++;
+    const scale = Reveal.getScale() || 1;
+    const f = frame.getBoundingClientRect();
+    let right = Math.max(0, s.scrollWidth - width), bottom = Math.max(0, s.scrollHeight - height);
+    // each element's box as shown: cut by its ancestors that clip (KaTeX's 400em-wide roots)
+    const visit = (el, clip) => {
+      if (el.matches("aside.notes, details:not([open]) > :not(summary), .katex-mathml")) return;
+      const r = el.getBoundingClientRect();
+      const x0 = Math.max(r.left, clip.left), x1 = Math.min(r.right, clip.right);
+      const y0 = Math.max(r.top, clip.top), y1 = Math.min(r.bottom, clip.bottom);
+      if (r.width > 0 || r.height > 0) {
+        if (x1 > x0 || r.width === 0) {
+          right = Math.max(right, (x1 - f.right) / scale, (f.left - x0) / scale);
+        }
+        if (y1 > y0 || r.height === 0) {
+          bottom = Math.max(bottom, (y1 - f.bottom) / scale, (f.top - y0) / scale);
+        }
+      }
+      const style = getComputedStyle(el);
+      // a box that scrolls hides what it holds just the same
+      if (/auto|scroll/.test(style.overflowX)) right = Math.max(right, el.scrollWidth - el.clientWidth - 1);
+      if (/auto|scroll/.test(style.overflowY)) bottom = Math.max(bottom, el.scrollHeight - el.clientHeight - 1);
+      const inner = {
+        left: style.overflowX === "visible" ? clip.left : x0,
+        right: style.overflowX === "visible" ? clip.right : x1,
+        top: style.overflowY === "visible" ? clip.top : y0,
+        bottom: style.overflowY === "visible" ? clip.bottom : y1,
+      };
+      for (const c of el.children) visit(c, inner);
+    };
+    const all = { left: -Infinity, right: Infinity, top: -Infinity, bottom: Infinity };
+    for (const c of s.children) visit(c, all);
+    if (right > 1 || bottom > 1) {
+      const title = s.querySelector("h1, h2, h3, h4, h5, h6");
+      overflow.push({
+        slide: v ? h + "." + v : String(h),
+        heading: title ? title.textContent.replace(/\u00b6/g, "").trim() : "",
+        right: Math.round(right),
+        bottom: Math.round(bottom),
+      });
+    }
+  }
+  Reveal.slide(0, 0);
+  return { notes, slideOverflow: overflow };
+})()`;
 
 /** The window the slides are checked in (16:9, the deck's own size). */
 const SCREEN = { width: 1280, height: 720 };
@@ -185,12 +235,14 @@ const DECK_STATE = `({
   ready: document.body.getAttribute("data-kit-slides") === "ready" &&
     typeof Reveal !== "undefined" && Reveal.isReady(),
   totalSlides: typeof Reveal !== "undefined" && Reveal.isReady() ? Reveal.getTotalSlides() : 0,
+  speakerView: typeof Reveal !== "undefined" && Reveal.isReady() && Reveal.hasPlugin("notes"),
 })`;
 
 /**
  * Opens a slides page offline in headless Chromium: reveal.js must start the deck, every figure
  * must draw, every formula must be typeset, and the page must raise no script error and ask the
- * network for nothing. With `screenshotPath`, the first slide is saved as a PNG.
+ * network for nothing. Every slide is visited at 1280×720 and measured (`overflow`), and its
+ * speaker notes counted. With `screenshotPath`, the first slide is saved as a PNG.
  */
 export async function checkSlides(
   session: BrowserSession,
@@ -208,10 +260,17 @@ export async function checkSlides(
       undefined,
       { timeout: timeoutMs },
     ).catch(() => {});
-    const deck = await page.evaluate(DECK_STATE) as { ready: boolean; totalSlides: number };
+    const deck = await page.evaluate(DECK_STATE) as {
+      ready: boolean;
+      totalSlides: number;
+      speakerView: boolean;
+    };
     await page.evaluate(`document.fonts.ready.then(() => true)`);
     const unrenderedTex = await page.evaluate(UNRENDERED_TEX) as TexProblem[];
     if (screenshotPath) await screenshot(page, screenshotPath);
+    const visited = deck.ready
+      ? await page.evaluate(VISIT_SLIDES) as { notes: number; slideOverflow: SlideOverflow[] }
+      : { notes: 0, slideOverflow: [] };
     return {
       page: htmlPath,
       figures,
@@ -221,6 +280,7 @@ export async function checkSlides(
       unrenderedTex,
       seconds: (performance.now() - started) / 1000,
       ...deck,
+      ...visited,
     };
   } finally {
     await page.close();
@@ -254,10 +314,11 @@ export async function makeSlides(
   ipynb: string,
   dir: string,
   name: string,
+  options: SlideOptions = {},
 ): Promise<SlidesResult & { check: SlidesCheck }> {
   const [html, png] = slideFiles(name).map((f) => `${dir}/${f}`);
   await Deno.mkdir(html.slice(0, html.lastIndexOf("/")), { recursive: true });
-  const made = await exportSlides(ipynb, html);
+  const made = await exportSlides(ipynb, html, options);
   return { ...made, check: await checkSlides(session, html, png) };
 }
 
@@ -268,7 +329,8 @@ async function screenshot(page: Page, path: string): Promise<void> {
 
 /**
  * What is wrong with a checked slides page, one line each starting with the page: the page
- * check's problems, and a deck reveal.js did not start or that holds a single slide.
+ * check's problems, a deck reveal.js did not start or that holds a single slide, a deck
+ * without speaker notes, and each slide whose content overflows the frame.
  *
  * @example
  * ```ts
@@ -277,16 +339,36 @@ async function screenshot(page: Page, path: string): Promise<void> {
  * const base = {
  *   page: "s.html", seconds: 1, figures: [], pageErrors: [], consoleErrors: [],
  *   blockedRequests: [], failedRequests: [], ignoredRequests: [], arabicFonts: [],
+ *   ready: true, totalSlides: 12, notes: 12, speakerView: true, slideOverflow: [],
  * };
- * assert.deepEqual(slidesProblems({ ...base, ready: true, totalSlides: 12 }), []);
- * assert.deepEqual(slidesProblems({ ...base, ready: false, totalSlides: 0 }), [
+ * assert.deepEqual(slidesProblems(base), []);
+ * assert.deepEqual(slidesProblems({ ...base, ready: false, totalSlides: 0, notes: 0 }), [
  *   "s.html: reveal.js did not start the deck",
  * ]);
+ * assert.deepEqual(
+ *   slidesProblems({
+ *     ...base,
+ *     notes: 0,
+ *     slideOverflow: [{ slide: "3.1", heading: "MAP", right: 0, bottom: 240 }],
+ *   }),
+ *   [
+ *     "s.html: the deck has no speaker notes",
+ *     "s.html: slide 3.1 'MAP' overflows the 1280×720 frame (240 px below, 0 px right)",
+ *   ],
+ * );
  * ```
  */
 export function slidesProblems(c: SlidesCheck): string[] {
   const p = pageProblems(c);
   if (!c.ready) p.push("reveal.js did not start the deck");
   else if (c.totalSlides < 2) p.push(`the deck has ${c.totalSlides} slide(s): no slide layout`);
+  if (c.ready && c.notes === 0) p.push("the deck has no speaker notes");
+  if (c.ready && !c.speakerView) p.push("reveal.js's notes plugin is missing: no speaker view");
+  for (const o of c.slideOverflow) {
+    p.push(
+      `slide ${o.slide} '${o.heading}' overflows the ${SCREEN.width}×${SCREEN.height} frame ` +
+        `(${o.bottom} px below, ${o.right} px right)`,
+    );
+  }
   return p.map((line) => `${c.page}: ${line}`);
 }
