@@ -134,6 +134,8 @@ Deno.test("exercises 03 on the samples", async () => {
   const r = await exercise2(brute.SAMPLE);
   close(r.meanDifference, 0.193125, 1e-6);
   assert.ok(r.p > 0.05);
+  // the quantile the worked solution uses for the samples' 4 questions: t(0.975, 3)
+  close(tQuantile(3), 3.1824, 5e-5);
 });
 
 Deno.test({
@@ -146,6 +148,8 @@ Deno.test({
     // the notebook's first paired row: 0.2946 [0.2509, 0.3383], p 1.9e-30
     const r = await exercise2(dir);
     close(r.meanDifference, 0.2946, 5e-5);
+    // the quantile the exercise text gives for 237 questions: t(0.975, 236) = 1.9701
+    close(tQuantile(r.n - 1), 1.9701, 5e-5);
     assert.ok(r.lower > 0.25 && r.upper < 0.34 && r.p < 1e-20);
   },
 });

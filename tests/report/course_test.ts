@@ -8,17 +8,23 @@
  */
 import assert from "node:assert/strict";
 import {
+  codeAndComments,
+  courseFiles,
   type CourseNotebook,
   courseProblems,
   lessonCells,
   missingSolutions,
   publishedNumbers,
   quotedMeasuredNumbers,
+  resultsWithoutQuestion,
   solutionsNotebook,
   solvedExercises,
   studentEdition,
 } from "../../lib/report/build/course.ts";
-import { buildReport } from "../../lib/report/build/build.ts";
+import { buildReport, listNotebooks } from "../../lib/report/build/build.ts";
+import { indexEntries, indexHtml } from "../../lib/report/build/index_page.ts";
+import { lessonLength } from "../../lib/report/build/lessons.ts";
+import { overflowLine } from "../../lib/report/check/check.ts";
 import { LIBRARY_MARK } from "../../lib/plot/display.ts";
 import { pageOk } from "../../lib/report/check/check.ts";
 import { PUBLISHED_RESULTS } from "../../lib/mod.ts";
@@ -63,7 +69,7 @@ function fixture(): CourseNotebook {
         tags: ["result"],
         kit: { question: "What MAP does BM25 reach, and how far is it from the paper's CNN?" },
       }),
-      md("Random reaches 0.4210.", { tags: ["result"] }),
+      md("Random reaches 0.4210.", { tags: ["result"], kit: { question: "And random?" } }),
       md("## Summary\n\n- Filters matter.\n\n## Exercises\n\n1. Count.\n2. Score."),
       md("### Exercise 1\n\nCount the kept questions.", sol),
       code("console.log(237)", [stream("237\n")], sol),
@@ -110,6 +116,7 @@ Deno.test("course: the student edition has empty exercise cells, questions, no o
   assert.ok(!sources.some((t) => t.includes("### Exercise") || t.includes("237")));
   assert.ok(sources.includes("What MAP does BM25 reach, and how far is it from the paper's CNN?"));
   assert.ok(!sources.some((t) => t.includes("0.5931") || t.includes("Random reaches")));
+  assert.ok(sources.includes("And random?"));
   const at = sources.findIndex((t) => t.includes("## Exercises"));
   assert.deepEqual(sources.slice(at + 1), [
     "// Exercise 1: your code here",
@@ -165,6 +172,163 @@ Deno.test("course: an exercise without its worked solution is a problem", () => 
   ]);
 });
 
+Deno.test("course: only the lesson's code outside comments exempts a number it writes", () => {
+  const nb = fixture();
+  const prose = { cells: [md("MAP is 0.5931.")] };
+  // A solution that asserts the number, a lesson comment that says it: neither is a parameter.
+  const solved: CourseNotebook = {
+    ...nb,
+    cells: [
+      ...nb.cells,
+      code('assert.equal(map.toFixed(4), "0.5931");', [], sol),
+      code("const k = 10; // BM25 reaches 0.5931\n/* and 0.4210 */"),
+    ],
+  };
+  assert.deepEqual(quotedMeasuredNumbers(prose, solved), [{ cell: 0, number: "0.5931" }]);
+  // The lesson's own code, outside comments, writing it: a parameter, not a measurement.
+  const param = { ...nb, cells: [...nb.cells, code("const target = 0.5931;")] };
+  assert.deepEqual(quotedMeasuredNumbers(prose, param), []);
+  assert.deepEqual(
+    quotedMeasuredNumbers(prose, { ...nb, cells: [...nb.cells, code('f("0.5931")')] }),
+    [],
+  );
+  // The student edition's code comments are prose too.
+  const student = studentEdition(solved);
+  const at = student.cells.findIndex((c) => src(c).startsWith("const k = 10;"));
+  assert.deepEqual(quotedMeasuredNumbers(student, solved), [
+    { cell: at, number: "0.5931", comment: true },
+    { cell: at, number: "0.4210", comment: true },
+  ]);
+  assert.ok(
+    courseProblems("02-filters", solved, solved).includes(
+      `02-filters: the student edition's cell ${at} quotes 0.5931 in a code comment, a number ` +
+        "the lesson's outputs print (move it to a result cell with a question)",
+    ),
+  );
+  assert.deepEqual(codeAndComments('x = "a // b"; // c\ny = `/* d */`; /* e */'), {
+    code: 'x = "a // b"; \ny = `/* d */`; ',
+    comments: " c\n e ",
+  });
+});
+
+Deno.test("course: the scan reads percentages, scientific p-values and LaTeX decimals", () => {
+  const executed: CourseNotebook = {
+    cells: [
+      code("console.log(r)", [
+        stream("kept 0.66667\np 1.93e-30\np2 0.0000970\nshare 0.6667\nn 243\nrate 12.50%\n"),
+      ]),
+    ],
+  };
+  const prose = {
+    cells: [
+      md("It keeps 66.67% of them (p = 1.9e-30; the other p is 9.7e-5, or $9.7 \\times 10^{-5}$)."),
+      md("In LaTeX: $\\text{MAP} = 0{.}667$; the rate $12.5\\%$."),
+      md("Integers and short decimals stay out: 243 questions, 67%, 0.67, p < 1e-3, 2e-30."),
+    ],
+  };
+  assert.deepEqual(quotedMeasuredNumbers(prose, executed, []), [
+    { cell: 0, number: "66.67%" },
+    { cell: 0, number: "1.9e-30" },
+    { cell: 0, number: "9.7e-5" },
+    { cell: 0, number: "9.7 \\times 10^{-5}" },
+    { cell: 1, number: "0{.}667" },
+    { cell: 1, number: "12.5\\%" },
+  ]);
+  // Printed nowhere, or published: not a quoted measurement.
+  assert.deepEqual(
+    quotedMeasuredNumbers({ cells: [md("It keeps 55.55%, p 3.1e-8.")] }, executed),
+    [],
+  );
+  assert.deepEqual(quotedMeasuredNumbers(prose, executed, [0.6667, 1.9e-30, 9.7e-5, 0.125]), []);
+});
+
+Deno.test("course: exercises end at the next heading, count '1)' items, and must be there", () => {
+  const cell =
+    "## Exercises\n\n1. Count.\n2) Score.\n\n## Further reading\n\n1. A book.\n2. A paper.";
+  assert.equal(lessonLength({ cells: [md(cell)] }).exercises, 2);
+  const nb = {
+    ...fixture(),
+    cells: fixture().cells.map((c) =>
+      src(c).includes("## Exercises") ? { ...c, source: `## Summary\n\n${cell}` } : c
+    ),
+  };
+  assert.deepEqual(missingSolutions(nb), []);
+  const sources = studentEdition(nb).cells.map(src);
+  assert.equal(sources.filter((t) => t.startsWith("// Exercise")).length, 2);
+  // The solutions page shows the Exercises section, not the reading list after it.
+  const page = solutionsNotebook(nb, "02-filters");
+  assert.equal(src(page.cells[1]), "## Exercises\n\n1. Count.\n2) Score.");
+  // An Exercises section with no numbered item checks nothing: a problem.
+  const empty = {
+    ...nb,
+    cells: nb.cells.map((c) =>
+      src(c).includes("## Exercises")
+        ? { ...c, source: "## Exercises\n\n- Count.\n\n## More\n\n1. X." }
+        : c
+    ),
+  };
+  const at = empty.cells.findIndex((c) => src(c).includes("## Exercises"));
+  assert.deepEqual(courseProblems("02-filters", empty, empty), [
+    `02-filters: cell ${at}'s '## Exercises' section has no numbered item ('1.' or '1)' at the ` +
+    "start of a line, before the next heading)",
+  ]);
+});
+
+Deno.test("course: a result cell without a question is a problem naming lesson and cell", () => {
+  const nb = fixture();
+  const bare: CourseNotebook = {
+    ...nb,
+    cells: nb.cells.map((c, i) =>
+      i === 4 ? { ...c, id: "random", metadata: { tags: ["result"] } } : c
+    ),
+  };
+  assert.deepEqual(resultsWithoutQuestion(nb), []);
+  assert.deepEqual(resultsWithoutQuestion(bare), [4]);
+  assert.deepEqual(courseProblems("02-filters", bare, bare), [
+    "02-filters: cell 4 (id random) is tagged result but has no metadata.kit.question (the " +
+    "student edition would drop it)",
+  ]);
+});
+
+Deno.test("course: the student edition's name is neither the lesson's nor a lesson's", async () => {
+  const { student } = courseFiles("02-filters");
+  const base = student.slice(student.lastIndexOf("/") + 1);
+  assert.notEqual(base, "02-filters.ipynb");
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/02-filters.ipynb`, "{}");
+    await Deno.writeTextFile(`${dir}/${base}`, "{}");
+    assert.deepEqual(listNotebooks(dir), ["02-filters.ipynb"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("course: titles, the index's lesson numbers, and the overflow line's article", () => {
+  assert.equal(solutionsNotebook(fixture(), "02-filters").metadata.title, "Solutions: 2. Filters");
+  assert.equal(lessonCells(fixture(), "02-filters").metadata.title, "2. Filters");
+  const entry = (name: string) => ({
+    name,
+    title: name,
+    seconds: 1,
+    figures: 0,
+    headlines: [],
+    course: {},
+  });
+  const html = indexHtml(indexEntries([entry("01-datasets"), entry("05-significance")]), {
+    params: {},
+    generated: "",
+  });
+  assert.ok(html.includes("<tr><td>1</td>") && html.includes("<tr><td>5</td>"));
+  assert.ok(!html.includes("<tr><td>2</td>"));
+  assert.ok(html.includes('href="student/student-05-significance.ipynb"'));
+  assert.equal(
+    overflowLine({ cell: 3, what: "markdown", by: 40 }),
+    "cell 3: a Markdown cell is 40 px wider than the page (it scrolls on screen and is cut in " +
+      "the PDF)",
+  );
+});
+
 /** Notebook 02, with a worked solution added for each exercise it does not yet solve. */
 async function lesson02(dir: string): Promise<string> {
   const file = [...Deno.readDirSync(`${ROOT}notebooks`)].find((e) => e.name.startsWith("02-"))!
@@ -207,22 +371,23 @@ Deno.test({
       assert.ok(pageOk(course.solutionsCheck));
       assert.deepEqual(course.problems, []);
       const page = await Deno.readTextFile(course.solutions);
-      assert.match(page, /Solutions: 2\./);
+      assert.match(page, /<title>Solutions: 2\. [^<]+<\/title>/);
       assert.match(page, /Exercise 1/);
       // The lesson's page and the executed notebook: solutions only in the notebook.
       const lessonPage = await Deno.readTextFile(e.html);
+      assert.match(lessonPage, /<title>2\. [^<]+<\/title>/);
       assert.ok(!lessonPage.includes('id="Exercise-1"'), "a solution on the lesson's page");
       const executed = JSON.parse(await Deno.readTextFile(e.ipynb)) as CourseNotebook;
       assert.ok(solvedExercises(executed).length >= 2);
       const student = JSON.parse(
-        await Deno.readTextFile(`${dir}/R/student/${name}.ipynb`),
+        await Deno.readTextFile(`${dir}/R/student/student-${name}.ipynb`),
       ) as CourseNotebook;
       assert.ok(student.cells.every((c) => !(c.outputs?.length) && !c.execution_count));
       assert.ok(student.cells.some((c) => src(c) === "// Exercise 1: your code here"));
       assert.deepEqual(solvedExercises(student), []);
       const index = await Deno.readTextFile(r.index);
       assert.ok(index.includes(`href="solutions/${name}.html"`));
-      assert.ok(index.includes(`href="student/${name}.ipynb"`));
+      assert.ok(index.includes(`href="student/student-${name}.ipynb"`));
       assert.match(index, /about \d+ min/);
       // The syllabus page: written, checked, linked from the index, linking the course files.
       assert.equal(r.syllabus, `${dir}/R/syllabus.html`);
@@ -230,11 +395,12 @@ Deno.test({
       const syllabus = await Deno.readTextFile(r.syllabus!);
       assert.ok(syllabus.includes(`href="solutions/${name}.html"`));
       const summary = JSON.parse(await Deno.readTextFile(`${dir}/R/summary.json`));
-      assert.equal(summary.notebooks[0].course.student, `student/${name}.ipynb`);
+      assert.equal(summary.notebooks[0].course.student, `student/student-${name}.ipynb`);
       const manifest = JSON.parse(await Deno.readTextFile(`${dir}/R/.kit-report`));
       const listed = manifest.files.map((f: { path: string }) => f.path);
       assert.ok(
-        listed.includes(`solutions/${name}.html`) && listed.includes(`student/${name}.ipynb`),
+        listed.includes(`solutions/${name}.html`) &&
+          listed.includes(`student/student-${name}.ipynb`),
       );
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -57,7 +57,9 @@ Deno.test("a manifest listing a user's file does not let the report delete it (s
     for (const made of ["html/01-datasets.html", "solutions/01-datasets.html"]) {
       assert(written.files.some((f: { path: string }) => f.path === made), made);
     }
-    assert(written.files.some((f: { path: string }) => f.path === "student/01-datasets.ipynb"));
+    assert(
+      written.files.some((f: { path: string }) => f.path === "student/student-01-datasets.ipynb"),
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -116,8 +116,8 @@ Deno.test("notebook 9 runs on the samples, one output per code cell, the library
   const shown = headlineOf(await executed("09-stability"));
   const maps = await perSeedMaps([0]);
   const [a, b] = [maps["transfer then adapt 0"], maps["target only 0"]];
-  assert.equal(shown["target only MAP"], pm(b));
-  assert.equal(shown["transfer then adapt MAP"], pm(a));
+  assert.equal(shown["target only MAP, mean ± sd over 20 seeds"], pm(b));
+  assert.equal(shown["transfer then adapt MAP, mean ± sd over 20 seeds"], pm(a));
   const pmTest = pairedVarianceTest(a, b);
   assert.equal(shown["Pitman–Morgan p (equal variances)"], f(pmTest.p));
   // the 95% interval of the ratio: the ratios Pitman–Morgan does not reject, in closed form
@@ -126,7 +126,7 @@ Deno.test("notebook 9 runs on the samples, one output per code cell, the library
   const K = 1 + 2 * (1 - r * r) * t * t / (a.length - 2);
   const [lo, hi] = [F * (K - Math.sqrt(K * K - 1)), F * (K + Math.sqrt(K * K - 1))];
   assert.equal(
-    shown["variance ratio (transfer / target) [95%]"],
+    shown["variance ratio (transfer / target) [95% Pitman–Morgan interval]"],
     `${F.toFixed(2)} [${lo.toFixed(2)}, ${hi.toFixed(2)}]`,
   );
 });
@@ -135,8 +135,8 @@ Deno.test("notebook 10 runs on the samples, one output per code cell, the librar
   const shown = headlineOf(await executed("10-robustness"));
   const perSeed = await perSeedMaps([0, 0.1, 0.2]);
   for (const name of ["target only", "transfer then adapt"]) {
-    assert.equal(shown[`${name} MAP`], pm(perSeed[`${name} 0`]), name);
-    assert.equal(shown[`${name} MAP, 20% noise`], pm(perSeed[`${name} 0.2`]), name);
+    assert.equal(shown[`${name} MAP, mean ± sd over 20 seeds`], pm(perSeed[`${name} 0`]), name);
+    assert.equal(shown[`${name} MAP, 20% noise, mean ± sd`], pm(perSeed[`${name} 0.2`]), name);
   }
   // the robustness test: the difference of the drops at 20% noise, with its interval (at the
   // level of two noisy levels)
@@ -146,7 +146,7 @@ Deno.test("notebook 10 runs on the samples, one output per code cell, the librar
     b: perSeed[`target only ${noise}`],
   })));
   assert.equal(
-    shown["transfer drops more by, 20% noise"],
+    shown["difference of drops (transfer - target), 20% noise [97.5% t interval]"],
     `${f(x.difference.mean)} [${f(x.difference.lower)}, ${f(x.difference.upper)}]`,
   );
   assert.equal(shown["p (20% noise, Bonferroni)"], f(x.pAdjusted));

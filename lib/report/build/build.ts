@@ -12,7 +12,7 @@
  * html/NN-name.html     one page per notebook (a lesson without its worked solutions)
  * slides/NN-name.html   the lessons as reveal.js slides (not 00-your-systems)
  * solutions/NN-name.html  a lesson's worked exercises (course.ts)
- * student/NN-name.ipynb   a lesson's student edition: no outputs, solutions or results
+ * student/student-NN-name.ipynb  a lesson's student edition: no outputs, solutions or results
  * notebooks/NN-name.ipynb  executed notebooks (with PNG fallbacks for figures)
  * screenshots/*.png     full-page screenshots from the checks (slides-*.png: a deck's first slide)
  * summary.json          timings, sizes, check results, your systems (paths relative to the folder)
@@ -433,7 +433,7 @@ async function buildInto(
       await writeFileAtomic(result.output, JSON.stringify(nb, null, 1) + "\n", { force: true });
       // A lesson's page, slides and PDF part leave its worked solutions out (course.ts).
       const lesson = `${name}.ipynb` !== SYSTEMS_NOTEBOOK;
-      const shown = lesson ? lessonCells(nb) : nb;
+      const shown = lesson ? lessonCells(nb, name) : nb;
       const shownFile = lesson ? `${courseDir}/${name}.ipynb` : result.output;
       if (lesson) await writeFileAtomic(shownFile, JSON.stringify(shown), { force: true });
       const html = `${dir}/html/${name}.html`;

@@ -20,7 +20,7 @@ import { LIBRARY_MARK } from "../../plot/display.ts";
 import { writeFileAtomic } from "../../io/atomic.ts";
 import type { BrowserSession } from "../check/browser.ts";
 import { checkPage, type PageCheck } from "../check/check.ts";
-import { lessonLength } from "./lessons.ts";
+import { exercisesSection, lessonLength } from "./lessons.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
 import { syllabusHtml } from "./syllabus.ts";
 
@@ -42,13 +42,20 @@ export interface CourseNotebook {
   nbformat_minor?: number;
 }
 
+/** A notebook whose `metadata.title` nbconvert writes as its page's `<title>`. */
+type Titled<T> = T & { metadata: { title: string } & Record<string, unknown> };
+
 const text = (s: string | string[]) => Array.isArray(s) ? s.join("") : s;
 const tags = (c: CourseCell) => (c.metadata?.tags as string[] | undefined) ?? [];
 const isSolution = (c: CourseCell) => tags(c).includes("solution");
 const EXERCISES = /^## Exercises/m;
+const isExercisesCell = (c: CourseCell) =>
+  c.cell_type === "markdown" && !isSolution(c) && EXERCISES.test(text(c.source));
 
 /**
- * The lesson as its page, slides and PDF show it: its cells tagged `solution` left out.
+ * The lesson as its page, slides and PDF show it: its cells tagged `solution` left out, and its
+ * first heading as the page's `<title>` (`metadata.title`, which nbconvert writes there; the
+ * notebook's own `metadata.title` wins).
  *
  * @example
  * ```ts
@@ -59,10 +66,14 @@ const EXERCISES = /^## Exercises/m;
  *   { cell_type: "markdown", source: "### Exercise 1", metadata: { tags: ["solution"] } },
  * ] };
  * assert.equal(lessonCells(nb).cells.length, 1);
+ * assert.equal(lessonCells(nb).metadata?.title, "1. A lesson");
  * ```
  */
-export function lessonCells<T extends CourseNotebook>(nb: T): T {
-  return { ...nb, cells: nb.cells.filter((c) => !isSolution(c)) };
+export function lessonCells<T extends CourseNotebook>(nb: T, name = "lesson"): Titled<T> {
+  const cells = nb.cells.filter((c) => !isSolution(c));
+  const own = nb.metadata?.title;
+  const title = typeof own === "string" && own ? own : notebookTitle({ cells }, name);
+  return { ...nb, metadata: { ...nb.metadata, title }, cells };
 }
 
 /** The numbers k of the exercises a notebook works (Markdown `solution` cells `### Exercise k`). */
@@ -93,14 +104,10 @@ export function missingSolutions(nb: CourseNotebook): number[] {
   return Array.from({ length: n }, (_, i) => i + 1).filter((k) => !solved.has(k));
 }
 
-/** The lesson's Exercises cell (from its `## Exercises` heading on), if it has one. */
+/** The lesson's Exercises section (from its `## Exercises` heading to the next), if it has one. */
 function exercisesCell(nb: CourseNotebook): CourseCell | undefined {
-  const cell = nb.cells.find((c) =>
-    c.cell_type === "markdown" && !isSolution(c) && EXERCISES.test(text(c.source))
-  );
-  if (!cell) return undefined;
-  const md = text(cell.source);
-  return { ...cell, source: md.slice(md.search(EXERCISES)) };
+  const cell = nb.cells.find(isExercisesCell);
+  return cell && { ...cell, source: exercisesSection(text(cell.source))!.trimEnd() };
 }
 
 /** The `<script>` that embeds plotly.js in a notebook's outputs (the kit puts it on one figure). */
@@ -120,7 +127,8 @@ function libraryScriptOf(nb: CourseNotebook): string | undefined {
 
 /**
  * The solutions page's notebook of an executed lesson: a title (`Solutions: ` and the lesson's
- * title), the lesson's Exercises cell, then its `solution` cells with their outputs. When the
+ * title, also the page's `<title>`), the lesson's Exercises section, then its `solution` cells
+ * with their outputs. When the
  * solutions draw figures but the lesson's earlier figure carries plotly.js (the kit embeds it
  * once a kernel), the first figure of the solutions carries a copy, so the page draws alone.
  *
@@ -139,9 +147,13 @@ function libraryScriptOf(nb: CourseNotebook): string | undefined {
  * assert.deepEqual(s.cells.map((c) => String(c.source).split("\n")[0]), [
  *   "# Solutions: 2. Filters", "## Exercises", "### Exercise 1", "console.log(243)",
  * ]);
+ * assert.equal(s.metadata?.title, "Solutions: 2. Filters");
  * ```
  */
-export function solutionsNotebook<T extends CourseNotebook>(nb: T, name = "lesson"): T {
+export function solutionsNotebook<T extends CourseNotebook>(
+  nb: T,
+  name = "lesson",
+): Titled<T> {
   const title = notebookTitle(lessonCells(nb), name);
   const exercises = exercisesCell(nb);
   const solutions: CourseCell[] = nb.cells.filter(isSolution).map((c) => ({ ...c }));
@@ -166,14 +178,19 @@ export function solutionsNotebook<T extends CourseNotebook>(nb: T, name = "lesso
     metadata: {},
     source: `# Solutions: ${title}`,
   };
-  return { ...nb, cells: [head, ...(exercises ? [exercises] : []), ...solutions] };
+  return {
+    ...nb,
+    metadata: { ...nb.metadata, title: `Solutions: ${title}` },
+    cells: [head, ...(exercises ? [exercises] : []), ...solutions],
+  };
 }
 
 /**
  * The student edition of a lesson's source notebook: no outputs and no execution counts; its
  * `solution` cells left out; after the Exercises cell one empty code cell per exercise
  * (`// Exercise k: your code here`); each `result` cell replaced by a Markdown cell holding its
- * `metadata.kit.question` (a result cell without a question is left out).
+ * `metadata.kit.question` (a result cell without a question is left out: {@link courseProblems}
+ * makes it a build problem).
  *
  * @example
  * ```ts
@@ -214,7 +231,7 @@ export function studentEdition<T extends CourseNotebook>(nb: T): T {
     cells.push(
       c.cell_type === "code" ? { ...c, outputs: [], execution_count: null } : { ...c },
     );
-    if (c.cell_type === "markdown" && EXERCISES.test(text(c.source))) {
+    if (isExercisesCell(c)) {
       for (let k = 1; k <= n; k++) {
         cells.push({
           cell_type: "code",
@@ -230,8 +247,112 @@ export function studentEdition<T extends CourseNotebook>(nb: T): T {
   return { ...nb, cells };
 }
 
-/** A number with a decimal point and at least 3 digits after it (`0.5931`, `.084`). */
-const MEASURED = /(?<![\d.])\d*\.\d{3,}(?![\d])/g;
+/** A decimal point as prose writes it: `.`, or LaTeX's `{.}` (`0{.}667`). */
+const POINT = String.raw`(?:\.|\{\.\})`;
+/** A decimal with digits after the point (`0.59`, `.084`, `0{.}667`). */
+const DECIMAL = String.raw`\d*${POINT}\d+`;
+
+/**
+ * The numbers the scan reads in prose: a plain decimal with at least 3 digits after the point
+ * (`0.5931`, `.084`, `0{.}667`); a percentage with decimals (`66.67%`, `66.67\%`); scientific
+ * notation with a decimal mantissa (`1.9e-30`, `9.7E-5`, `1.9 \times 10^{-30}`). Integers
+ * (`243 questions`, `66%`, `1e-3`) and decimals of 1 or 2 digits (`0.05`, `0.87`) are left out:
+ * they are mostly sizes, thresholds and levels, and counts recur by chance.
+ */
+const QUOTED = new RegExp(
+  String.raw`(?<![\d.])(?:(?<tex>${DECIMAL})\s*\\(?:times|cdot)\s*10\^\{?(?<texExp>[-+]?\d+)\}?` +
+    String.raw`|(?<sci>${DECIMAL})[eE](?<sciExp>[-+]?\d+)(?!\d)` +
+    String.raw`|(?<pct>${DECIMAL})\s?\\?%` +
+    String.raw`|(?<plain>\d*${POINT}\d{3,})(?!\d))`,
+  "g",
+);
+
+/** Numbers as outputs and code print them: decimals, scientific notation, percentages. */
+const PRINTED = /(?<![\d.])(?:\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)(?!\d)(\s?%)?/g;
+
+/** A number in prose and the values that round to it: `[low, high]` ranges. */
+interface Quoted {
+  written: string;
+  ranges: [number, number][];
+}
+
+/** The range of values a number written with `digits` digits after its point rounds from. */
+function around(value: number, digits: number, scale = 1): [number, number] {
+  const half = 0.5 * 10 ** -digits * scale * (1 + 1e-9) + 1e-15 * scale;
+  return [value * scale - half, value * scale + half];
+}
+
+const decimals = (d: string) => d.replace("{.}", ".").split(".")[1]?.length ?? 0;
+
+/** The numbers {@link QUOTED} finds in `s`, with what they round from. */
+function quotedIn(s: string): Quoted[] {
+  return [...s.matchAll(QUOTED)].map((m) => {
+    const g = m.groups!;
+    const mantissa = g.tex ?? g.sci ?? g.pct ?? g.plain;
+    const value = Number(mantissa.replace("{.}", "."));
+    const digits = decimals(mantissa);
+    const exp = g.texExp ?? g.sciExp;
+    const ranges: [number, number][] = exp !== undefined
+      ? [around(value, digits, 10 ** Number(exp))]
+      : g.pct !== undefined
+      ? [around(value, digits), around(value, digits, 0.01)]
+      : [around(value, digits)];
+    return { written: m[0].trim(), ranges };
+  });
+}
+
+/** The numbers `s` prints (a percentage also as its fraction: `66.67%` is 66.67 and 0.6667). */
+function printedIn(s: string): number[] {
+  return [...s.matchAll(PRINTED)].flatMap((m) => {
+    const v = Number(m[0].replace("%", "").trim());
+    return m[1] ? [v, v / 100] : [v];
+  });
+}
+
+const roundsFrom = (q: Quoted, values: readonly number[]) =>
+  values.some((v) => q.ranges.some(([lo, hi]) => Math.abs(v) >= lo && Math.abs(v) <= hi));
+
+/**
+ * TypeScript source split into its code and its comments (`// ...`, `/* ... *\/`); strings
+ * (`'...'`, `"..."`, template literals) stay in the code, with what looks like a comment in them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { codeAndComments } from "./course.ts";
+ * assert.deepEqual(
+ *   codeAndComments('t(0.975); // BM25 reaches 0.5931\nget("http://x/0.25"); /* 0.42 *\/'),
+ *   { code: 't(0.975); \nget("http://x/0.25"); ', comments: " BM25 reaches 0.5931\n 0.42 " },
+ * );
+ * ```
+ */
+export function codeAndComments(source: string): { code: string; comments: string } {
+  let code = "", comments = "", i = 0;
+  while (i < source.length) {
+    const two = source.slice(i, i + 2);
+    if (two === "//" || two === "/*") {
+      const close = two === "//" ? "\n" : "*/";
+      const end = source.indexOf(close, i + 2);
+      const stop = end < 0 ? source.length : end;
+      comments += source.slice(i + 2, stop) + "\n";
+      i = two === "//" ? stop : stop + 2;
+      continue;
+    }
+    const ch = source[i];
+    if (ch === '"' || ch === "'" || ch === "`") {
+      let j = i + 1;
+      while (j < source.length && source[j] !== ch && (ch === "`" || source[j] !== "\n")) {
+        j += source[j] === "\\" ? 2 : 1;
+      }
+      code += source.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    code += ch;
+    i++;
+  }
+  return { code, comments: comments.replace(/\n$/, "") };
+}
 
 /** The text a cell's outputs print (streams, plain text, HTML, Markdown; no figures' data). */
 function printed(nb: CourseNotebook): string {
@@ -242,12 +363,6 @@ function printed(nb: CourseNotebook): string {
       .map((v) => text(v as string | string[])).map((s) => s.split(LIBRARY_MARK)[0])
       .join("\n");
   }).join("\n");
-}
-
-/** Whether `value` rounds to the number written `written` (at its printed digits). */
-function roundsTo(value: number, written: string): boolean {
-  const digits = written.length - written.indexOf(".") - 1;
-  return Math.abs(Math.abs(value) - Number(written)) < 0.5 * 10 ** -digits + 1e-12;
 }
 
 /**
@@ -270,21 +385,26 @@ export function publishedNumbers(): number[] {
   return found;
 }
 
-/** A measured number a Markdown cell quotes. */
+/** A measured number the student edition quotes. */
 export interface QuotedNumber {
   /** The cell's index in the notebook scanned. */
   cell: number;
   /** The number as the cell writes it. */
   number: string;
+  /** Set when a code cell's comment quotes it (else a Markdown cell does). */
+  comment?: true;
 }
 
 /**
- * The measured numbers a notebook's Markdown quotes: each number with a decimal point and at
- * least 3 digits after it (`0.5931`, `0.084`) that the executed lesson's outputs print (an
- * output number that rounds to it counts), unless a published number rounds to it (`published`,
- * by default the kit's tables: {@link publishedNumbers}) or the lesson's code writes it (a
- * parameter or a label, such as the quantile of `t(0.975, n-1)`, is not a measurement). Run on
- * the student edition, whose prose must leave the measuring to the student.
+ * The measured numbers a notebook's prose quotes (its Markdown cells and its code cells'
+ * comments): each number the scan reads ({@link QUOTED}: `0.5931`, `0.084`, `0{.}667`,
+ * `66.67%`, `1.9e-30`, `1.9 \times 10^{-30}`; not integers, not decimals of 1 or 2 digits) that
+ * the executed lesson's outputs print (an output that rounds to it counts, `0.6667` for
+ * `66.67%` too), unless a published number rounds to it (`published`, by default the kit's
+ * tables: {@link publishedNumbers}) or the lesson's own code writes it outside comments (a
+ * parameter or a label, such as the quantile of `t(0.975, n-1)`, is not a measurement; the
+ * `solution` cells do not count). Run on the student edition, whose prose must leave the
+ * measuring to the student.
  *
  * @example
  * ```ts
@@ -293,12 +413,18 @@ export interface QuotedNumber {
  * const student = { cells: [
  *   { cell_type: "markdown", source: "BM25 reaches 0.5931; the paper's CNN 0.6190." },
  *   { cell_type: "markdown", source: "Scores lie in [0, 1]; the interval uses $t_{0.975}$." },
+ *   { cell_type: "markdown", source: "It keeps 66.67% of them; $p = 1.9 \\times 10^{-30}$." },
+ *   { cell_type: "code", source: "table({ 't(0.975)': q }); // bm25: 0.5931" },
  * ] };
  * const executed = { cells: [{ cell_type: "code", source: "table({ 't(0.975)': q })", outputs: [
- *   { output_type: "stream", text: "bm25 0.59312\ncnn 0.6190\nt(0.975) 1.9600\n" },
+ *   { output_type: "stream", text: "bm25 0.59312\ncnn 0.6190\nt(0.975) 1.9600\nkept 0.66667\n" },
+ *   { output_type: "stream", text: "p 1.93e-30\n" },
  * ] }] };
  * assert.deepEqual(quotedMeasuredNumbers(student, executed, [0.619]), [
  *   { cell: 0, number: "0.5931" },
+ *   { cell: 2, number: "66.67%" },
+ *   { cell: 2, number: "1.9 \\times 10^{-30}" },
+ *   { cell: 3, number: "0.5931", comment: true },
  * ]);
  * ```
  */
@@ -307,25 +433,27 @@ export function quotedMeasuredNumbers(
   executed: CourseNotebook,
   published: readonly number[] = publishedNumbers(),
 ): QuotedNumber[] {
-  const outputs = [...printed(executed).matchAll(MEASURED)].map((m) => Number(m[0]));
-  const written = new Set(
-    executed.cells.filter((c) => c.cell_type === "code")
-      .flatMap((c) => [...text(c.source).matchAll(MEASURED)].map((m) => Number(m[0]))),
-  );
+  const outputs = printedIn(printed(executed));
+  const written = executed.cells.filter((c) => c.cell_type === "code" && !isSolution(c))
+    .flatMap((c) => printedIn(codeAndComments(text(c.source)).code));
   const found: QuotedNumber[] = [];
   notebook.cells.forEach((c, cell) => {
-    if (c.cell_type !== "markdown") return;
-    for (const m of text(c.source).matchAll(MEASURED)) {
-      const number = m[0];
-      if (written.has(Number(number)) || published.some((p) => roundsTo(p, number))) continue;
-      if (outputs.some((o) => roundsTo(o, number))) found.push({ cell, number });
+    const markdown = c.cell_type === "markdown";
+    if (!markdown && c.cell_type !== "code") return;
+    const prose = markdown ? text(c.source) : codeAndComments(text(c.source)).comments;
+    for (const q of quotedIn(prose)) {
+      if (roundsFrom(q, written) || roundsFrom(q, published) || !roundsFrom(q, outputs)) continue;
+      found.push({ cell, number: q.written, ...(markdown ? {} : { comment: true as const }) });
     }
   });
   return found;
 }
 
 /**
- * Where a report keeps the course's files of lesson `name`, relative to its folder.
+ * Where a report keeps the course's files of lesson `name`, relative to its folder. The student
+ * edition is not named as the lesson is: copied into a checkout's `notebooks/` it would replace
+ * the lesson, and a name like it (`NN-name.student.ipynb`) would be built as a lesson (the
+ * report's `listNotebooks` takes `NN-*.ipynb`).
  *
  * @example
  * ```ts
@@ -333,17 +461,39 @@ export function quotedMeasuredNumbers(
  * import { courseFiles } from "./course.ts";
  * assert.deepEqual(courseFiles("02-filters"), {
  *   solutions: "solutions/02-filters.html",
- *   student: "student/02-filters.ipynb",
+ *   student: "student/student-02-filters.ipynb",
  * });
  * ```
  */
 export function courseFiles(name: string): { solutions: string; student: string } {
-  return { solutions: `solutions/${name}.html`, student: `student/${name}.ipynb` };
+  return { solutions: `solutions/${name}.html`, student: `student/student-${name}.ipynb` };
 }
 
 /**
- * What is wrong with a lesson's course files, one line each naming the lesson: an exercise with
- * no worked solution, a measured number the student edition's prose quotes.
+ * The cells (their indexes) tagged `result` with no `metadata.kit.question`: the student edition
+ * would drop them, and the student would not know there was something to find.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { resultsWithoutQuestion } from "./course.ts";
+ * const result = (question?: string) => ({ cell_type: "markdown", source: "MAP 0.5931.",
+ *   metadata: { tags: ["result"], ...(question ? { kit: { question } } : {}) } });
+ * assert.deepEqual(resultsWithoutQuestion({ cells: [result("What MAP?"), result()] }), [1]);
+ * ```
+ */
+export function resultsWithoutQuestion(nb: CourseNotebook): number[] {
+  return nb.cells.flatMap((c, i) => {
+    const question = (c.metadata?.kit as { question?: unknown } | undefined)?.question;
+    const asked = typeof question === "string" && question.trim() !== "";
+    return tags(c).includes("result") && !isSolution(c) && !asked ? [i] : [];
+  });
+}
+
+/**
+ * What is wrong with a lesson's course files, one line each naming the lesson: an Exercises
+ * section with no numbered item (`1.` or `1)`), an exercise with no worked solution, a result
+ * cell with no question, a measured number the student edition's prose or code comments quote.
  *
  * @example
  * ```ts
@@ -352,10 +502,13 @@ export function courseFiles(name: string): { solutions: string; student: string 
  * const nb = { cells: [
  *   { cell_type: "markdown", source: "MAP 0.5931.\n\n## Exercises\n\n1. One." },
  *   { cell_type: "code", source: "", outputs: [{ output_type: "stream", text: "0.5931" }] },
+ *   { cell_type: "markdown", source: "Random 0.42.", metadata: { tags: ["result"] } },
  * ] };
  * assert.deepEqual(courseProblems("02-filters", nb, nb, []), [
  *   "02-filters: exercise 1 has no worked solution (a Markdown cell tagged solution " +
  *   "starting '### Exercise 1')",
+ *   "02-filters: cell 2 is tagged result but has no metadata.kit.question (the student " +
+ *   "edition would drop it)",
  *   "02-filters: the student edition's cell 0 quotes 0.5931, a number the lesson's outputs " +
  *   "print (tag the cell result, with a metadata.kit.question)",
  * ]);
@@ -367,14 +520,29 @@ export function courseProblems(
   source: CourseNotebook,
   published: readonly number[] = publishedNumbers(),
 ): string[] {
+  const exercises = source.cells.find(isExercisesCell);
+  const noItem = exercises && lessonLength(source).exercises === 0;
   return [
+    ...(noItem
+      ? [
+        `${name}: cell ${source.cells.indexOf(exercises)}'s '## Exercises' section has no ` +
+        "numbered item ('1.' or '1)' at the start of a line, before the next heading)",
+      ]
+      : []),
     ...missingSolutions(executed).map((k) =>
       `${name}: exercise ${k} has no worked solution (a Markdown cell tagged solution ` +
       `starting '### Exercise ${k}')`
     ),
+    ...resultsWithoutQuestion(source).map((i) =>
+      `${name}: cell ${i}${source.cells[i].id ? ` (id ${source.cells[i].id})` : ""} is tagged ` +
+      "result but has no metadata.kit.question (the student edition would drop it)"
+    ),
     ...quotedMeasuredNumbers(studentEdition(source), executed, published).map((q) =>
-      `${name}: the student edition's cell ${q.cell} quotes ${q.number}, a number the ` +
-      "lesson's outputs print (tag the cell result, with a metadata.kit.question)"
+      q.comment
+        ? `${name}: the student edition's cell ${q.cell} quotes ${q.number} in a code comment, ` +
+          "a number the lesson's outputs print (move it to a result cell with a question)"
+        : `${name}: the student edition's cell ${q.cell} quotes ${q.number}, a number the ` +
+          "lesson's outputs print (tag the cell result, with a metadata.kit.question)"
     ),
   ];
 }

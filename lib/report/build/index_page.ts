@@ -18,6 +18,8 @@ import { escapeHtml, htmlText } from "../../io/escape.ts";
 
 /** One notebook as the index lists it. */
 export interface IndexEntry {
+  /** The notebook's number, from its file name (`05-significance`: 5); else its row's. */
+  number?: number;
   /** Title (the notebook's first heading). */
   title: string;
   /** Link to the HTML page, relative to the index. */
@@ -52,6 +54,7 @@ export function indexEntries(
   })[],
 ): IndexEntry[] {
   return notebooks.map((e) => ({
+    ...(/^\d+-/.test(e.name) ? { number: parseInt(e.name, 10) } : {}),
     title: e.title,
     html: `html/${e.name}.html`,
     ipynb: `notebooks/${e.name}.ipynb`,
@@ -88,10 +91,18 @@ export interface IndexInfo {
   syllabus?: string;
 }
 
-/** Where a student puts a student edition: it imports `../lib/mod.ts`, as the lessons do. */
-export const STUDENT_EDITION_NOTE = "A lesson's student notebook has no outputs, no worked " +
-  "solutions and questions in place of the measured results; it imports ../lib/mod.ts like " +
-  "the lessons, so put it in the notebooks/ folder of a checkout of the kit and run it there.";
+/**
+ * Where a student puts a student edition (it imports `../lib/mod.ts`, as the lessons do), and
+ * what a checkout also holds.
+ */
+export const STUDENT_EDITION_NOTE = "A lesson's student notebook (student/student-NN-name.ipynb) " +
+  "has no outputs, no worked solutions and questions in place of the measured results; it " +
+  "imports ../lib/mod.ts like the lessons, so put it in the notebooks/ folder of a checkout of " +
+  "the kit and run it there. A checkout also holds the lessons with their worked solutions " +
+  "(notebooks/) and tests/exercises/, which solves every exercise: for a class where that " +
+  "matters, hand out a copy of the kit without tests/exercises/ whose notebooks/ holds only the " +
+  "student notebooks (they need lib/, data/samples/, deno.json and tests/fixtures/, not just " +
+  "lib/).";
 
 /**
  * The index page's HTML.
@@ -103,12 +114,14 @@ export const STUDENT_EDITION_NOTE = "A lesson's student notebook has no outputs,
  * const html = indexHtml([{
  *   title: "Datasets", html: "html/01.html", ipynb: "notebooks/01.ipynb", seconds: 4.2,
  *   figures: 1, headlines: [{ title: "WikiQA", numbers: { questions: 873 } }],
- *   slides: "slides/01.html", solutions: "solutions/01.html", student: "student/01.ipynb",
- *   minutes: 85,
+ *   slides: "slides/01.html", solutions: "solutions/01.html", student: "student/student-01.ipynb",
+ *   minutes: 85, number: 5,
  * }], { params: { data: "sample" }, generated: "2025-01-01T00:00:00Z", syllabus: "syllabus.html" });
+ * assert(html.includes("<tr><td>5</td>")); // the lesson's own number, not its row's
  * assert(html.includes('href="html/01.html"') && html.includes("873"));
  * assert(html.includes('href="slides/01.html"') && html.includes('href="solutions/01.html"'));
- * assert(html.includes('href="student/01.ipynb"') && html.includes('href="syllabus.html"'));
+ * assert(html.includes('href="student/student-01.ipynb"'));
+ * assert(html.includes('href="syllabus.html"'));
  * assert(html.includes("about 85 min"));
  * const mine = indexHtml([], { params: {}, generated: "", systems: [
  *   { name: "<b>mine</b>", what: "wikiqa test (clean)", numbers: { MAP: 0.7 } }] });
@@ -127,7 +140,8 @@ export function indexHtml(entries: readonly IndexEntry[], info: IndexInfo): stri
         .join(" &middot; ") +
       "</div>"
     ).join("");
-    return `<tr><td>${i + 1}</td><td><a href="${escapeHtml(e.html)}">${htmlText(e.title)}</a>` +
+    return `<tr><td>${e.number ?? i + 1}</td>` +
+      `<td><a href="${escapeHtml(e.html)}">${htmlText(e.title)}</a>` +
       `<br><a class="small" href="${escapeHtml(e.ipynb)}">executed notebook</a>` +
       (e.slides ? ` &middot; <a class="small" href="${escapeHtml(e.slides)}">slides</a>` : "") +
       (e.solutions

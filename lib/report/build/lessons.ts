@@ -57,7 +57,7 @@ export interface LessonLength {
   words: number;
   /** Figures the code cells draw (calls of the kit's figure builders). */
   figures: number;
-  /** Numbered items under the `## Exercises` heading. */
+  /** Numbered items (`1.` or `1)`) under the `## Exercises` heading, up to the next heading. */
   exercises: number;
   /** The estimated class time ({@link MINUTES_PER}), rounded up. */
   minutes: number;
@@ -68,6 +68,37 @@ const FIGURE_CALL =
   /\b(bar|histogram|line|scatter|seedStripFigure|seedSpreadFigure|runningMeanFigure|stabilityFigure)\(/g;
 
 const text = (s: string | string[]) => Array.isArray(s) ? s.join("") : s;
+
+/** An exercise: a numbered item (`1.` or `1)`) at the start of a line. */
+const EXERCISE_ITEM = /^\d+[.)]\s/gm;
+
+/**
+ * A Markdown cell's Exercises section: from its `## Exercises` heading to the next heading (or
+ * the cell's end; a `#` line in a fenced code block is not a heading); `undefined` when the cell
+ * has no such heading.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exercisesSection } from "./lessons.ts";
+ * assert.equal(
+ *   exercisesSection("Intro.\n\n## Exercises\n\n1. One.\n\n## Further reading\n\n1. A book."),
+ *   "## Exercises\n\n1. One.\n\n",
+ * );
+ * assert.equal(exercisesSection("## Summary"), undefined);
+ * ```
+ */
+export function exercisesSection(markdown: string): string | undefined {
+  const at = markdown.search(/^## Exercises/m);
+  if (at < 0) return undefined;
+  const lines = markdown.slice(at).split("\n");
+  let fenced = false;
+  const end = lines.findIndex((l, i) => {
+    if (/^\s*(```|~~~)/.test(l)) fenced = !fenced;
+    return i > 0 && !fenced && /^#{1,6}\s/.test(l);
+  });
+  return (end < 0 ? lines : [...lines.slice(0, end), ""]).join("\n");
+}
 
 /**
  * How long a lesson (an nbformat notebook, executed or not) is, and its estimated class time.
@@ -99,10 +130,8 @@ export function lessonLength(
   const code = taught.filter((c) => c.cell_type === "code").map((c) => text(c.source));
   const words = markdown.reduce((n, m) => n + (m.match(/\S+/g)?.length ?? 0), 0);
   const figures = code.reduce((n, c) => n + (c.match(FIGURE_CALL)?.length ?? 0), 0);
-  const exercisesAt = markdown.find((m) => /^## Exercises/m.test(m));
-  const exercises = exercisesAt
-    ? (exercisesAt.slice(exercisesAt.search(/^## Exercises/m)).match(/^\d+\.\s/gm)?.length ?? 0)
-    : 0;
+  const section = markdown.map(exercisesSection).find((m) => m !== undefined);
+  const exercises = section?.match(EXERCISE_ITEM)?.length ?? 0;
   const minutes = words * MINUTES_PER.word + code.length * MINUTES_PER.codeCell +
     figures * MINUTES_PER.figure + exercises * MINUTES_PER.exercise;
   return {

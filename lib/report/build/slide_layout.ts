@@ -31,10 +31,14 @@ export interface SlideOptions {
   code?: boolean;
 }
 
-/** Rows of a table shown on a slide (the rest are on the page). */
-export const TABLE_ROWS = 8;
-/** Lines of a text output shown on a slide. */
-export const TEXT_LINES = 12;
+/**
+ * Rows of a table kept for a slide (the rest are on the page). The slide then fits what is
+ * kept: it shrinks the table's font down to a legible size first, and cuts rows only when that
+ * is not enough (the template's fitter).
+ */
+export const TABLE_ROWS = 30;
+/** Lines of a text output kept for a slide (fitted as tables are). */
+export const TEXT_LINES = 30;
 
 type Cell = NotebookJson["cells"][number];
 type Output = NonNullable<Cell["outputs"]>[number] & {
@@ -47,6 +51,70 @@ const tags = (c: Cell) => ((c.metadata?.tags ?? []) as string[]);
 const own = (c: Cell) =>
   (c.metadata as { slideshow?: { slide_type?: SlideType } } | undefined)?.slideshow?.slide_type;
 const isHeading = (c: Cell) => c.cell_type === "markdown" && /^\s*#{1,6}\s/.test(text(c.source));
+/** A Markdown block that is a list (bulleted or numbered). */
+const isList = (block: string) => /^\s*([-*+]|\d+[.)])\s/.test(block);
+/** Sections whose list is their content (each lesson's closing cells). */
+const LIST_SECTIONS = /^#+\s*(summary|exercises|takeaways)\b/i;
+
+/**
+ * Markdown cells split at each `#`/`##` heading that is not their first line (outside code
+ * fences and `$$` blocks), so each heading starts its own section; the pieces keep the cell's
+ * metadata.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { splitAtHeadings } from "./slide_layout.ts";
+ * const cells = splitAtHeadings([{
+ *   cell_type: "markdown", metadata: { tags: ["x"] },
+ *   source: "## Summary\n\n- a\n\n~~~\n# not a heading\n~~~\n\n## Exercises\n\n1. b",
+ * }]);
+ * assert.deepEqual(cells.map((c) => c.source), [
+ *   "## Summary\n\n- a\n\n~~~\n# not a heading\n~~~",
+ *   "## Exercises\n\n1. b",
+ * ]);
+ * assert.deepEqual(cells[1].metadata, { tags: ["x"] });
+ * ```
+ */
+export function splitAtHeadings(cells: Cell[]): Cell[] {
+  return cells.flatMap((c) => {
+    if (c.cell_type !== "markdown") return [c];
+    const pieces: string[][] = [[]];
+    let fenced = false, maths = false;
+    for (const line of text(c.source).split("\n")) {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      if (!fenced && (line.match(/\$\$/g) ?? []).length % 2 === 1) maths = !maths;
+      const heading = !fenced && !maths && /^#{1,2}\s/.test(line);
+      if (heading && pieces[pieces.length - 1].some((l) => l.trim())) pieces.push([]);
+      pieces[pieces.length - 1].push(line);
+    }
+    if (pieces.length === 1) return [c];
+    return pieces.map((p) => ({ ...c, source: p.join("\n").trim() }));
+  });
+}
+
+/** A short description of an output for the speaker: a table's caption, a figure's title. */
+function caption(o: Output | undefined): string {
+  if (!o?.data) return "";
+  const html = text(o.data["text/html"] as string | string[] | undefined);
+  const m = /<caption[^>]*>([\s\S]*?)<\/caption>/.exec(html);
+  if (m) return m[1].replace(/<[^>]*>/g, "").replace(/\s+/g, " ").trim();
+  const box = o.data["application/vnd.qa-kit.headline+json"] as
+    | { title?: string; numbers?: Record<string, unknown> }
+    | undefined;
+  if (box?.title) {
+    const numbers = Object.entries(box.numbers ?? {}).map(([k, v]) =>
+      `${k} ${typeof v === "number" && !Number.isInteger(v) ? v.toFixed(3) : v}`
+    ).join(", ");
+    return `${box.title}${numbers ? `: ${numbers}` : ""}.`;
+  }
+  const fig = o.data["application/vnd.plotly.v1+json"] as
+    | { layout?: { title?: string | { text?: string } } }
+    | undefined;
+  const title = fig?.layout?.title;
+  const t = typeof title === "string" ? title : title?.text ?? "";
+  return t.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+}
 
 /**
  * The first sentence of Markdown `prose` (its first paragraph of text: not a heading, formula,
@@ -189,9 +257,16 @@ interface Part {
  */
 export function slideDeck(nb: NotebookJson, options: SlideOptions = {}): NotebookJson {
   const cells = nb.cells.filter((c) => !tags(c).includes("solution"));
+  // the deck's <title>: the lesson's title (its first `#` heading)
+  const first = cells.map((c) =>
+    c.cell_type === "markdown" ? /^#\s+(.+)$/m.exec(text(c.source)) : null
+  )
+    .find((m) => m);
+  const metadata = first ? { ...nb.metadata, title: first[1].trim() } : nb.metadata;
   if (cells.some((c) => own(c) !== undefined)) {
     return {
       ...nb,
+      metadata,
       cells: cells.map((c) =>
         c.cell_type === "code"
           ? {
@@ -208,14 +283,19 @@ export function slideDeck(nb: NotebookJson, options: SlideOptions = {}): Noteboo
   }
   // sections: from one heading to the next (the cells before the first heading are one too)
   const sections: Cell[][] = [];
-  for (const c of cells) {
+  for (const c of splitAtHeadings(cells)) {
     if (sections.length === 0 || isHeading(c)) sections.push([]);
     sections[sections.length - 1].push(c);
   }
   const out: Cell[] = [];
+  let titled = false;
   for (const section of sections) {
     const first = text(section[0].source);
     const heading = isHeading(section[0]) ? first.trim().split("\n")[0].trim() : "";
+    // The title slide: the lesson's title and its first prose; its outputs (the parameters
+    // table) are left to the page.
+    const title: boolean = !titled && /^#\s/.test(heading);
+    titled ||= title;
     const parts: Part[] = [{ code: [], notes: [] }];
     let pending: string[] = []; // code with no output: shown with the next output's slide
     for (const c of section) {
@@ -228,7 +308,7 @@ export function slideDeck(nb: NotebookJson, options: SlideOptions = {}): Noteboo
         continue;
       }
       if (c.cell_type !== "code") continue;
-      const outputs = mergeStreams(c.outputs as Output[] ?? []);
+      const outputs = title ? [] : mergeStreams(c.outputs as Output[] ?? []);
       if (text(c.source).trim()) pending.push(text(c.source));
       outputs.forEach((o) => {
         if (last.output) parts.push(last = { code: [], notes: [] });
@@ -239,19 +319,35 @@ export function slideDeck(nb: NotebookJson, options: SlideOptions = {}): Noteboo
     }
     parts[parts.length - 1].code.push(...pending);
     const prose = parts[0].notes.join("\n\n");
-    const [line, rest] = headline(prose);
-    parts[0].notes = rest ? [rest] : [];
-    const maths = formulas(prose);
+    const blocks = prose.split(/\n\s*\n/).filter((b) => b.trim() !== "");
+    const lists = blocks.filter(isList);
+    // A list is the slide's content in a section that has no output, has no other prose, or
+    // is the lesson's summary or exercises; an output it has then goes to a sub-slide.
+    const listed = lists.length > 0 &&
+      (!parts[0].output || lists.length === blocks.length || LIST_SECTIONS.test(heading));
+    const others = listed ? blocks.filter((b) => !isList(b)).join("\n\n") : prose;
+    let [line, rest] = headline(others);
+    const lead = line;
+    if (listed && LIST_SECTIONS.test(heading) && line) [line, rest] = ["", others];
+    if (listed && parts[0].output) {
+      parts[0].notes = [];
+      parts.unshift({ code: [], notes: [] });
+    }
+    parts[0].notes = rest ? [rest] : listed ? [prose] : [];
+    const maths = formulas(others);
     const shortHeading = heading.replace(/^#+/, "").trim();
+    // Notes for an output with no prose of its own: what it is, and the section's point.
+    const fallback = (p: Part, k: number) =>
+      [caption(p.output), k > 0 || p.output ? lead : ""].filter((x) => x !== "").join(" ");
     parts.forEach((p, k) => {
       const top = k === 0
-        ? [heading, line, ...maths].filter((x) => x !== "").join("\n\n")
+        ? [heading, line, ...maths, ...(listed ? lists : [])].filter((x) => x !== "").join("\n\n")
         : `${heading || "##"} (${k + 1}/${parts.length})`;
       out.push(markdown(top, k === 0 ? "slide" : "subslide"));
       if (p.output || (options.code && p.code.length > 0)) {
         out.push(codeCell(p.code.join("\n\n"), p.output ? [p.output] : [], options));
       }
-      const notes = p.notes.join("\n\n").trim() ||
+      const notes = p.notes.join("\n\n").trim() || fallback(p, k) ||
         (k === 0
           ? (line || `The section ${shortHeading ? `“${shortHeading}”` : ""} in one line.`)
           : `${shortHeading ? `“${shortHeading}”` : "This section"}: output ${k + 1} of ` +
@@ -259,7 +355,7 @@ export function slideDeck(nb: NotebookJson, options: SlideOptions = {}): Noteboo
       out.push(markdown(notes, "notes"));
     });
   }
-  return { ...nb, cells: out };
+  return { ...nb, metadata, cells: out };
 }
 
 /** A cell's stream outputs that follow one another, as one output. */

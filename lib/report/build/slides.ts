@@ -151,6 +151,8 @@ export interface SlidesCheck extends PageCheck {
   speakerView: boolean;
   /** Each slide whose content overflows the frame, once fitted. */
   slideOverflow: SlideOverflow[];
+  /** Each output or list cut to fit a slide: its slide, heading, and what the slide says is left. */
+  truncated?: { slide: string; heading: string; more: string }[];
 }
 
 /** A slide whose content runs past the slide's frame (reveal.js's configured size). */
@@ -173,7 +175,7 @@ export interface SlideOverflow {
 const VISIT_SLIDES = `(async () => {
   const { width, height } = Reveal.getConfig();
   const slides = Reveal.getSlides();
-  const overflow = [];
+  const overflow = [], truncated = [];
   let notes = 0;
   const frame = document.querySelector(".reveal .slides");
   for (const s of slides) {
@@ -213,18 +215,20 @@ const VISIT_SLIDES = `(async () => {
     };
     const all = { left: -Infinity, right: Infinity, top: -Infinity, bottom: Infinity };
     for (const c of s.children) visit(c, all);
+    const title = s.querySelector("h1, h2, h3, h4, h5, h6");
+    const at = {
+      slide: v ? h + "." + v : String(h),
+      heading: title ? title.textContent.replace(/\u00b6/g, "").trim() : "",
+    };
     if (right > 1 || bottom > 1) {
-      const title = s.querySelector("h1, h2, h3, h4, h5, h6");
-      overflow.push({
-        slide: v ? h + "." + v : String(h),
-        heading: title ? title.textContent.replace(/\u00b6/g, "").trim() : "",
-        right: Math.round(right),
-        bottom: Math.round(bottom),
-      });
+      overflow.push({ ...at, right: Math.round(right), bottom: Math.round(bottom) });
+    }
+    for (const m of s.querySelectorAll(".kit-more")) {
+      if (!m.closest("aside.notes")) truncated.push({ ...at, more: m.textContent.trim() });
     }
   }
   Reveal.slide(0, 0);
-  return { notes, slideOverflow: overflow };
+  return { notes, slideOverflow: overflow, truncated };
 })()`;
 
 /** The window the slides are checked in (16:9, the deck's own size). */
@@ -269,7 +273,7 @@ export async function checkSlides(
     const unrenderedTex = await page.evaluate(UNRENDERED_TEX) as TexProblem[];
     if (screenshotPath) await screenshot(page, screenshotPath);
     const visited = deck.ready
-      ? await page.evaluate(VISIT_SLIDES) as { notes: number; slideOverflow: SlideOverflow[] }
+      ? await page.evaluate(VISIT_SLIDES) as Pick<SlidesCheck, "notes" | "slideOverflow">
       : { notes: 0, slideOverflow: [] };
     return {
       page: htmlPath,

@@ -276,8 +276,10 @@ export function syllabusHtml(lessons: readonly SyllabusLesson[]): string {
     const minutes = lessonLength(l.notebook).minutes;
     total += minutes;
     const objectives = COURSE.objectives[name] ?? [];
-    const parts = lessonParts(l.notebook).slice(1)
-      .map((p) => `${htmlText(p.title)} (${p.minutes} min)`).join("; ");
+    // the first part is the title's: the lesson's introduction
+    const parts = lessonParts(l.notebook)
+      .map((p, i) => `${i === 0 ? "introduction" : htmlText(p.title)} (${p.minutes} min)`)
+      .join("; ");
     const links = [
       link(l.links.page, "page"),
       link(l.links.slides, "slides"),
@@ -287,7 +289,7 @@ export function syllabusHtml(lessons: readonly SyllabusLesson[]): string {
     return `<section><h3>${htmlText(l.title)} <span class="small">(${minutes} min)</span></h3>
 <p class="small">${links}</p>
 <p>After this lesson a student can:</p>${list(objectives)}
-<p class="small">Parts, in order: ${parts}.</p></section>`;
+<p class="small">Parts, in order (each rounded up to a minute): ${parts}.</p></section>`;
   }).join("\n");
   const licences = COURSE.licences.map((d) =>
     `<tr><td>${htmlText(d.dataset)}</td><td><a href="${escapeHtml(d.url)}">${
@@ -310,8 +312,11 @@ pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
 <p>${lessons.length} lessons of at most ${CLASS_MINUTES} minutes each, ${total} minutes in all,
 exercises included (estimated at 15 minutes an exercise; docs/notebooks.md gives the rule). Each
 lesson has a page, slides for the room, worked solutions and a student notebook: the lesson without
-its measured results and with empty exercise cells, to be run from the <code>notebooks/</code>
-folder of a checkout of the kit (it imports <code>../lib/mod.ts</code>).</p>
+its measured results and with empty exercise cells (<code>student/student-NN-name.ipynb</code>), to
+be run from the <code>notebooks/</code> folder of a checkout of the kit (it imports
+<code>../lib/mod.ts</code>). A checkout also holds the lessons with their solutions and
+<code>tests/exercises/</code>: for a class where that matters, hand out a copy of the kit without
+<code>tests/exercises/</code> whose <code>notebooks/</code> holds only the student notebooks.</p>
 <h2>Before the first class</h2>
 ${list(COURSE.prerequisites)}
 <p>A 10-minute warm-up: open a new notebook in <code>notebooks/</code> with the Deno kernel, run

@@ -233,7 +233,7 @@ export function overflowLine(o: Overflow): string {
     case "page":
       return `the page is ${o.by} px wider than the window (and the printed page)`;
     default:
-      return `${where}an ${o.what === "output" ? "output" : "Markdown cell"} is ${o.by} px ` +
+      return `${where}${o.what === "output" ? "an output" : "a Markdown cell"} is ${o.by} px ` +
         "wider than the page (it scrolls on screen and is cut in the PDF)";
   }
 }
