@@ -8,57 +8,13 @@ import assert from "node:assert/strict";
 import {
   analyzeTies,
   bootstrapCI,
-  loadSplit,
-  LTR_FEATURES,
-  ltrTrainer,
   qrelsFromQuestions,
   scoreSlice,
-  splitByQuery,
   tConfidenceInterval,
   tiedRun,
 } from "../../lib/mod.ts";
-import type { Question } from "../../lib/mod.ts";
 import { realDataDir } from "../helpers.ts";
-
-/** The notebook's pool, its whole-pool split and the chosen ranker (statistics of train). */
-async function notebookSetup(dir: string, real: boolean) {
-  const splits = real ? ["train"] : ["train", "dev", "test"];
-  const pool: Question[] = [];
-  for (const s of splits) {
-    pool.push(...(await loadSplit("wikiqa", s, { filter: "no-all", dir })).questions);
-  }
-  const validationSize = Math.min(10, Math.floor(pool.length / 4));
-  const testSize = Math.round(pool.length / 5);
-  const split = splitByQuery(pool, {
-    counts: {
-      train: pool.length - testSize - validationSize,
-      test: testSize,
-      validation: validationSize,
-    },
-    seed: 42,
-  });
-  const overlap = [
-    "wordcnt",
-    "wordcnt_norm",
-    "wgtwordcnt",
-    "wgtwordcnt_norm",
-    "wgtwordcnt_rel",
-    "bigram_overlap",
-  ];
-  const settings = [
-    { features: overlap },
-    { features: [...overlap, "bm25", "bm25_rel", "cand_len", "q_len"] },
-    { features: [...LTR_FEATURES] },
-  ];
-  const trainer = ltrTrainer(split.train);
-  let best: { scorer: ReturnType<typeof trainer>; test: number } | undefined;
-  for (const s of settings) {
-    const scorer = trainer(split.train, s);
-    const test = (await scoreSlice(split.test, scorer, "map")).value;
-    if (!best || test > best.test) best = { scorer, test };
-  }
-  return { split, best: best! };
-}
+import { notebookSetup } from "./heldout_setup.ts";
 
 /** Expected AP of a random order of n candidates, r of them correct (closed form). */
 function randomAp(n: number, r: number): number {

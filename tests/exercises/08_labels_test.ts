@@ -4,66 +4,9 @@
  * and on the real corpora when they are fetched.
  */
 import assert from "node:assert/strict";
-import {
-  labelAgreement,
-  loadSplit,
-  LTR_FEATURES,
-  ltrTrainer,
-  qrelsFromQuestions,
-  scoreSlice,
-  scoreSplit,
-  splitByQuery,
-} from "../../lib/mod.ts";
-import type { Question } from "../../lib/mod.ts";
+import { labelAgreement, qrelsFromQuestions, scoreSlice } from "../../lib/mod.ts";
 import { realDataDir } from "../helpers.ts";
-
-/** The notebook's pool, notebook 07's whole-pool split, the chosen ranker and BM25's scores. */
-async function notebookSetup(dir: string, real: boolean) {
-  const splits = real ? ["train"] : ["train", "dev", "test"];
-  const pool: Question[] = [];
-  for (const s of splits) {
-    pool.push(...(await loadSplit("wikiqa", s, { filter: "no-all", dir })).questions);
-  }
-  const validationSize = Math.min(10, Math.floor(pool.length / 4));
-  const testSize = Math.round(pool.length / 5);
-  const split = splitByQuery(pool, {
-    counts: {
-      train: pool.length - testSize - validationSize,
-      test: testSize,
-      validation: validationSize,
-    },
-    seed: 42,
-  });
-  const overlap = [
-    "wordcnt",
-    "wordcnt_norm",
-    "wgtwordcnt",
-    "wgtwordcnt_norm",
-    "wgtwordcnt_rel",
-    "bigram_overlap",
-  ];
-  const settings = [
-    { features: overlap },
-    { features: [...overlap, "bm25", "bm25_rel", "cand_len", "q_len"] },
-    { features: [...LTR_FEATURES] },
-  ];
-  const trainer = ltrTrainer(split.train);
-  let best: { scorer: ReturnType<typeof trainer>; test: number } | undefined;
-  for (const s of settings) {
-    const scorer = trainer(split.train, s);
-    const test = (await scoreSlice(split.test, scorer, "map")).value;
-    if (!best || test > best.test) best = { scorer, test };
-  }
-  const bm25 = new Map<string, number>();
-  for (const s of splits) {
-    const r = await scoreSplit("lexical:bm25", "wikiqa", s, { filter: "no-all", dir });
-    let at = 0;
-    for (const q of r.questions) {
-      for (const c of q.candidates) bm25.set(`${q.id}\t${c.id}`, r.scores[at++]);
-    }
-  }
-  return { split, best: best!, bm25 };
-}
+import { notebookSetup } from "./heldout_setup.ts";
 
 async function checkExercises(dir: string, real: boolean) {
   const { split, best, bm25 } = await notebookSetup(dir, real);
