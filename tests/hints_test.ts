@@ -372,6 +372,11 @@ const NOT_HINTS: { file: RegExp; finds: string[]; why: string }[] = [
     why: "JavaScript run in the page or the browser (figures, the page check), not a message",
   },
   {
+    file: /^lib\/report\/build\/syllabus\.ts$/,
+    finds: ["*"],
+    why: "the syllabus's warm-up cell, shown as code (tests/report/syllabus_test.ts runs it)",
+  },
+  {
     file: /^lib\/metrics\/measures\/(extra|help|ir_measures)\.ts$/,
     finds: ["nDCG(", "NumRel("],
     why: "measure names in ir_measures' syntax (nDCG(dcg='exp-log2')@k), not calls",

@@ -332,7 +332,7 @@ ${rows}
 <tbody>
 ${licences}
 </tbody></table>
-<p class="small">The kit does not ship the corpora: <code>./kit data</code> fetches them, and the
+<p class="small">The kit does not ship the corpora: <code>./kit data fetch all</code> fetches them, and the
 licence files travel with them. Until then the lessons read the bundled samples
 (<code>data/samples</code>): small files in the real formats, authored for the kit, whose numbers
 say nothing about any system.</p>
