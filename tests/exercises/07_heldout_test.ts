@@ -15,6 +15,7 @@ import {
 } from "../../lib/mod.ts";
 import { realDataDir } from "../helpers.ts";
 import { notebookSetup } from "./heldout_setup.ts";
+import { tQuantile } from "./brute.ts";
 
 /** Expected AP of a random order of n candidates, r of them correct (closed form). */
 function randomAp(n: number, r: number): number {
@@ -24,45 +25,6 @@ function randomAp(n: number, r: number): number {
   let s = 0;
   for (let i = 1; i <= n; i++) s += (1 + (i - 1) * (r - 1) / (n - 1)) / i;
   return s / n;
-}
-
-/** Student's t quantile 0.975 with df degrees of freedom: the density integrated (Simpson). */
-function tQuantile975(df: number): number {
-  const lnGamma = (x: number): number => {
-    // Lanczos (g = 7, n = 9)
-    const c = [
-      0.99999999999980993,
-      676.5203681218851,
-      -1259.1392167224028,
-      771.32342877765313,
-      -176.61502916214059,
-      12.507343278686905,
-      -0.13857109526572012,
-      9.9843695780195716e-6,
-      1.5056327351493116e-7,
-    ];
-    if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
-    x -= 1;
-    let a = c[0];
-    const t = x + 7.5;
-    for (let i = 1; i < 9; i++) a += c[i] / (x + i);
-    return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
-  };
-  const k = Math.exp(lnGamma((df + 1) / 2) - lnGamma(df / 2)) / Math.sqrt(df * Math.PI);
-  const density = (x: number) => k * Math.pow(1 + x * x / df, -(df + 1) / 2);
-  const area = (x: number) => { // from 0 to x, Simpson with 2,000 panels
-    const m = 2000, h = x / m;
-    let s = density(0) + density(x);
-    for (let i = 1; i < m; i++) s += (i % 2 ? 4 : 2) * density(i * h);
-    return s * h / 3;
-  };
-  let lo = 0, hi = 50;
-  for (let i = 0; i < 80; i++) {
-    const mid = (lo + hi) / 2;
-    if (area(mid) < 0.475) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
 }
 
 async function checkExercises(dir: string, real: boolean) {
@@ -103,7 +65,7 @@ async function checkExercises(dir: string, real: boolean) {
   const sd = Math.sqrt(
     gains.reduce((s, g) => s + (g - meanGain) ** 2, 0) / (gains.length - 1),
   );
-  const half = tQuantile975(gains.length - 1) * sd / Math.sqrt(gains.length);
+  const half = tQuantile(gains.length - 1) * sd / Math.sqrt(gains.length);
   const t = tConfidenceInterval(gains);
   assert.ok(Math.abs(t.lower - (meanGain - half)) < 1e-6, `${t.lower} vs ${meanGain - half}`);
   assert.ok(Math.abs(t.upper - (meanGain + half)) < 1e-6, `${t.upper} vs ${meanGain + half}`);

@@ -16,21 +16,9 @@ import {
   trainRanker,
 } from "../../lib/mod.ts";
 import { realDataDir } from "../helpers.ts";
-import { tQuantile, twoSidedP } from "./brute.ts";
+import { pearson, tQuantile, twoSidedP } from "./brute.ts";
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
-
-function pearson(x: number[], y: number[]): number {
-  const n = x.length;
-  const mx = x.reduce((s, v) => s + v, 0) / n, my = y.reduce((s, v) => s + v, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) ** 2;
-    syy += (y[i] - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
-}
 
 /** Per-seed MAPs of both regimes on clean labels, as notebook 09 trains them. */
 async function perSeedMaps(dirs: { wikiqa: string; trecqa: string }) {

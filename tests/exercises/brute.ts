@@ -128,3 +128,16 @@ export function tQuantile(df: number, alpha = 0.05): number {
   }
   return (lo + hi) / 2;
 }
+
+/** Pearson's r by the textbook formula. */
+export function pearson(x: number[], y: number[]): number {
+  const n = x.length;
+  const mx = x.reduce((s, v) => s + v, 0) / n, my = y.reduce((s, v) => s + v, 0) / n;
+  let sxy = 0, sxx = 0, syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) ** 2;
+    syy += (y[i] - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
+}

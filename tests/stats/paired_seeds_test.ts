@@ -10,19 +10,7 @@ import { varianceRatioTest } from "../../lib/stats/seeds_needed.ts";
 import { mulberry32 } from "../../lib/stats/random.ts";
 import { studentTTwoSidedP } from "../../lib/stats/special.ts";
 import { KitError } from "../../lib/errors.ts";
-
-/** Pearson's r by the textbook formula. */
-function pearson(x: number[], y: number[]): number {
-  const n = x.length;
-  const mx = x.reduce((s, v) => s + v, 0) / n, my = y.reduce((s, v) => s + v, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) ** 2;
-    syy += (y[i] - my) ** 2;
-  }
-  return sxy / Math.sqrt(sxx * syy);
-}
+import { pearson } from "../exercises/brute.ts";
 
 /** Pitman–Morgan as the test of zero correlation between a + b and a - b. */
 function viaSumsAndDifferences(a: number[], b: number[]): { t: number; p: number } {
