@@ -206,3 +206,51 @@ Deno.test("import: the cycle finder finds a cycle", () => {
   assert.deepEqual(cyclesOf(edges), [["a.ts", "b.ts", "c.ts", "a.ts"]]);
   assert.deepEqual(cyclesOf(new Map([["a.ts", ["b.ts"]], ["b.ts", []]])), []);
 });
+
+/**
+ * The modules `eval trec` loads before it reads a byte (the entry point, the command, the halves'
+ * worker), following static imports only: a dynamic `import("node:zlib")` runs when a gzip file
+ * is met, a static one on every start.
+ */
+async function staticGraph(entry: string): Promise<string[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--no-config", new URL(entry, import.meta.url).href],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    modules: {
+      specifier: string;
+      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+    }[];
+  };
+  const deps = new Map(info.modules.map((m) => [m.specifier, m.dependencies ?? []]));
+  const seen = new Set<string>(info.roots);
+  const todo = [...info.roots];
+  while (todo.length) {
+    for (const d of deps.get(todo.pop()!) ?? []) {
+      const s = d.code?.specifier;
+      if (s && !d.isDynamic && !seen.has(s)) seen.add(s), todo.push(s);
+    }
+  }
+  return [...seen];
+}
+
+Deno.test("import: eval trec loads no Node module and no corpus module at start-up", async () => {
+  // node:crypto (the corpus verification's, through the data paths) cost 0.05-0.08 s of CPU on
+  // every start of `eval trec` (docs/performance.md, "Start-up").
+  for (const entry of ["../lib/cli/main.ts", "../lib/cli/eval_trec.ts"]) {
+    const loaded = await staticGraph(entry);
+    assert(
+      loaded.some((s) => s.endsWith("/lib/metrics/evaluate_files.ts")) || entry.endsWith("main.ts"),
+    );
+    assert.deepEqual(
+      loaded.filter((s) => s.startsWith("node:") || /\/lib\/(data\/paths|scoring)\b/.test(s)),
+      [],
+      entry,
+    );
+  }
+});

@@ -20,7 +20,7 @@ import {
   querySetFlags,
   RELEASE_OPTION,
   str,
-} from "./args.ts";
+} from "./flags.ts";
 import { writeStdout } from "./stdout.ts";
 
 const FORMATS = ["text", "json", "csv", "csv-wide"] as const;
