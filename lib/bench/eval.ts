@@ -368,9 +368,17 @@ export async function benchEval(options: EvalBenchOptions): Promise<EvalBenchRow
   log("");
   log(overFloor(rows));
   log("");
-  log("start-up on one-line files (one judgment, one result line; wall s, median of runs):");
+  // The floor's row is about Deno's own start (one small module); the CPU time, user + system
+  // of every thread, moves less with the machine's load than the wall time.
+  log(
+    "start-up on one-line files (one judgment, one result line; wall s, median of runs " +
+      "(each run); CPU s, median):",
+  );
   for (const r of rows.filter((r) => r.startup)) {
-    log(`  ${r.tool.padEnd(40)} ${fmt(r.seconds, 3)}  (${r.runs.map((s) => fmt(s, 3)).join(" ")})`);
+    log(
+      `  ${r.tool.padEnd(40)} ${fmt(r.seconds, 3)}  (${r.runs.map((s) => fmt(s, 3)).join(" ")})` +
+        `  CPU ${fmt(r.cpuSeconds, 3)}`,
+    );
   }
   if (options.profile) {
     for (const queries of options.sizes) {
