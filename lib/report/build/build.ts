@@ -382,26 +382,34 @@ async function buildInto(
           hideCode: `${name}.ipynb` === SYSTEMS_NOTEBOOK && !options.showCode,
         }));
       log(`exported ${name}.html (${figures} figures)`);
-      const check = await checkPage(
-        session,
-        html,
-        `${dir}/screenshots/${name}.png`,
-        60_000,
-        pdfPart(entries.length + 1),
-        time,
-      );
-      const slides = withSlides(`${name}.ipynb`, options)
-        ? await time(
-          "slides",
-          () => makeSlides(session, shownFile, dir, name, { code: options.slidesCode }),
-        )
-        : undefined;
-      const course = lesson
-        ? await time(
-          "course",
-          () => makeCourseFiles(session, dir, name, nb, `${srcDir}/${name}.ipynb`, courseDir),
-        )
-        : undefined;
+      // The page's check, its slides and its solutions page are independent (the slides and
+      // the solutions each their own nbconvert; each page its own tab of the one browser): run
+      // at once, the long pole of a lesson's finishing (docs/report.md, "Where the time
+      // goes"); all awaited before a failure is thrown, so nothing writes on after it.
+      const jobs = [
+        checkPage(
+          session,
+          html,
+          `${dir}/screenshots/${name}.png`,
+          60_000,
+          pdfPart(entries.length + 1),
+          time,
+        ),
+        withSlides(`${name}.ipynb`, options)
+          ? time(
+            "slides",
+            () => makeSlides(session, shownFile, dir, name, { code: options.slidesCode }),
+          )
+          : undefined,
+        lesson
+          ? time(
+            "course",
+            () => makeCourseFiles(session, dir, name, nb, `${srcDir}/${name}.ipynb`, courseDir),
+          )
+          : undefined,
+      ] as const;
+      await Promise.allSettled(jobs);
+      const [check, slides, course] = await Promise.all(jobs);
       if (course) log(`  ${name}: solutions, student edition in ${course.seconds.toFixed(1)} s`);
       entries.push({
         name,
