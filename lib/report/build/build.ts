@@ -48,8 +48,8 @@ import {
 import { exportHtml, notebookTitle } from "./export.ts";
 import { type Headline, headlinesOf } from "../notebook/headline.ts";
 import { indexEntries, indexHtml, indexSystems, reportSubject } from "./index_page.ts";
-import { evaluateSystems, scoredRunName, type SystemsReport } from "../systems/report.ts";
-import { courseFiles, type CourseResult, lessonCells, makeCourseFiles } from "./course.ts";
+import { evaluateSystems, type SystemsReport } from "../systems/report.ts";
+import { type CourseResult, lessonCells, makeCourseFiles } from "./course.ts";
 import { makeSyllabus } from "./course.ts";
 import { lessonLength } from "./lessons.ts";
 import { summarySystems, userText, writeSystemsFiles } from "../systems/files.ts";
@@ -70,10 +70,12 @@ import {
 } from "./workspace.ts";
 import { carryForeign, plannedKinds } from "./foreign.ts";
 import { unitePdfs } from "./pdf.ts";
-import { makeSlides, slideFiles, type SlidesCheck, slidesProblems } from "./slides.ts";
+import { makeSlides, type SlidesCheck, slidesProblems } from "./slides.ts";
 import type { SlidesResult } from "./slides.ts";
 import { addStaticImages, figureRenderer, type NotebookJson } from "./static_images.ts";
 import { plotlyOutputs, writeFigureFiles } from "./static_images.ts";
+import { plannedFiles, SYSTEMS_NOTEBOOK, withSlides } from "./planned.ts";
+import { openCache, type ReportCache } from "./cache.ts";
 
 /** Options of {@link buildReport}. */
 export interface ReportOptions {
@@ -112,6 +114,8 @@ export interface ReportOptions {
   showCode?: boolean;
   /** Progress lines (default: stderr). */
   log?: (line: string) => void;
+  /** Reuse nothing from the previous report's cache (cache.ts): build every notebook again. */
+  rebuild?: boolean;
 }
 
 /** One notebook in the report. */
@@ -172,9 +176,6 @@ export interface ReportResult {
   seconds: number;
 }
 
-/** The notebook about the user's systems, run only when systems are given. */
-export const SYSTEMS_NOTEBOOK = "00-your-systems.ipynb";
-
 /**
  * The notebooks a report builds from a folder of `NN-name.ipynb`, in order: with `systems`,
  * `00-your-systems` alone (the lessons too with `lessons`); without, the lessons. `only`:
@@ -215,7 +216,7 @@ export function listNotebooks(
   return names;
 }
 
-export { REPORT_MARKER };
+export { REPORT_MARKER, SYSTEMS_NOTEBOOK };
 
 /**
  * Page 00 as the report shows it, without: the cells tagged `standalone` (for a reader of the
@@ -289,10 +290,13 @@ async function buildLocked(
     options.force ?? false,
     plannedKinds(plannedFiles(names, options)),
   );
+  const cache = await openCache(outDir, srcDir, names, options, log);
+  const unchanged = cache.unchanged<ReportResult>();
+  if (unchanged) return unchanged;
   const ws = await openWorkspace(outDir, { log });
   let result: ReportResult;
   try {
-    result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
+    result = relocate(await buildInto(ws, srcDir, names, options, log, cache), ws.dir, outDir);
     await writeMarker(ws.dir);
     // The files the report did not write go on in the new report (the old one is only read).
     const carried = await carryForeign(outDir, ws.dir);
@@ -314,35 +318,6 @@ async function buildLocked(
     );
   }
   return result;
-}
-
-/**
- * The files a report of these notebooks will write (relative paths): what a file the report
- * did not write must not sit at (checked again, exactly, when it is carried over).
- */
-function plannedFiles(names: readonly string[], options: ReportOptions): string[] {
-  const files = ["index.html", "summary.json", "screenshots/index.png"];
-  if (options.pdf !== false) files.push("report.pdf");
-  for (const file of names) {
-    const name = file.replace(/\.ipynb$/, "");
-    files.push(`html/${name}.html`, `notebooks/${file}`, `screenshots/${name}.png`);
-    if (withSlides(file, options)) files.push(...slideFiles(name));
-    if (file !== SYSTEMS_NOTEBOOK) files.push(...Object.values(courseFiles(name)));
-  }
-  if (names.some((n) => n !== SYSTEMS_NOTEBOOK)) files.push("syllabus.html");
-  const spec = options.systems;
-  if (spec) {
-    files.push("spec.json", "systems.json");
-    if (spec.systems.length) files.push("per-question.csv", "pair-differences.csv");
-    for (const p of reportParts()) if (spec[p.key] !== undefined) files.push(...p.fileNames);
-    spec.systems.forEach((s, i) => s.model && files.push(scoredRunName(s.name, i)));
-  }
-  return files;
-}
-
-/** Whether the report makes slides of this notebook: every lesson, unless turned off. */
-function withSlides(file: string, options: ReportOptions): boolean {
-  return options.slides !== false && file !== SYSTEMS_NOTEBOOK;
 }
 
 /** The files and folders the user gave the report (runs, task parts' runs and gold, model folders). */
@@ -368,6 +343,7 @@ async function buildInto(
   names: string[],
   options: ReportOptions,
   log: (line: string) => void,
+  cache: ReportCache,
 ): Promise<ReportResult> {
   const started = performance.now();
   // Asked now (a Python start and six imports, about a second) and read at the end: off the
@@ -479,6 +455,12 @@ async function buildInto(
     for (const file of names) {
       if (failed) break;
       const name = file.replace(/\.ipynb$/, "");
+      if (cache.hit(file)) {
+        const part = () => pdfPart(entries.length + 1);
+        const reuse = async () => void entries.push(await cache.reuse(name, dir, part()));
+        finishing = finishing.then(reuse).catch((error) => void (failed ??= { error }));
+        continue;
+      }
       log(`executing ${file} ...`);
       let result: ExecutionResult;
       try {
@@ -571,6 +553,7 @@ async function buildInto(
       JSON.stringify(relocate(summary, `${dir}/`, ""), null, 2) + "\n",
       { force: true },
     );
+    await cache.save(dir, result, pdfPart);
 
     const checks = [
       indexCheck,
