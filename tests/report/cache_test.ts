@@ -9,6 +9,7 @@ import { assert, assertEquals } from "../assert.ts";
 import { buildReport } from "../../lib/report/build/build.ts";
 import { notebookFiles } from "../../lib/report/build/planned.ts";
 import { filesBelow } from "../../lib/report/build/foreign.ts";
+import { baseKey } from "../../lib/report/build/cache.ts";
 
 const LIB = new URL("../../lib/mod.ts", import.meta.url).href;
 
@@ -120,4 +121,20 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("report cache: the key follows the options that change a lesson's files", async () => {
+  const base = { params: { data: "sample" } };
+  const key = await baseKey(base);
+  assertEquals(await baseKey({ ...base, pdf: false, showCode: true }), key);
+  for (
+    const other of [
+      { ...base, slides: false },
+      { ...base, slidesCode: true },
+      { params: { data: "sample", backend: "cpu" } },
+      { params: { data: "sample", model: "lexical:bm25" } },
+    ]
+  ) {
+    assert((await baseKey(other)) !== key, JSON.stringify(other));
+  }
 });

@@ -173,10 +173,11 @@ export async function openCache(
   log: (line: string) => void,
 ): Promise<ReportCache> {
   const started = performance.now();
-  const base = await baseKey(options);
+  // Without a key (the kit's sources or the corpus folder cannot be listed), nothing is cached.
+  const base = await baseKey(options).catch(() => undefined);
   const keys = new Map<string, string>();
   for (const file of names) {
-    if (file === SYSTEMS_NOTEBOOK) continue;
+    if (file === SYSTEMS_NOTEBOOK || base === undefined) continue;
     const bytes = Deno.readFileSync(`${srcDir}/${file}`);
     keys.set(file, createHash("sha256").update(base).update(bytes).digest("hex"));
   }
