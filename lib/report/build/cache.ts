@@ -42,7 +42,7 @@ import { defaultCacheDir, PROJECT_ROOT, SAMPLES_DIR } from "../../data/paths.ts"
 import { writeFileAtomic } from "../../io/atomic.ts";
 import { chromiumPath } from "../check/browser.ts";
 import { jupyterPython, jupyterVersions } from "./execute.ts";
-import { filesBelow, foreignFiles, readMarker } from "./foreign.ts";
+import { filesBelow, readMarker } from "./foreign.ts";
 import { relocate } from "./workspace.ts";
 import { notebookFiles, type PlannedOptions, SYSTEMS_NOTEBOOK } from "./planned.ts";
 import { CACHE_KEYS, cachedPart } from "./cache_files.ts";
@@ -259,15 +259,20 @@ function readRecord(outDir: string) {
   }
   if (marker.kind !== "manifest") return undefined;
   const files = marker.files;
+  const seen = new Map<string, boolean>(); // each file hashed once per build
   const intact = (path: string) => {
     const entry = files.get(path);
     if (!entry) return false;
-    try {
-      const st = Deno.lstatSync(`${outDir}/${path}`);
-      return st.isFile && st.size === entry.bytes && sha256Of(`${outDir}/${path}`) === entry.sha256;
-    } catch {
-      return false;
+    if (!seen.has(path)) {
+      try {
+        const st = Deno.lstatSync(`${outDir}/${path}`);
+        const ok = st.isFile && st.size === entry.bytes;
+        seen.set(path, ok && sha256Of(`${outDir}/${path}`) === entry.sha256);
+      } catch {
+        seen.set(path, false);
+      }
     }
+    return seen.get(path)!;
   };
   if (!intact(CACHE_KEYS)) return undefined;
   let record: Recorded;
@@ -277,16 +282,7 @@ function readRecord(outDir: string) {
     return undefined;
   }
   if (record?.schema !== SCHEMA || typeof record.notebooks !== "object") return undefined;
-  const unchangedSince = () => {
-    const changed: string[] = [];
-    foreignFiles(outDir, { changed });
-    return changed.length === 0 && [...files.keys()].every((f) => {
-      try {
-        return Deno.lstatSync(`${outDir}/${f}`).isFile;
-      } catch {
-        return false;
-      }
-    });
-  };
+  // Every file the report wrote is still there, the same (files added beside them are the user's).
+  const unchangedSince = () => [...files.keys()].every(intact);
   return { record, intact, unchangedSince };
 }
