@@ -102,6 +102,7 @@ export async function benchReport(options: ReportBenchOptions = {}): Promise<Rep
   );
   log(rev ? `previous revision: ${rev} (git archive into a temporary folder)` : "previous: none");
   const only = (options.only ?? []).flatMap((o) => ["--only", o]);
+  if (only.length) log(`the lessons' waits build ${options.only!.join(", ")} alone (--only)`);
   const times = new Map<string, number[]>();
   const once = async (target: string, revision: { label: string; root: string }, i: number) => {
     const { cmd, args } = kit(revision.root);
