@@ -50,8 +50,8 @@ import { listNotebooks, SYSTEMS_NOTEBOOK, withoutStandaloneOrEmptySections } fro
 import { StageTimes } from "./timings.ts";
 import { type Headline, headlinesOf } from "../notebook/headline.ts";
 import { indexEntries, indexHtml, indexSystems, reportSubject } from "./index_page.ts";
-import { evaluateSystems, scoredRunName, type SystemsReport } from "../systems/report.ts";
-import { courseFiles, type CourseResult, lessonCells, makeCourseFiles } from "./course.ts";
+import { evaluateSystems, type SystemsReport } from "../systems/report.ts";
+import { type CourseResult, lessonCells, makeCourseFiles } from "./course.ts";
 import { makeSyllabus } from "./course.ts";
 import { lessonLength } from "./lessons.ts";
 import { summarySystems, userText, writeSystemsFiles } from "../systems/files.ts";
@@ -72,10 +72,12 @@ import {
 } from "./workspace.ts";
 import { carryForeign, plannedKinds } from "./foreign.ts";
 import { unitePdfs } from "./pdf.ts";
-import { makeSlides, slideFiles, type SlidesCheck, slidesProblems } from "./slides.ts";
+import { makeSlides, type SlidesCheck, slidesProblems } from "./slides.ts";
 import type { SlidesResult } from "./slides.ts";
 import { addStaticImages, figureRenderer, type NotebookJson } from "./static_images.ts";
 import { plotlyOutputs, writeFigureFiles } from "./static_images.ts";
+import { plannedFiles, withSlides } from "./planned.ts";
+import { openCache, type ReportCache } from "./cache.ts";
 
 /** Options of {@link buildReport}. */
 export interface ReportOptions {
@@ -114,6 +116,8 @@ export interface ReportOptions {
   showCode?: boolean;
   /** Progress lines (default: stderr). */
   log?: (line: string) => void;
+  /** Reuse nothing from the previous report's cache (cache.ts): build every notebook again. */
+  rebuild?: boolean;
 }
 
 /** One notebook in the report. */
@@ -217,10 +221,13 @@ async function buildLocked(
     options.force ?? false,
     plannedKinds(plannedFiles(names, options)),
   );
+  const cache = await openCache(outDir, srcDir, names, options, log);
+  const unchanged = cache.unchanged<ReportResult>();
+  if (unchanged) return unchanged;
   const ws = await openWorkspace(outDir, { log });
   let result: ReportResult;
   try {
-    result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
+    result = relocate(await buildInto(ws, srcDir, names, options, log, cache), ws.dir, outDir);
     await writeMarker(ws.dir);
     // The files the report did not write go on in the new report (the old one is only read).
     const carried = await carryForeign(outDir, ws.dir);
@@ -242,35 +249,6 @@ async function buildLocked(
     );
   }
   return result;
-}
-
-/**
- * The files a report of these notebooks will write (relative paths): what a file the report
- * did not write must not sit at (checked again, exactly, when it is carried over).
- */
-function plannedFiles(names: readonly string[], options: ReportOptions): string[] {
-  const files = ["index.html", "summary.json", "screenshots/index.png"];
-  if (options.pdf !== false) files.push("report.pdf");
-  for (const file of names) {
-    const name = file.replace(/\.ipynb$/, "");
-    files.push(`html/${name}.html`, `notebooks/${file}`, `screenshots/${name}.png`);
-    if (withSlides(file, options)) files.push(...slideFiles(name));
-    if (file !== SYSTEMS_NOTEBOOK) files.push(...Object.values(courseFiles(name)));
-  }
-  if (names.some((n) => n !== SYSTEMS_NOTEBOOK)) files.push("syllabus.html");
-  const spec = options.systems;
-  if (spec) {
-    files.push("spec.json", "systems.json");
-    if (spec.systems.length) files.push("per-question.csv", "pair-differences.csv");
-    for (const p of reportParts()) if (spec[p.key] !== undefined) files.push(...p.fileNames);
-    spec.systems.forEach((s, i) => s.model && files.push(scoredRunName(s.name, i)));
-  }
-  return files;
-}
-
-/** Whether the report makes slides of this notebook: every lesson, unless turned off. */
-function withSlides(file: string, options: ReportOptions): boolean {
-  return options.slides !== false && file !== SYSTEMS_NOTEBOOK;
 }
 
 /** The files and folders the user gave the report (runs, task parts' runs and gold, model folders). */
@@ -296,6 +274,7 @@ async function buildInto(
   names: string[],
   options: ReportOptions,
   log: (line: string) => void,
+  cache: ReportCache,
 ): Promise<ReportResult> {
   const started = performance.now();
   const times = new StageTimes(started);
@@ -435,6 +414,12 @@ async function buildInto(
     for (const file of names) {
       if (failed) break;
       const name = file.replace(/\.ipynb$/, "");
+      if (cache.hit(file)) {
+        const part = () => pdfPart(entries.length + 1);
+        const reuse = async () => void entries.push(await cache.reuse(name, dir, part()));
+        finishing = finishing.then(reuse).catch((error) => void (failed ??= { error }));
+        continue;
+      }
       log(`executing ${file} ...`);
       let result: ExecutionResult;
       const executing = performance.now();
@@ -530,6 +515,7 @@ async function buildInto(
     };
     const summaryJson = JSON.stringify(relocate(summary, `${dir}/`, ""), null, 2) + "\n";
     await time("write", () => writeFileAtomic(`${dir}/summary.json`, summaryJson, { force: true }));
+    await time("write", () => cache.save(dir, result, pdfPart));
     // Where the time went, one line (docs/report.md, "Where the time goes").
     log(times.line());
 
