@@ -67,6 +67,15 @@ function negated(run: string): string {
   }).join("\n");
 }
 
+/** Whether `path` is there and is not a folder (a file, say, where `--dir` is to go). */
+function existsNotAsFolder(path: string): boolean {
+  try {
+    return !Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs the benchmark and prints its table; returns the rows. */
 export async function benchReport(options: ReportBenchOptions = {}): Promise<ReportBenchRow[]> {
   const log = options.log ?? ((s: string) => console.log(s));
@@ -77,6 +86,9 @@ export async function benchReport(options: ReportBenchOptions = {}): Promise<Rep
       cmd: Deno.execPath(),
       args: ["run", "--allow-all", `${root}/lib/cli/main.ts`],
     }));
+  if (options.dir !== undefined && existsNotAsFolder(options.dir)) {
+    throw new KitError(`--dir ${options.dir}: not a folder`, { file: options.dir });
+  }
   const dir = options.dir ?? await makeKitTempDir("kit-bench-report-");
   await Deno.mkdir(dir, { recursive: true });
   const [runA, runB] = [`${SAMPLES_DIR}/runs/wikiqa-test.run`, `${dir}/negated.run`];

@@ -3,7 +3,8 @@
  * for both revisions, alternating, and the table has its shape. Nothing is timed against a
  * number: speed is measured by the benchmark itself.
  */
-import { assert, assertEquals } from "../assert.ts";
+import { assert, assertEquals, assertRejects } from "../assert.ts";
+import { KitError } from "../../lib/errors.ts";
 import { benchReport, REPORT_TARGETS } from "../../lib/bench/report.ts";
 
 Deno.test("bench report: every wait of both revisions, one table row per wait", async () => {
@@ -49,5 +50,31 @@ Deno.test("bench report: every wait of both revisions, one table row per wait", 
     assert(negated.startsWith("Q300 Q0 D300-0 1 -0.9 negated\n"), negated.slice(0, 80));
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("bench report: without --dir a kit temporary folder, removed after; --dir a file is refused", async () => {
+  const made = new Set<string>();
+  const tmp = (Deno.env.get("TMPDIR") || "/tmp").replace(/\/+$/, "");
+  const before = new Set([...Deno.readDirSync(tmp)].map((e) => e.name));
+  await benchReport({
+    repeats: 1,
+    previous: "",
+    kit: () => ({ cmd: "true", args: [] }),
+    log: () => {},
+  });
+  for (const e of Deno.readDirSync(tmp)) {
+    if (!before.has(e.name) && e.name.startsWith(`kit-bench-report-${Deno.pid}-`)) made.add(e.name);
+  }
+  assertEquals([...made], []);
+  const file = await Deno.makeTempFile({ prefix: "kit-bench-report-test-" });
+  try {
+    const e = await assertRejects(
+      () => benchReport({ repeats: 1, previous: "", dir: file, log: () => {} }),
+      /--dir .*: not a folder/,
+    );
+    assert(e instanceof KitError && e.message.includes(file), e.message);
+  } finally {
+    await Deno.remove(file);
   }
 });

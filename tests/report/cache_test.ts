@@ -10,6 +10,7 @@ import { buildReport } from "../../lib/report/build/build.ts";
 import { notebookFiles } from "../../lib/report/build/planned.ts";
 import { filesBelow } from "../../lib/report/build/foreign.ts";
 import { baseKey } from "../../lib/report/build/cache.ts";
+import { PROJECT_ROOT } from "../../lib/data/root.ts";
 
 const LIB = new URL("../../lib/mod.ts", import.meta.url).href;
 
@@ -136,5 +137,44 @@ Deno.test("report cache: the key follows the options that change a lesson's file
     ]
   ) {
     assert((await baseKey(other)) !== key, JSON.stringify(other));
+  }
+});
+
+/** `baseKey` of a sample build computed in a process of its own, with `env` added. */
+async function keyWith(env: Record<string, string>): Promise<string> {
+  const code = `import { baseKey } from "${PROJECT_ROOT}/lib/report/build/cache.ts";\n` +
+    `console.log(await baseKey({ params: { data: "sample" } }));`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--config", `${PROJECT_ROOT}/deno.json`, code],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test("report cache: the key follows what the kernels read from the environment (KIT_MODEL, the model's files)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "kit-cache-model-" });
+  try {
+    const model = `${dir}/ce`;
+    await Deno.mkdir(model);
+    for (const e of Deno.readDirSync(`${PROJECT_ROOT}/tests/fixtures/tiny-model/cross-encoder`)) {
+      if (e.isFile) {
+        await Deno.copyFile(
+          `${PROJECT_ROOT}/tests/fixtures/tiny-model/cross-encoder/${e.name}`,
+          `${model}/${e.name}`,
+        );
+      }
+    }
+    const plain = await keyWith({});
+    assertEquals(await keyWith({}), plain);
+    const withModel = await keyWith({ KIT_MODEL: model });
+    assert(withModel !== plain, "a shell's KIT_MODEL must change the key");
+    // the same folder with one file changed: another key
+    await Deno.writeTextFile(`${model}/config.json`, "{}\n", { append: true });
+    assert((await keyWith({ KIT_MODEL: model })) !== withModel, "the model's files are keyed");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

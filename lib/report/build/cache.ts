@@ -47,6 +47,7 @@ import { relocate } from "./workspace.ts";
 import { notebookFiles, type PlannedOptions } from "./planned.ts";
 import { SYSTEMS_NOTEBOOK } from "./notebooks.ts";
 import { CACHE_KEYS, cachedPart } from "./cache_files.ts";
+import { type KitParams, scoringModel } from "../notebook/params.ts";
 
 export { CACHE_KEYS, cachedPart };
 
@@ -129,7 +130,21 @@ export async function baseKey(options: CacheOptions): Promise<string> {
     for (const c of corpora) add(`corpus ${c}`, sha256Of(`${cache}/${c}/.installed.json`) ?? "-");
   }
   const { data, model, backend } = options.params;
-  if (model) add("model files", stamps(model));
+  // What a kernel reads from the environment it inherits: every KIT_ and QA_KIT_ variable (a
+  // shell's KIT_MODEL reaches lesson 03 when --model is not given) and HF_ENDPOINT; the model
+  // it scores with is the one whose files are stamped (the default fixture included).
+  const env = Object.entries(Deno.env.toObject())
+    .filter(([name]) => /^(QA_)?KIT_|^HF_ENDPOINT$/.test(name))
+    .sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  add("environment", JSON.stringify(env));
+  const used = scoringModel({
+    data: data as KitParams["data"],
+    model: model ?? Deno.env.get("KIT_MODEL"),
+    backend: (backend ?? "auto") as KitParams["backend"],
+  });
+  add("model files", stamps(used));
+  const plotly = Deno.env.get("KIT_PLOTLY_JS");
+  if (plotly) add("plotly.js", stamps(plotly));
   add("params", JSON.stringify({ data, model, backend }));
   add("options", JSON.stringify({ slides: options.slides !== false, code: !!options.slidesCode }));
   const python = jupyterPython();
