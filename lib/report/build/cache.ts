@@ -8,6 +8,8 @@
  * data it reads (`--data sample`: every file of `data/samples/`; `real`: each corpus's install
  * marker, which records every installed file's hash, size and times); `--model` (and, when it
  * is a folder or file, each file's path, size and modification time) and `--backend`; the
+ * environment the kernels read (`KIT_MODEL`, `KIT_BACKEND`, `KIT_PLOTLY_JS`, `HF_ENDPOINT`;
+ * `QA_KIT_DATA_DIR` with real data) and the files of the model lesson 03 scores with; the
  * options that change its files (`--no-slides`, `--slides-code`); and the tools' versions:
  * Deno, Chromium (`chromium --version`), the Python that runs the notebooks and its Jupyter
  * packages (`jupyterVersions`). The report's key adds the lessons' keys in order, `--no-pdf`
@@ -130,13 +132,13 @@ export async function baseKey(options: CacheOptions): Promise<string> {
     for (const c of corpora) add(`corpus ${c}`, sha256Of(`${cache}/${c}/.installed.json`) ?? "-");
   }
   const { data, model, backend } = options.params;
-  // What a kernel reads from the environment it inherits: every KIT_ and QA_KIT_ variable (a
-  // shell's KIT_MODEL reaches lesson 03 when --model is not given) and HF_ENDPOINT; the model
-  // it scores with is the one whose files are stamped (the default fixture included).
-  const env = Object.entries(Deno.env.toObject())
-    .filter(([name]) => /^(QA_)?KIT_|^HF_ENDPOINT$/.test(name))
-    .sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  add("environment", JSON.stringify(env));
+  // What a kernel reads from the environment it inherits (a shell's KIT_MODEL reaches lesson 03
+  // when --model is not given; QA_KIT_DATA_DIR moves the real corpora); the model it scores
+  // with is the one whose files are stamped (the default fixture included). Named, not every
+  // KIT_ variable: a variable no notebook reads must not turn every lesson into a miss.
+  const read = ["KIT_MODEL", "KIT_BACKEND", "KIT_PLOTLY_JS", "HF_ENDPOINT"];
+  if (data !== "sample") read.push("QA_KIT_DATA_DIR");
+  add("environment", JSON.stringify(read.map((name) => [name, Deno.env.get(name) ?? null])));
   const used = scoringModel({
     data: data as KitParams["data"],
     model: model ?? Deno.env.get("KIT_MODEL"),
