@@ -9,8 +9,9 @@ import { PROJECT_ROOT } from "../data/paths.ts";
 import { makeKitTempDir } from "../io/temp.ts";
 
 /**
- * Extracts a revision of this repository into a temporary folder (`git archive`), so that
- * its engine can be timed beside this one; undefined (and why) when it cannot.
+ * Extracts a revision of this repository (`paths` of it: default `deno.json` and `lib/`) into a
+ * temporary folder (`git archive`), so that its engine can be timed beside this one; undefined
+ * (and why) when it cannot.
  *
  * @example
  * ```ts
@@ -20,11 +21,14 @@ import { makeKitTempDir } from "../io/temp.ts";
  * assert(got.dir === undefined && got.why !== undefined);
  * ```
  */
-export async function extractRevision(rev: string): Promise<{ dir?: string; why?: string }> {
+export async function extractRevision(
+  rev: string,
+  paths: readonly string[] = ["deno.json", "lib"],
+): Promise<{ dir?: string; why?: string }> {
   const dir = await makeKitTempDir("kit-rev-");
   try {
     const archive = await new Deno.Command("git", {
-      args: ["-C", PROJECT_ROOT, "archive", "--format=tar", rev, "deno.json", "lib"],
+      args: ["-C", PROJECT_ROOT, "archive", "--format=tar", rev, ...paths],
       stdout: "piped",
       stderr: "piped",
     }).output();

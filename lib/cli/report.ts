@@ -104,6 +104,11 @@ export const reportCommand: Command = {
       help: "the report folder (default reports/systems/ with your systems, else reports/<data>/)",
     },
     FORCE_OPTION,
+    {
+      name: "rebuild",
+      help: "build every notebook again: reuse nothing from the previous report (by default a " +
+        "lesson whose notebook, kit sources, data, options and tools did not change is reused)",
+    },
     { name: "no-pdf", help: "no PDF" },
     {
       name: "no-slides",
@@ -164,6 +169,7 @@ export const reportCommand: Command = {
       only: list(p, "only"),
       outDir: out === undefined ? undefined : fromCaller(out),
       force: Boolean(p.values.force),
+      rebuild: p.values.rebuild === true,
       pdf: p.values["no-pdf"] !== true,
       slides: p.values["no-slides"] !== true,
       slidesCode: p.values["slides-code"] === true,

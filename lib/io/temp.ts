@@ -299,9 +299,10 @@ const KIT_TEMP_PREFIXES = [
   "kit-png-",
   "kit-chromium-",
   "kit-rev-",
+  "kit-bench-report-",
 ];
 
-const KIT_TEMP_NAME = /^(kit-(?:runtime|pdf-parts|pdf|png|chromium|rev)-)(\d+)-[^/]+$/;
+const KIT_TEMP_NAME = /^(kit-(?:runtime|pdf-parts|pdf|png|chromium|rev|bench-report)-)(\d+)-[^/]+$/;
 
 /** The system's temporary folder (as `Deno.makeTempDir` uses it). */
 export function systemTempDir(): string {

@@ -184,6 +184,7 @@ const SHARED: Option[] = [
 const DIFFERENT_ON_PURPOSE: Record<string, string> = {
   "bench eval --dir": "the folder of the benchmark's synthetic files, not a corpus folder",
   "bench compare --dir": "the folder of the benchmark's synthetic files, not a corpus folder",
+  "bench report --dir": "the folder of the reports the benchmark builds, not a corpus folder",
   "report --out": "a report folder, built beside the old one and swapped in",
 };
 

@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { buildReport, SYSTEMS_NOTEBOOK } from "../../lib/report/build/build.ts";
+import { STAGES } from "../../lib/report/build/timings.ts";
 import { runPlainNbconvert } from "./plain_nbconvert.ts";
 import { parseSystemArg, resolveSpec } from "../../lib/report/systems/spec.ts";
 import { expandGlob } from "../../lib/io/glob.ts";
@@ -211,6 +212,7 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     try {
       const run = SAMPLE_RUN;
+      const lines: string[] = [];
       const report = await buildReport({
         params: { data: "sample" },
         systems: resolveSpec({
@@ -223,8 +225,16 @@ Deno.test({
         }, "/"),
         outDir: `${dir}/out`,
         pdf: false,
-        log: () => {},
+        log: (l) => lines.push(l),
       });
+      // The build ends with one line of where its time went, every stage named.
+      const timings = lines.filter((l) => l.startsWith("timings: "));
+      assert.equal(timings.length, 1, lines.join("\n"));
+      assert.equal(lines.at(-1), timings[0]);
+      for (const stage of STAGES) {
+        assert.match(timings[0], new RegExp(`[:,] ${stage} \\d+\\.\\d s`));
+      }
+      assert.match(timings[0], /; total \d+\.\d s/);
       // A report on systems is page 00 alone (before: every lesson too).
       assert.deepEqual(report.notebooks.map((e) => e.name), ["00-your-systems"]);
       const page = report.notebooks[0];

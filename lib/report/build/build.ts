@@ -46,15 +46,17 @@ import {
   type NotebookParams,
 } from "./execute.ts";
 import { exportHtml, notebookTitle } from "./export.ts";
+import { listNotebooks, SYSTEMS_NOTEBOOK, withoutStandaloneOrEmptySections } from "./notebooks.ts";
+import { StageTimes } from "./timings.ts";
 import { type Headline, headlinesOf } from "../notebook/headline.ts";
 import { indexEntries, indexHtml, indexSystems, reportSubject } from "./index_page.ts";
-import { evaluateSystems, scoredRunName, type SystemsReport } from "../systems/report.ts";
-import { courseFiles, type CourseResult, lessonCells, makeCourseFiles } from "./course.ts";
+import { evaluateSystems, type SystemsReport } from "../systems/report.ts";
+import { type CourseResult, lessonCells, makeCourseFiles } from "./course.ts";
 import { makeSyllabus } from "./course.ts";
 import { lessonLength } from "./lessons.ts";
 import { summarySystems, userText, writeSystemsFiles } from "../systems/files.ts";
 import { differenceFigures } from "../systems/sections/significance.ts";
-import { type ResolvedSpec, runWays } from "../systems/spec.ts";
+import type { ResolvedSpec } from "../systems/spec.ts";
 import { reportParts } from "../../tasks/registry.ts";
 import type { PartSpec } from "../../tasks/task.ts";
 import {
@@ -70,10 +72,12 @@ import {
 } from "./workspace.ts";
 import { carryForeign, plannedKinds } from "./foreign.ts";
 import { unitePdfs } from "./pdf.ts";
-import { makeSlides, slideFiles, type SlidesCheck, slidesProblems } from "./slides.ts";
+import { makeSlides, type SlidesCheck, slidesProblems } from "./slides.ts";
 import type { SlidesResult } from "./slides.ts";
 import { addStaticImages, figureRenderer, type NotebookJson } from "./static_images.ts";
 import { plotlyOutputs, writeFigureFiles } from "./static_images.ts";
+import { plannedFiles, withSlides } from "./planned.ts";
+import { openCache, type ReportCache } from "./cache.ts";
 
 /** Options of {@link buildReport}. */
 export interface ReportOptions {
@@ -112,6 +116,8 @@ export interface ReportOptions {
   showCode?: boolean;
   /** Progress lines (default: stderr). */
   log?: (line: string) => void;
+  /** Reuse nothing from the previous report's cache (cache.ts): build every notebook again. */
+  rebuild?: boolean;
 }
 
 /** One notebook in the report. */
@@ -172,82 +178,8 @@ export interface ReportResult {
   seconds: number;
 }
 
-/** The notebook about the user's systems, run only when systems are given. */
-export const SYSTEMS_NOTEBOOK = "00-your-systems.ipynb";
-
-/**
- * The notebooks a report builds from a folder of `NN-name.ipynb`, in order: with `systems`,
- * `00-your-systems` alone (the lessons too with `lessons`); without, the lessons. `only`:
- * those whose name starts with one of these (each must match one: an error names it).
- */
-export function listNotebooks(
-  dir: string,
-  only: readonly string[] = [],
-  options: { systems?: boolean; lessons?: boolean } = {},
-): string[] {
-  const all = [...Deno.readDirSync(dir)]
-    .filter((e) => e.isFile && /^\d\d-.+\.ipynb$/.test(e.name))
-    .map((e) => e.name)
-    .sort();
-  const lessons = all.filter((n) => n !== SYSTEMS_NOTEBOOK);
-  const built = !options.systems
-    ? lessons
-    : options.lessons
-    ? all
-    : all.filter((n) => n === SYSTEMS_NOTEBOOK);
-  for (const o of only) {
-    if (built.some((n) => n.startsWith(o))) continue;
-    const hint = !all.some((n) => n.startsWith(o))
-      ? ""
-      : o.startsWith("00")
-      ? ` (00 needs systems: ${runWays()})`
-      : " (a lesson: with your systems, add --lessons)";
-    const known = built.map((n) => n.slice(0, 2)).join(", ");
-    throw new KitError(
-      `--only ${o} matches no notebook${hint}` + (known ? ` (the notebooks: ${known})` : ""),
-      { file: dir },
-    );
-  }
-  const names = built.filter((n) => only.length === 0 || only.some((o) => n.startsWith(o)));
-  if (names.length === 0) {
-    throw new KitError("no notebooks (NN-name.ipynb) found", { file: dir });
-  }
-  return names;
-}
-
 export { REPORT_MARKER };
-
-/**
- * Page 00 as the report shows it, without: the cells tagged `standalone` (for a reader of the
- * notebook alone); the sections with nothing to show (tagged `section:NAME`, NAME not in `shown`);
- * the cells tagged `answer-selection` when no answer-selection result is shown.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { withoutStandaloneOrEmptySections } from "./build.ts";
- * const cell = (tags: string[]) => ({ cell_type: "code", source: "", metadata: { tags } });
- * const nb = { cells: [cell(["section:spread"]), cell(["section:results"]), cell([])] };
- * assert.equal(withoutStandaloneOrEmptySections(nb, ["results"]).cells.length, 2);
- * const alone = { cells: [cell(["standalone"]), cell([])] };
- * assert.equal(withoutStandaloneOrEmptySections(alone, []).cells.length, 1);
- * const intro = { cells: [cell(["answer-selection"]), cell([])] };
- * assert.equal(withoutStandaloneOrEmptySections(intro, ["qrcd"]).cells.length, 1);
- * assert.equal(withoutStandaloneOrEmptySections(intro, ["results"]).cells.length, 2);
- * ```
- */
-export function withoutStandaloneOrEmptySections<
-  T extends { cells: { metadata?: { tags?: string[] } }[] },
->(
-  nb: T,
-  shown: readonly string[],
-): T {
-  const keep = (tags: string[] = []) =>
-    !tags.includes("standalone") &&
-    (!tags.includes("answer-selection") || shown.includes("results")) &&
-    tags.every((t) => !t.startsWith("section:") || shown.includes(t.slice("section:".length)));
-  return { ...nb, cells: nb.cells.filter((c) => keep(c.metadata?.tags)) };
-}
+export { listNotebooks, SYSTEMS_NOTEBOOK, withoutStandaloneOrEmptySections };
 
 /**
  * Builds the report; throws a `KitError` when a cell fails or a check finds a problem (the
@@ -289,10 +221,13 @@ async function buildLocked(
     options.force ?? false,
     plannedKinds(plannedFiles(names, options)),
   );
+  const cache = await openCache(outDir, srcDir, names, options, log);
+  const unchanged = cache.unchanged<ReportResult>();
+  if (unchanged) return unchanged;
   const ws = await openWorkspace(outDir, { log });
   let result: ReportResult;
   try {
-    result = relocate(await buildInto(ws, srcDir, names, options, log), ws.dir, outDir);
+    result = relocate(await buildInto(ws, srcDir, names, options, log, cache), ws.dir, outDir);
     await writeMarker(ws.dir);
     // The files the report did not write go on in the new report (the old one is only read).
     const carried = await carryForeign(outDir, ws.dir);
@@ -314,35 +249,6 @@ async function buildLocked(
     );
   }
   return result;
-}
-
-/**
- * The files a report of these notebooks will write (relative paths): what a file the report
- * did not write must not sit at (checked again, exactly, when it is carried over).
- */
-function plannedFiles(names: readonly string[], options: ReportOptions): string[] {
-  const files = ["index.html", "summary.json", "screenshots/index.png"];
-  if (options.pdf !== false) files.push("report.pdf");
-  for (const file of names) {
-    const name = file.replace(/\.ipynb$/, "");
-    files.push(`html/${name}.html`, `notebooks/${file}`, `screenshots/${name}.png`);
-    if (withSlides(file, options)) files.push(...slideFiles(name));
-    if (file !== SYSTEMS_NOTEBOOK) files.push(...Object.values(courseFiles(name)));
-  }
-  if (names.some((n) => n !== SYSTEMS_NOTEBOOK)) files.push("syllabus.html");
-  const spec = options.systems;
-  if (spec) {
-    files.push("spec.json", "systems.json");
-    if (spec.systems.length) files.push("per-question.csv", "pair-differences.csv");
-    for (const p of reportParts()) if (spec[p.key] !== undefined) files.push(...p.fileNames);
-    spec.systems.forEach((s, i) => s.model && files.push(scoredRunName(s.name, i)));
-  }
-  return files;
-}
-
-/** Whether the report makes slides of this notebook: every lesson, unless turned off. */
-function withSlides(file: string, options: ReportOptions): boolean {
-  return options.slides !== false && file !== SYSTEMS_NOTEBOOK;
 }
 
 /** The files and folders the user gave the report (runs, task parts' runs and gold, model folders). */
@@ -368,8 +274,11 @@ async function buildInto(
   names: string[],
   options: ReportOptions,
   log: (line: string) => void,
+  cache: ReportCache,
 ): Promise<ReportResult> {
   const started = performance.now();
+  const times = new StageTimes(started);
+  const time = times.time;
   // Asked now (a Python start and six imports, about a second) and read at the end: off the
   // critical path.
   const jupyter = jupyterVersions();
@@ -393,15 +302,18 @@ async function buildInto(
     if (options.systems) {
       // Every number of page 00, computed once and written once; the notebook renders it.
       await Deno.mkdir(`${dir}/runs`, { recursive: true });
-      report = await evaluateSystems(options.systems, {
-        folder: dir,
-        backend: options.params.backend as BackendChoice | undefined,
-        log,
-      });
+      const spec = options.systems;
+      report = await time("systems", () =>
+        evaluateSystems(spec, {
+          folder: dir,
+          backend: options.params.backend as BackendChoice | undefined,
+          log,
+        }));
       if (!report.systems.some((s) => s.kind === "user" && s.model)) {
         await Deno.remove(`${dir}/runs`);
       }
-      reportFile = await writeSystemsFiles(report, dir);
+      const done = report;
+      reportFile = await time("write", () => writeSystemsFiles(done, dir));
     }
   } catch (e) {
     await rendering.then((r) => r.close(), () => {});
@@ -427,33 +339,56 @@ async function buildInto(
       let nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
       if (report && `${name}.ipynb` === SYSTEMS_NOTEBOOK) {
         nb = withoutStandaloneOrEmptySections(nb, report.sections);
-        await writeFigureFiles(dir, differenceFigures(report), renderer);
+        const figures = differenceFigures(report);
+        await time("images", () => writeFigureFiles(dir, figures, renderer));
       }
-      const figures = await addStaticImages(nb, renderer);
-      await writeFileAtomic(result.output, JSON.stringify(nb, null, 1) + "\n", { force: true });
+      const figures = await time("images", () => addStaticImages(nb, renderer));
+      const json = JSON.stringify(nb, null, 1) + "\n";
+      await time("write", () => writeFileAtomic(result.output, json, { force: true }));
       // A lesson's page, slides and PDF part leave its worked solutions out (course.ts).
       const lesson = `${name}.ipynb` !== SYSTEMS_NOTEBOOK;
       const shown = lesson ? lessonCells(nb, name) : nb;
       const shownFile = lesson ? `${courseDir}/${name}.ipynb` : result.output;
-      if (lesson) await writeFileAtomic(shownFile, JSON.stringify(shown), { force: true });
+      if (lesson) {
+        await time(
+          "write",
+          () => writeFileAtomic(shownFile, JSON.stringify(shown), { force: true }),
+        );
+      }
       const html = `${dir}/html/${name}.html`;
-      await exportHtml(shownFile, html, {
-        hideCode: `${name}.ipynb` === SYSTEMS_NOTEBOOK && !options.showCode,
-      });
+      await time("export", () =>
+        exportHtml(shownFile, html, {
+          hideCode: `${name}.ipynb` === SYSTEMS_NOTEBOOK && !options.showCode,
+        }));
       log(`exported ${name}.html (${figures} figures)`);
-      const check = await checkPage(
-        session,
-        html,
-        `${dir}/screenshots/${name}.png`,
-        60_000,
-        pdfPart(entries.length + 1),
-      );
-      const slides = withSlides(`${name}.ipynb`, options)
-        ? await makeSlides(session, shownFile, dir, name, { code: options.slidesCode })
-        : undefined;
-      const course = lesson
-        ? await makeCourseFiles(session, dir, name, nb, `${srcDir}/${name}.ipynb`, courseDir)
-        : undefined;
+      // The page's check, its slides and its solutions page are independent (the slides and
+      // the solutions each their own nbconvert; each page its own tab of the one browser): run
+      // at once, the long pole of a lesson's finishing (docs/report.md, "Where the time
+      // goes"); all awaited before a failure is thrown, so nothing writes on after it.
+      const jobs = [
+        checkPage(
+          session,
+          html,
+          `${dir}/screenshots/${name}.png`,
+          60_000,
+          pdfPart(entries.length + 1),
+          time,
+        ),
+        withSlides(`${name}.ipynb`, options)
+          ? time(
+            "slides",
+            () => makeSlides(session, shownFile, dir, name, { code: options.slidesCode }),
+          )
+          : undefined,
+        lesson
+          ? time(
+            "course",
+            () => makeCourseFiles(session, dir, name, nb, `${srcDir}/${name}.ipynb`, courseDir),
+          )
+          : undefined,
+      ] as const;
+      await Promise.allSettled(jobs);
+      const [check, slides, course] = await Promise.all(jobs);
       if (course) log(`  ${name}: solutions, student edition in ${course.seconds.toFixed(1)} s`);
       entries.push({
         name,
@@ -479,8 +414,15 @@ async function buildInto(
     for (const file of names) {
       if (failed) break;
       const name = file.replace(/\.ipynb$/, "");
+      if (cache.hit(file)) {
+        const part = () => pdfPart(entries.length + 1);
+        const reuse = async () => void entries.push(await cache.reuse(name, dir, part()));
+        finishing = finishing.then(reuse).catch((error) => void (failed ??= { error }));
+        continue;
+      }
       log(`executing ${file} ...`);
       let result: ExecutionResult;
+      const executing = performance.now();
       try {
         result = await executeNotebook(
           `${srcDir}/${file}`,
@@ -492,6 +434,9 @@ async function buildInto(
         await finishing;
         throw e;
       }
+      const ready = executing + result.startSeconds * 1000;
+      times.add("kernel start", executing, ready);
+      times.add("execute", ready, performance.now());
       log(`  ${file}: ${result.cells} cells in ${result.seconds.toFixed(1)} s`);
       finishing = finishing.then(() => finish(name, result)).catch((error) => {
         failed ??= { error };
@@ -503,39 +448,41 @@ async function buildInto(
     const session = await starting;
     const index = `${dir}/index.html`;
     const lessons = entries.filter((e) => e.course);
-    const syllabus = lessons.length ? await makeSyllabus(session, dir, srcDir, lessons) : undefined;
+    const syllabus = lessons.length
+      ? await time("course", () => makeSyllabus(session, dir, srcDir, lessons))
+      : undefined;
     if (syllabus) log("wrote syllabus.html");
     const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
     const shownParams: Record<string, string | undefined> = report && !options.lessons
       ? { systems: reportSubject(report) }
       : { data: options.params.data, model: options.params.model, backend: options.params.backend };
-    await writeFileAtomic(
-      index,
-      indexHtml(
-        indexEntries(entries),
-        {
-          params: { ...shownParams },
-          pdf: pdf ? "report.pdf" : undefined,
-          syllabus: syllabus && "syllabus.html",
-          generated: new Date().toISOString(),
-          ...(report ? { systems: indexSystems(report) } : {}),
-        },
-      ),
-      { force: true },
+    const indexPage = indexHtml(
+      indexEntries(entries),
+      {
+        params: { ...shownParams },
+        pdf: pdf ? "report.pdf" : undefined,
+        syllabus: syllabus && "syllabus.html",
+        generated: new Date().toISOString(),
+        ...(report ? { systems: indexSystems(report) } : {}),
+      },
     );
+    await time("write", () => writeFileAtomic(index, indexPage, { force: true }));
     const indexCheck = await checkPage(
       session,
       index,
       `${dir}/screenshots/index.png`,
       60_000,
       pdfPart(0),
+      time,
     );
 
     let pdfCheck: ReportResult["pdfCheck"];
     if (pdf) {
-      await unitePdfs(Array.from({ length: entries.length + 1 }, (_, i) => pdfPart(i)!), pdf);
+      const parts = Array.from({ length: entries.length + 1 }, (_, i) => pdfPart(i)!);
+      await time("pdf", () => unitePdfs(parts, pdf));
       const names = report ? userText(report) : [];
-      pdfCheck = { ...(await checkPdf(pdf, undefined, names)), bytes: (await Deno.stat(pdf)).size };
+      const checked = await time("pdf", () => checkPdf(pdf, undefined, names));
+      pdfCheck = { ...checked, bytes: (await Deno.stat(pdf)).size };
     }
 
     const result: ReportResult = {
@@ -566,11 +513,11 @@ async function buildInto(
       outDir: undefined,
       pdfCheck: pdfCheck && { ...pdfCheck, text: undefined },
     };
-    await writeFileAtomic(
-      `${dir}/summary.json`,
-      JSON.stringify(relocate(summary, `${dir}/`, ""), null, 2) + "\n",
-      { force: true },
-    );
+    const summaryJson = JSON.stringify(relocate(summary, `${dir}/`, ""), null, 2) + "\n";
+    await time("write", () => writeFileAtomic(`${dir}/summary.json`, summaryJson, { force: true }));
+    await time("write", () => cache.save(dir, result, pdfPart));
+    // Where the time went, one line (docs/report.md, "Where the time goes").
+    log(times.line());
 
     const checks = [
       indexCheck,

@@ -86,6 +86,11 @@ export interface ExecutionResult {
   output: string;
   /** Wall time, seconds. */
   seconds: number;
+  /**
+   * Seconds before the first cell could run (Python's, the runner's and the kernel's start):
+   * the rest of the call is the cells' (the build's timings, `timings.ts`).
+   */
+  startSeconds: number;
   /** Code cells run. */
   cells: number;
 }
@@ -168,6 +173,7 @@ async function executeIn(
     detached: true,
     stdin: "null",
   });
+  const started = performance.now();
   let out: Deno.CommandOutput;
   try {
     out = await cmd.spawn().output();
@@ -185,11 +191,13 @@ async function executeIn(
     throw new KitError(stderr || `notebook execution failed (exit ${out.code})`, { file: input });
   }
   const last = new TextDecoder().decode(out.stdout).trim().split("\n").pop() ?? "";
-  const summary = JSON.parse(last) as { seconds: number; cells: number };
+  const summary = JSON.parse(last) as { seconds: number; cells: number; cells_seconds: number };
+  const wall = (performance.now() - started) / 1000;
   return {
     input,
     output,
     seconds: summary.seconds,
+    startSeconds: Math.max(0, wall - summary.cells_seconds),
     cells: summary.cells,
   };
 }

@@ -12,6 +12,7 @@ import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession, PageLog } from "./browser.ts";
 import { offlinePage, pageLogSnapshot } from "./browser.ts";
 import { printLoadedPage } from "../build/pdf.ts";
+import type { TimeStage } from "../build/timings.ts";
 import { KitError } from "../../errors.ts";
 import { type TexProblem, texProblemLine, UNRENDERED_TEX } from "../build/maths.ts";
 
@@ -243,10 +244,14 @@ export function pageOk(c: PageCheck): boolean {
   return pageProblems(c).length === 0;
 }
 
+/** Runs `fn` untimed: the {@link checkPage} of a caller that keeps no timings. */
+const untimed: TimeStage = (_stage, fn) => fn();
+
 /**
  * Opens `htmlPath` offline, waits for its figures, counts their marks, saves a full-page
  * screenshot to `screenshotPath` and prints the page to `pdfPath` when given (one load
- * serves both).
+ * serves both). `time` records the check, the screenshot and the print as the build's
+ * stages (`timings.ts`).
  */
 export async function checkPage(
   session: BrowserSession,
@@ -254,21 +259,30 @@ export async function checkPage(
   screenshotPath?: string,
   timeoutMs = 60_000,
   pdfPath?: string,
+  time: TimeStage = untimed,
 ): Promise<PageCheck> {
-  const { page, log } = await offlinePage(session);
+  const { page, log } = await time("checks", () => offlinePage(session));
   const started = performance.now();
   try {
-    const figures = await openAndDraw(page, htmlPath, timeoutMs);
-    const seconds = (performance.now() - started) / 1000;
-    const arabicFonts = await fontsForArabic(page);
-    await page.evaluate(FONTS_READY);
-    const unrenderedTex = await page.evaluate(UNRENDERED_TEX) as TexProblem[];
-    const overflow = await page.evaluate(OVERFLOW) as Overflow[];
+    const { figures, seconds, arabicFonts, unrenderedTex, overflow } = await time(
+      "checks",
+      async () => {
+        const figures = await openAndDraw(page, htmlPath, timeoutMs);
+        const seconds = (performance.now() - started) / 1000;
+        const arabicFonts = await fontsForArabic(page);
+        await page.evaluate(FONTS_READY);
+        const unrenderedTex = await page.evaluate(UNRENDERED_TEX) as TexProblem[];
+        const overflow = await page.evaluate(OVERFLOW) as Overflow[];
+        return { figures, seconds, arabicFonts, unrenderedTex, overflow };
+      },
+    );
     if (screenshotPath) {
-      await Deno.mkdir(screenshotPath.replace(/\/[^/]*$/, ""), { recursive: true });
-      await page.screenshot({ path: screenshotPath, fullPage: true });
+      await time("screenshots", async () => {
+        await Deno.mkdir(screenshotPath.replace(/\/[^/]*$/, ""), { recursive: true });
+        await page.screenshot({ path: screenshotPath, fullPage: true });
+      });
     }
-    if (pdfPath) await printLoadedPage(page, pdfPath);
+    if (pdfPath) await time("pdf", () => printLoadedPage(page, pdfPath));
     return {
       page: htmlPath,
       figures,
