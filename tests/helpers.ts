@@ -12,6 +12,7 @@ import type { DatasetName } from "../lib/data/types.ts";
  * `QA_KIT_REQUIRE_REAL_DATA=1` (set by `.ci/run`) turns a missing corpus into a failure.
  */
 export function realDataDir(dataset: DatasetName): string | undefined {
+  quickFileRefuses(`the real corpus ${dataset}`);
   if (isInstalled(dataset)) return defaultCacheDir();
   if (Deno.env.get("QA_KIT_REQUIRE_REAL_DATA") === "1") {
     throw new Error(
@@ -35,6 +36,22 @@ export function realDataTest(
     );
   }
   Deno.test({ name, ignore: !dir, fn: () => fn(dir!) });
+}
+
+/**
+ * Throws when the running test file is a quick one (it imports `tests/quick.ts`) and asks for
+ * `what`: a real corpus, a Python oracle, a disk to mount. A quick file may not need them, and
+ * without this the helper's probe would fail there (no process may start in its isolate) and
+ * skip the test quietly, in the full suite too. A no-op in any other file.
+ */
+export function quickFileRefuses(what: string): void {
+  if ((globalThis as Record<symbol, unknown>)[Symbol.for("qa-kit.quick-test-file")] !== true) {
+    return;
+  }
+  throw new Error(
+    `a quick test file (importing tests/quick.ts) needs ${what}: take that import out and ` +
+      "give the file its reason in tests/test_classes.ts",
+  );
 }
 
 /**
@@ -64,6 +81,7 @@ export function pandasPython(): string | undefined {
 
 /** The first of `$env`, `python3`, `/usr/bin/python3` that runs `statement`, or undefined. */
 function pythonWith(statement: string, env: string): string | undefined {
+  quickFileRefuses(`a Python that runs \`${statement}\``);
   for (const python of [Deno.env.get(env), "python3", "/usr/bin/python3"]) {
     if (!python) continue;
     try {
@@ -171,6 +189,7 @@ export interface TinyDisk {
  * then skips its test, saying why ({@link diskTest}).
  */
 export async function tinyDisk(size: string): Promise<TinyDisk | undefined> {
+  quickFileRefuses("a tmpfs to mount");
   if (Deno.uid() !== 0) return undefined;
   const dir = await Deno.makeTempDir({ prefix: "kit-tiny-disk-" });
   const m = await new Deno.Command("mount", {
@@ -221,6 +240,7 @@ let canMount: boolean | undefined;
 
 /** Whether this process can mount a tmpfs (probed once, synchronously, when a test asks). */
 function mountable(): boolean {
+  quickFileRefuses("a tmpfs to mount");
   if (canMount !== undefined) return canMount;
   canMount = false;
   if (Deno.uid() !== 0) return canMount;

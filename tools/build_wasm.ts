@@ -29,7 +29,7 @@ export const MODULE_URL = new URL("lines_wasm.ts", here);
  * assert.ok(WebAssembly.validate(bytes));
  * ```
  */
-export async function assembleLines(): Promise<Uint8Array> {
+export async function assembleLines(): Promise<Uint8Array<ArrayBuffer>> {
   const wabt = await wabtInit();
   const mod = wabt.parseWat("lines.wat", await Deno.readTextFile(WAT_URL));
   try {

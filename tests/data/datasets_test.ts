@@ -4,6 +4,7 @@
  * loaded and filtered by name, listed with the others, and evaluated by `eval as2`, with no
  * other change anywhere.
  */
+import "../quick.ts";
 import { printed } from "../helpers.ts";
 import assert from "node:assert/strict";
 import {

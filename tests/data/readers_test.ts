@@ -1,4 +1,5 @@
 /** Corpus readers on small authored inputs: formats, ids, and errors with file and line. */
+import "../quick.ts";
 import { assertEquals, assertRejects } from "../assert.ts";
 import {
   applyFilter,

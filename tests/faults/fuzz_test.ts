@@ -10,6 +10,7 @@
  * The number of cases is fixed by `FUZZ_PLAN` (fuzz_plan.ts); the test prints the count and
  * checks that every planned case ran.
  */
+import "../quick.ts";
 import fc from "fast-check";
 import { gzipSync } from "fflate";
 import { assert, assertEquals } from "../assert.ts";

@@ -4,6 +4,7 @@
  * evaluator, WikiQA rows for the answer-selection protocol (the qrels built from the
  * questions), and QRCD records for the official scorer's means. Seeded, so CI is deterministic.
  */
+import "../quick.ts";
 import fc from "fast-check";
 import { assert, assertEquals } from "../assert.ts";
 import { readWikiQaTsv } from "../../lib/data/mod.ts";

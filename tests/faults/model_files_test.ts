@@ -4,6 +4,7 @@
  * that were once marked `ignore: true` (bugs in lib/scoring) now pass: the model files are
  * read through lib/io/json.ts.
  */
+import "../quick.ts";
 import { assert, assertRejects } from "../assert.ts";
 import { KitError } from "../../lib/errors.ts";
 import { loadModel } from "../../lib/scoring/model/model.ts";

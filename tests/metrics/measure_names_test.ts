@@ -4,6 +4,7 @@
  * no tied scores), each label is the one the kit's pages print for the output name, and the
  * output name is the one trec_eval prints.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { evaluate } from "../../lib/metrics/evaluate.ts";
 import { MEASURE_NAMES, measureLabel } from "../../lib/metrics/protocol_measures.ts";

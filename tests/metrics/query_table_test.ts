@@ -1,4 +1,5 @@
 /** The qrels index's query table: ids by their bytes, ranges in order, growth. */
+import "../quick.ts";
 import { assertEquals } from "../assert.ts";
 import { QueryTable } from "../../lib/metrics/engine/query_table.ts";
 import { qidOrder } from "../../lib/metrics/engine/query_order.ts";

@@ -3,6 +3,7 @@
  * P@k equal the maximum over every order of the candidates, the worst run's the minimum,
  * and the tied run's expected AP (analyzeTies) the mean over every order.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import type { Question } from "../../lib/data/types.ts";
 import { bestRun, evaluate, qrelsFromQuestions, tiedRun, worstRun } from "../../lib/metrics/mod.ts";

@@ -4,6 +4,7 @@
  * missing queries, and the options that change what a measure sees (-c, -l, -J, -M, -N).
  * An entry without a reference fails here.
  */
+import "../quick.ts";
 import { assert, assertClose, assertEquals, assertThrows } from "../assert.ts";
 import fc from "fast-check";
 import {

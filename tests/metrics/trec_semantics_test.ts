@@ -1,4 +1,5 @@
 /** Hand-worked cases of trec_eval's semantics (PROTOCOL.md section 1). */
+import "../quick.ts";
 import { assertClose, assertEquals, assertRejects, assertThrows } from "../assert.ts";
 import {
   evaluate,

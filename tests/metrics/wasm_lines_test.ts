@@ -4,6 +4,7 @@
 // relevances at every limit of the packed records), through read buffers small and large,
 // both readers give the same columns, records, query tables, skipped lines and errors with
 // the fast path (the default) and without it. And the committed module is its source's.
+import "../quick.ts";
 import { assert, assertEquals } from "../assert.ts";
 import fc from "fast-check";
 import { readRunChunks } from "../../lib/metrics/engine/run_reader.ts";

@@ -3,6 +3,7 @@
  * array of records or one record as a table with the user's strings escaped, anything else as
  * `Deno.inspect` shows it; never the "expected a figure" error it gave before.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { plainBundle } from "../../lib/plot/show.ts";
 import { display } from "../../lib/plot/mod.ts";

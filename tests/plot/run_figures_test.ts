@@ -1,4 +1,5 @@
 /** The figures of systems with several runs: built from lib/stats' numbers, plain Plotly JSON. */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import {
   runningMeanFigure,

@@ -2,6 +2,7 @@
  * Every comparative sentence of a lesson sits under the test behind it (tests/report/
  * lesson_claims.ts), or carries its reviewed reason; and the scan finds what it should.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { LESSONS } from "../../lib/report/build/lessons.ts";
 import { COMPARATIVE, unbackedClaims } from "./lesson_claims.ts";

@@ -2,6 +2,7 @@
  * What every notebook's first and last cells use: the parameters read from the environment
  * (`notebookParams`, `corpusDir`) and the headline numbers carried to the report's index.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { HEADLINE_MIME, headlineBundle, headlinesOf } from "../../lib/report/notebook/headline.ts";
 import { corpusDir, notebookParams } from "../../lib/report/notebook/params.ts";

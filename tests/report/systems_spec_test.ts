@@ -4,6 +4,7 @@
  * (paths against the file's folder). Every value and every error is the same whichever way it
  * came; the kernel of page 00 gets the report's file, not the spec.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { KitError } from "../../lib/errors.ts";
 import { paramsEnv } from "../../lib/report/build/execute.ts";

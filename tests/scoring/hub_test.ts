@@ -1,3 +1,4 @@
+import "../quick.ts";
 import assert from "node:assert/strict";
 import {
   cachedModelDir,

@@ -1,3 +1,4 @@
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { collectionStats } from "../../lib/scoring/lexical.ts";
 import {

@@ -1,3 +1,4 @@
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { loadCrossEncoder } from "../../lib/scoring/model/crossencoder.ts";
 import { loadSpanReader, windows } from "../../lib/scoring/model/qa.ts";

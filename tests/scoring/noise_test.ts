@@ -1,3 +1,4 @@
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { loadSplit } from "../../lib/data/mod.ts";
 import { KitError } from "../../lib/errors.ts";

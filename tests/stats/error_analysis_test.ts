@@ -3,6 +3,7 @@
  * decides the top candidate and the first correct rank; a missing question, an id that is not a
  * candidate; the differences and failures orders; a system's mean over runs against the engine.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { failures, largestDifferences, questionOutcome } from "../../lib/stats/error_analysis.ts";
 import { summarizeRuns } from "../../lib/stats/systems.ts";

@@ -6,6 +6,7 @@
  * m and the adjusted p worked out by hand, and `eval compare`'s Holm against the exact
  * randomization test enumerated here, with Holm's step-down written out in this file.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import {
   familyDescription,

@@ -5,6 +5,7 @@
  * sequence; and the property the page states: a pair is significant exactly when its interval
  * excludes 0.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { testFamily } from "../../lib/stats/family.ts";
 import { signTest } from "../../lib/stats/sign_test.ts";

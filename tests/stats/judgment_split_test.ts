@@ -1,3 +1,4 @@
+import "../quick.ts";
 import assert from "node:assert/strict";
 import type { Question } from "../../lib/data/types.ts";
 import {

@@ -3,6 +3,7 @@
  * (a different formula for the same statistic), hand-worked values, and its size and power on
  * simulated seed pairs beside the F test that ignores the pairing.
  */
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { pairedSeedTests, pairedVarianceTest } from "../../lib/stats/paired_seeds.ts";
 import { pairedTTest } from "../../lib/stats/significance.ts";

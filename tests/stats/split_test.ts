@@ -1,3 +1,4 @@
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { checkLeakage, splitByQuery } from "../../lib/stats/split.ts";
 import { checkQrcdLeakage, qrcdQuestionId } from "../../lib/qrcd/leakage.ts";

@@ -1,3 +1,4 @@
+import "../quick.ts";
 import assert from "node:assert/strict";
 import { spreadOverRuns } from "../../lib/stats/stability.ts";
 import { KitError } from "../../lib/errors.ts";

@@ -1,3 +1,4 @@
+import "../quick.ts";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { analyzeTies, queryTies } from "../../lib/stats/ties.ts";

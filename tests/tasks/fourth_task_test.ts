@@ -3,6 +3,7 @@
  * corpus fetched from a mirror, reaches `data fetch`, `data stats`, `eval`, `score` and the
  * docs' generated tables through `addTask` alone, no shared file changed.
  */
+import "../quick.ts";
 import { printed } from "../helpers.ts";
 import assert from "node:assert/strict";
 import { addTask, TASKS } from "../../lib/tasks/mod.ts";
