@@ -18,6 +18,7 @@
 /** Every test file that is not quick, and what it needs that keeps it out of the quick set. */
 export const NOT_QUICK: Record<string, string> = {
   "tests/api_test.ts": "child processes",
+  "tests/bench/report_test.ts": "child processes",
   "tests/bench/compare_test.ts": "child processes",
   "tests/bench/eval_test.ts": "trec_eval",
   "tests/cli/args_test.ts": "a tmpfs or /dev/full, child processes",
@@ -80,6 +81,7 @@ export const NOT_QUICK: Record<string, string> = {
   "tests/qrcd/cli_test.ts": "the real corpus, child processes",
   "tests/qrcd/load_test.ts": "the real corpus",
   "tests/qrcd/real_scorer_test.ts": "the real corpus",
+  "tests/report/cache_test.ts": "notebooks run in a kernel, child processes",
   "tests/report/browser_test.ts": "a browser (playwright)",
   "tests/report/course_test.ts": "a browser (playwright)",
   "tests/report/disk_full_test.ts":
