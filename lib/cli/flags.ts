@@ -1,11 +1,11 @@
 /**
  * Reading a command's arguments against its option table (`command.ts`; the grammar is
  * `grammar.ts`), and the flags of every command that evaluates ({@link RELEASE_OPTION},
- * {@link COMPLETE_OPTION}, {@link LEVEL_OPTION}), each beside the function that reads it. Apart
- * from `args.ts` (which re-exports all of it beside the flags of the data and scoring commands)
- * so that `eval trec`, the command timed against trec_eval, does not load the corpus paths,
- * their verification's `node:crypto` (0.05-0.08 s of CPU at start-up), the question filters and
- * the scoring backends.
+ * {@link COMPLETE_OPTION}, {@link LEVEL_OPTION}), each beside the function that reads it. It is a
+ * module of its own, apart from `args.ts` (which re-exports all of it beside the flags of the data
+ * and scoring commands), so that `eval trec`, the command timed against trec_eval, does not load
+ * the corpus paths, their verification's `node:crypto` (0.05-0.08 s of CPU at start-up), the
+ * question filters and the scoring backends.
  *
  * @module
  */
