@@ -269,8 +269,9 @@ export class WasmQrelsLines extends WasmLines {
     super(PREV_BYTES + QRELS_QID_BYTES + RECORDS_BYTES);
   }
 
+  /** Room for the fast path's 8-byte loads of a query id at the buffer's last line. */
   protected after(): number {
-    return 0;
+    return 8;
   }
 
   /** The previous docno's bytes (valid until the buffer grows). */

@@ -47,6 +47,33 @@
   (func $isBlank (param $c i32) (result i32)
     (i32.or (i32.eq (local.get $c) (i32.const 32)) (i32.eq (local.get $c) (i32.const 9))))
 
+  ;; The mask of an id's bytes in an 8-byte load (little-endian): all when 8 or more.
+  (func $qidMask (param $qidLen i32) (result i64)
+    (if (i32.ge_u (local.get $qidLen) (i32.const 8)) (then (return (i64.const -1))))
+    (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.shl (local.get $qidLen) (i32.const 3))))
+             (i64.const 1)))
+
+  ;; Whether the $qidLen bytes at $i differ from those at $qid. An id of at most 8 bytes (the
+  ;; usual) is compared in one 8-byte load of each ($mask from $qidMask; the bytes after it,
+  ;; within the memory, are masked off), a longer one byte by byte.
+  (func $otherQuery (param $i i32) (param $qid i32) (param $qidLen i32) (param $mask i64)
+    (result i32)
+    (local $k i32)
+    (if (i32.le_u (local.get $qidLen) (i32.const 8))
+      (then
+        (return (i64.ne (i64.and (i64.xor (i64.load (local.get $i)) (i64.load (local.get $qid)))
+                                 (local.get $mask))
+                        (i64.const 0)))))
+    (block $same
+      (loop $byte
+        (br_if $same (i32.ge_u (local.get $k) (local.get $qidLen)))
+        (if (i32.ne (i32.load8_u (i32.add (local.get $i) (local.get $k)))
+                    (i32.load8_u (i32.add (local.get $qid) (local.get $k))))
+          (then (return (i32.const 1))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $byte)))
+    (i32.const 0))
+
   ;; Run lines `qid Q0 docno rank score runid`, from $i while the line is usual and its query
   ;; id is the open block's (the $qidLen bytes at $qid, then a blank): for each, row $n of
   ;; the columns gets the docno's bounds and FNV-1a hash, the score (plain decimal of 1-15
@@ -62,21 +89,16 @@
     (local $k i32) (local $c i32) (local $ds i32) (local $de i32) (local $hash i32)
     (local $rankStart i32) (local $mant i64) (local $digits i32) (local $scale i32)
     (local $neg i32) (local $rs i32) (local $re i32) (local $value f64)
-    (local $takenRunS i32) (local $takenRunE i32)
+    (local $takenRunS i32) (local $takenRunE i32) (local $qidMask i64)
+    (local.set $qidMask (call $qidMask (local.get $qidLen)))
     (local.set $takenRunS (i32.const -1))
     (local.set $takenRunE (i32.const -1))
     (block $stop
       (loop $next
         (br_if $stop (i32.ge_u (local.get $i) (local.get $end)))
         ;; The query id: the open block's, then a blank.
-        (local.set $k (i32.const 0))
-        (block $same
-          (loop $byte
-            (br_if $same (i32.ge_u (local.get $k) (local.get $qidLen)))
-            (br_if $stop (i32.ne (i32.load8_u (i32.add (local.get $i) (local.get $k)))
-                                 (i32.load8_u (i32.add (local.get $qid) (local.get $k)))))
-            (local.set $k (i32.add (local.get $k) (i32.const 1)))
-            (br $byte)))
+        (br_if $stop (call $otherQuery (local.get $i) (local.get $qid) (local.get $qidLen)
+                                       (local.get $qidMask)))
         (local.set $k (i32.add (local.get $i) (local.get $qidLen)))
         (br_if $stop (i32.eqz (call $isBlank (i32.load8_u (local.get $k)))))
         ;; Q0, then the docno, hashed as it is scanned.
@@ -200,21 +222,16 @@
     (result i32)
     (local $k i32) (local $c i32) (local $ds i32) (local $de i32) (local $len i32)
     (local $neg i32) (local $rel i32) (local $digits i32) (local $at i32) (local $shared i32)
-    (local $most i32) (local $fresh i32) (local $b i32)
+    (local $most i32) (local $fresh i32) (local $b i32) (local $qidMask i64)
+    (local.set $qidMask (call $qidMask (local.get $qidLen)))
     (local.set $at (local.get $out))
     (block $stop
       (loop $next
         (br_if $stop (i32.ge_u (local.get $i) (local.get $end)))
         (br_if $stop (i32.eq (i32.load8_u (local.get $i)) (local.get $comment)))
         ;; The query id: the open range's, then a blank.
-        (local.set $k (i32.const 0))
-        (block $same
-          (loop $byte
-            (br_if $same (i32.ge_u (local.get $k) (local.get $qidLen)))
-            (br_if $stop (i32.ne (i32.load8_u (i32.add (local.get $i) (local.get $k)))
-                                 (i32.load8_u (i32.add (local.get $qid) (local.get $k)))))
-            (local.set $k (i32.add (local.get $k) (i32.const 1)))
-            (br $byte)))
+        (br_if $stop (call $otherQuery (local.get $i) (local.get $qid) (local.get $qidLen)
+                                       (local.get $qidMask)))
         (local.set $k (i32.add (local.get $i) (local.get $qidLen)))
         (br_if $stop (i32.eqz (call $isBlank (i32.load8_u (local.get $k)))))
         ;; The iteration (not read), then the docno.
