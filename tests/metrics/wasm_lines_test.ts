@@ -7,7 +7,8 @@
 import "../quick.ts";
 import { assert, assertEquals } from "../assert.ts";
 import fc from "fast-check";
-import { readRunChunks } from "../../lib/metrics/engine/run_reader.ts";
+import { readRunChunks, runBlockChunks } from "../../lib/metrics/engine/run_reader.ts";
+import { rankInto } from "../../lib/metrics/engine/judge.ts";
 import { QrelsIndex } from "../../lib/metrics/engine/qrels_index.ts";
 import type { SkippedLines } from "../../lib/metrics/engine/trec_scan.ts";
 import type { TrecRelease } from "../../lib/metrics/release.ts";
@@ -21,7 +22,23 @@ Deno.test("lines_wasm.ts holds what lines.wat assembles to", async () => {
 
 const blank = fc.constantFrom(" ", " ", " ", "\t", "  ", " \t ");
 const lineEnd = fc.constantFrom("\n", "\n", "\n", "\n", " \n", "\t\n", "\r\n", " \r\n", "\v\n");
-const qid = fc.constantFrom("q1", "q1", "q2", "q2", "q10", "q1x", "#q", "qé", "q");
+// (Ids of up to 8 bytes are compared in one 8-byte load, longer ones byte by byte.)
+const qid = fc.constantFrom(
+  "q1",
+  "q1",
+  "q2",
+  "q2",
+  "q10",
+  "q1x",
+  "#q",
+  "qé",
+  "q",
+  "q2345678",
+  "q2345679",
+  "q23456789",
+  "topic-000000001",
+  "topic-000000002",
+);
 const docno = fc.oneof(
   fc.constantFrom("d1", "d2", "d10", "d1\x7f", "dé", "a", "LA010189-0001", "x".repeat(300)),
   fc.tuple(
@@ -222,4 +239,44 @@ Deno.test("a docno of more than 65,535 bytes is refused with the fast path as wi
     assertEquals(fast, await readQrels({ ...r, wasm: false }));
     assertEquals(fast.error !== undefined, len > 65535, `${len}: ${fast.error}`);
   }
+});
+
+Deno.test("the fast path ranks a block as rankInto does", async () => {
+  // Blocks in score order with ties (and some not), docnos sharing prefixes of 0-20 bytes,
+  // bytes above 0x7f (compared unsigned), tie groups of up to 20 rows (more than 16: left to
+  // JavaScript).
+  const doc = fc.tuple(
+    fc.constantFrom("", "d", "doc-0000000", "clueweb09-en0000-00-", "é"),
+    fc.stringMatching(/^[a-z0-9_]{0,10}$/),
+    fc.constantFrom("", "", "x", "\u00ff", "a".repeat(9)),
+  ).map(([p, s, t]) => p + s + t || "z");
+  const block = fc.tuple(
+    fc.array(fc.tuple(doc, fc.integer({ min: 0, max: 4 })), { minLength: 1, maxLength: 60 }),
+    fc.boolean(),
+  ).map(([rows, sorted]) => {
+    const scores = rows.map(([, s]) => s);
+    if (sorted) scores.sort((a, b) => b - a);
+    return rows.map(([d], i) => [d, scores[i]] as const);
+  });
+  let fast = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.array(block, { minLength: 1, maxLength: 8 }), async (blocks) => {
+      const text = blocks.map((rows, q) =>
+        rows.map(([d, s], r) => `q${q} Q0 ${d} ${r + 1} ${s} run\n`).join("")
+      ).join("");
+      const bytes = new TextEncoder().encode(text);
+      for await (const chunk of runBlockChunks({ name: "run", bytes })) {
+        for (const b of chunk) {
+          const want = new Int32Array(b.count);
+          rankInto(b, want, 0);
+          if (b.wasm!.rankTies(b.first, b.count)) {
+            fast++;
+            assertEquals([...b.wasm!.order().subarray(0, b.count)], [...want]);
+          }
+        }
+      }
+    }),
+    { numRuns: 300 },
+  );
+  assert(fast > 100, `the fast path ranked ${fast} blocks`);
 });

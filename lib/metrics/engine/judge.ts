@@ -362,7 +362,11 @@ export class QueryRanker {
   rank(b: RunBlock, judge: BlockJudge): RankedQuery {
     const n = b.count;
     let order = b.order, at = b.first;
-    if (!order) {
+    if (!order && b.wasm?.rankTies(b.first, n)) {
+      // Ranked in the fast path's memory (the usual block: in score order, small tie groups).
+      order = b.wasm.order();
+      at = 0;
+    } else if (!order) {
       if (this.order.length < n) {
         this.order = new Int32Array(Math.max(n, 2 * this.order.length));
         this.orderViews = [];

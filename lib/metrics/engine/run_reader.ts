@@ -57,6 +57,11 @@ export interface RunBlock {
   score: Float64Array;
   line: Int32Array;
   /**
+   * The fast path whose memory holds the columns (set by the reader): it ranks the block
+   * there when it can (`WasmRunLines.rankTies`).
+   */
+  wasm?: WasmRunLines;
+  /**
    * When ranked ahead (`-M` keeps the first documents so): trec_eval order of the block,
    * positions 0..count-1 at `[first, first + count)`.
    */
@@ -384,7 +389,7 @@ export async function* readRunChunks(
  */
 function chunkBlocks(
   buf: Uint8Array,
-  lines: RunColumns,
+  lines: RunLines,
   qids: readonly string[],
   complete: number,
   pool: RunBlock[],
@@ -411,6 +416,7 @@ function chunkBlocks(
     block.docHash = lines.docH;
     block.score = lines.score;
     block.line = lines.line;
+    block.wasm = lines.wasm?.lines;
     blocks.push(block);
   }
   return blocks;

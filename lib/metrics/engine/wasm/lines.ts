@@ -49,6 +49,7 @@ interface LinesExports {
     out: number,
     room: number,
   ): number;
+  rankTies(n: number, score: number, docStart: number, docEnd: number, out: number): number;
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -105,8 +106,18 @@ export interface WasmRunColumns {
   docH: Int32Array;
   score: Float64Array;
   line: Int32Array;
+  /** Where `rankTies` writes a block's order (its rows' indexes, from the block's first). */
+  order: Int32Array;
   /** Addresses: the powers of ten 1e0..1e22, then each column. */
-  at: { pow10: number; docS: number; docE: number; docH: number; score: number; line: number };
+  at: {
+    pow10: number;
+    docS: number;
+    docE: number;
+    docH: number;
+    score: number;
+    line: number;
+    order: number;
+  };
 }
 
 /** Bytes of the powers of ten (23 doubles, 1e0..1e22). */
@@ -114,7 +125,7 @@ const POW10_BYTES = 23 * 8;
 
 /** Where the columns of `rows` rows after a run buffer of `bufferBytes` end. */
 function columnsEnd(bufferBytes: number, rows: number): number {
-  return ((bufferBytes + 7) & ~7) + POW10_BYTES + 24 * rows;
+  return ((bufferBytes + 7) & ~7) + POW10_BYTES + 28 * rows;
 }
 
 /**
@@ -173,6 +184,7 @@ export class WasmRunLines extends WasmLines {
       docE: score + 12 * rows,
       docH: score + 16 * rows,
       line: score + 20 * rows,
+      order: score + 24 * rows,
     };
     const pow10 = new Float64Array(mem, at.pow10, 23);
     for (let k = 0; k < 23; k++) pow10[k] = Number(`1e${k}`);
@@ -182,6 +194,7 @@ export class WasmRunLines extends WasmLines {
       docH: new Int32Array(mem, at.docH, rows),
       score: new Float64Array(mem, at.score, rows),
       line: new Int32Array(mem, at.line, rows),
+      order: new Int32Array(mem, at.order, rows),
       at,
     };
     this.colsBase = base;
@@ -223,6 +236,29 @@ export class WasmRunLines extends WasmLines {
       a.score,
       a.line,
     );
+  }
+
+  /**
+   * Ranks rows `[first, first + n)` of the last {@link runColumns} in trec_eval order into
+   * their `order` (`rankTies` in `lines.wat`: `order[r]` is a row index from `first`) when
+   * they are in score order with tie groups of at most 16 rows (the usual); false leaves the
+   * ranking to the caller (`rankInto` in judge.ts, whose rules these are).
+   */
+  rankTies(first: number, n: number): boolean {
+    const a = this.cols!.at;
+    return this.ex.rankTies(
+      n,
+      a.score + 8 * first,
+      a.docS + 4 * first,
+      a.docE + 4 * first,
+      a.order,
+    ) ===
+      1;
+  }
+
+  /** The order {@link rankTies} wrote (valid until the next chunk's columns). */
+  order(): Int32Array {
+    return this.cols!.order;
   }
 
   /** Rows the last {@link runLines} wrote. */
@@ -269,8 +305,9 @@ export class WasmQrelsLines extends WasmLines {
     super(PREV_BYTES + QRELS_QID_BYTES + RECORDS_BYTES);
   }
 
+  /** Room for the fast path's 8-byte loads of a query id at the buffer's last line. */
   protected after(): number {
-    return 0;
+    return 8;
   }
 
   /** The previous docno's bytes (valid until the buffer grows). */

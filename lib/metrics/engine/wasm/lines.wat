@@ -47,6 +47,33 @@
   (func $isBlank (param $c i32) (result i32)
     (i32.or (i32.eq (local.get $c) (i32.const 32)) (i32.eq (local.get $c) (i32.const 9))))
 
+  ;; The mask of an id's bytes in an 8-byte load (little-endian): all when 8 or more.
+  (func $qidMask (param $qidLen i32) (result i64)
+    (if (i32.ge_u (local.get $qidLen) (i32.const 8)) (then (return (i64.const -1))))
+    (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.shl (local.get $qidLen) (i32.const 3))))
+             (i64.const 1)))
+
+  ;; Whether the $qidLen bytes at $i differ from those at $qid. An id of at most 8 bytes (the
+  ;; usual) is compared in one 8-byte load of each ($mask from $qidMask; the bytes after it,
+  ;; within the memory, are masked off), a longer one byte by byte.
+  (func $otherQuery (param $i i32) (param $qid i32) (param $qidLen i32) (param $mask i64)
+    (result i32)
+    (local $k i32)
+    (if (i32.le_u (local.get $qidLen) (i32.const 8))
+      (then
+        (return (i64.ne (i64.and (i64.xor (i64.load (local.get $i)) (i64.load (local.get $qid)))
+                                 (local.get $mask))
+                        (i64.const 0)))))
+    (block $same
+      (loop $byte
+        (br_if $same (i32.ge_u (local.get $k) (local.get $qidLen)))
+        (if (i32.ne (i32.load8_u (i32.add (local.get $i) (local.get $k)))
+                    (i32.load8_u (i32.add (local.get $qid) (local.get $k))))
+          (then (return (i32.const 1))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $byte)))
+    (i32.const 0))
+
   ;; Run lines `qid Q0 docno rank score runid`, from $i while the line is usual and its query
   ;; id is the open block's (the $qidLen bytes at $qid, then a blank): for each, row $n of
   ;; the columns gets the docno's bounds and FNV-1a hash, the score (plain decimal of 1-15
@@ -62,21 +89,16 @@
     (local $k i32) (local $c i32) (local $ds i32) (local $de i32) (local $hash i32)
     (local $rankStart i32) (local $mant i64) (local $digits i32) (local $scale i32)
     (local $neg i32) (local $rs i32) (local $re i32) (local $value f64)
-    (local $takenRunS i32) (local $takenRunE i32)
+    (local $takenRunS i32) (local $takenRunE i32) (local $qidMask i64)
+    (local.set $qidMask (call $qidMask (local.get $qidLen)))
     (local.set $takenRunS (i32.const -1))
     (local.set $takenRunE (i32.const -1))
     (block $stop
       (loop $next
         (br_if $stop (i32.ge_u (local.get $i) (local.get $end)))
         ;; The query id: the open block's, then a blank.
-        (local.set $k (i32.const 0))
-        (block $same
-          (loop $byte
-            (br_if $same (i32.ge_u (local.get $k) (local.get $qidLen)))
-            (br_if $stop (i32.ne (i32.load8_u (i32.add (local.get $i) (local.get $k)))
-                                 (i32.load8_u (i32.add (local.get $qid) (local.get $k)))))
-            (local.set $k (i32.add (local.get $k) (i32.const 1)))
-            (br $byte)))
+        (br_if $stop (call $otherQuery (local.get $i) (local.get $qid) (local.get $qidLen)
+                                       (local.get $qidMask)))
         (local.set $k (i32.add (local.get $i) (local.get $qidLen)))
         (br_if $stop (i32.eqz (call $isBlank (i32.load8_u (local.get $k)))))
         ;; Q0, then the docno, hashed as it is scanned.
@@ -166,6 +188,108 @@
     (global.set $runIdEnd (local.get $takenRunE))
     (local.get $i))
 
+  ;; A block of run rows in trec_eval order, when it is in score order already (the usual):
+  ;; $n rows from the addresses $score (f64), $docStart and $docEnd (i32), their docnos in the
+  ;; buffer at address 0. Writes the order (row indexes 0..$n-1: score descending, then docno
+  ;; descending by bytes) at $out and returns 1; returns 0, leaving the order to the caller,
+  ;; when a score is higher than the one before it (or not a number), or a tie group has more
+  ;; than 16 rows. Tie groups are sorted by insertion, as `rankInto` in judge.ts does.
+  (func (export "rankTies")
+    (param $n i32) (param $score i32) (param $docStart i32) (param $docEnd i32) (param $out i32)
+    (result i32)
+    (local $i i32) (local $start i32) (local $end i32) (local $s f64) (local $x i32)
+    (local $y i32) (local $j i32)
+    (local.set $i (i32.const 1))
+    (block $sorted
+      (loop $next
+        (br_if $sorted (i32.ge_u (local.get $i) (local.get $n)))
+        (if (i32.eqz (f64.le
+              (f64.load (i32.add (local.get $score) (i32.shl (local.get $i) (i32.const 3))))
+              (f64.load (i32.sub (i32.add (local.get $score) (i32.shl (local.get $i) (i32.const 3)))
+                                 (i32.const 8)))))
+          (then (return (i32.const 0))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.set $i (i32.const 0))
+    (block $filled
+      (loop $next
+        (br_if $filled (i32.ge_u (local.get $i) (local.get $n)))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2))) (local.get $i))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (block $done
+      (loop $group
+        (br_if $done (i32.ge_u (local.get $start) (local.get $n)))
+        (local.set $s (f64.load (i32.add (local.get $score) (i32.shl (local.get $start) (i32.const 3)))))
+        (local.set $end (i32.add (local.get $start) (i32.const 1)))
+        (block $ended
+          (loop $tie
+            (br_if $ended (i32.ge_u (local.get $end) (local.get $n)))
+            (br_if $ended (f64.ne (local.get $s)
+              (f64.load (i32.add (local.get $score) (i32.shl (local.get $end) (i32.const 3))))))
+            (local.set $end (i32.add (local.get $end) (i32.const 1)))
+            (br $tie)))
+        (if (i32.gt_u (i32.sub (local.get $end) (local.get $start)) (i32.const 16))
+          (then (return (i32.const 0))))
+        ;; Insertion sort of [start, end): x goes before y when its docno is greater.
+        (local.set $i (i32.add (local.get $start) (i32.const 1)))
+        (block $sortedGroup
+          (loop $insert
+            (br_if $sortedGroup (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $x (i32.load (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))))
+            (local.set $j (i32.sub (local.get $i) (i32.const 1)))
+            (block $placed
+              (loop $shift
+                (br_if $placed (i32.lt_s (local.get $j) (local.get $start)))
+                (local.set $y (i32.load (i32.add (local.get $out) (i32.shl (local.get $j) (i32.const 2)))))
+                (br_if $placed (i32.le_s
+                  (call $compareDocnos
+                    (i32.load (i32.add (local.get $docStart) (i32.shl (local.get $x) (i32.const 2))))
+                    (i32.load (i32.add (local.get $docEnd) (i32.shl (local.get $x) (i32.const 2))))
+                    (i32.load (i32.add (local.get $docStart) (i32.shl (local.get $y) (i32.const 2))))
+                    (i32.load (i32.add (local.get $docEnd) (i32.shl (local.get $y) (i32.const 2)))))
+                  (i32.const 0)))
+                (i32.store (i32.add (local.get $out) (i32.shl (i32.add (local.get $j) (i32.const 1))
+                                                              (i32.const 2)))
+                           (local.get $y))
+                (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+                (br $shift)))
+            (i32.store (i32.add (local.get $out) (i32.shl (i32.add (local.get $j) (i32.const 1))
+                                                          (i32.const 2)))
+                       (local.get $x))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $insert)))
+        (local.set $start (local.get $end))
+        (br $group)))
+    (i32.const 1))
+
+  ;; Docnos `[xs, xe)` and `[ys, ye)` compared as strcmp compares them (unsigned bytes, then
+  ;; length): below 0, 0 or above 0. Eight bytes at a time: the first differing byte is where
+  ;; the lowest set bit of the two loads' xor is (the bytes after a docno, within the memory,
+  ;; are loaded but not compared).
+  (func $compareDocnos (param $xs i32) (param $xe i32) (param $ys i32) (param $ye i32)
+    (result i32)
+    (local $m i32) (local $k i32) (local $d i64) (local $at i32)
+    (local.set $m (select (i32.sub (local.get $xe) (local.get $xs))
+                          (i32.sub (local.get $ye) (local.get $ys))
+                          (i32.lt_u (i32.sub (local.get $xe) (local.get $xs))
+                                    (i32.sub (local.get $ye) (local.get $ys)))))
+    (block $equal
+      (loop $word
+        (br_if $equal (i32.ge_u (local.get $k) (local.get $m)))
+        (local.set $d (i64.xor (i64.load (i32.add (local.get $xs) (local.get $k)))
+                               (i64.load (i32.add (local.get $ys) (local.get $k)))))
+        (if (i64.ne (local.get $d) (i64.const 0))
+          (then
+            (local.set $at (i32.add (local.get $k)
+                                    (i32.wrap_i64 (i64.shr_u (i64.ctz (local.get $d)) (i64.const 3)))))
+            (br_if $equal (i32.ge_u (local.get $at) (local.get $m)))
+            (return (i32.sub (i32.load8_u (i32.add (local.get $xs) (local.get $at)))
+                             (i32.load8_u (i32.add (local.get $ys) (local.get $at)))))))
+        (local.set $k (i32.add (local.get $k) (i32.const 8)))
+        (br $word)))
+    (i32.sub (i32.sub (local.get $xe) (local.get $xs)) (i32.sub (local.get $ye) (local.get $ys))))
+
   ;; A length as the qrels records write it: one byte below 255, else 255 and two bytes.
   (func $writeLength (param $at i32) (param $len i32) (result i32)
     (if (i32.lt_u (local.get $len) (i32.const 255))
@@ -200,21 +324,16 @@
     (result i32)
     (local $k i32) (local $c i32) (local $ds i32) (local $de i32) (local $len i32)
     (local $neg i32) (local $rel i32) (local $digits i32) (local $at i32) (local $shared i32)
-    (local $most i32) (local $fresh i32) (local $b i32)
+    (local $most i32) (local $fresh i32) (local $b i32) (local $qidMask i64)
+    (local.set $qidMask (call $qidMask (local.get $qidLen)))
     (local.set $at (local.get $out))
     (block $stop
       (loop $next
         (br_if $stop (i32.ge_u (local.get $i) (local.get $end)))
         (br_if $stop (i32.eq (i32.load8_u (local.get $i)) (local.get $comment)))
         ;; The query id: the open range's, then a blank.
-        (local.set $k (i32.const 0))
-        (block $same
-          (loop $byte
-            (br_if $same (i32.ge_u (local.get $k) (local.get $qidLen)))
-            (br_if $stop (i32.ne (i32.load8_u (i32.add (local.get $i) (local.get $k)))
-                                 (i32.load8_u (i32.add (local.get $qid) (local.get $k)))))
-            (local.set $k (i32.add (local.get $k) (i32.const 1)))
-            (br $byte)))
+        (br_if $stop (call $otherQuery (local.get $i) (local.get $qid) (local.get $qidLen)
+                                       (local.get $qidMask)))
         (local.set $k (i32.add (local.get $i) (local.get $qidLen)))
         (br_if $stop (i32.eqz (call $isBlank (i32.load8_u (local.get $k)))))
         ;; The iteration (not read), then the docno.
