@@ -1,7 +1,7 @@
 /**
  * The public API's contract (docs/CONVENTIONS.md): `lib/mod.ts` and every `lib/<area>/mod.ts`
  * export by name, every function and class they export has a runnable ```ts example (run by
- * `deno test --doc`), `lib/mod.ts` fits one screen, no file in `lib/` is over 600 lines, and
+ * `tests/doc_examples_test.ts`), `lib/mod.ts` fits one screen, no file in `lib/` is over 600 lines, and
  * every random draw goes through the one generator (`lib/stats/random.ts`).
  */
 import assert from "node:assert/strict";
@@ -50,7 +50,7 @@ interface DocJson {
   nodes: Record<string, { symbols: DocSymbol[] }>;
 }
 
-/** A ```ts fence that `deno test --doc` runs (not `ignore`d). */
+/** A ```ts fence that `deno test --doc` and `tests/doc_examples_test.ts` run (not `ignore`d). */
 const RUNNABLE = /```ts(?:x)?[ \t]*\n/;
 
 /** `deno doc --json` of one module: its exported symbols, each fully declared. */

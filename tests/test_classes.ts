@@ -9,8 +9,9 @@
  *
  *     deno run --allow-read tests/test_classes.ts quick
  *
- * prints the quick files, one a line, for `./kit test --quick`, and on standard error how many
- * files it leaves to the full suite.
+ * prints the files of `./kit test --quick`, one a line: the quick files and {@link DOC_EXAMPLES}
+ * (not quick, as two examples start a process, but the doc examples are part of the quick run);
+ * and on standard error how many files it leaves to the full suite.
  *
  * @module
  */
@@ -34,6 +35,8 @@ export const NOT_QUICK: Record<string, string> = {
   "tests/data/real_corpora_test.ts": "the real corpus",
   "tests/data/run_checks_test.ts": "child processes",
   "tests/data/split_runs_test.ts": "the real corpus, child processes",
+  "tests/doc_examples_test.ts":
+    "child processes (two examples start `sleep`; the last test runs `deno test --doc --no-run`)",
   "tests/exercises/01_datasets_test.ts": "the real corpus",
   "tests/exercises/02_filters_test.ts": "the real corpus",
   "tests/exercises/03_scoring_test.ts": "the real corpus",
@@ -140,6 +143,9 @@ export const NOT_QUICK: Record<string, string> = {
   "tests/stats/seeds_cli_test.ts": "child processes",
 };
 
+/** The doc examples' file: not quick, yet `./kit test --quick` runs it (see the module's doc). */
+export const DOC_EXAMPLES = "tests/doc_examples_test.ts";
+
 /** The line that marks a quick file, relative to `file` (`tests/a/b_test.ts` → `../quick.ts`). */
 export function quickMark(file: string): string {
   const depth = file.split("/").length - 2;
@@ -182,10 +188,11 @@ if (import.meta.main) {
   }
   const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
   const { quick, notQuick } = classify(root);
-  console.log(quick.join("\n"));
+  console.log([DOC_EXAMPLES, ...quick].join("\n"));
+  const left = notQuick.filter((f) => f !== DOC_EXAMPLES);
   console.error(
-    `quick: ${quick.length} test files and the doc examples of lib/; left to ./kit test: ` +
-      `${notQuick.length} test files (browser, kernel, Slurm, real corpus, oracles, processes: ` +
-      "tests/test_classes.ts says which)",
+    `quick: ${quick.length} test files and the doc examples (${DOC_EXAMPLES}); left to ` +
+      `./kit test: ${left.length} test files (browser, kernel, Slurm, real corpus, oracles, ` +
+      "processes: tests/test_classes.ts says which)",
   );
 }
