@@ -22,6 +22,7 @@
  */
 import { KitError } from "../../errors.ts";
 import { type FileRange, openFileRange } from "../../io/source.ts";
+import { WebWorker } from "../../io/web_worker.ts";
 import type { EvaluatorOptions, EvaluatorState, QueryEvaluator } from "./query_evaluator.ts";
 import { evaluateRunRange, type RunPass } from "./grouped_run.ts";
 import { QrelsIndex, type QrelsIndexState } from "./qrels_index.ts";
@@ -245,7 +246,7 @@ export async function readInHalves(
 
 /** The worker: it answers its requests in the order they were asked. */
 class HalvesWorker {
-  private worker = new Worker(new URL("./halves_worker.ts", import.meta.url).href, {
+  private worker = new WebWorker(new URL("./halves_worker.ts", import.meta.url).href, {
     type: "module",
   });
   /** Who waits for the answers still to come, in order. */

@@ -7,6 +7,8 @@
  */
 import { KitError } from "../../errors.ts";
 import { webGpuAdapter } from "./adapter.ts";
+// Before onnxruntime-web is loaded, which replaces `globalThis.Worker` (web_worker.ts).
+import "../../io/web_worker.ts";
 import {
   inputValues,
   type ModelSession,
