@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { chromium } from "npm:playwright-core@1.65.1";
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { KitError } from "../../errors.ts";
 import { makeKitTempDir, systemTempDir } from "../../io/temp.ts";
@@ -111,6 +110,9 @@ export async function launchBrowser(): Promise<BrowserSession> {
   let browser: Browser;
   try {
     await Deno.mkdir(`${scratch}/artifacts`);
+    // Loaded here, not at start-up: a command that stops before it needs a browser (a refused
+    // flag, a report whose lessons are all reused) does not pay for playwright-core.
+    const { chromium } = await import("npm:playwright-core@1.65.1");
     browser = await chromium.launch({
       executablePath: path,
       args: CHROMIUM_ARGS.filter((a) => a !== "--headless"),
