@@ -223,11 +223,13 @@ async function buildLocked(
     options.force ?? false,
     plannedKinds(plannedFiles(names, options)),
   );
-  // What killed builds left is swept by every build, one that changes nothing too.
-  await sweepLeftovers(outDir, log);
   const cache = await openCache(outDir, srcDir, names, options, log);
   const unchanged = cache.unchanged<ReportResult>();
-  if (unchanged) return unchanged;
+  if (unchanged) {
+    // What killed builds left is swept by every build: here, as openWorkspace does otherwise.
+    await sweepLeftovers(outDir, log);
+    return unchanged;
+  }
   const ws = await openWorkspace(outDir, { log });
   let result: ReportResult;
   try {
