@@ -140,8 +140,53 @@ export function withStaticImage(html: string, pngBase64: string, alt = "figure")
 export interface BundleOptions {
   /** Embed plotly.js in the HTML (default false; `display` decides when it is needed). */
   includeLibrary?: boolean;
-  /** Element id of the figure's div (default: a fresh random one). */
+  /** Element id of the figure's div (default: {@link figureId} of the next ordinal). */
   id?: string;
+}
+
+/** Figures this process (a notebook's kernel) has given an id: the ordinal of the next. */
+let figuresMade = 0;
+
+/** The notebook a kernel runs, as the report's runner names it (`KIT_NOTEBOOK`), or "". */
+function notebookName(): string {
+  try {
+    return Deno.env.get("KIT_NOTEBOOK") ?? "";
+  } catch {
+    return ""; // no permission to read the environment
+  }
+}
+
+/**
+ * A figure's element id, `kit-fig-<ordinal>-<hash>`: the figure's ordinal in its kernel's run
+ * (unique within a page: two figures of one run never share it, the same figure shown twice
+ * included) and 53 bits of a hash of the notebook's name and the figure's JSON (unique across
+ * the report's pages, were two pages ever put in one). Not random, so that a notebook run
+ * twice gives the same bytes (`--rebuild` reproduces a report's pages byte for byte).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { figureId } from "./display.ts";
+ * const fig = { data: [{ type: "bar", y: [1, 2] }], layout: {} };
+ * assert.equal(figureId(fig, 1, "01-datasets"), figureId(fig, 1, "01-datasets"));
+ * assert.match(figureId(fig, 1, "01-datasets"), /^kit-fig-1-[0-9a-z]{1,11}$/);
+ * assert.notEqual(figureId(fig, 2, "01-datasets"), figureId(fig, 1, "01-datasets"));
+ * assert.notEqual(figureId(fig, 1, "02-filters"), figureId(fig, 1, "01-datasets"));
+ * ```
+ */
+export function figureId(fig: Figure, ordinal: number, notebook: string): string {
+  // cyrb53: two 32-bit lanes over the UTF-16 code units, mixed into 53 bits.
+  const text = `${notebook}\0${JSON.stringify(fig)}`;
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  const hash = 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  return `kit-fig-${ordinal}-${hash.toString(36)}`;
 }
 
 /**
@@ -158,7 +203,7 @@ export interface BundleOptions {
  * ```
  */
 export function figureBundle(fig: Figure, options: BundleOptions = {}): MimeBundle {
-  const id = options.id ?? `kit-fig-${crypto.randomUUID()}`;
+  const id = options.id ?? figureId(fig, ++figuresMade, notebookName());
   return {
     [PLOTLY_MIME]: { data: fig.data, layout: fig.layout, config: PLOT_CONFIG },
     "text/html": (options.includeLibrary ? libraryScript() : "") + figureHtml(fig, id),

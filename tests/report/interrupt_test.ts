@@ -28,6 +28,7 @@ import { buildReport } from "../../lib/report/build/build.ts";
 import { openWorkspace, REPORT_MARKER, writeMarker } from "../../lib/report/build/workspace.ts";
 import { UNFINISHED_MARKER } from "../../lib/report/build/foreign.ts";
 import { runCli, waitFor } from "../helpers.ts";
+import { denoNotebook } from "./notebook_fixture.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const SAMPLE_RUN = `${ROOT}/data/samples/runs/wikiqa-test.run`;
@@ -266,19 +267,7 @@ Deno.test("a failing model or cell leaves the old report whole; stale partial fo
     await Deno.mkdir(notebooks);
     await Deno.writeTextFile(
       `${notebooks}/01-broken.ipynb`,
-      JSON.stringify({
-        cells: [{
-          id: "c0",
-          cell_type: "code",
-          source: 'throw new Error("cell broke 41");',
-          metadata: {},
-          outputs: [],
-          execution_count: null,
-        }],
-        metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
-        nbformat: 4,
-        nbformat_minor: 5,
-      }),
+      denoNotebook(['throw new Error("cell broke 41");']),
     );
     const lines: string[] = [];
     await assert.rejects(

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { KitError } from "../../lib/errors.ts";
 import { executeNotebook } from "../../lib/report/build/execute.ts";
+import { denoNotebook } from "./notebook_fixture.ts";
 
 /** The kit's public API by absolute URL, as a notebook anywhere imports it. */
 const MOD = new URL("../../lib/mod.ts", import.meta.url).href;
@@ -26,25 +27,9 @@ function text(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v.join("") : v;
 }
 
-function notebook(sources: string[]): string {
-  return JSON.stringify({
-    cells: sources.map((source, i) => ({
-      id: `c${i}`,
-      cell_type: "code",
-      source,
-      metadata: {},
-      outputs: [],
-      execution_count: null,
-    })),
-    metadata: { kernelspec: { name: "deno", display_name: "Deno", language: "typescript" } },
-    nbformat: 4,
-    nbformat_minor: 5,
-  });
-}
-
 async function run(sources: string[], params = { data: "sample" as const }) {
   const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(`${dir}/t.ipynb`, notebook(sources));
+  await Deno.writeTextFile(`${dir}/t.ipynb`, denoNotebook(sources));
   const result = await executeNotebook(`${dir}/t.ipynb`, `${dir}/out.ipynb`, params);
   const cells = (JSON.parse(await Deno.readTextFile(`${dir}/out.ipynb`)) as { cells: Cell[] })
     .cells;

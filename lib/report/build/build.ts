@@ -67,6 +67,7 @@ import {
   relocate,
   REPORT_MARKER,
   reportFolder,
+  sweepLeftovers,
   type Workspace,
   writeMarker,
 } from "./workspace.ts";
@@ -75,6 +76,7 @@ import { unitePdfs } from "./pdf.ts";
 import { makeSlides, type SlidesCheck, slidesProblems } from "./slides.ts";
 import type { SlidesResult } from "./slides.ts";
 import { addStaticImages, figureRenderer, type NotebookJson } from "./static_images.ts";
+import type { FigureRenderer } from "./static_images.ts";
 import { plotlyOutputs, writeFigureFiles } from "./static_images.ts";
 import { plannedFiles, withSlides } from "./planned.ts";
 import { openCache, type ReportCache } from "./cache.ts";
@@ -223,7 +225,11 @@ async function buildLocked(
   );
   const cache = await openCache(outDir, srcDir, names, options, log);
   const unchanged = cache.unchanged<ReportResult>();
-  if (unchanged) return unchanged;
+  if (unchanged) {
+    // What killed builds left is swept by every build: here, as openWorkspace does otherwise.
+    await sweepLeftovers(outDir, log);
+    return unchanged;
+  }
   const ws = await openWorkspace(outDir, { log });
   let result: ReportResult;
   try {
@@ -290,12 +296,19 @@ async function buildInto(
   const partsDir = await makeKitTempDir("kit-pdf-parts-");
   ws.also.push(runtimeDir, partsDir);
   const courseDir = await Deno.mkdir(`${partsDir}/course`).then(() => `${partsDir}/course`);
-  // Chromium starts, and loads plotly.js for the figures' images, while the systems are
-  // evaluated and the first notebook runs: both cores work at once, and the browser's start
-  // (seconds on a loaded machine) is off the critical path.
-  const starting = launchBrowser();
-  const rendering = starting.then((s) => figureRenderer(s));
-  rendering.catch(() => {}); // awaited in finish(); a failure is reported there
+  // Chromium starts while the systems are evaluated and the first notebook runs (both cores
+  // work at once; the start is off the critical path): every build that gets here checks and
+  // prints its index. The figure renderer (plotly.js loaded in a tab of it: 6 to 12 s on a
+  // loaded machine) is started with it only when a notebook is to be executed, so a build
+  // whose lessons are all reused (cache.ts) starts none. Both starts are the stage
+  // `browser start`, so the timings line adds up.
+  const executes = names.some((file) => !cache.hit(file));
+  const starting = time("browser start", () => launchBrowser());
+  starting.catch(() => {}); // awaited where needed; a failure is reported there
+  let rendering: Promise<FigureRenderer> | undefined;
+  const renderer = () =>
+    rendering ??= starting.then((s) => time("browser start", () => figureRenderer(s)));
+  if (executes) renderer().catch(() => {}); // awaited in finish(); a failure is reported there
   let report: SystemsReport | undefined;
   let reportFile: string | undefined;
   try {
@@ -316,7 +329,7 @@ async function buildInto(
       reportFile = await time("write", () => writeSystemsFiles(done, dir));
     }
   } catch (e) {
-    await rendering.then((r) => r.close(), () => {});
+    await rendering?.then((r) => r.close(), () => {});
     await starting.then((s) => s.close(), () => {});
     throw e;
   }
@@ -324,8 +337,8 @@ async function buildInto(
     file === SYSTEMS_NOTEBOOK ? { ...options.params, systemsReport: reportFile } : options.params;
   // Said once the inputs are checked, and only when a model runs on a backend (a refusal stays
   // one line; a lexical model or a report of given runs has no backend to speak of; the
-  // systems' models say theirs in evaluateSystems).
-  if (names.some((n) => n.startsWith("03-"))) {
+  // systems' models say theirs in evaluateSystems; lesson 03 reused scores nothing).
+  if (names.some((n) => n.startsWith("03-") && !cache.hit(n))) {
     log((await chooseBackend((options.params.backend ?? "auto") as BackendChoice)).line);
   }
 
@@ -335,14 +348,15 @@ async function buildInto(
     const entries: NotebookEntry[] = [];
     /** Static images, HTML export, browser check and PDF part of one executed notebook. */
     const finish = async (name: string, result: ExecutionResult) => {
-      const [session, renderer] = [await starting, await rendering];
+      const session = await starting;
+      const painter = await renderer();
       let nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
       if (report && `${name}.ipynb` === SYSTEMS_NOTEBOOK) {
         nb = withoutStandaloneOrEmptySections(nb, report.sections);
-        const figures = differenceFigures(report);
-        await time("images", () => writeFigureFiles(dir, figures, renderer));
+        const diffs = differenceFigures(report);
+        await time("images", () => writeFigureFiles(dir, diffs, painter));
       }
-      const figures = await time("images", () => addStaticImages(nb, renderer));
+      const drawn = await time("images", () => addStaticImages(nb, painter));
       const json = JSON.stringify(nb, null, 1) + "\n";
       await time("write", () => writeFileAtomic(result.output, json, { force: true }));
       // A lesson's page, slides and PDF part leave its worked solutions out (course.ts).
@@ -360,7 +374,7 @@ async function buildInto(
         exportHtml(shownFile, html, {
           hideCode: `${name}.ipynb` === SYSTEMS_NOTEBOOK && !options.showCode,
         }));
-      log(`exported ${name}.html (${figures} figures)`);
+      log(`exported ${name}.html (${drawn} figures)`);
       // The page's check, its slides and its solutions page are independent (the slides and
       // the solutions each their own nbconvert; each page its own tab of the one browser): run
       // at once, the long pole of a lesson's finishing (docs/report.md, "Where the time
@@ -416,7 +430,8 @@ async function buildInto(
       const name = file.replace(/\.ipynb$/, "");
       if (cache.hit(file)) {
         const part = () => pdfPart(entries.length + 1);
-        const reuse = async () => void entries.push(await cache.reuse(name, dir, part()));
+        const reuse = async () =>
+          void entries.push(await time("reuse", () => cache.reuse(name, dir, part())));
         finishing = finishing.then(reuse).catch((error) => void (failed ??= { error }));
         continue;
       }
@@ -444,7 +459,7 @@ async function buildInto(
     }
     await finishing;
     if (failed) throw failed.error;
-    await (await rendering).close();
+    if (rendering) await (await rendering).close();
     const session = await starting;
     const index = `${dir}/index.html`;
     const lessons = entries.filter((e) => e.course);

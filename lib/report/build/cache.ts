@@ -35,7 +35,9 @@
  * the report's key is the one recorded and no file the report wrote has changed since: then
  * the previous report is left as it is, not one byte written. Each hit is said on stderr
  * (`02-filters: unchanged, reused`); `--rebuild` reads nothing from the cache (and records a
- * new one).
+ * new one). The record is the kit's own: one deleted, changed since, unreadable or another
+ * version's means nothing reused, said in one line, and the build goes on and records a fresh
+ * one (the folder's checks take the cache's files the report wrote as the kit's: foreign.ts).
  *
  * @module
  */
@@ -206,7 +208,9 @@ export async function openCache(
     showCode: !!options.showCode,
     systems: options.systems !== undefined,
   })).digest("hex");
-  const previous = options.rebuild ? undefined : readRecord(outDir);
+  const read = options.rebuild ? undefined : readRecord(outDir);
+  if (read?.why) log(`${CACHE_KEYS} ${read.why}: nothing is reused, the build records it anew`);
+  const previous = read && read.why === undefined ? read : undefined;
   const hits = new Set<string>();
   for (const [file, key] of keys) {
     const name = file.replace(/\.ipynb$/, "");
@@ -266,7 +270,10 @@ export async function openCache(
 /**
  * The previous report's record, when it is a finished kit report whose record is still the
  * one it wrote: with `intact(path)` (the file is the one its manifest lists, same size and
- * hash) and `unchangedSince()` (no file the report wrote changed or went since).
+ * hash) and `unchangedSince()` (no file the report wrote changed or went since). A kit report
+ * whose record cannot be used (missing, changed since, unreadable, another version's) gives
+ * `why` instead, said in one line: the record is the kit's own, and the build goes on without
+ * it. No kit report (no manifest), nothing: the folder's checks (workspace.ts) speak for it.
  */
 function readRecord(outDir: string) {
   let marker;
@@ -292,15 +299,25 @@ function readRecord(outDir: string) {
     }
     return seen.get(path)!;
   };
-  if (!intact(CACHE_KEYS)) return undefined;
+  const failed = (why: string) => ({ why });
+  if (!intact(CACHE_KEYS)) {
+    try {
+      Deno.lstatSync(`${outDir}/${CACHE_KEYS}`);
+    } catch {
+      return failed("is missing");
+    }
+    return failed("changed since the report wrote it");
+  }
   let record: Recorded;
   try {
     record = JSON.parse(Deno.readTextFileSync(`${outDir}/${CACHE_KEYS}`));
   } catch {
-    return undefined;
+    return failed("cannot be read");
   }
-  if (record?.schema !== SCHEMA || typeof record.notebooks !== "object") return undefined;
+  if (record?.schema !== SCHEMA || typeof record.notebooks !== "object") {
+    return failed("was written by another version of the kit");
+  }
   // Every file the report wrote is still there, the same (files added beside them are the user's).
   const unchangedSince = () => [...files.keys()].every(intact);
-  return { record, intact, unchangedSince };
+  return { why: undefined, record, intact, unchangedSince };
 }

@@ -6,8 +6,14 @@
  * @module
  */
 
+/**
+ * The cache's folder in a report folder: the files of it a report wrote stay the kit's even
+ * when changed since (a damaged record is rewritten, foreign.ts `cachesOwn`).
+ */
+export const CACHE_DIR = ".kit-cache";
+
 /** The cache's record in a report folder: keys, entries, the report's own key. */
-export const CACHE_KEYS = ".kit-cache/keys.json";
+export const CACHE_KEYS = `${CACHE_DIR}/keys.json`;
 
 /**
  * A lesson's part of the PDF, kept so that the PDF can be united again without printing it.
@@ -20,5 +26,5 @@ export const CACHE_KEYS = ".kit-cache/keys.json";
  * ```
  */
 export function cachedPart(name: string): string {
-  return `.kit-cache/parts/${name}.pdf`;
+  return `${CACHE_DIR}/parts/${name}.pdf`;
 }

@@ -154,6 +154,9 @@ async function executeIn(
 ): Promise<ExecutionResult> {
   const env = paramsEnv(params);
   env.XDG_RUNTIME_DIR = runtimeDir;
+  // The notebook's name, in its figures' ids (lib/plot/display.ts `figureId`): unique across
+  // pages, and the same on every run.
+  env.KIT_NOTEBOOK = input.slice(input.lastIndexOf("/") + 1).replace(/\.ipynb$/, "");
   const cmd = new Deno.Command(jupyterPython(), {
     args: [
       "-Xfrozen_modules=off",

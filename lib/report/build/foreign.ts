@@ -5,7 +5,10 @@
  * report is its manifest: every file the report wrote, with its size and SHA-256 when written.
  * A file is the report's only while it is listed there with the same size and hash (a regular
  * file, not a link); anything else is foreign: not listed, or changed since (edited, replaced,
- * a stale or hand-edited manifest). A marker that is not such a manifest (an older kit's list
+ * a stale or hand-edited manifest), except in the cache's folder `.kit-cache/`, the kit's own
+ * record (cache.ts): a file there that the manifest lists is the kit's even when it changed
+ * since (a damaged record is rewritten, not kept as the user's), and so are the folder and its
+ * `parts/` left empty. A marker that is not such a manifest (an older kit's list
  * without hashes, plain text, names outside the folder) proves nothing: every file is foreign,
  * and `checkReplaceable` (workspace.ts) refuses the folder without `--force`, saying why.
  * Foreign files are hard-linked (or, where that fails, copied with their mode and times) into
@@ -17,6 +20,7 @@
 import { createHash } from "node:crypto";
 import { KitError } from "../../errors.ts";
 import { readWholeFileSync } from "../../io/whole_file.ts";
+import { CACHE_DIR } from "./cache_files.ts";
 
 /** The file that marks a folder as a report the kit made (and may replace). */
 export const REPORT_MARKER = ".kit-report";
@@ -225,10 +229,27 @@ export function foreignFiles(
   if (marker.kind !== "manifest") return all;
   return all.filter((f) => {
     const entry = marker.files.get(f);
-    if (matches(dir, entry)) return false;
+    if (matches(dir, entry) || cachesOwn(f, entry !== undefined)) return false;
     if (entry) options.changed?.push(f);
     return true;
   });
+}
+
+/**
+ * Whether an entry of a kit report that does not match its manifest is the cache's all the
+ * same: a file of `.kit-cache/` the manifest lists (`listed`), or the cache's folders empty.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cachesOwn } from "./foreign.ts";
+ * assert(cachesOwn(".kit-cache/keys.json", true) && cachesOwn(".kit-cache/", false));
+ * assert(!cachesOwn(".kit-cache/notes.txt", false) && !cachesOwn("index.html", true));
+ * ```
+ */
+export function cachesOwn(entry: string, listed: boolean): boolean {
+  return (listed && entry.startsWith(`${CACHE_DIR}/`)) ||
+    entry === `${CACHE_DIR}/` || entry === `${CACHE_DIR}/parts/`;
 }
 
 /** What is at a path of a report: a file (anything but a folder), a folder, or nothing. */

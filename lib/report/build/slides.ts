@@ -326,9 +326,13 @@ export async function makeSlides(
   return { ...made, check: await checkSlides(session, html, png) };
 }
 
+/**
+ * The deck's first slide as a PNG, its animations finished first (reveal.js bounces its next
+ * arrow: a capture taken mid-bounce made two builds of one deck differ).
+ */
 async function screenshot(page: Page, path: string): Promise<void> {
   await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
-  await page.screenshot({ path });
+  await page.screenshot({ path, animations: "disabled" });
 }
 
 /**

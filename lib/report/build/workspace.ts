@@ -11,8 +11,7 @@
  * Nothing given is lost: an input of the report (a run, a QRCD run, a gold file, a model folder)
  * inside the folder it would replace is refused before any work ({@link checkInputsOutside}),
  * and so is a caller whose working folder is that folder or inside it (the swap would leave
- * the shell in a deleted folder),
- * and a report folder holding files the kit did not write is not replaced without `--force`
+ * the shell in a deleted folder), and a report folder holding files the kit did not write is not replaced without `--force`
  * ({@link checkReplaceable}): the marker `.kit-report` is the manifest of every file the report
  * wrote (size and SHA-256), and a file is the report's only while it matches it. With
  * `--force` the report replaces only those: every other file is carried over into the new
@@ -437,6 +436,19 @@ export function discardOnFullDisk(ws: Workspace, e: unknown): KitError | undefin
 }
 
 /**
+ * Sweeps what killed builds of `outDir` left: their folders ({@link sweepStale}), the kit's
+ * temporary folders, a lock no process holds. Every build, an unchanged one (no workspace) too.
+ */
+export async function sweepLeftovers(outDir: string, log: (line: string) => void): Promise<void> {
+  for (const stale of sweepStale(outDir, log)) {
+    log(`removed a partial report left behind: ${stale}`);
+  }
+  const swept = await sweepKitTempDirs();
+  if (swept.length) log(`removed ${swept.length} temporary folder(s) of killed reports`);
+  sweepStaleLock(outDir);
+}
+
+/**
  * Opens a workspace for `outDir`: sweeps stale ones, creates `<outDir>.tmp-<pid>-<random>`
  * with the report marker, and installs the interrupt handlers (stop every process the build
  * started, remove the workspace and `also`, exit with 128 + the signal's number).
@@ -446,13 +458,7 @@ export async function openWorkspace(
   options: { log?: (line: string) => void } = {},
 ): Promise<Workspace> {
   const log = options.log ?? ((s: string) => console.error(s));
-  for (const stale of sweepStale(outDir, log)) {
-    log(`removed a partial report left behind: ${stale}`);
-  }
-  const swept = await sweepKitTempDirs();
-  if (swept.length) log(`removed ${swept.length} temporary folder(s) of killed reports`);
-  // The lock file of a report killed outright (a build holds its own: kept, released later).
-  sweepStaleLock(outDir);
+  await sweepLeftovers(outDir, log);
   const dir = tempPathFor(outDir);
   try {
     await Deno.mkdir(dir, { recursive: true });

@@ -279,7 +279,8 @@ export async function checkPage(
     if (screenshotPath) {
       await time("screenshots", async () => {
         await Deno.mkdir(screenshotPath.replace(/\/[^/]*$/, ""), { recursive: true });
-        await page.screenshot({ path: screenshotPath, fullPage: true });
+        // Animations finished first, so that one page gives one picture (slides.ts).
+        await page.screenshot({ path: screenshotPath, fullPage: true, animations: "disabled" });
       });
     }
     if (pdfPath) await time("pdf", () => printLoadedPage(page, pdfPath));
