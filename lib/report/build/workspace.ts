@@ -9,16 +9,15 @@
  * gone.
  *
  * Nothing given is lost: an input of the report (a run, a QRCD run, a gold file, a model folder)
- * inside the folder it would replace is refused before any work ({@link checkInputsOutside}),
- * and so is a caller whose working folder is that folder or inside it (the swap would leave
- * the shell in a deleted folder), and a report folder holding files the kit did not write is not replaced without `--force`
- * ({@link checkReplaceable}): the marker `.kit-report` is the manifest of every file the report
- * wrote (size and SHA-256), and a file is the report's only while it matches it. With
- * `--force` the report replaces only those: every other file is carried over into the new
+ * inside the folder it would replace is refused before any work ({@link checkInputsOutside}), and
+ * so is a caller whose working folder is that folder or inside it (the swap would leave the shell
+ * in a deleted folder), and a report folder holding files the kit did not write is not replaced
+ * without `--force` ({@link checkReplaceable}): the marker `.kit-report` is the manifest of every
+ * file the report wrote (size and SHA-256), and a file is the report's only while it matches it.
+ * With `--force` the report replaces only those: every other file is carried over into the new
  * report before the swap (foreign.ts), and one sitting where the new report writes is refused
- * before any work. No file the report did not write is ever deleted. A build that fails is
- * kept for inspection as `<out>.failed/` (replacing the previous failed attempt), the previous
- * report untouched.
+ * before any work. No file the report did not write is ever deleted. A build that fails is kept for
+ * inspection as `<out>.failed/` (replacing the last failed one); the previous report is untouched.
  *
  * @module
  */
