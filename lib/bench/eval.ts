@@ -112,7 +112,12 @@ export async function timedOnce(tool: Tool, qrels: string, run: string) {
   for (const m of stderr.matchAll(/peak-rss-kb: (\d+)/g)) peak = Math.max(peak, Number(m[1]));
   const used = /cpu-seconds: ([\d.]+) ([\d.]+)/.exec(stderr);
   if (used) cpu = Number(used[1]) + Number(used[2]);
-  if (!out.success) throw new KitError(`${tool.name} failed: ${stderr.slice(0, 400)}`);
+  if (!out.success) {
+    // The end of a long standard error: where a failing command says why.
+    const said = stderr.trim();
+    const tail = said.length > 1500 ? `...${said.slice(-1500)}` : said;
+    throw new KitError(`${tool.name} failed (exit ${out.code}): ${tail}`);
+  }
   return { seconds, peakKb: peak, cpu, stdout: new TextDecoder().decode(out.stdout) };
 }
 

@@ -11,7 +11,8 @@
  *   a revision without the report's cache builds it all again).
  *
  * The previous revision is extracted with `git archive` (its `deno.json`, `deno.lock`, `lib/`,
- * `notebooks/` and `data/samples/`) and run where it is, as `bench eval` does. The systems run
+ * `notebooks/`, `data/samples/` and the scoring lessons' default model,
+ * `tests/fixtures/tiny-model/`) and run where it is, as `bench eval` does. The systems run
  * on the samples (`--data sample`) so that both revisions read the same data whether or not the
  * real corpora are installed.
  *
@@ -102,6 +103,8 @@ export async function benchReport(options: ReportBenchOptions = {}): Promise<Rep
       "lib",
       "notebooks",
       "data/samples",
+      // The default model of the scoring lessons (`--model` unset) is the bundled fixture.
+      "tests/fixtures/tiny-model",
     ]);
     if (!got.dir) throw new KitError(`previous revision ${rev}: not available (${got.why})`);
     previousDir = got.dir;
