@@ -302,7 +302,8 @@ const KIT_TEMP_PREFIXES = [
   "kit-bench-report-",
 ];
 
-const KIT_TEMP_NAME = /^(kit-(?:runtime|pdf-parts|pdf|png|chromium|rev|bench-report)-)(\d+)-[^/]+$/;
+/** A kit temporary folder's name: its prefix (one of the above), the process id, the rest. */
+const KIT_TEMP_NAME = new RegExp(`^(${KIT_TEMP_PREFIXES.join("|")})(\\d+)-[^/]+$`);
 
 /** The system's temporary folder (as `Deno.makeTempDir` uses it). */
 export function systemTempDir(): string {
