@@ -17,6 +17,10 @@ const examples = docExamples(PROJECT_ROOT, DIRS);
 // many examples), in a temporary folder removed when the isolate ends.
 const dir = await Deno.makeTempDir({ prefix: "kit-doc-examples-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+// The examples' own temporary files (`Deno.makeTempFile()` and the like, which an example shown to
+// a reader does not clean up) go there too, not into the machine's /tmp, run after run.
+Deno.mkdirSync(`${dir}/tmp`);
+Deno.env.set("TMPDIR", `${dir}/tmp`);
 const index: string[] = [];
 examples.forEach((example, i) => {
   const file = `e${String(i).padStart(4, "0")}${example.name.slice(example.name.lastIndexOf("."))}`;
