@@ -97,7 +97,12 @@ export const reportCommand: Command = {
         "among your systems only",
     },
     { name: "lessons", help: "with your systems, the lessons 01-12 too (default: page 00 alone)" },
-    { name: "only", value: "NN", multiple: true, help: "only the notebook numbered NN" },
+    {
+      name: "only",
+      value: "NN",
+      multiple: true,
+      help: "only the notebook numbered NN (1 is 01, never 10-12)",
+    },
     {
       name: "out",
       value: "DIR",

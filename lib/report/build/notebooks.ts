@@ -11,9 +11,28 @@ import { runWays } from "../systems/spec.ts";
 export const SYSTEMS_NOTEBOOK = "00-your-systems.ipynb";
 
 /**
+ * Whether `--only VALUE` picks the notebook `name`: digits name its number (`1` and `01` pick
+ * `01-...`, never `10-...` to `12-...`); anything else is the name's beginning (`03-rank`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { onlyPicks } from "./notebooks.ts";
+ * assert.equal(onlyPicks("01-datasets.ipynb", "1"), true);
+ * assert.equal(onlyPicks("10-robustness.ipynb", "1"), false);
+ * assert.equal(onlyPicks("10-robustness.ipynb", "10"), true);
+ * assert.equal(onlyPicks("03-ranking.ipynb", "03-rank"), true);
+ * ```
+ */
+export function onlyPicks(name: string, value: string): boolean {
+  if (/^\d+$/.test(value)) return /^\d\d-/.test(name) && Number(name.slice(0, 2)) === Number(value);
+  return name.startsWith(value);
+}
+
+/**
  * The notebooks a report builds from a folder of `NN-name.ipynb`, in order: with `systems`,
  * `00-your-systems` alone (the lessons too with `lessons`); without, the lessons. `only`:
- * those whose name starts with one of these (each must match one: an error names it).
+ * those each value picks ({@link onlyPicks}; each must pick one: an error names it).
  */
 export function listNotebooks(
   dir: string,
@@ -31,10 +50,10 @@ export function listNotebooks(
     ? all
     : all.filter((n) => n === SYSTEMS_NOTEBOOK);
   for (const o of only) {
-    if (built.some((n) => n.startsWith(o))) continue;
-    const hint = !all.some((n) => n.startsWith(o))
+    if (built.some((n) => onlyPicks(n, o))) continue;
+    const hint = !all.some((n) => onlyPicks(n, o))
       ? ""
-      : o.startsWith("00")
+      : onlyPicks(SYSTEMS_NOTEBOOK, o)
       ? ` (00 needs systems: ${runWays()})`
       : " (a lesson: with your systems, add --lessons)";
     const known = built.map((n) => n.slice(0, 2)).join(", ");
@@ -43,7 +62,7 @@ export function listNotebooks(
       { file: dir },
     );
   }
-  const names = built.filter((n) => only.length === 0 || only.some((o) => n.startsWith(o)));
+  const names = built.filter((n) => only.length === 0 || only.some((o) => onlyPicks(n, o)));
   if (names.length === 0) {
     throw new KitError("no notebooks (NN-name.ipynb) found", { file: dir });
   }
