@@ -172,9 +172,22 @@ Deno.test("the marker lists what the report wrote; other files stop a replacemen
     await Deno.mkdir(`${dir}/plain/empty`, { recursive: true });
     await Deno.writeTextFile(`${dir}/plain/index.html`, "mine");
     assert.deepEqual(foreignEntries(`${dir}/plain`, { folders: true }), ["empty/", "index.html"]);
-    await assert.rejects(() => checkReplaceable(`${dir}/plain`, false, planned), /no \.kit-report/);
-    await assert.rejects(() => checkReplaceable(`${dir}/plain`, true, planned), /\(index\.html\)/);
-    await checkReplaceable(`${dir}/plain`, true, plannedKinds(["html/a.html"]));
+    // A refusal suggests --force only where --force would build (a tester was sent to a --force
+    // that refused): not here, where the new report writes index.html.
+    await assert.rejects(
+      () => checkReplaceable(`${dir}/plain`, false, planned),
+      (e: Error) => e.message.endsWith("(it has no .kit-report); choose another --out"),
+    );
+    await assert.rejects(
+      () => checkReplaceable(`${dir}/plain`, true, planned),
+      /sit where the new report writes \(index\.html\)/,
+    );
+    const elsewhere = plannedKinds(["html/a.html"]);
+    await assert.rejects(
+      () => checkReplaceable(`${dir}/plain`, false, elsewhere),
+      /no \.kit-report.*pass --force/,
+    );
+    await checkReplaceable(`${dir}/plain`, true, elsewhere);
 
     // A marker that shows nothing (an older kit's plain text or list of names): every file is
     // foreign, and the folder is refused without --force, saying why.

@@ -316,15 +316,31 @@ function kindOnDisk(path: string): PathKind {
   }
 }
 
-/** The refusal for foreign entries sitting where the new report writes. */
-export function collisionError(dir: string, clash: readonly string[]): KitError {
+/**
+ * The refusal for foreign entries sitting where the new report writes; `changed`: those listed
+ * in the marker but changed since the report wrote them (a hand-edited page), named as such.
+ */
+export function collisionError(
+  dir: string,
+  clash: readonly string[],
+  changed: readonly string[] = [],
+): KitError {
   const shown = clash.slice(0, 5).join(", ") + (clash.length > 5 ? ", ..." : "");
   return new KitError(
     `refusing to build: ${clash.length} file(s) the report did not write sit where the new ` +
-      `report writes (${shown}); the report never deletes a file it did not write, so move or ` +
-      "rename them, or choose another --out",
+      `report writes (${shown})${editedNote(changed.filter((f) => clash.includes(f)))}; the ` +
+      "report never deletes a file it did not write, so move or rename them, or choose another " +
+      "--out",
     { file: dir },
   );
+}
+
+/** How a refusal names the files the marker lists but that changed since (none: nothing). */
+export function editedNote(changed: readonly string[]): string {
+  if (changed.length === 0) return "";
+  const shown = changed.slice(0, 3).join(", ") + (changed.length > 3 ? ", ..." : "");
+  return ` (${changed.length} of them listed in ${REPORT_MARKER} but changed since the report ` +
+    `wrote them: ${shown})`;
 }
 
 /** Whether `b` is `a` carried over: the same file (a hard link) or a copy with its size, mode and time. */

@@ -37,6 +37,7 @@ import { isRunning, stopDescendants } from "../check/process_tree.ts";
 import {
   collisionError,
   collisions,
+  editedNote,
   filesBelow,
   foreignFiles,
   manifestOf,
@@ -123,42 +124,41 @@ export async function checkReplaceable(
   const entries = [...Deno.readDirSync(dir)].map((e) => e.name);
   if (entries.length === 0) return;
   const marker = readMarker(dir);
-  if (!force && marker.kind === "none") {
+  const changed: string[] = [];
+  const foreign = foreignFiles(dir, { folders: true, changed });
+  // --force keeps the files the report did not write, but never builds over one: a refusal
+  // offers it only where it would build.
+  const clash = collisions(foreign, kindAt);
+  if (force || (marker.kind === "manifest" && clash.length)) {
+    if (clash.length) throw collisionError(dir, clash, changed);
+    return;
+  }
+  const orForce = (hint: string) => clash.length ? "" : hint;
+  if (marker.kind === "none") {
     throw new KitError(
       "refusing to replace a folder that is not a report made by the kit (it has no " +
-        `${REPORT_MARKER}); choose another --out, or pass --force to write the report into it ` +
-        "(its files are kept)",
+        `${REPORT_MARKER}); choose another --out` +
+        orForce(", or pass --force to write the report into it (its files are kept)"),
       { file: dir },
     );
   }
-  if (!force && marker.kind !== "manifest") {
+  if (marker.kind !== "manifest") {
     // A report deletes only what it can show it wrote; this marker shows nothing.
     throw new KitError(
       `refusing to replace this folder: its ${REPORT_MARKER} ${
         marker.kind === "invalid" ? marker.why : "says a report is being built in it"
       }, so the report cannot show which files it wrote (it deletes only those); remove the ` +
-        "folder yourself if it holds nothing of yours, or choose another --out (--force writes " +
-        "the report into it and keeps every file there)",
+        "folder yourself if it holds nothing of yours, or choose another --out" +
+        orForce(" (--force writes the report into it and keeps every file there)"),
       { file: dir },
     );
   }
-  const changed: string[] = [];
-  const foreign = foreignFiles(dir, { folders: true, changed });
   if (foreign.length === 0) return;
-  if (force) {
-    const clash = collisions(foreign, kindAt);
-    if (clash.length) throw collisionError(dir, clash);
-    return;
-  }
   const shown = foreign.slice(0, 5).join(", ") + (foreign.length > 5 ? ", ..." : "");
-  const edited = changed.length
-    ? ` (${changed.length} of them listed in ${REPORT_MARKER} but changed since the report ` +
-      `wrote them: ${changed.slice(0, 3).join(", ")}${changed.length > 3 ? ", ..." : ""})`
-    : "";
   throw new KitError(
     `refusing to replace this report: it holds ${foreign.length} file(s) the report did not ` +
-      `write (${shown})${edited}; move them out of it or choose another --out (--force ` +
-      "replaces only what the report wrote and keeps them)",
+      `write (${shown})${editedNote(changed)}; move them out of it or choose another --out ` +
+      "(--force replaces only what the report wrote and keeps them)",
     { file: dir },
   );
 }
