@@ -52,15 +52,21 @@ export interface FigureRenderer {
   close(): Promise<void>;
 }
 
-/** Opens a page with plotly.js (from the pinned package file) for {@link addStaticImages}. */
-export async function figureRenderer(session: BrowserSession): Promise<FigureRenderer> {
+/**
+ * Opens a page with plotly.js for {@link addStaticImages}: the pinned package file, or `bundle`
+ * (another build of plotly.js, to compare: tools/plotly_load.ts).
+ */
+export async function figureRenderer(
+  session: BrowserSession,
+  bundle = plotlyJsPath(),
+): Promise<FigureRenderer> {
   const { page, log } = await offlinePage(session);
   await withKitTempDir("kit-png-", async (dir) => {
     const html = `${dir}/render.html`;
     await writeFileAtomic(
       html,
       `<!doctype html><meta charset="utf-8"><body>` +
-        `<script src="file://${plotlyJsPath()}"></script></body>`,
+        `<script src="file://${bundle}"></script></body>`,
     );
     // plotly.js is 4.8 MB of script: on a loaded machine its first parse takes tens of
     // seconds, as long as a page check may wait.
