@@ -30,4 +30,13 @@ Deno.test("--only: a number no notebook has is refused, naming the numbers there
       e instanceof KitError && /--only 0 matches no notebook \(00 needs systems/.test(e.message),
   );
   assert.throws(() => listNotebooks(DIR, ["1", "13"]), /--only 13/);
+  // An empty value (`--only "$N"`, N unset) or a spaced one picks nothing: refused, quoted.
+  assert.throws(() => listNotebooks(DIR, [""]), /--only "" matches no notebook/);
+  assert.throws(() => listNotebooks(DIR, ["1", ""]), /--only "" matches no notebook/);
+  assert.throws(() => listNotebooks(DIR, [" 1"]), /--only " 1" matches no notebook/);
+  assert.throws(() => listNotebooks(DIR, ["datasets"]), /--only datasets matches no notebook/);
+  assert.throws(
+    () => listNotebooks(DIR, [""], { systems: true }),
+    /--only "" matches no notebook/,
+  );
 });

@@ -12,7 +12,8 @@ export const SYSTEMS_NOTEBOOK = "00-your-systems.ipynb";
 
 /**
  * Whether `--only VALUE` picks the notebook `name`: digits name its number (`1` and `01` pick
- * `01-...`, never `10-...` to `12-...`); anything else is the name's beginning (`03-rank`).
+ * `01-...`, never `10-...` to `12-...`); otherwise the name's beginning, its number and hyphen
+ * at least (`03-`, `03-rank`), so that an empty value (`--only "$N"`, N unset) picks nothing.
  *
  * @example
  * ```ts
@@ -22,11 +23,13 @@ export const SYSTEMS_NOTEBOOK = "00-your-systems.ipynb";
  * assert.equal(onlyPicks("10-robustness.ipynb", "1"), false);
  * assert.equal(onlyPicks("10-robustness.ipynb", "10"), true);
  * assert.equal(onlyPicks("03-ranking.ipynb", "03-rank"), true);
+ * assert.equal(onlyPicks("03-ranking.ipynb", ""), false);
+ * assert.equal(onlyPicks("03-ranking.ipynb", "ranking"), false);
  * ```
  */
 export function onlyPicks(name: string, value: string): boolean {
   if (/^\d+$/.test(value)) return /^\d\d-/.test(name) && Number(name.slice(0, 2)) === Number(value);
-  return name.startsWith(value);
+  return /^\d\d-/.test(value) && name.startsWith(value);
 }
 
 /**
@@ -58,7 +61,9 @@ export function listNotebooks(
       : " (a lesson: with your systems, add --lessons)";
     const known = built.map((n) => n.slice(0, 2)).join(", ");
     throw new KitError(
-      `--only ${o} matches no notebook${hint}` + (known ? ` (the notebooks: ${known})` : ""),
+      // A value with spaces (or none) is quoted, so that what was typed shows.
+      `--only ${/^[!-~]+$/.test(o) ? o : JSON.stringify(o)} matches no notebook${hint}` +
+        (known ? ` (the notebooks: ${known})` : ""),
       { file: dir },
     );
   }
