@@ -176,7 +176,11 @@ Deno.test("the marker lists what the report wrote; other files stop a replacemen
     // that refused): not here, where the new report writes index.html.
     await assert.rejects(
       () => checkReplaceable(`${dir}/plain`, false, planned),
-      (e: Error) => e.message.endsWith("(it has no .kit-report); choose another --out"),
+      (e: Error) =>
+        e.message.endsWith(
+          "(it has no .kit-report); choose another --out (not with --force either: 1 file(s) " +
+            "of yours sit where the report writes: index.html)",
+        ),
     );
     await assert.rejects(
       () => checkReplaceable(`${dir}/plain`, true, planned),

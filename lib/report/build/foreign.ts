@@ -335,6 +335,28 @@ export function collisionError(
   );
 }
 
+/**
+ * How a refusal of a folder ends: `hint` (pass `--force`) where `--force` would build, else the
+ * files `--force` would not write over either (`clash`, from {@link collisions}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { forceAdvice } from "./foreign.ts";
+ * assert.equal(forceAdvice([], ", or pass --force"), ", or pass --force");
+ * assert.equal(
+ *   forceAdvice(["index.html"], ", or pass --force"),
+ *   " (not with --force either: 1 file(s) of yours sit where the report writes: index.html)",
+ * );
+ * ```
+ */
+export function forceAdvice(clash: readonly string[], hint: string): string {
+  if (clash.length === 0) return hint;
+  const shown = clash.slice(0, 5).join(", ") + (clash.length > 5 ? ", ..." : "");
+  return ` (not with --force either: ${clash.length} file(s) of yours sit where the report ` +
+    `writes: ${shown})`;
+}
+
 /** How a refusal names the files the marker lists but that changed since (none: nothing). */
 export function editedNote(changed: readonly string[]): string {
   if (changed.length === 0) return "";

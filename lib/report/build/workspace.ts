@@ -39,6 +39,7 @@ import {
   collisions,
   editedNote,
   filesBelow,
+  forceAdvice,
   foreignFiles,
   manifestOf,
   moveUncarried,
@@ -121,8 +122,7 @@ export async function checkReplaceable(
       file: dir,
     });
   }
-  const entries = [...Deno.readDirSync(dir)].map((e) => e.name);
-  if (entries.length === 0) return;
+  if ([...Deno.readDirSync(dir)].length === 0) return;
   const marker = readMarker(dir);
   const changed: string[] = [];
   const foreign = foreignFiles(dir, { folders: true, changed });
@@ -133,7 +133,7 @@ export async function checkReplaceable(
     if (clash.length) throw collisionError(dir, clash, changed);
     return;
   }
-  const orForce = (hint: string) => clash.length ? "" : hint;
+  const orForce = (hint: string) => forceAdvice(clash, hint);
   if (marker.kind === "none") {
     throw new KitError(
       "refusing to replace a folder that is not a report made by the kit (it has no " +
