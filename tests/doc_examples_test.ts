@@ -18,9 +18,19 @@ const examples = docExamples(PROJECT_ROOT, DIRS);
 const dir = await Deno.makeTempDir({ prefix: "kit-doc-examples-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
 // The examples' own temporary files (`Deno.makeTempFile()` and the like, which an example shown to
-// a reader does not clean up) go there too, not into the machine's /tmp, run after run.
+// a reader does not clean up) go there too, not into the machine's /tmp, run after run. Deno's
+// functions are given that folder in this isolate alone: TMPDIR is the process's, which test
+// files run beside this one (`--parallel`: threads of one process) share.
 Deno.mkdirSync(`${dir}/tmp`);
-Deno.env.set("TMPDIR", `${dir}/tmp`);
+for (
+  const name of ["makeTempDir", "makeTempDirSync", "makeTempFile", "makeTempFileSync"] as const
+) {
+  const made = Deno[name] as (o?: Deno.MakeTempOptions) => unknown;
+  Object.defineProperty(Deno, name, {
+    value: (options: Deno.MakeTempOptions = {}) =>
+      made({ ...options, dir: options.dir ?? `${dir}/tmp` }),
+  });
+}
 const index: string[] = [];
 examples.forEach((example, i) => {
   const file = `e${String(i).padStart(4, "0")}${example.name.slice(example.name.lastIndexOf("."))}`;
