@@ -61,6 +61,7 @@ export const NOT_QUICK: Record<string, string> = {
   "tests/import_test.ts": "child processes",
   "tests/io/escape_test.ts": "a browser (playwright), notebooks run in a kernel",
   "tests/io/killed_temps_test.ts": "a browser (playwright), child processes",
+  "tests/io/npm_package_test.ts": "child processes",
   "tests/io/output_test.ts": "child processes",
   "tests/io/whole_file_test.ts": "child processes",
   "tests/metrics/differential_test.ts": "trec_eval, child processes",

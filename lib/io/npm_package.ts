@@ -6,6 +6,7 @@
  * @module
  */
 import { KitError } from "../errors.ts";
+import { KIT_ON_DISK, PROJECT_ROOT } from "../data/root.ts";
 import { readWholeFileSync } from "./whole_file.ts";
 
 const folders = new Map<string, string>();
@@ -29,6 +30,10 @@ export function npmPackageDir(name: string, version: string): string {
   const specifier = `npm:${key}`;
   const out = new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", specifier],
+    // In the kit's folder, under its deno.json and deno.lock: run from the user's folder (where
+    // the kit works), Deno would take a deno.json there or above as the configuration and write
+    // the package into that project's lock file.
+    ...(KIT_ON_DISK ? { cwd: PROJECT_ROOT } : {}),
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },
