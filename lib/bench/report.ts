@@ -118,6 +118,10 @@ export async function benchReport(options: ReportBenchOptions = {}): Promise<Rep
   log(rev ? `previous revision: ${rev} (git archive into a temporary folder)` : "previous: none");
   const only = (options.only ?? []).flatMap((o) => ["--only", o]);
   if (only.length) log(`the lessons' waits build ${options.only!.join(", ")} alone (--only)`);
+  // Each revision's kit works in its own folder: an INIT_CWD inherited from `deno task bench`
+  // would move it to the caller's, where an older kit's `deno info` wrote this checkout's lock
+  // file (its package pins) in the middle of the run.
+  Deno.env.delete("INIT_CWD");
   const times = new Map<string, number[]>();
   const once = async (target: string, revision: { label: string; root: string }, i: number) => {
     const { cmd, args } = kit(revision.root);
