@@ -72,6 +72,7 @@ export const NOT_QUICK: Record<string, string> = {
   "tests/metrics/trec_eval_test.ts": "child processes",
   "tests/metrics/trec_input_test.ts": "trec_eval, child processes",
   "tests/metrics/trec_json_test.ts": "child processes",
+  "tests/plot/bundles_test.ts": "a browser (playwright)",
   "tests/plot/figure_page_test.ts": "a browser (playwright)",
   "tests/plot/kernel_display_test.ts":
     "notebooks run in a kernel, a Python oracle, child processes",

@@ -31,7 +31,7 @@ try {
     const loads: number[] = [], draws: number[] = [];
     for (let r = 0; r < repeats; r++) {
       const t0 = performance.now();
-      const renderer = await figureRenderer(session, bundle);
+      const renderer = await figureRenderer(session, "full", bundle);
       const t1 = performance.now();
       await renderer.png({ data: [{ type: "bar", x: ["a", "b"], y: [1, 2] }], layout: {} });
       draws.push((performance.now() - t1) / 1000);

@@ -19,7 +19,7 @@
  */
 import type { Figure } from "./figures.ts";
 import { KitError } from "../errors.ts";
-import { PLOTLY_VERSION, plotlyJsSource } from "./plotlyjs.ts";
+import { PLOTLY_VERSION, type PlotlyBundle, plotlyJsSource } from "./plotlyjs.ts";
 import { escapeHtml, scriptJson } from "../io/escape.ts";
 
 /** The Plotly MIME type (JupyterLab, VS Code). */
@@ -69,7 +69,9 @@ export function describeFigure(fig: Figure): string {
 /**
  * The script that loads plotly.js and then draws every figure that was waiting for it.
  * Figures queue themselves on `window.__kitPlotly` until the library is there. A second
- * copy on the same page (a cell run again) is skipped, so figures keep one Plotly.
+ * copy on the same page (a cell run again) is skipped, so figures keep one Plotly. `bundle`:
+ * which of plotly's bundles (`display` embeds the full one; the report may put a smaller one in
+ * its place, lib/report/build/static_images.ts).
  *
  * @example
  * ```ts
@@ -79,9 +81,9 @@ export function describeFigure(fig: Figure): string {
  * assert(s.startsWith(`<script type="text/javascript">${LIBRARY_MARK}`) && s.includes("if(!window.Plotly)"));
  * ```
  */
-export function libraryScript(): string {
+export function libraryScript(bundle: PlotlyBundle = "full"): string {
   return `<script type="text/javascript">${LIBRARY_MARK}\n` +
-    `if(!window.Plotly){\n${plotlyJsSource()}\n}\n` +
+    `if(!window.Plotly){\n${plotlyJsSource(bundle)}\n}\n` +
     `;(function(){var q=window.__kitPlotly;window.__kitPlotly={push:function(f){f();}};` +
     `if(Array.isArray(q))for(var i=0;i<q.length;i++)q[i]();})();</script>\n`;
 }

@@ -1,7 +1,8 @@
 /**
  * The report as a reader gets it. Builds the sample report (`deno task report`'s work,
  * into reports/sample), then checks every exported page in headless Chromium: each figure
- * drew an SVG with marks, no script errors, no network requests, plotly.js embedded once,
+ * drew an SVG with marks, no script errors, no network requests, plotly.js embedded once (the
+ * smallest bundle holding the page's figures),
  * Arabic drawn with an Arabic font, screenshots saved; and the PDF's pages carry the figures.
  * (That the checker catches broken pages: page_check_test.ts.)
  *
@@ -9,7 +10,8 @@
  */
 import assert from "node:assert/strict";
 import { PLOTLY_MIME } from "../../lib/plot/mod.ts";
-import { PLOTLY_VERSION } from "../../lib/plot/plotlyjs.ts";
+import { bundleFor, PLOTLY_VERSION } from "../../lib/plot/plotlyjs.ts";
+import { LIBRARY_MARK } from "../../lib/plot/display.ts";
 import { buildReport } from "../../lib/report/build/build.ts";
 import { launchBrowser } from "../../lib/report/check/browser.ts";
 import { checkStaticImages, countTracePixels, pageOk } from "../../lib/report/check/check.ts";
@@ -17,6 +19,13 @@ import type { NotebookJson } from "../../lib/report/build/static_images.ts";
 import { courseFiles, lessonCells } from "../../lib/report/build/course.ts";
 
 const resources = { sanitizeResources: false, sanitizeOps: false };
+
+/** The first line of each of plotly's bundles, naming it and its version. */
+const BUNDLE_HEADERS = {
+  full: `plotly.js v${PLOTLY_VERSION}\n`,
+  cartesian: `plotly.js (cartesian - minified) v${PLOTLY_VERSION}\n`,
+  basic: `plotly.js (basic - minified) v${PLOTLY_VERSION}\n`,
+};
 
 Deno.test({
   name: "report: pages render every figure offline without errors; PDF carries the figures",
@@ -43,8 +52,18 @@ Deno.test({
       assert.deepEqual(e.check.blockedRequests, [], `${e.name}: network requests`);
       assert.deepEqual(e.check.failedRequests, [], `${e.name}: failed loads`);
       const html = await Deno.readTextFile(e.html);
-      const copies = html.split(`plotly.js v${PLOTLY_VERSION}`).length - 1;
-      assert.equal(copies, plotly.length > 0 ? 1 : 0, `${e.name}: plotly.js copies`);
+      assert.equal(html.split(LIBRARY_MARK).length - 1, plotly.length > 0 ? 1 : 0, e.name);
+      // The copy is the smallest of plotly's bundles holding the page's figures (the lessons
+      // draw bars and lines: the basic one), as its own first line says.
+      const types = plotly.flatMap((o) =>
+        (o.data![PLOTLY_MIME] as { data: { type?: string }[] }).data.map((t) => t.type)
+      );
+      const lean = bundleFor(types);
+      for (const [bundle, header] of Object.entries(BUNDLE_HEADERS)) {
+        const copies = html.split(header).length - 1;
+        const want = plotly.length > 0 && bundle === lean ? 1 : 0;
+        assert.equal(copies, want, `${e.name}: copies of plotly.js's ${bundle} bundle`);
+      }
       assert.ok(!/<script[^>]+src="https?:/.test(html), `${e.name}: remote script`);
       const shot = await Deno.readFile(e.check.screenshot!);
       assert.deepEqual([...shot.slice(1, 4)], [0x50, 0x4e, 0x47], `${e.name}: screenshot PNG`);

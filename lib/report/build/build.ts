@@ -75,7 +75,13 @@ import { carryForeign, plannedKinds } from "./foreign.ts";
 import { unitePdfs } from "./pdf.ts";
 import { makeSlides, type SlidesCheck, slidesProblems } from "./slides.ts";
 import type { SlidesResult } from "./slides.ts";
-import { addStaticImages, figureRenderer, type NotebookJson } from "./static_images.ts";
+import {
+  addStaticImages,
+  figureRenderer,
+  leanestLibrary,
+  type NotebookJson,
+} from "./static_images.ts";
+import { bundleFor, type PlotlyBundle } from "../../plot/plotlyjs.ts";
 import type { FigureRenderer } from "./static_images.ts";
 import { plotlyOutputs, writeFigureFiles } from "./static_images.ts";
 import { plannedFiles, withSlides } from "./planned.ts";
@@ -305,10 +311,19 @@ async function buildInto(
   const executes = names.some((file) => !cache.hit(file));
   const starting = time("browser start", () => launchBrowser());
   starting.catch(() => {}); // awaited where needed; a failure is reported there
-  let rendering: Promise<FigureRenderer> | undefined;
-  const renderer = () =>
-    rendering ??= starting.then((s) => time("browser start", () => figureRenderer(s)));
-  if (executes) renderer().catch(() => {}); // awaited in finish(); a failure is reported there
+  // One renderer a bundle of plotly.js: the lessons' and page 00's figures are bars and lines,
+  // which the basic bundle (the one started at once) holds; another starts when a page needs it.
+  const rendering = new Map<PlotlyBundle, Promise<FigureRenderer>>();
+  const renderer = (bundle: PlotlyBundle) => {
+    const known = rendering.get(bundle);
+    if (known) return known;
+    const made = starting.then((s) => time("browser start", () => figureRenderer(s, bundle)));
+    rendering.set(bundle, made);
+    return made;
+  };
+  const closeRenderers = () =>
+    Promise.all([...rendering.values()].map((r) => r.then((p) => p.close(), () => {})));
+  if (executes) renderer("basic").catch(() => {}); // awaited in finish(); failures reported there
   let report: SystemsReport | undefined;
   let reportFile: string | undefined;
   try {
@@ -329,7 +344,7 @@ async function buildInto(
       reportFile = await time("write", () => writeSystemsFiles(done, dir));
     }
   } catch (e) {
-    await rendering?.then((r) => r.close(), () => {});
+    await closeRenderers();
     await starting.then((s) => s.close(), () => {});
     throw e;
   }
@@ -349,12 +364,14 @@ async function buildInto(
     /** Static images, HTML export, browser check and PDF part of one executed notebook. */
     const finish = async (name: string, result: ExecutionResult) => {
       const session = await starting;
-      const painter = await renderer();
       let nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
+      const painter = await renderer(leanestLibrary(nb));
       if (report && `${name}.ipynb` === SYSTEMS_NOTEBOOK) {
         nb = withoutStandaloneOrEmptySections(nb, report.sections);
         const diffs = differenceFigures(report);
-        await time("images", () => writeFigureFiles(dir, diffs, painter));
+        const types = diffs.flatMap((d) => d.figure.data.map((t) => t.type as string | undefined));
+        const drawer = await renderer(bundleFor(types));
+        await time("images", () => writeFigureFiles(dir, diffs, drawer));
       }
       const drawn = await time("images", () => addStaticImages(nb, painter));
       const json = JSON.stringify(nb, null, 1) + "\n";
@@ -459,7 +476,7 @@ async function buildInto(
     }
     await finishing;
     if (failed) throw failed.error;
-    if (rendering) await (await rendering).close();
+    await closeRenderers();
     const session = await starting;
     const index = `${dir}/index.html`;
     const lessons = entries.filter((e) => e.course);

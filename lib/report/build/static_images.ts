@@ -9,8 +9,14 @@
  */
 import { withKitTempDir } from "../../io/temp.ts";
 import type { Figure } from "../../plot/figures.ts";
-import { describeFigure, PLOTLY_MIME, withStaticImage } from "../../plot/display.ts";
-import { plotlyJsPath } from "../../plot/plotlyjs.ts";
+import {
+  describeFigure,
+  LIBRARY_MARK,
+  libraryScript,
+  PLOTLY_MIME,
+  withStaticImage,
+} from "../../plot/display.ts";
+import { bundleFor, type PlotlyBundle, plotlyJsPath } from "../../plot/plotlyjs.ts";
 import type { BrowserSession } from "../check/browser.ts";
 import { offlinePage } from "../check/browser.ts";
 import { KitError } from "../../errors.ts";
@@ -42,6 +48,52 @@ export function plotlyOutputs(
   return found;
 }
 
+/**
+ * Puts the smallest of plotly's bundles that holds every figure of `nb` ({@link bundleFor}) in
+ * place of the full one the kernel embedded (in place; returns that bundle). Every page made
+ * from the notebook (its page, slides, solutions page) then loads about a third of the script
+ * (docs/performance.md, "Where a page load goes: plotly.js"); a figure of any other trace type
+ * keeps the full bundle. A carrier whose library is not the full bundle's script exactly (a
+ * user's own plotly.js, `$KIT_PLOTLY_JS`) is left as it is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LIBRARY_MARK, libraryScript, PLOTLY_MIME } from "../../plot/display.ts";
+ * import { leanestLibrary } from "./static_images.ts";
+ * const figure = (type: string, html: string) => ({
+ *   output_type: "display_data",
+ *   data: { [PLOTLY_MIME]: { data: [{ type }], layout: {} }, "text/html": html },
+ * });
+ * const nb = {
+ *   cells: [{ cell_type: "code", source: "", outputs: [figure("bar", libraryScript() + "<div>")] }],
+ *   metadata: {},
+ *   nbformat: 4,
+ *   nbformat_minor: 5,
+ * };
+ * assert.equal(leanestLibrary(nb), "basic");
+ * const html = String(nb.cells[0].outputs[0].data["text/html"]);
+ * assert.equal(html, libraryScript("basic") + "<div>");
+ * assert.equal(html.split(LIBRARY_MARK).length, 2);
+ * ```
+ */
+export function leanestLibrary(nb: NotebookJson): PlotlyBundle {
+  const figures = plotlyOutputs(nb);
+  const bundle = bundleFor(
+    figures.flatMap((f) => (f.data[PLOTLY_MIME] as { data?: { type?: string }[] }).data ?? [])
+      .map((t) => t.type),
+  );
+  if (bundle === "full") return bundle;
+  const full = libraryScript("full");
+  for (const f of figures) {
+    const raw = f.data["text/html"];
+    const html = Array.isArray(raw) ? raw.join("") : raw;
+    if (typeof html !== "string" || !html.includes(LIBRARY_MARK)) continue;
+    if (html.includes(full)) f.data["text/html"] = html.replace(full, () => libraryScript(bundle));
+  }
+  return bundle;
+}
+
 /** Draws figures to PNG in one browser page that loaded plotly.js once. */
 export interface FigureRenderer {
   /** PNG (base64, no data: prefix) of a figure at its layout size (default 900x380). */
@@ -53,12 +105,13 @@ export interface FigureRenderer {
 }
 
 /**
- * Opens a page with plotly.js for {@link addStaticImages}: the pinned package file, or `bundle`
- * (another build of plotly.js, to compare: tools/plotly_load.ts).
+ * Opens a page with one of the pinned bundles of plotly.js (default: the full one) for
+ * {@link addStaticImages}; `path`: another build's file instead (tools/plotly_load.ts compares).
  */
 export async function figureRenderer(
   session: BrowserSession,
-  bundle = plotlyJsPath(),
+  bundle: PlotlyBundle = "full",
+  path = plotlyJsPath(bundle),
 ): Promise<FigureRenderer> {
   const { page, log } = await offlinePage(session);
   await withKitTempDir("kit-png-", async (dir) => {
@@ -66,10 +119,10 @@ export async function figureRenderer(
     await writeFileAtomic(
       html,
       `<!doctype html><meta charset="utf-8"><body>` +
-        `<script src="file://${bundle}"></script></body>`,
+        `<script src="file://${path}"></script></body>`,
     );
-    // plotly.js is 4.8 MB of script: on a loaded machine its first parse takes tens of
-    // seconds, as long as a page check may wait.
+    // plotly.js is up to 4.8 MB of script: on a loaded machine its first parse takes tens
+    // of seconds, as long as a page check may wait.
     await page.goto(`file://${html}`, { timeout: 120_000 });
     await page.waitForFunction(() => "Plotly" in globalThis, undefined, { timeout: 120_000 });
   });
