@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { PROJECT_ROOT } from "../lib/data/paths.ts";
 import { docExamples, exampleModule } from "./doc_examples.ts";
+import { keepTempFilesIn } from "./temp_files.ts";
 
 const DIRS = ["lib", "tests"];
 const examples = docExamples(PROJECT_ROOT, DIRS);
@@ -18,19 +19,9 @@ const examples = docExamples(PROJECT_ROOT, DIRS);
 const dir = await Deno.makeTempDir({ prefix: "kit-doc-examples-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
 // The examples' own temporary files (`Deno.makeTempFile()` and the like, which an example shown to
-// a reader does not clean up) go there too, not into the machine's /tmp, run after run. Deno's
-// functions are given that folder in this isolate alone: TMPDIR is the process's, which test
-// files run beside this one (`--parallel`: threads of one process) share.
+// a reader does not clean up) go there too, not into the machine's /tmp, run after run.
 Deno.mkdirSync(`${dir}/tmp`);
-for (
-  const name of ["makeTempDir", "makeTempDirSync", "makeTempFile", "makeTempFileSync"] as const
-) {
-  const made = Deno[name] as (o?: Deno.MakeTempOptions) => unknown;
-  Object.defineProperty(Deno, name, {
-    value: (options: Deno.MakeTempOptions = {}) =>
-      made({ ...options, dir: options.dir ?? `${dir}/tmp` }),
-  });
-}
+keepTempFilesIn(`${dir}/tmp`);
 const index: string[] = [];
 examples.forEach((example, i) => {
   const file = `e${String(i).padStart(4, "0")}${example.name.slice(example.name.lastIndexOf("."))}`;

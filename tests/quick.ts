@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { keepTempFilesIn } from "./temp_files.ts";
 
 /** Set to `true` on `globalThis` by importing this module: the file under test is quick. */
 export const QUICK_FILE: unique symbol = Symbol.for("qa-kit.quick-test-file");
@@ -21,19 +22,9 @@ export const QUICK_FILE: unique symbol = Symbol.for("qa-kit.quick-test-file");
 (globalThis as Record<symbol, unknown>)[QUICK_FILE] = true;
 Deno.permissions.revokeSync({ name: "run" });
 
-// The file's temporary files and folders (`Deno.makeTempDir()` and the like, without a `dir`) go
-// into a folder of its isolate's own, removed when the isolate ends, so that a test that does not
-// remove one (or fails before it does) leaves nothing in the machine's temporary folder. Deno's
-// functions are given that folder in this isolate alone: TMPDIR is the process's, which the test
-// files run beside this one (`--parallel`: threads of one process) share.
+// The file's temporary files and folders go into a folder of its isolate's own, removed when the
+// isolate ends, so that a test that does not remove one (or fails before it does) leaves nothing
+// in the machine's temporary folder.
 const scratch = Deno.makeTempDirSync({ prefix: "qa-kit-quick-test-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
-for (
-  const name of ["makeTempDir", "makeTempDirSync", "makeTempFile", "makeTempFileSync"] as const
-) {
-  const made = Deno[name] as (o?: Deno.MakeTempOptions) => unknown;
-  Object.defineProperty(Deno, name, {
-    value: (options: Deno.MakeTempOptions = {}) =>
-      made({ ...options, dir: options.dir ?? scratch }),
-  });
-}
+keepTempFilesIn(scratch);
