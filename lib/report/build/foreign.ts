@@ -325,7 +325,7 @@ export function collisionError(
   clash: readonly string[],
   changed: readonly string[] = [],
 ): KitError {
-  const shown = clash.slice(0, 5).join(", ") + (clash.length > 5 ? ", ..." : "");
+  const shown = shortList(clash);
   return new KitError(
     `refusing to build: ${clash.length} file(s) the report did not write sit where the new ` +
       `report writes (${shown})${editedNote(changed.filter((f) => clash.includes(f)))}; the ` +
@@ -352,15 +352,30 @@ export function collisionError(
  */
 export function forceAdvice(clash: readonly string[], hint: string): string {
   if (clash.length === 0) return hint;
-  const shown = clash.slice(0, 5).join(", ") + (clash.length > 5 ? ", ..." : "");
+  const shown = shortList(clash);
   return ` (not with --force either: ${clash.length} file(s) of yours sit where the report ` +
     `writes: ${shown})`;
+}
+
+/**
+ * The first `n` paths of a refusal, then ", ..." when there are more.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shortList } from "./foreign.ts";
+ * assert.equal(shortList(["a", "b", "c"], 2), "a, b, ...");
+ * assert.equal(shortList(["a"]), "a");
+ * ```
+ */
+export function shortList(paths: readonly string[], n = 5): string {
+  return paths.slice(0, n).join(", ") + (paths.length > n ? ", ..." : "");
 }
 
 /** How a refusal names the files the marker lists but that changed since (none: nothing). */
 export function editedNote(changed: readonly string[]): string {
   if (changed.length === 0) return "";
-  const shown = changed.slice(0, 3).join(", ") + (changed.length > 3 ? ", ..." : "");
+  const shown = shortList(changed, 3);
   return ` (${changed.length} of them listed in ${REPORT_MARKER} but changed since the report ` +
     `wrote them: ${shown})`;
 }

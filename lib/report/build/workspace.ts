@@ -46,6 +46,7 @@ import {
   type PathKind,
   readMarker,
   REPORT_MARKER,
+  shortList,
   uncarried,
   UNFINISHED_MARKER,
 } from "./foreign.ts";
@@ -154,7 +155,7 @@ export async function checkReplaceable(
     );
   }
   if (foreign.length === 0) return;
-  const shown = foreign.slice(0, 5).join(", ") + (foreign.length > 5 ? ", ..." : "");
+  const shown = shortList(foreign);
   throw new KitError(
     `refusing to replace this report: it holds ${foreign.length} file(s) the report did not ` +
       `write (${shown})${editedNote(changed)}; move them out of it or choose another --out ` +
@@ -299,10 +300,9 @@ export function sweepStale(
     // every file in it the report did not write is in the report (carried over).
     const left = uncarried(`${parent}/${e.name}`, outDir);
     if (left.length) {
-      const shown = left.slice(0, 3).join(", ") + (left.length > 3 ? ", ..." : "");
       log(
         `kept ${parent}/${e.name}, an old report a killed build left: it holds files the ` +
-          `report did not write (${shown}); move them out of it, then remove it`,
+          `report did not write (${shortList(left, 3)}); move them out of it, then remove it`,
       );
       continue;
     }
