@@ -6,7 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { KitError } from "../../lib/errors.ts";
-import { executeNotebook } from "../../lib/report/build/execute.ts";
+import {
+  executeNotebook,
+  jupyterPython,
+  paramsEnv,
+  RUNNER,
+} from "../../lib/report/build/execute.ts";
 import { denoNotebook } from "./notebook_fixture.ts";
 
 /** The kit's public API by absolute URL, as a notebook anywhere imports it. */
@@ -69,4 +74,129 @@ Deno.test("a failing cell fails the run with its source and error", async () => 
   assert.match(err.message, /cell 1 failed/);
   assert.match(err.message, /function explode\(\) \{ throw new Error\("boom 17"\); \}/);
   assert.match(err.message, /Error: boom 17/);
+});
+
+/** The process ids whose parent is `pid` (Linux's /proc). */
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) {
+        found.push(Number(e.name));
+      }
+    } catch { /* it ended meanwhile */ }
+  }
+  return found;
+}
+
+/** Whether process `pid` is still running (neither gone nor a zombie). */
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A cell that shows the file `input` (through the kit's awaited `display`: a `console.log`'s
+ * output can be lost under load, docs/notebooks.md "Every output, every time"), failing when the
+ * file is not there.
+ */
+function readsInput(input: string): string {
+  return `import { display, markdown } from "${MOD}";\n` +
+    `await display(markdown(Deno.readTextFileSync(${JSON.stringify(input)})));`;
+}
+
+/** The output a cell of {@link readsInput} showed. */
+function shown(cell: Cell): string | undefined {
+  return text(cell.outputs?.[0]?.data?.["text/markdown"]);
+}
+
+/** The runner with --wait on a notebook whose one cell shows the file `input`. */
+async function waitingRunner(dir: string) {
+  await Deno.writeTextFile(
+    `${dir}/t.ipynb`,
+    denoNotebook([readsInput(`${dir}/input`)]),
+  );
+  const child = new Deno.Command(jupyterPython(), {
+    args: [RUNNER, `${dir}/t.ipynb`, `${dir}/out.ipynb`, "--wait"],
+    env: paramsEnv({ data: "sample" }),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes('{"waiting": true}\n')) {
+    const chunk = await lines.read();
+    if (chunk.done) break;
+    seen += chunk.value;
+  }
+  return { child, lines, seen, stdin: child.stdin.getWriter() };
+}
+
+Deno.test("with --wait the runner starts its kernel, then runs no cell before go", async () => {
+  const dir = await Deno.makeTempDir();
+  const { child, lines, seen, stdin } = await waitingRunner(dir);
+  assert.match(seen, /"waiting": true/);
+  assert.equal(childrenOf(child.pid).filter(alive).length, 1, "the kernel is up, waiting");
+  // The cell would fail without its input: it has not run, and runs once told.
+  await Deno.writeTextFile(`${dir}/input`, "written before go");
+  await stdin.write(new TextEncoder().encode("go\n"));
+  await stdin.close();
+  let rest = "";
+  for (let c = await lines.read(); !c.done; c = await lines.read()) rest += c.value;
+  const status = await child.status;
+  const stderr = await new Response(child.stderr).text();
+  assert.equal(status.code, 0, stderr);
+  const summary = JSON.parse(rest.trim().split("\n").pop()!);
+  assert.ok(summary.waited_seconds >= 0 && summary.cells_seconds > 0, rest);
+  const nb = JSON.parse(await Deno.readTextFile(`${dir}/out.ipynb`)) as { cells: Cell[] };
+  assert.equal(shown(nb.cells[0]), "written before go");
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("with --wait, the end of its input stops the runner and its kernel: no cell, no file", async () => {
+  const dir = await Deno.makeTempDir();
+  const { child, lines, stdin } = await waitingRunner(dir);
+  const kernels = childrenOf(child.pid);
+  assert.equal(kernels.length, 1);
+  await stdin.close();
+  while (!(await lines.read()).done) { /* its output, to the end */ }
+  const status = await child.status;
+  await child.stderr.cancel();
+  assert.equal(status.code, 4);
+  assert.ok(!alive(kernels[0]), "the kernel outlived its runner");
+  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["t.ipynb"]);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("executeNotebook with startWhen: the cells run once it resolves; a rejection stops it", async () => {
+  const dir = await Deno.makeTempDir();
+  const input = `${dir}/input`;
+  await Deno.writeTextFile(
+    `${dir}/t.ipynb`,
+    denoNotebook([readsInput(input)]),
+  );
+  const params = { data: "sample" as const };
+  // Resolved once the input is written: without the wait the cell would fail.
+  const written = Promise.resolve().then(() => Deno.writeTextFile(input, "the systems' numbers"));
+  const result = await executeNotebook(`${dir}/t.ipynb`, `${dir}/out.ipynb`, params, {
+    startWhen: written,
+  });
+  assert.equal(result.cells, 1);
+  const nb = JSON.parse(await Deno.readTextFile(`${dir}/out.ipynb`)) as { cells: Cell[] };
+  assert.equal(shown(nb.cells[0]), "the systems' numbers");
+  await Deno.remove(`${dir}/out.ipynb`);
+  const refused = new KitError("the runs could not be read");
+  const err = await executeNotebook(`${dir}/t.ipynb`, `${dir}/out.ipynb`, params, {
+    startWhen: Promise.reject(refused),
+  }).then(() => undefined, (e) => e);
+  assert.equal(err, refused);
+  assert.ok(!(await Deno.stat(`${dir}/out.ipynb`).catch(() => false)), "a notebook was written");
+  await Deno.remove(dir, { recursive: true });
 });

@@ -36,7 +36,7 @@ import { lockOutput } from "../../io/lock.ts";
 import { PROJECT_ROOT } from "../../data/paths.ts";
 import type { BackendChoice } from "../../scoring/model/session_types.ts";
 import { chooseBackend } from "../../scoring/model/backend.ts";
-import { launchBrowser } from "../check/browser.ts";
+import { type BrowserSession, launchBrowser } from "../check/browser.ts";
 import { checkPage, checkPdf, pageProblems } from "../check/check.ts";
 import type { PageCheck, PdfCheck } from "../check/check.ts";
 import {
@@ -54,7 +54,7 @@ import { evaluateSystems, type SystemsReport } from "../systems/report.ts";
 import { type CourseResult, lessonCells, makeCourseFiles } from "./course.ts";
 import { makeSyllabus } from "./course.ts";
 import { lessonLength } from "./lessons.ts";
-import { summarySystems, userText, writeSystemsFiles } from "../systems/files.ts";
+import { summarySystems, systemsJsonPath, userText, writeSystemsFiles } from "../systems/files.ts";
 import { differenceFigures } from "../systems/sections/significance.ts";
 import type { ResolvedSpec } from "../systems/spec.ts";
 import { reportParts } from "../../tasks/registry.ts";
@@ -73,6 +73,8 @@ import {
 } from "./workspace.ts";
 import { carryForeign, plannedKinds } from "./foreign.ts";
 import { unitePdfs } from "./pdf.ts";
+import { withNbconvert } from "./nbconvert.ts";
+import { pool } from "./pool.ts";
 import { makeSlides, type SlidesCheck, slidesProblems } from "./slides.ts";
 import type { SlidesResult } from "./slides.ts";
 import {
@@ -158,6 +160,24 @@ export interface NotebookEntry {
   minutes?: number;
 }
 
+/**
+ * Notebooks finished at once (images, export, checks, slides, solutions): two, so that the
+ * cores are busy once the last notebook has run, and not more (each is several processes).
+ */
+const FINISHING_AT_ONCE = 2;
+
+/** What the index and the syllabus show of a notebook: known before its checks end. */
+type Listing =
+  & Pick<NotebookEntry, "name" | "title" | "seconds" | "figures" | "headlines" | "minutes">
+  & { slides?: unknown; course?: unknown };
+
+/** The index, checked, and with lessons the syllabus. */
+interface FrontPages {
+  index: string;
+  indexCheck: PageCheck;
+  syllabus?: { html: string; check: PageCheck };
+}
+
 /** What {@link buildReport} made. */
 export interface ReportResult {
   outDir: string;
@@ -239,7 +259,12 @@ async function buildLocked(
   const ws = await openWorkspace(outDir, { log });
   let result: ReportResult;
   try {
-    result = relocate(await buildInto(ws, srcDir, names, options, log, cache), ws.dir, outDir);
+    // One nbconvert process (two at most) exports every page and deck of the build, started
+    // at once when a notebook is to run (a build of reused lessons exports the syllabus alone).
+    const built = await withNbconvert(() => buildInto(ws, srcDir, names, options, log, cache), {
+      warm: names.some((file) => !cache.hit(file)),
+    });
+    result = relocate(built, ws.dir, outDir);
     await writeMarker(ws.dir);
     // The files the report did not write go on in the new report (the old one is only read).
     const carried = await carryForeign(outDir, ws.dir);
@@ -323,33 +348,55 @@ async function buildInto(
   };
   const closeRenderers = () =>
     Promise.all([...rendering.values()].map((r) => r.then((p) => p.close(), () => {})));
-  if (executes) renderer("basic").catch(() => {}); // awaited in finish(); failures reported there
-  let report: SystemsReport | undefined;
-  let reportFile: string | undefined;
-  try {
-    if (options.systems) {
-      // Every number of page 00, computed once and written once; the notebook renders it.
-      await Deno.mkdir(`${dir}/runs`, { recursive: true });
-      const spec = options.systems;
-      report = await time("systems", () =>
-        evaluateSystems(spec, {
-          folder: dir,
-          backend: options.params.backend as BackendChoice | undefined,
-          log,
-        }));
-      if (!report.systems.some((s) => s.kind === "user" && s.model)) {
-        await Deno.remove(`${dir}/runs`);
-      }
-      const done = report;
-      reportFile = await time("write", () => writeSystemsFiles(done, dir));
+  const paramsOf = (file: string) =>
+    file === SYSTEMS_NOTEBOOK && options.systems
+      ? { ...options.params, systemsReport: systemsJsonPath(dir) }
+      : options.params;
+  /** Runs a notebook (its cells once `startWhen` resolves), its spans timed. */
+  const execute = async (file: string, startWhen?: Promise<unknown>) => {
+    const executing = performance.now();
+    const output = `${dir}/notebooks/${file}`;
+    const run = { runtimeDir, startWhen };
+    const result = await executeNotebook(`${srcDir}/${file}`, output, paramsOf(file), run);
+    const end = performance.now();
+    times.add("kernel start", executing, executing + result.startSeconds * 1000);
+    times.add("execute", end - result.cellsSeconds * 1000, end);
+    return result;
+  };
+  // Every number of page 00, computed once and written once; the notebook renders it. Its
+  // kernel starts meanwhile, and its cells run once the numbers are written.
+  const evaluating = options.systems && (async (spec: ResolvedSpec) => {
+    await Deno.mkdir(`${dir}/runs`, { recursive: true });
+    const report = await time("systems", () =>
+      evaluateSystems(spec, {
+        folder: dir,
+        backend: options.params.backend as BackendChoice | undefined,
+        log,
+      }));
+    if (!report.systems.some((s) => s.kind === "user" && s.model)) {
+      await Deno.remove(`${dir}/runs`);
     }
+    await time("write", () => writeSystemsFiles(report, dir));
+    return report;
+  })(options.systems);
+  const early = evaluating && names.includes(SYSTEMS_NOTEBOOK) && !cache.hit(SYSTEMS_NOTEBOOK)
+    ? execute(SYSTEMS_NOTEBOOK, evaluating)
+    : undefined;
+  early?.catch(() => {}); // awaited in its turn below, or before a failure is thrown
+  // The renderer is needed once a notebook has run: started after the systems' numbers, which
+  // page 00's cells wait for, so that it does not slow them on two cores.
+  if (executes) {
+    Promise.resolve(evaluating).catch(() => {}).then(() => renderer("basic")).catch(() => {});
+  }
+  let report: SystemsReport | undefined;
+  try {
+    report = await evaluating;
   } catch (e) {
+    await early?.catch(() => {});
     await closeRenderers();
     await starting.then((s) => s.close(), () => {});
     throw e;
   }
-  const paramsOf = (file: string) =>
-    file === SYSTEMS_NOTEBOOK ? { ...options.params, systemsReport: reportFile } : options.params;
   // Said once the inputs are checked, and only when a model runs on a backend (a refusal stays
   // one line; a lexical model or a report of given runs has no backend to speak of; the
   // systems' models say theirs in evaluateSystems; lesson 03 reused scores nothing).
@@ -360,9 +407,11 @@ async function buildInto(
   const pdfPart = (i: number) =>
     options.pdf === false ? undefined : `${partsDir}/${String(i).padStart(3, "0")}.pdf`;
   try {
+    // The notebooks' entries, listings and PDF parts by their place in `names` (their finishing
+    // overlaps, so they end in any order).
     const entries: NotebookEntry[] = [];
-    /** Static images, HTML export, browser check and PDF part of one executed notebook. */
-    const finish = async (name: string, result: ExecutionResult) => {
+    /** Static images, HTML export, browser check and PDF part of executed notebook `i`. */
+    const finish = async (i: number, name: string, result: ExecutionResult) => {
       const session = await starting;
       let nb = JSON.parse(await Deno.readTextFile(result.output)) as NotebookJson;
       const painter = await renderer(leanestLibrary(nb));
@@ -386,6 +435,20 @@ async function buildInto(
           () => writeFileAtomic(shownFile, JSON.stringify(shown), { force: true }),
         );
       }
+      const slidesToo = withSlides(`${name}.ipynb`, options);
+      const listing = {
+        name,
+        title: notebookTitle(nb, name),
+        seconds: result.seconds,
+        figures: plotlyOutputs(shown).length,
+        headlines: headlinesOf(shown),
+        ...(lesson ? { minutes: lessonLength(nb).minutes } : {}),
+      };
+      list(i, {
+        ...listing,
+        ...(slidesToo ? { slides: true } : {}),
+        ...(lesson ? { course: true } : {}),
+      });
       const html = `${dir}/html/${name}.html`;
       await time("export", () =>
         exportHtml(shownFile, html, {
@@ -402,10 +465,10 @@ async function buildInto(
           html,
           `${dir}/screenshots/${name}.png`,
           60_000,
-          pdfPart(entries.length + 1),
+          pdfPart(i + 1),
           time,
         ),
-        withSlides(`${name}.ipynb`, options)
+        slidesToo
           ? time(
             "slides",
             () => makeSlides(session, shownFile, dir, name, { code: options.slidesCode }),
@@ -421,92 +484,108 @@ async function buildInto(
       await Promise.allSettled(jobs);
       const [check, slides, course] = await Promise.all(jobs);
       if (course) log(`  ${name}: solutions, student edition in ${course.seconds.toFixed(1)} s`);
-      entries.push({
-        name,
-        title: notebookTitle(nb, name),
+      entries[i] = {
+        ...listing,
         ipynb: result.output,
         html,
-        seconds: result.seconds,
         cells: result.cells,
-        figures: plotlyOutputs(shown).length,
-        headlines: headlinesOf(shown),
         bytes: { ipynb: (await Deno.stat(result.output)).size, html: (await Deno.stat(html)).size },
         check,
         ...(slides ? { slides } : {}),
-        ...(course ? { course, minutes: lessonLength(nb).minutes } : {}),
-      });
+        ...(course ? { course } : {}),
+      };
     };
-    // A pipeline: notebook i is exported and checked (Chromium, nbconvert) while notebook i + 1
-    // runs in its kernel, so the two cores work at once. Notebooks still run one at a time:
-    // two kernels started together sometimes got their messages crossed (jupyter_client
-    // "Invalid Signature").
-    let finishing: Promise<void> = Promise.resolve();
+    const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
+    // The index and the syllabus list what the notebooks are (titles, headlines, links), not
+    // how their checks went: both are made and checked once every notebook is listed, while
+    // the last one's page is still being checked.
+    const listed: Listing[] = [];
+    let front: Promise<FrontPages> | undefined;
+    let listings = 0;
+    const list = (i: number, listing: Listing) => {
+      listed[i] = listing;
+      if (++listings < names.length) return;
+      front = starting.then((session) => frontPages(session, listed));
+      front.catch(() => {}); // awaited after the notebooks, or before a failure is thrown
+    };
+    const frontPages = async (session: BrowserSession, listed: Listing[]) => {
+      const lessons = listed.filter((e) => e.course);
+      const syllabus = lessons.length
+        ? time("course", () => makeSyllabus(session, dir, srcDir, lessons))
+        : undefined;
+      syllabus?.catch(() => {}); // awaited below
+      const shownParams: Record<string, string | undefined> = report && !options.lessons
+        ? { systems: reportSubject(report) }
+        : {
+          data: options.params.data,
+          model: options.params.model,
+          backend: options.params.backend,
+        };
+      const indexPage = indexHtml(
+        indexEntries(listed),
+        {
+          params: { ...shownParams },
+          pdf: pdf ? "report.pdf" : undefined,
+          syllabus: syllabus && "syllabus.html",
+          generated: new Date().toISOString(),
+          ...(report ? { systems: indexSystems(report) } : {}),
+        },
+      );
+      const index = `${dir}/index.html`;
+      await time("write", () => writeFileAtomic(index, indexPage, { force: true }));
+      const screenshot = `${dir}/screenshots/index.png`;
+      const checked = checkPage(session, index, screenshot, 60_000, pdfPart(0), time);
+      await Promise.allSettled([checked, syllabus]);
+      if (syllabus) log("wrote syllabus.html");
+      return { index, indexCheck: await checked, syllabus: await syllabus };
+    };
+    // A pipeline: notebooks run one at a time, each in a kernel started while the one before
+    // it ran (its cells wait for that one's end), and two at a time are finished (images,
+    // export, checks, slides, solutions) meanwhile, so that both cores work.
     let failed: { error: unknown } | undefined;
-    for (const file of names) {
-      if (failed) break;
-      const name = file.replace(/\.ipynb$/, "");
-      if (cache.hit(file)) {
-        const part = () => pdfPart(entries.length + 1);
-        const reuse = async () =>
-          void entries.push(await time("reuse", () => cache.reuse(name, dir, part())));
-        finishing = finishing.then(reuse).catch((error) => void (failed ??= { error }));
-        continue;
+    const finishing = pool(FINISHING_AT_ONCE, (error) => void (failed ??= { error }));
+    const prestarted = new Map<string, Promise<ExecutionResult>>();
+    if (early) prestarted.set(SYSTEMS_NOTEBOOK, early);
+    try {
+      for (const [i, file] of names.entries()) {
+        if (failed) break;
+        const name = file.replace(/\.ipynb$/, "");
+        if (cache.hit(file)) {
+          finishing.add(async () => {
+            const entry = await time(
+              "reuse",
+              () => cache.reuse<NotebookEntry>(name, dir, pdfPart(i + 1)),
+            );
+            entries[i] = entry;
+            list(i, entry);
+          });
+          continue;
+        }
+        log(`executing ${file} ...`);
+        const running = prestarted.get(file) ?? execute(file);
+        const next = names.slice(i + 1).find((f) => !cache.hit(f));
+        if (next) {
+          const started = execute(next, running);
+          started.catch(() => {}); // awaited in its turn, or below before a failure is thrown
+          prestarted.set(next, started);
+        }
+        const result = await running;
+        log(`  ${file}: ${result.cells} cells in ${result.seconds.toFixed(1)} s`);
+        finishing.add(() => finish(i, name, result));
       }
-      log(`executing ${file} ...`);
-      let result: ExecutionResult;
-      const executing = performance.now();
-      try {
-        result = await executeNotebook(
-          `${srcDir}/${file}`,
-          `${dir}/notebooks/${file}`,
-          paramsOf(file),
-          { runtimeDir },
-        );
-      } catch (e) {
-        await finishing;
-        throw e;
-      }
-      const ready = executing + result.startSeconds * 1000;
-      times.add("kernel start", executing, ready);
-      times.add("execute", ready, performance.now());
-      log(`  ${file}: ${result.cells} cells in ${result.seconds.toFixed(1)} s`);
-      finishing = finishing.then(() => finish(name, result)).catch((error) => {
-        failed ??= { error };
-      });
+    } catch (e) {
+      failed ??= { error: e };
     }
-    await finishing;
-    if (failed) throw failed.error;
+    // A notebook told not to start ends before the error is thrown, as every one finishing.
+    await Promise.allSettled(prestarted.values());
+    await finishing.done();
+    if (failed) {
+      await front?.catch(() => {});
+      throw failed.error;
+    }
     await closeRenderers();
     const session = await starting;
-    const index = `${dir}/index.html`;
-    const lessons = entries.filter((e) => e.course);
-    const syllabus = lessons.length
-      ? await time("course", () => makeSyllabus(session, dir, srcDir, lessons))
-      : undefined;
-    if (syllabus) log("wrote syllabus.html");
-    const pdf = options.pdf === false ? undefined : `${dir}/report.pdf`;
-    const shownParams: Record<string, string | undefined> = report && !options.lessons
-      ? { systems: reportSubject(report) }
-      : { data: options.params.data, model: options.params.model, backend: options.params.backend };
-    const indexPage = indexHtml(
-      indexEntries(entries),
-      {
-        params: { ...shownParams },
-        pdf: pdf ? "report.pdf" : undefined,
-        syllabus: syllabus && "syllabus.html",
-        generated: new Date().toISOString(),
-        ...(report ? { systems: indexSystems(report) } : {}),
-      },
-    );
-    await time("write", () => writeFileAtomic(index, indexPage, { force: true }));
-    const indexCheck = await checkPage(
-      session,
-      index,
-      `${dir}/screenshots/index.png`,
-      60_000,
-      pdfPart(0),
-      time,
-    );
+    const { index, indexCheck, syllabus } = await (front ?? frontPages(session, listed));
 
     let pdfCheck: ReportResult["pdfCheck"];
     if (pdf) {

@@ -194,7 +194,9 @@ export async function openCache(
 ): Promise<ReportCache> {
   const started = performance.now();
   // Without a key (the kit's sources or the corpus folder cannot be listed), nothing is cached.
-  const base = await baseKey(options).catch(() => undefined);
+  // Page 00 alone has none to compute (about 0.6 s: lib/ hashed, Chromium and Python asked).
+  const lessons = names.some((file) => file !== SYSTEMS_NOTEBOOK);
+  const base = lessons ? await baseKey(options).catch(() => undefined) : undefined;
   const keys = new Map<string, string>();
   for (const file of names) {
     if (file === SYSTEMS_NOTEBOOK || base === undefined) continue;

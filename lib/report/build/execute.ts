@@ -76,6 +76,13 @@ export interface ExecuteOptions {
    * has none; default: a new temporary folder.
    */
   runtimeDir?: string;
+  /**
+   * The cells run once this resolves: the runner and its kernel start at once and wait for it
+   * (the report starts page 00's kernel while it evaluates the systems the page reads). When
+   * it rejects, the runner stops before the first cell, nothing is written, and the call
+   * rejects with its reason.
+   */
+  startWhen?: Promise<unknown>;
 }
 
 /** The result of executing one notebook. */
@@ -87,10 +94,12 @@ export interface ExecutionResult {
   /** Wall time, seconds. */
   seconds: number;
   /**
-   * Seconds before the first cell could run (Python's, the runner's and the kernel's start):
-   * the rest of the call is the cells' (the build's timings, `timings.ts`).
+   * Seconds before the first cell could run (Python's, the runner's and the kernel's start),
+   * the wait for `startWhen` left out: the build's timings (`timings.ts`).
    */
   startSeconds: number;
+  /** Seconds from the first cell's start to the last cell's end. */
+  cellsSeconds: number;
   /** Code cells run. */
   cells: number;
 }
@@ -165,6 +174,7 @@ async function executeIn(
       output,
       "--timeout",
       String(options.cellTimeoutS ?? 900),
+      ...(options.startWhen ? ["--wait"] : []),
     ],
     env,
     stdout: "piped",
@@ -174,15 +184,27 @@ async function executeIn(
     // nbclient would shut the kernel down and the runner would run the notebook again.
     // (`output()` ignores `detached` in Deno 2.9; `spawn()` honours it.)
     detached: true,
-    stdin: "null",
+    stdin: options.startWhen ? "piped" : "null",
   });
   const started = performance.now();
-  let out: Deno.CommandOutput;
+  let child: Deno.ChildProcess;
   try {
-    out = await cmd.spawn().output();
+    child = cmd.spawn();
   } catch (e) {
     throw new KitError(`cannot start ${jupyterPython()}: ${(e as Error).message}`);
   }
+  // `go` when startWhen resolves; its input closed either way (the end of it, unanswered, stops
+  // the runner before the first cell).
+  let refused: { reason: unknown } | undefined;
+  const gate = options.startWhen?.then(() => true, (reason) => (refused = { reason }, false))
+    .then(async (go) => {
+      const stdin = child.stdin.getWriter();
+      if (go) await stdin.write(new TextEncoder().encode("go\n")).catch(() => {});
+      await stdin.close().catch(() => {});
+    });
+  const out = await child.output();
+  await gate;
+  if (refused) throw refused.reason;
   const stderr = new TextDecoder().decode(out.stderr)
     .split("\n")
     .filter((l) => !l.includes('"deno jupyter" is unstable'))
@@ -194,13 +216,21 @@ async function executeIn(
     throw new KitError(stderr || `notebook execution failed (exit ${out.code})`, { file: input });
   }
   const last = new TextDecoder().decode(out.stdout).trim().split("\n").pop() ?? "";
-  const summary = JSON.parse(last) as { seconds: number; cells: number; cells_seconds: number };
+  const summary = JSON.parse(last) as {
+    seconds: number;
+    cells: number;
+    cells_seconds: number;
+    waited_seconds: number;
+  };
+  // The wait for startWhen is neither the kernel's start nor the cells' (the runner leaves it
+  // out of its seconds too).
   const wall = (performance.now() - started) / 1000;
   return {
     input,
     output,
     seconds: summary.seconds,
-    startSeconds: Math.max(0, wall - summary.cells_seconds),
+    startSeconds: Math.max(0, wall - summary.cells_seconds - summary.waited_seconds),
+    cellsSeconds: summary.cells_seconds,
     cells: summary.cells,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Exporting an executed notebook to one self-contained, offline HTML page with nbconvert
- * and the kit's template (`templates/kit`: JupyterLab's look without RequireJS and MathJax
+ * (served: nbconvert.ts) and the kit's template (`templates/kit`: JupyterLab's look without RequireJS and MathJax
  * links, plus print CSS), then KaTeX for the formulas (`maths.ts`, inline). plotly.js is
  * already inline in the first figure's output, so the page carries it exactly once and needs
  * no network.
@@ -9,7 +9,7 @@
  */
 import { KitError } from "../../errors.ts";
 import { isDiskFull } from "../../io/atomic.ts";
-import { jupyterPython } from "./execute.ts";
+import { nbconvert } from "./nbconvert.ts";
 import { addMaths } from "./maths.ts";
 
 /** The folder holding the kit's nbconvert templates. */
@@ -32,29 +32,21 @@ export async function exportHtml(
   const slash = html.lastIndexOf("/");
   const dir = slash < 0 ? "." : html.slice(0, slash);
   const name = html.slice(slash + 1).replace(/\.html$/, "");
-  const out = await new Deno.Command(jupyterPython(), {
-    args: [
-      "-Xfrozen_modules=off",
-      "-m",
-      "nbconvert",
-      "--to",
-      "html",
-      "--template",
-      "kit",
-      `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`,
-      ...(options.hideCode ? ["--TemplateExporter.exclude_input=True"] : []),
-      "--output-dir",
-      dir,
-      "--output",
-      name,
-      ipynb,
-    ],
-    env: { PYDEVD_DISABLE_FILE_VALIDATION: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) {
-    const stderr = new TextDecoder().decode(out.stderr).trim();
+  const out = await nbconvert([
+    "--to",
+    "html",
+    "--template",
+    "kit",
+    `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`,
+    ...(options.hideCode ? ["--TemplateExporter.exclude_input=True"] : []),
+    "--output-dir",
+    dir,
+    "--output",
+    name,
+    ipynb,
+  ]);
+  if (!out.ok) {
+    const stderr = out.stderr.trim();
     if (isDiskFull(stderr)) {
       // nbconvert writes the page in place: what it wrote is half a page.
       await Deno.remove(html).catch(() => {});

@@ -20,15 +20,21 @@ leave a notebook running into a deleted folder), and on SIGTERM it stops its ker
 the kernel's connection file; the kernel is started with SIGKILL as its parent-death signal, so
 it ends with the runner however the runner ends.
 
+With --wait the runner starts its kernel, prints {"waiting": true} on stdout and waits for a
+line `go` on stdin before the first cell (the report starts page 00's kernel while it evaluates the systems the page reads);
+the end of stdin instead stops it, exit status 4, no cell run, nothing written.
+
 Exit status: 0 when every cell ran; 1 when a cell failed (the cell's number, source
 and error are printed on stderr and the partly executed notebook is still written);
 2 for usage errors; 3 when the executed notebook cannot be written (a full disk: one line on
-stderr, no partial file left). On success one JSON line is printed on stdout with timings
-(`seconds` in all, `cells_seconds` from the kernel's being ready to the last cell's end).
+stderr, no partial file left); 4 when told not to run (--wait). On success one JSON line is
+printed on stdout with timings (`seconds` in all and `cells_seconds` from the first cell's start to
+the last cell's end, both without the wait for `go`, and `waited_seconds`, that wait).
 """
 
 import argparse
 import asyncio
+import atexit
 import copy
 import ctypes
 import json
@@ -88,14 +94,33 @@ def stop_on_sigterm(client_ref: list) -> None:
     signal.signal(signal.SIGTERM, handler)
 
 
-def time_kernel_start(client) -> list:
-    """A list that receives the moment (time.monotonic) `client`'s kernel is ready for the first
-    cell: the build's timings tell the kernel's start from the cells' execution."""
+class NotStarted(Exception):
+    """The runner was told not to run the cells (its input ended without `go`)."""
+
+
+def time_kernel_start(client, gate: dict) -> list:
+    """A list that receives the moment (time.monotonic) the first cell may run: the build's timings
+    tell the kernel's start from the cells' execution. With `gate["wait"]`, the cells wait for a
+    line `go` on stdin once the kernel is ready (only once: a second attempt does not wait again;
+    `gate["waited"]` gets the seconds waited); any other line, or the end of the input, stops the
+    kernel and raises NotStarted."""
     ready: list = []
     start_client = client.async_start_new_kernel_client
 
     async def timed():
         result = await start_client()
+        kernel_ready = time.monotonic()
+        if gate.get("wait"):
+            print(json.dumps({"waiting": True}), flush=True)
+            line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+            if line.strip() != "go":
+                # Killed now, not at exit by nbclient's graceful shutdown.
+                client.shutdown_kernel = "immediate"
+                await client._async_cleanup_kernel()
+                atexit.unregister(client._cleanup_kernel)
+                raise NotStarted()
+            gate["wait"] = False
+            gate["waited"] = time.monotonic() - kernel_ready
         ready[:] = [time.monotonic()]
         return result
 
@@ -133,6 +158,8 @@ def main(argv) -> int:
     parser.add_argument("output")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per cell")
     parser.add_argument("--kernel", default=None, help="kernel name (default: the notebook's)")
+    parser.add_argument("--wait", action="store_true",
+                        help="start the kernel, then run the cells once stdin says go")
     args = parser.parse_args(argv)
 
     os.environ["NO_COLOR"] = "1"
@@ -146,6 +173,7 @@ def main(argv) -> int:
     kernel = args.kernel or source.metadata.get("kernelspec", {}).get("name", "deno")
     started = time.monotonic()
     status = 0
+    gate = {"wait": args.wait}
     # A failing cell is the notebook's fault and is reported at once. A failure of the kernel
     # connection itself (a dead kernel; a garbled message, "Invalid Signature", which Deno
     # 2.9.6 sends when a large output is still being written as its cell ends, see
@@ -160,13 +188,15 @@ def main(argv) -> int:
             record_timing=True,
         )
         clients[:] = [client]
-        ready = time_kernel_start(client)
+        ready = time_kernel_start(client, gate)
         try:
             # Keyword arguments reach the kernel's Popen (jupyter_client's launch_kernel).
             client.execute(preexec_fn=kernel_dies_with_runner)
         except CellExecutionError as e:
             print(f"{args.input}: " + describe_failure(nb, e), file=sys.stderr)
             status = 1
+        except NotStarted:
+            return 4
         except NoSuchKernel:
             print(f"{args.input}: the Jupyter kernel '{kernel}' is not installed: "
                   "run ./kit setup (or `deno jupyter --install`)", file=sys.stderr)
@@ -178,8 +208,11 @@ def main(argv) -> int:
                   file=sys.stderr)
             continue
         break
-    elapsed = time.monotonic() - started
-    cells_seconds = elapsed - (ready[0] - started if ready else 0)
+    # The wait for `go` is neither the kernel's start nor the cells'.
+    ended = time.monotonic()
+    waited = gate.get("waited", 0)
+    elapsed = ended - started - waited
+    cells_seconds = ended - ready[0] if ready else elapsed
     nb.metadata.setdefault("kit", {})["execution_seconds"] = round(elapsed, 2)
     # A temporary name of the kit's form (<path>.tmp-<pid>-<random>), so that a later run sweeps
     # it when this process is killed outright; removed when the write fails (a full disk).
@@ -201,6 +234,7 @@ def main(argv) -> int:
             "notebook": args.input,
             "seconds": round(elapsed, 2),
             "cells_seconds": round(cells_seconds, 2),
+            "waited_seconds": round(waited, 2),
             "cells": sum(1 for c in nb.cells if c.cell_type == "code"),
         }))
     return status

@@ -18,7 +18,7 @@ import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession } from "../check/browser.ts";
 import { offlinePage, pageLogSnapshot } from "../check/browser.ts";
 import { openAndDraw, type PageCheck, pageProblems } from "../check/check.ts";
-import { jupyterPython } from "./execute.ts";
+import { nbconvert } from "./nbconvert.ts";
 import { TEMPLATES_DIR } from "./export.ts";
 import { type TexProblem, UNRENDERED_TEX, withMaths } from "./maths.ts";
 import type { NotebookJson } from "./static_images.ts";
@@ -89,29 +89,21 @@ export async function exportSlides(
   const copy = `${dir}/${stem}.ipynb`, exported = `${dir}/${stem}.slides.html`;
   try {
     await writeFileAtomic(copy, JSON.stringify(laidOut), { force: true });
-    const out = await new Deno.Command(jupyterPython(), {
-      args: [
-        "-Xfrozen_modules=off",
-        "-m",
-        "nbconvert",
-        "--to",
-        "slides",
-        "--template",
-        "kit_slides",
-        `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`,
-        "--output-dir",
-        dir,
-        "--output",
-        stem,
-        copy,
-      ],
-      env: { PYDEVD_DISABLE_FILE_VALIDATION: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!out.success) {
+    const out = await nbconvert([
+      "--to",
+      "slides",
+      "--template",
+      "kit_slides",
+      `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`,
+      "--output-dir",
+      dir,
+      "--output",
+      stem,
+      copy,
+    ]);
+    if (!out.ok) {
       throw new KitError(
-        `nbconvert --to slides failed: ${new TextDecoder().decode(out.stderr).trim()}`,
+        `nbconvert --to slides failed: ${out.stderr.trim()}`,
         { file: ipynb },
       );
     }

@@ -60,6 +60,21 @@ export async function writeSystemsFiles(r: SystemsReport, dir: string): Promise<
   for (const [file, text] of Object.entries(systemsFiles(r))) {
     await writeFileAtomic(`${dir}/${file}`, text, { force: true });
   }
+  return systemsJsonPath(dir);
+}
+
+/**
+ * Where {@link writeSystemsFiles} writes `systems.json` in the report folder `dir`: known
+ * before it is written, so that page 00's kernel starts while the systems are evaluated.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { systemsJsonPath } from "./files.ts";
+ * assert.equal(systemsJsonPath("/tmp/report"), "/tmp/report/systems.json");
+ * ```
+ */
+export function systemsJsonPath(dir: string): string {
   return `${dir}/systems.json`;
 }
 

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""nbconvert's command line, served: one process converts many notebooks.
+
+Usage: /usr/bin/python3 nbconvert_server.py
+
+Reads one request a line on stdin, a JSON object {"args": [...], "cwd": "..."} where args is what
+follows `python3 -m nbconvert` on a command line, and answers each with one JSON line on stdout,
+{"ok": true|false, "stderr": "..."}: what that command would have printed on stderr, and whether it
+succeeded. Each request is a new NbConvertApp, initialized from its arguments and the Jupyter
+config files as `python3 -m nbconvert` initializes it, so a page is the one the command line
+writes (tests/report/nbconvert_server_test.ts compares them byte for byte); only the imports,
+about 0.7 s of the command's 1.2 s, are paid once (nbconvert.ts).
+
+The server ends at the end of its input, and with its parent: it asks Linux for SIGTERM when the
+process that started it dies (a killed `./kit report` must not leave it behind).
+"""
+
+import contextlib
+import ctypes
+import io
+import json
+import os
+import signal
+import sys
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent() -> None:
+    """SIGTERM when the parent dies (Linux); nothing where unsupported."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def convert(args: list, cwd: str) -> dict:
+    """Runs nbconvert's command line `args` in `cwd`: whether it succeeded, and its stderr."""
+    from nbconvert.nbconvertapp import NbConvertApp
+
+    captured = io.StringIO()
+    path = list(sys.path)
+    ok = True
+    # stdout carries the answers: whatever nbconvert prints goes with its stderr instead. Its
+    # log handler is made on each app's start from sys.stderr (traitlets' logging config).
+    with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
+        try:
+            os.chdir(cwd)
+            app = NbConvertApp()
+            app.initialize(args)
+            app.start()
+        except SystemExit as e:  # a usage error or a failed conversion: the command's exit
+            ok = e.code in (0, None)
+        except Exception as e:  # noqa: BLE001 - the command line would print it and exit 1
+            import traceback
+            traceback.print_exc()
+            ok = False
+        finally:
+            sys.path[:] = path
+    return {"ok": ok, "stderr": captured.getvalue()}
+
+
+def main() -> int:
+    parent = os.getppid()
+    die_with_parent()
+    if os.getppid() != parent:
+        return 143  # the parent died before the request took effect
+    # The imports once, before the first request.
+    import nbconvert.nbconvertapp  # noqa: F401
+    import nbconvert.exporters  # noqa: F401
+    answers = sys.stdout
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        answer = convert(request["args"], request.get("cwd") or os.getcwd())
+        answers.write(json.dumps(answer) + "\n")
+        answers.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+/**
+ * nbconvert, served (lib/report/build/nbconvert.ts): the pages and decks it writes are the
+ * command line's byte for byte, its failures are the command line's, requests beyond its two
+ * processes wait their turn, a killed process is reported and replaced, and none outlives the
+ * last `withNbconvert`.
+ */
+import assert from "node:assert/strict";
+import { KitError } from "../../lib/errors.ts";
+import { jupyterPython } from "../../lib/report/build/execute.ts";
+import { TEMPLATES_DIR } from "../../lib/report/build/export.ts";
+import {
+  MAX_SERVERS,
+  NBCONVERT_SERVER,
+  nbconvert,
+  withNbconvert,
+} from "../../lib/report/build/nbconvert.ts";
+import { PROJECT_ROOT } from "../../lib/data/paths.ts";
+
+const TEMPLATES = `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`;
+
+/** Three exports the report makes of a notebook: its page, the page without code, its deck. */
+function exportsOf(ipynb: string, dir: string, name: string): string[][] {
+  return [
+    ["--to", "html", "--template", "kit", TEMPLATES, "--output-dir", dir, "--output", name, ipynb],
+    [
+      "--to",
+      "html",
+      "--template",
+      "kit",
+      TEMPLATES,
+      "--TemplateExporter.exclude_input=True",
+      "--output-dir",
+      dir,
+      "--output",
+      `${name}-nocode`,
+      ipynb,
+    ],
+    [
+      "--to",
+      "slides",
+      "--template",
+      "kit_slides",
+      TEMPLATES,
+      "--output-dir",
+      dir,
+      "--output",
+      `${name}-deck`,
+      ipynb,
+    ],
+  ];
+}
+
+/** The same command line, run as `python3 -m nbconvert`. */
+async function commandLine(args: string[]): Promise<{ ok: boolean; stderr: string }> {
+  const out = await new Deno.Command(jupyterPython(), {
+    args: ["-Xfrozen_modules=off", "-m", "nbconvert", ...args],
+    env: { PYDEVD_DISABLE_FILE_VALIDATION: "1" },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  return { ok: out.success, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+/** The nbconvert servers running as children of this process. */
+function servers(): number[] {
+  const found: number[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const cmdline = Deno.readTextFileSync(`/proc/${e.name}/cmdline`);
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
+      if (cmdline.includes(NBCONVERT_SERVER) && ppid === Deno.pid && state !== "Z") {
+        found.push(Number(e.name));
+      }
+    } catch { /* it ended meanwhile */ }
+  }
+  return found;
+}
+
+/**
+ * Lessons with figures, formulas, tables and Arabic (the command line takes 1.2 s an export, so
+ * not all twelve: the report's own tests export every one through the server).
+ */
+const LESSONS = ["03-scoring", "04-metrics", "06-qrcd", "12-qqa23"];
+
+Deno.test("nbconvert served: pages, code-less pages and decks are the command line's, byte for byte", async () => {
+  const dir = await Deno.makeTempDir();
+  const lessons = LESSONS.map((name) => `${name}.ipynb`);
+  for (const file of lessons) assert.ok(Deno.statSync(`${PROJECT_ROOT}/notebooks/${file}`).isFile);
+  const jobs = lessons.flatMap((file) => {
+    const name = file.replace(/\.ipynb$/, "");
+    return exportsOf(`${PROJECT_ROOT}/notebooks/${file}`, `${dir}/x`, name).map((args) => ({
+      served: args,
+      cli: args.map((a) => a === `${dir}/x` ? `${dir}/cli` : a),
+    }));
+  });
+  // Every request at once: more than its processes, so that requests wait their turn.
+  const served = await withNbconvert(() => Promise.all(jobs.map((j) => nbconvert(j.served))));
+  for (const [i, r] of served.entries()) assert.ok(r.ok, `${jobs[i].served.at(-1)}: ${r.stderr}`);
+  for (const j of jobs) assert.ok((await commandLine(j.cli)).ok);
+  const files = [...Deno.readDirSync(`${dir}/cli`)].map((e) => e.name).sort();
+  assert.equal(files.length, jobs.length);
+  assert.deepEqual([...Deno.readDirSync(`${dir}/x`)].map((e) => e.name).sort(), files);
+  for (const f of files) {
+    const [a, b] = [
+      await Deno.readFile(`${dir}/x/${f}`),
+      await Deno.readFile(`${dir}/cli/${f}`),
+    ];
+    assert.ok(a.length > 1000 && a.length === b.length && a.every((x, k) => x === b[k]), f);
+  }
+  assert.deepEqual(servers(), [], "a server outlived withNbconvert");
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("nbconvert served: a failure is the command line's (not ok, its stderr), and the next request converts", async () => {
+  const dir = await Deno.makeTempDir();
+  const missing = `${dir}/missing.ipynb`;
+  await withNbconvert(async () => {
+    const args = ["--to", "html", "--output-dir", dir, missing];
+    const [served, cli] = [await nbconvert(args), await commandLine(args)];
+    assert.equal(served.ok, cli.ok);
+    assert.equal(served.ok, false);
+    assert.match(served.stderr, /missing\.ipynb/);
+    const bad = `${dir}/bad.ipynb`;
+    await Deno.writeTextFile(bad, "{ not json");
+    const broken = await nbconvert(["--to", "html", "--output-dir", dir, bad]);
+    assert.equal(broken.ok, false);
+    assert.match(broken.stderr, /NotJSONError|JSON/);
+    const version = await nbconvert(["--version"]);
+    assert.ok(version.ok);
+    assert.match(version.stderr, /^\d+\.\d+/);
+  });
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("nbconvert served: at most two processes; a killed one is reported, and another takes its place", async () => {
+  await withNbconvert(async () => {
+    await Promise.all(Array.from({ length: 4 }, () => nbconvert(["--version"])));
+    const running = servers();
+    assert.ok(running.length >= 1 && running.length <= MAX_SERVERS, `${running.length} servers`);
+    for (const pid of running) Deno.kill(pid, "SIGKILL");
+    const errors = await Promise.all(
+      running.map(() => nbconvert(["--version"]).then(() => undefined, (e) => e)),
+    );
+    for (const e of errors) {
+      assert.ok(e instanceof KitError, String(e));
+      assert.match(e.message, /nbconvert's process ended \(killed by SIGKILL\)/);
+    }
+    assert.ok((await nbconvert(["--version"])).ok);
+  });
+  assert.deepEqual(servers(), []);
+});
