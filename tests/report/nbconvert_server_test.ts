@@ -10,8 +10,8 @@ import { jupyterPython } from "../../lib/report/build/execute.ts";
 import { TEMPLATES_DIR } from "../../lib/report/build/export.ts";
 import {
   MAX_SERVERS,
-  NBCONVERT_SERVER,
   nbconvert,
+  NBCONVERT_SERVER,
   withNbconvert,
 } from "../../lib/report/build/nbconvert.ts";
 import { PROJECT_ROOT } from "../../lib/data/paths.ts";
