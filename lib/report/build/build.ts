@@ -565,7 +565,8 @@ async function buildInto(
         const running = prestarted.get(file) ?? execute(file);
         const next = names.slice(i + 1).find((f) => !cache.hit(f));
         if (next) {
-          const started = execute(next, running);
+          // Its cells wait for this notebook, and do not run once a finishing has failed.
+          const started = execute(next, running.then(() => failed && Promise.reject(failed.error)));
           started.catch(() => {}); // awaited in its turn, or below before a failure is thrown
           prestarted.set(next, started);
         }

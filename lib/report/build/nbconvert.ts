@@ -72,6 +72,15 @@ async function stopServer(server: Server): Promise<void> {
   await server.stderr;
 }
 
+/** The current folder; none when it was deleted (the server then stays in its own). */
+function currentFolder(): string | undefined {
+  try {
+    return Deno.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Splits a text stream into its lines (an answer is one line of JSON). */
 function lines(): TransformStream<string, string> {
   let rest = "";
@@ -146,7 +155,7 @@ export function nbconvert(args: readonly string[]): Promise<NbconvertResult> {
     const server = await take();
     let answer: NbconvertResult;
     try {
-      const request = JSON.stringify({ args, cwd: Deno.cwd() }) + "\n";
+      const request = JSON.stringify({ args, cwd: currentFolder() }) + "\n";
       await server.writer.write(new TextEncoder().encode(request));
       const line = await server.answers.read();
       if (line.done) throw new Error("no answer");

@@ -34,8 +34,9 @@ def die_with_parent() -> None:
         pass
 
 
-def convert(args: list, cwd: str) -> dict:
-    """Runs nbconvert's command line `args` in `cwd`: whether it succeeded, and its stderr."""
+def convert(args: list, cwd) -> dict:
+    """Runs nbconvert's command line `args` in `cwd` (None: where the server is): whether it
+    succeeded, and its stderr."""
     from nbconvert.nbconvertapp import NbConvertApp
 
     captured = io.StringIO()
@@ -45,7 +46,8 @@ def convert(args: list, cwd: str) -> dict:
     # log handler is made on each app's start from sys.stderr (traitlets' logging config).
     with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
         try:
-            os.chdir(cwd)
+            if cwd:
+                os.chdir(cwd)
             app = NbConvertApp()
             app.initialize(args)
             app.start()
@@ -73,7 +75,7 @@ def main() -> int:
         if not line.strip():
             continue
         request = json.loads(line)
-        answer = convert(request["args"], request.get("cwd") or os.getcwd())
+        answer = convert(request["args"], request.get("cwd"))
         answers.write(json.dumps(answer) + "\n")
         answers.flush()
     return 0
