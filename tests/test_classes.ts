@@ -103,6 +103,7 @@ export const NOT_QUICK: Record<string, string> = {
   "tests/report/nbconvert_test.ts": "a browser (playwright), notebooks run in a kernel",
   "tests/report/nbconvert_server_test.ts": "nbconvert (Python) against its command line",
   "tests/report/notebook_server_test.ts": "child processes",
+  "tests/report/odd_folder_test.ts": "a browser (playwright), notebooks run in a kernel",
   "tests/report/outside_notebook_test.ts": "notebooks run in a kernel",
   "tests/report/page_check_test.ts": "a browser (playwright), notebooks run in a kernel",
   "tests/report/paper_table_test.ts": "child processes",

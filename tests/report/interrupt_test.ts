@@ -61,13 +61,17 @@ async function oldReport(): Promise<{ dir: string; out: string; snapshot: () => 
   return { dir, out, snapshot };
 }
 
-/** Starts `deno task report` in a session of its own (a terminal's process group). */
-function startReport(out: string) {
-  return new Deno.Command(Deno.execPath(), {
+/**
+ * Starts `deno task report`, or `./kit report` (`via: "kit"`), in a session of its own (a
+ * terminal's process group).
+ */
+function startReport(out: string, via: "task" | "kit" = "task") {
+  const [cmd, first] = via === "kit"
+    ? [`${ROOT}/kit`, ["report"]]
+    : [Deno.execPath(), ["task", "-q", "report"]];
+  return new Deno.Command(cmd, {
     args: [
-      "task",
-      "-q",
-      "report",
+      ...first,
       "--data",
       "sample",
       "--run",
@@ -225,6 +229,32 @@ Deno.test({
       );
       assert.deepEqual(ours(), []);
       assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["report"]);
+    } finally {
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch { /* gone */ }
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "./kit report killed outright (SIGKILL to ./kit's own process): the build ends with it, " +
+    "the old report stays",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const { dir, out, snapshot } = await oldReport();
+    const before = await snapshot();
+    const child = startReport(out, "kit");
+    try {
+      // ./kit runs the build in its own process (no `deno task` between): what a user who kills
+      // ./kit's process id stops is the build, with its runner, kernel and browser.
+      const tree = await waitForKernel(child);
+      Deno.kill(child.pid, "SIGKILL");
+      await waitGone("the build's processes to end with ./kit", tree.filter((d) => d.argv.length));
+      assert.equal((await child.output()).signal, "SIGKILL");
+      assert.equal(await snapshot(), before, "the old report as it was");
     } finally {
       try {
         Deno.kill(-child.pid, "SIGKILL");

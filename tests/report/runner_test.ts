@@ -74,6 +74,8 @@ Deno.test("a failing cell fails the run with its source and error", async () => 
   assert.match(err.message, /cell 1 failed/);
   assert.match(err.message, /function explode\(\) \{ throw new Error\("boom 17"\); \}/);
   assert.match(err.message, /Error: boom 17/);
+  // The notebook is named once (as the error's file), not twice.
+  assert.equal(err.message.split("t.ipynb").length - 1, 1, err.message);
 });
 
 /** The process ids whose parent is `pid` (Linux's /proc). */

@@ -88,6 +88,10 @@ Deno.test("a failed build is kept as <out>.failed, replacing the previous failed
     for (const attempt of ["first", "second"]) {
       const ws = await openWorkspace(out, { log: () => {} });
       await Deno.writeTextFile(`${ws.dir}/index.html`, attempt);
+      // A failure before the pages leaves their folders empty: the next attempt replaces it all
+      // the same (the kept one has no empty folder, which its manifest could not list).
+      await Deno.mkdir(`${ws.dir}/html`);
+      await Deno.mkdir(`${ws.dir}/screenshots/deep`, { recursive: true });
       // summary.json is written before the last checks, which may fail; its paths are
       // relative to the folder, so it holds as it is in the kept attempt.
       const summary = { index: "index.html", other: "/elsewhere/a", n: [1] };
@@ -98,6 +102,11 @@ Deno.test("a failed build is kept as <out>.failed, replacing the previous failed
       assert.equal(await Deno.readTextFile(`${out}.failed/index.html`), attempt);
       assert.deepEqual(JSON.parse(await Deno.readTextFile(`${out}.failed/summary.json`)), summary);
       assert.equal(await Deno.stat(extra).then(() => true, () => false), false);
+      assert.deepEqual([...Deno.readDirSync(`${out}.failed`)].map((e) => e.name).sort(), [
+        ".kit-report",
+        "index.html",
+        "summary.json",
+      ]);
     }
     assert.equal(await Deno.readTextFile(`${out}/index.html`), "old");
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [

@@ -213,7 +213,9 @@ async function executeIn(
   // Exit 3: the executed notebook could not be written (a full disk): one line naming it.
   if (out.code === 3) throw new KitError(stderr.split("\n").pop()!, { file: output });
   if (!out.success) {
-    throw new KitError(stderr || `notebook execution failed (exit ${out.code})`, { file: input });
+    // The runner names the notebook first; the error names it once, as its file.
+    const message = stderr.startsWith(`${input}: `) ? stderr.slice(input.length + 2) : stderr;
+    throw new KitError(message || `notebook execution failed (exit ${out.code})`, { file: input });
   }
   const last = new TextDecoder().decode(out.stdout).trim().split("\n").pop() ?? "";
   const summary = JSON.parse(last) as {

@@ -9,7 +9,7 @@
  */
 import { KitError } from "../../errors.ts";
 import { isDiskFull } from "../../io/atomic.ts";
-import { nbconvert } from "./nbconvert.ts";
+import { nbconvert, notebookArgument } from "./nbconvert.ts";
 import { addMaths } from "./maths.ts";
 
 /** The folder holding the kit's nbconvert templates. */
@@ -43,7 +43,7 @@ export async function exportHtml(
     dir,
     "--output",
     name,
-    ipynb,
+    notebookArgument(ipynb),
   ]);
   if (!out.ok) {
     const stderr = out.stderr.trim();

@@ -187,6 +187,33 @@ export function filesBelow(dir: string, options: { folders?: boolean } = {}): st
   return out.sort();
 }
 
+/**
+ * Removes the empty folders below `dir` (the deepest first, so that a folder of empty folders
+ * goes too); files are left as they are.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { filesBelow, removeEmptyFolders } from "./foreign.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/html/deep`, { recursive: true });
+ * await Deno.mkdir(`${dir}/notebooks`);
+ * await Deno.writeTextFile(`${dir}/notebooks/01.ipynb`, "{}");
+ * removeEmptyFolders(dir);
+ * assert.deepEqual(filesBelow(dir, { folders: true }), ["notebooks/01.ipynb"]);
+ * ```
+ */
+export function removeEmptyFolders(dir: string): void {
+  for (const folder of filesBelow(dir, { folders: true }).filter((f) => f.endsWith("/"))) {
+    let path = folder.slice(0, -1);
+    // An empty folder, then each parent it leaves empty, up to `dir`.
+    while (path && [...Deno.readDirSync(`${dir}/${path}`)].length === 0) {
+      Deno.removeSync(`${dir}/${path}`);
+      path = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+    }
+  }
+}
+
 /** Whether the file at `dir/path` is the one the manifest entry describes (size, then hash). */
 function matches(dir: string, entry: ManifestEntry | undefined): boolean {
   if (!entry) return false;

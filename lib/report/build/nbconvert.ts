@@ -72,6 +72,23 @@ async function stopServer(server: Server): Promise<void> {
   await server.stderr;
 }
 
+/**
+ * `path` as nbconvert's notebook argument: nbconvert reads that argument as a glob pattern
+ * (`glob.glob`), so `*`, `?` and `[` in a folder's name are escaped as Python's `glob.escape`
+ * escapes them, and the path means itself.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { notebookArgument } from "./nbconvert.ts";
+ * assert.equal(notebookArgument("/tmp/br[a]*?/x.ipynb"), "/tmp/br[[]a][*][?]/x.ipynb");
+ * assert.equal(notebookArgument("/tmp/plain/x.ipynb"), "/tmp/plain/x.ipynb");
+ * ```
+ */
+export function notebookArgument(path: string): string {
+  return path.replace(/[*?[]/g, (c) => `[${c}]`);
+}
+
 /** The current folder; none when it was deleted (the server then stays in its own). */
 function currentFolder(): string | undefined {
   try {

@@ -18,7 +18,7 @@ import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession } from "../check/browser.ts";
 import { offlinePage, pageLogSnapshot } from "../check/browser.ts";
 import { openAndDraw, type PageCheck, pageProblems } from "../check/check.ts";
-import { nbconvert } from "./nbconvert.ts";
+import { nbconvert, notebookArgument } from "./nbconvert.ts";
 import { TEMPLATES_DIR } from "./export.ts";
 import { type TexProblem, UNRENDERED_TEX, withMaths } from "./maths.ts";
 import type { NotebookJson } from "./static_images.ts";
@@ -99,7 +99,7 @@ export async function exportSlides(
       dir,
       "--output",
       stem,
-      copy,
+      notebookArgument(copy),
     ]);
     if (!out.ok) {
       throw new KitError(

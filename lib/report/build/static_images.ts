@@ -7,6 +7,8 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
+import { pathToFileURL } from "node:url";
 import { withKitTempDir } from "../../io/temp.ts";
 import type { Figure } from "../../plot/figures.ts";
 import {
@@ -119,11 +121,11 @@ export async function figureRenderer(
     await writeFileAtomic(
       html,
       `<!doctype html><meta charset="utf-8"><body>` +
-        `<script src="file://${path}"></script></body>`,
+        `<script src="${pathToFileURL(path).href}"></script></body>`,
     );
     // plotly.js is up to 4.8 MB of script: on a loaded machine its first parse takes tens
     // of seconds, as long as a page check may wait.
-    await page.goto(`file://${html}`, { timeout: 120_000 });
+    await page.goto(pathToFileURL(html).href, { timeout: 120_000 });
     await page.waitForFunction(() => "Plotly" in globalThis, undefined, { timeout: 120_000 });
   });
   const image = async (
@@ -199,6 +201,33 @@ export async function writeFigureFiles(
   for (const { file, figure } of figures) {
     const path = `${dir}/${file}`;
     await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
-    await writeFileAtomic(path, await renderer.svg(figure), { force: true });
+    await writeFileAtomic(path, withStableIds(await renderer.svg(figure), file), { force: true });
   }
+}
+
+/**
+ * An SVG of plotly.js with its random id (`defs-<uid>`, `clip<uid>xyplot`, `url(#clip<uid>...)`)
+ * replaced by one drawn from `seed` (the figure's file name), so that a figure's file is the
+ * same bytes on every build.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { withStableIds } from "./static_images.ts";
+ * const svg = (uid: string) =>
+ *   `<svg><defs id="defs-${uid}"><clipPath id="clip${uid}xyplot"/></defs>` +
+ *   `<g clip-path="url(#clip${uid}xyplot)"/><defs id="topdefs-${uid}"/></svg>`;
+ * const [a, b] = [withStableIds(svg("d58058"), "f.svg"), withStableIds(svg("d7a0e0"), "f.svg")];
+ * assert.equal(a, b);
+ * assert.ok(!a.includes("d58058"));
+ * assert.notEqual(withStableIds(svg("d58058"), "g.svg"), a);
+ * // A colour that happens to spell the id is not an id: it stays.
+ * assert.match(withStableIds(svg("d58058") + `<g style="fill: #d58058"/>`, "f.svg"), /#d58058/);
+ * ```
+ */
+export function withStableIds(svg: string, seed: string): string {
+  const uid = svg.match(/ id="defs-([0-9a-f]+)"/)?.[1];
+  if (!uid) return svg;
+  const stable = createHash("sha256").update(seed).digest("hex").slice(0, uid.length);
+  return svg.replace(new RegExp(`(defs-|clip)${uid}`, "g"), `$1${stable}`);
 }

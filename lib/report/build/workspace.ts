@@ -45,6 +45,7 @@ import {
   moveUncarried,
   type PathKind,
   readMarker,
+  removeEmptyFolders,
   REPORT_MARKER,
   shortList,
   uncarried,
@@ -361,16 +362,6 @@ function swapError(e: unknown, outDir: string): KitError {
   );
 }
 
-/**
- * Runs `cleanup` when SIGINT, SIGTERM, SIGHUP or SIGQUIT arrives (the shared registry of
- * lib/io/interrupt.ts then exits with the shell's status: 130, 143, 129, 131); returns the function
- * that unregisters it. `cleanup` is synchronous, so nothing else runs between the signal and
- * the exit.
- */
-function onSignals(cleanup: () => void, note: string): () => void {
-  return onInterrupt(cleanup, note);
-}
-
 function removeSync(path: string): void {
   try {
     Deno.removeSync(path, { recursive: true });
@@ -470,7 +461,9 @@ export async function openWorkspace(
   }
   const also: string[] = [];
   const removeAll = () => [dir, ...also].forEach(removeSync);
-  const dispose = onSignals(() => {
+  // On SIGINT, SIGTERM, SIGHUP or SIGQUIT (lib/io/interrupt.ts then exits with the shell's
+  // status); synchronous, so nothing else runs between the signal and the exit.
+  const dispose = onInterrupt(() => {
     // The runner is killed outright: asked to stop, nbclient would shut its kernel down and
     // the runner would start the notebook again in a new one.
     stopDescendants({ killFirst: (d) => d.argv.some((a) => a.endsWith("run_notebook.py")) });
@@ -537,7 +530,9 @@ export async function openWorkspace(
       if (kept) {
         // Its manifest, so that the next failure can show what it may replace (without one,
         // the attempt stays until its user removes it).
+        // Its empty folders (a failure before the pages) go: no manifest can list them.
         try {
+          removeEmptyFolders(kept);
           replaceFileSync(
             `${kept}/${REPORT_MARKER}`,
             JSON.stringify(manifestOf(kept, "deno task report (failed attempt)"), null, 1) + "\n",
@@ -588,11 +583,12 @@ export function failedBuild(ws: Workspace, e: unknown, log: (line: string) => vo
   }
   const kept = ws.keepFailed();
   if (!kept) return e;
+  const previous = existsSync(ws.outDir) ? "; the previous report is unchanged" : "";
   log(`the failed attempt is kept for inspection: ${kept}/ (replaced by the next failure)`);
   if (!(e instanceof KitError)) return e;
   return new KitError(
     relocate(e.message, ws.dir, kept) +
-      `\n(the failed attempt is kept in ${kept}/; the previous report is unchanged)`,
+      `\n(the failed attempt is kept in ${kept}/${previous})`,
     {},
     { cause: e },
   );

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { pathToFileURL } from "node:url";
 import { withKitTempDir } from "../../io/temp.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession, PageLog } from "./browser.ts";
@@ -152,7 +153,8 @@ export async function openAndDraw(
 ): Promise<FigureCheck[]> {
   // A 5 MB page on a busy machine can take longer than Playwright's default 30 s to load.
   try {
-    const url = `file://${await Deno.realPath(htmlPath)}`;
+    // A file URL, percent-encoded: a folder named `a#1` or `50%` is a path, not a fragment.
+    const url = pathToFileURL(await Deno.realPath(htmlPath)).href;
     await page.goto(url, {
       waitUntil: "load",
       timeout: timeoutMs,
@@ -373,7 +375,7 @@ export async function checkStaticImages(
           ? route.continue()
           : route.abort("blockedbyclient"),
     );
-    await page.goto(`file://${await Deno.realPath(htmlPath)}`, { waitUntil: "load" });
+    await page.goto(pathToFileURL(await Deno.realPath(htmlPath)).href, { waitUntil: "load" });
     return await page.evaluate(STATIC_IMAGES) as { id: string; image: boolean }[];
   } finally {
     await context.close();
