@@ -202,3 +202,22 @@ Deno.test("executeNotebook with startWhen: the cells run once it resolves; a rej
   assert.ok(!(await Deno.stat(`${dir}/out.ipynb`).catch(() => false)), "a notebook was written");
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("a notebook with text that is not valid Unicode (a lone surrogate) fails in one line, nothing written", async () => {
+  const dir = await Deno.makeTempDir();
+  const source = JSON.parse(denoNotebook(['"ran"']));
+  source.cells.unshift({
+    id: "m",
+    cell_type: "markdown",
+    metadata: {},
+    source: "# T\n\nbad \ud800",
+  });
+  await Deno.writeTextFile(`${dir}/t.ipynb`, JSON.stringify(source));
+  const err = await executeNotebook(`${dir}/t.ipynb`, `${dir}/out.ipynb`, { data: "sample" })
+    .then(() => undefined, (e) => e);
+  assert.ok(err instanceof KitError, String(err));
+  assert.match(err.message, /not valid Unicode \(\\ud800, a lone surrogate\)/);
+  assert.ok(!err.message.includes("Traceback"), err.message);
+  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["t.ipynb"]);
+  await Deno.remove(dir, { recursive: true });
+});

@@ -344,7 +344,7 @@ async function buildInto(
         exportHtml(shownFile, html, {
           hideCode: `${name}.ipynb` === SYSTEMS_NOTEBOOK && !options.showCode,
         }));
-      log(`exported ${name}.html (${drawn} figures)`);
+      log(`exported ${name}.html (${drawn} figure${drawn === 1 ? "" : "s"})`);
       // The page's check, its slides and its solutions page are independent (the slides and
       // the solutions each their own nbconvert; each page its own tab of the one browser): run
       // at once, the long pole of a lesson's finishing (docs/report.md, "Where the time

@@ -126,6 +126,8 @@ export function executeNotebook(
   params: NotebookParams,
   options: ExecuteOptions = {},
 ): Promise<ExecutionResult> {
+  // Handled below, once the runner is started; a rejection before that is not unhandled.
+  options.startWhen?.catch(() => {});
   return withRuntimeDir(
     options.runtimeDir,
     (runtimeDir) => executeIn(input, output, params, options, runtimeDir),

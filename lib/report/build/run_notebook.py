@@ -229,6 +229,15 @@ def main(argv) -> int:
         print(f"could not write the executed notebook: {e.strerror} (errno {e.errno}); "
               "nothing was written", file=sys.stderr)
         return 3
+    except UnicodeEncodeError as e:  # a lone surrogate (\ud800) in a cell: not UTF-8
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        bad = e.object[e.start:e.end].encode("unicode_escape").decode("ascii")
+        print(f"{args.input}: the notebook holds text that is not valid Unicode ({bad}, a lone "
+              "surrogate): it cannot be saved as UTF-8; nothing was written", file=sys.stderr)
+        return 1
     if status == 0:
         print(json.dumps({
             "notebook": args.input,
