@@ -12,6 +12,7 @@ import {
   MAX_SERVERS,
   nbconvert,
   NBCONVERT_SERVER,
+  serverPids,
   withNbconvert,
 } from "../../lib/report/build/nbconvert.ts";
 import { PROJECT_ROOT } from "../../lib/data/paths.ts";
@@ -61,22 +62,20 @@ async function commandLine(args: string[]): Promise<{ ok: boolean; stderr: strin
   return { ok: out.success, stderr: new TextDecoder().decode(out.stderr) };
 }
 
-/** The nbconvert servers running as children of this process. */
+/**
+ * This file's nbconvert servers (not the process's children: under `deno test --parallel` the
+ * other test files' builds are children of the same process, and theirs are not to be killed).
+ */
 function servers(): number[] {
-  const found: number[] = [];
-  for (const e of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(e.name)) continue;
+  return serverPids().filter((pid) => {
     try {
-      const cmdline = Deno.readTextFileSync(`/proc/${e.name}/cmdline`);
-      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
-      if (cmdline.includes(NBCONVERT_SERVER) && ppid === Deno.pid && state !== "Z") {
-        found.push(Number(e.name));
-      }
-    } catch { /* it ended meanwhile */ }
-  }
-  return found;
+      const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+      const cmdline = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+      return cmdline.includes(NBCONVERT_SERVER) && stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**

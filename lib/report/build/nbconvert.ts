@@ -39,6 +39,8 @@ interface Server {
 let holders = 0;
 const idle: Server[] = [];
 let running = 0;
+/** Every server of this module's pool, idle or busy, until it ends. */
+const servers = new Set<Server>();
 const waiting: ((server: Server | undefined) => void)[] = [];
 
 function startServer(): Server {
@@ -55,12 +57,34 @@ function startServer(): Server {
     throw new KitError(`cannot start ${jupyterPython()}: ${(e as Error).message}`);
   }
   running++;
-  return {
+  const server = {
     child,
     writer: child.stdin.getWriter(),
     answers: child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(lines()).getReader(),
     stderr: new Response(child.stderr).text().catch(() => ""),
   };
+  servers.add(server);
+  child.status.finally(() => servers.delete(server));
+  return server;
+}
+
+/**
+ * The process ids of the servers this module runs (in this isolate: `deno test --parallel`
+ * runs test files as isolates of one process, so a process's children are not all one pool's).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { nbconvert, serverPids, withNbconvert } from "./nbconvert.ts";
+ * await withNbconvert(async () => {
+ *   await nbconvert(["--version"]);
+ *   assert.equal(serverPids().length, 1);
+ * });
+ * assert.deepEqual(serverPids(), []);
+ * ```
+ */
+export function serverPids(): number[] {
+  return [...servers].map((s) => s.child.pid);
 }
 
 async function stopServer(server: Server): Promise<void> {
