@@ -9,7 +9,7 @@
  */
 import { KitError } from "../../errors.ts";
 import { isDiskFull } from "../../io/atomic.ts";
-import { nbconvert, notebookArgument } from "./nbconvert.ts";
+import { nbconvert, type NbconvertResult, notebookArgument } from "./nbconvert.ts";
 import { addMaths } from "./maths.ts";
 
 /** The folder holding the kit's nbconvert templates. */
@@ -19,6 +19,34 @@ export const TEMPLATES_DIR = new URL("./templates", import.meta.url).pathname;
 export interface ExportHtmlOptions {
   /** Leave the code cells' source out of the page (their outputs stay): a page read as a report. */
   hideCode?: boolean;
+}
+
+/**
+ * nbconvert `--to <to>` with one of the kit's templates (`templates/`), `ipynb` written as
+ * `dir/name.*`, `extra` options before the output's: the command line of the pages and the
+ * slides. The notebook's path is escaped (nbconvert reads it as a glob pattern).
+ */
+export function convertWithTemplate(
+  to: string,
+  template: string,
+  ipynb: string,
+  dir: string,
+  name: string,
+  extra: readonly string[] = [],
+): Promise<NbconvertResult> {
+  return nbconvert([
+    "--to",
+    to,
+    "--template",
+    template,
+    `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`,
+    ...extra,
+    "--output-dir",
+    dir,
+    "--output",
+    name,
+    notebookArgument(ipynb),
+  ]);
 }
 
 /**
@@ -32,19 +60,8 @@ export async function exportHtml(
   const slash = html.lastIndexOf("/");
   const dir = slash < 0 ? "." : html.slice(0, slash);
   const name = html.slice(slash + 1).replace(/\.html$/, "");
-  const out = await nbconvert([
-    "--to",
-    "html",
-    "--template",
-    "kit",
-    `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`,
-    ...(options.hideCode ? ["--TemplateExporter.exclude_input=True"] : []),
-    "--output-dir",
-    dir,
-    "--output",
-    name,
-    notebookArgument(ipynb),
-  ]);
+  const hide = options.hideCode ? ["--TemplateExporter.exclude_input=True"] : [];
+  const out = await convertWithTemplate("html", "kit", ipynb, dir, name, hide);
   if (!out.ok) {
     const stderr = out.stderr.trim();
     if (isDiskFull(stderr)) {

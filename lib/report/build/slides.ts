@@ -18,8 +18,7 @@ import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession } from "../check/browser.ts";
 import { offlinePage, pageLogSnapshot } from "../check/browser.ts";
 import { openAndDraw, type PageCheck, pageProblems } from "../check/check.ts";
-import { nbconvert, notebookArgument } from "./nbconvert.ts";
-import { TEMPLATES_DIR } from "./export.ts";
+import { convertWithTemplate, TEMPLATES_DIR } from "./export.ts";
 import { type TexProblem, UNRENDERED_TEX, withMaths } from "./maths.ts";
 import type { NotebookJson } from "./static_images.ts";
 import { lessonLength } from "./lessons.ts";
@@ -89,18 +88,7 @@ export async function exportSlides(
   const copy = `${dir}/${stem}.ipynb`, exported = `${dir}/${stem}.slides.html`;
   try {
     await writeFileAtomic(copy, JSON.stringify(laidOut), { force: true });
-    const out = await nbconvert([
-      "--to",
-      "slides",
-      "--template",
-      "kit_slides",
-      `--TemplateExporter.extra_template_basedirs=${TEMPLATES_DIR}`,
-      "--output-dir",
-      dir,
-      "--output",
-      stem,
-      notebookArgument(copy),
-    ]);
+    const out = await convertWithTemplate("slides", "kit_slides", copy, dir, stem);
     if (!out.ok) {
       throw new KitError(
         `nbconvert --to slides failed: ${out.stderr.trim()}`,
