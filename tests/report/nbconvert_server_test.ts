@@ -151,3 +151,27 @@ Deno.test("nbconvert served: at most two processes; a killed one is reported, an
   });
   assert.deepEqual(servers(), []);
 });
+
+Deno.test("nbconvert served: a notebook the schema refuses, after valid ones, fails as on the command line", async () => {
+  // The server compiles nbformat's schema and the templates once (nbconvert_server.py,
+  // compile_once): what a request validates must still be what a new process validates.
+  const dir = await Deno.makeTempDir();
+  const good = `${PROJECT_ROOT}/notebooks/03-scoring.ipynb`;
+  const bad = `${dir}/bad.ipynb`;
+  const nb = JSON.parse(await Deno.readTextFile(good));
+  const code = nb.cells.findIndex((c: { cell_type: string }) => c.cell_type === "code");
+  nb.cells[code].execution_count = "seven"; // an integer or null, says the schema
+  await Deno.writeTextFile(bad, JSON.stringify(nb));
+  const lastLine = (s: string) => s.trim().split("\n").at(-1);
+  await withNbconvert(async () => {
+    for (const ipynb of [good, bad, good, bad]) {
+      const args = ["--to", "html", "--template", "kit", TEMPLATES, "--output-dir", dir, ipynb];
+      const [served, cli] = [await nbconvert(args), await commandLine(args)];
+      assert.equal(served.ok, ipynb === good, `${ipynb}: ${served.stderr}`);
+      assert.equal(cli.ok, served.ok);
+      assert.equal(lastLine(served.stderr), lastLine(cli.stderr));
+      if (ipynb === bad) assert.match(served.stderr, /NotebookValidationError: data\.cells\[1\]/);
+    }
+  });
+  await Deno.remove(dir, { recursive: true });
+});
