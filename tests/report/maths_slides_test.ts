@@ -211,6 +211,9 @@ Deno.test({
       );
       const d = await checkSlides(session, `${dir}/dead.html`, undefined, 120_000);
       assert.ok(slidesProblems(d).some((p) => p.endsWith("reveal.js did not start the deck")));
+      // The deck says it failed (data-kit-slides="failed"), so the check did not wait for the
+      // timeout; the refusal stays the page's own error.
+      assert.ok(d.pageErrors.some((e) => e.includes("no deck")), d.pageErrors.join("; "));
     } finally {
       await session.close();
       await Deno.remove(dir, { recursive: true });

@@ -78,6 +78,37 @@ Deno.test("a failing cell fails the run with its source and error", async () => 
   assert.equal(err.message.split("t.ipynb").length - 1, 1, err.message);
 });
 
+Deno.test("a notebook whose cells have no ids runs; a failing cell's error is the cell's alone", async () => {
+  // nbformat 4.5 asks for cell ids, and nbformat warns on stderr when a notebook has none
+  // (MissingIDFieldWarning): not the failing cell's problem, so not in its error.
+  const withoutIds = (sources: string[]) => {
+    const nb = JSON.parse(denoNotebook(sources));
+    for (const c of nb.cells) delete c.id;
+    return JSON.stringify(nb);
+  };
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/ok.ipynb`, withoutIds(["const a = 1;", "a + 1"]));
+  const result = await executeNotebook(`${dir}/ok.ipynb`, `${dir}/ok.out.ipynb`, {
+    data: "sample",
+  });
+  assert.equal(result.cells, 2);
+  const cells = JSON.parse(await Deno.readTextFile(`${dir}/ok.out.ipynb`)).cells as {
+    id?: string;
+  }[];
+  assert.ok(cells.every((c) => typeof c.id === "string" && c.id.length > 0), "ids given");
+  await Deno.writeTextFile(
+    `${dir}/bad.ipynb`,
+    withoutIds(["const b = 2;", 'throw new Error("boom 23")']),
+  );
+  const err = await executeNotebook(`${dir}/bad.ipynb`, `${dir}/bad.out.ipynb`, { data: "sample" })
+    .then(() => undefined, (e) => e);
+  assert.ok(err instanceof KitError, String(err));
+  assert.match(err.message, /cell 1 failed/);
+  assert.match(err.message, /boom 23/);
+  assert.doesNotMatch(err.message, /MissingIDField|missing an id/, err.message);
+  await Deno.remove(dir, { recursive: true });
+});
+
 /** The process ids whose parent is `pid` (Linux's /proc). */
 function childrenOf(pid: number): number[] {
   const found: number[] = [];

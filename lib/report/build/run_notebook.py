@@ -44,6 +44,7 @@ import signal
 import secrets
 import sys
 import time
+import warnings
 
 try:
     import nbformat
@@ -152,6 +153,19 @@ def describe_failure(nb, error: CellExecutionError) -> str:
     return "\n".join(lines)
 
 
+
+def read_notebook(path: str):
+    """The notebook at `path`. Cells without ids (nbformat 4.5 asks for them) are given ids as
+    nbformat gives them; its MissingIDFieldWarning, printed on stderr, would otherwise end up in
+    a failing cell's error text, where it is not the cell's problem."""
+    with warnings.catch_warnings():
+        try:
+            from nbformat.warnings import MissingIDFieldWarning
+            warnings.simplefilter("ignore", MissingIDFieldWarning)
+        except ImportError:  # pragma: no cover - nbformat before 5.1.4 has no such warning
+            pass
+        return nbformat.read(path, as_version=4)
+
 def main(argv) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("input")
@@ -168,7 +182,7 @@ def main(argv) -> int:
     stop_on_sigterm(clients)
     if die_with_parent(signal.SIGTERM) and os.getppid() != parent:
         return 143  # the parent died before the request took effect
-    source = nbformat.read(args.input, as_version=4)
+    source = read_notebook(args.input)
     cwd = os.path.dirname(os.path.abspath(args.input))
     kernel = args.kernel or source.metadata.get("kernelspec", {}).get("name", "deno")
     started = time.monotonic()

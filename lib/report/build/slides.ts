@@ -240,7 +240,8 @@ export async function checkSlides(
     await page.setViewportSize(SCREEN); // a projector's shape, not the printed page's
     const figures = await openAndDraw(page, htmlPath, timeoutMs);
     await page.waitForFunction(
-      `document.body.getAttribute("data-kit-slides") === "ready"`,
+      // "failed": reveal.js refused to start the deck (the template says so at once).
+      `["ready", "failed"].includes(document.body.getAttribute("data-kit-slides"))`,
       undefined,
       { timeout: timeoutMs },
     ).catch(() => {});
