@@ -175,3 +175,40 @@ Deno.test("nbconvert served: a notebook the schema refuses, after valid ones, fa
   });
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("nbconvert served: one template file read by two exporters (HTML, then LaTeX's delimiters) is each command line's", async () => {
+  // What Jinja compiles depends on the exporter's environment (its delimiters, its filters),
+  // not only on the template's text: nothing compiled for one request may serve another.
+  const dir = await Deno.makeTempDir();
+  await Deno.copyFile(`${PROJECT_ROOT}/notebooks/03-scoring.ipynb`, `${dir}/nb.ipynb`);
+  await Deno.writeTextFile(
+    `${dir}/both.j2`,
+    "((* if true *))L((* endif *)){% if true %}H{% endif %}\n",
+  );
+  const request = (to: string, out: string) => [
+    "--to",
+    to,
+    "--template-file",
+    `${dir}/both.j2`,
+    "--output-dir",
+    out,
+    `${dir}/nb.ipynb`,
+  ];
+  await withNbconvert(async () => {
+    for (const to of ["html", "latex", "html"]) {
+      const [served, cli] = [
+        await nbconvert(request(to, `${dir}/served`)),
+        await commandLine(request(to, `${dir}/cli`)),
+      ];
+      assert.ok(served.ok && cli.ok, `${served.stderr}\n${cli.stderr}`);
+      const file = to === "html" ? "nb.html" : "nb.tex";
+      assert.equal(
+        await Deno.readTextFile(`${dir}/served/${file}`),
+        await Deno.readTextFile(`${dir}/cli/${file}`),
+        `${to}: the server's output differs from the command line's`,
+      );
+    }
+  });
+  assert.equal(await Deno.readTextFile(`${dir}/cli/nb.tex`), "L{% if true %}H{% endif %}");
+  await Deno.remove(dir, { recursive: true });
+});

@@ -9,9 +9,8 @@ follows `python3 -m nbconvert` on a command line, and answers each with one JSON
 succeeded. Each request is a new NbConvertApp, initialized from its arguments and the Jupyter
 config files as `python3 -m nbconvert` initializes it, so a page is the one the command line
 writes (tests/report/nbconvert_server_test.ts compares them byte for byte); only the imports,
-about 0.7 s of the command's 1.2 s, are paid once (nbconvert.ts), and what each request would
-compile again, nbformat's schema and the templates, is compiled once (`compile_once`): an export
-then takes about 0.16 s of CPU instead of 0.45-0.6 s.
+about 0.7 s of the command's 1.2 s, are paid once (nbconvert.ts), and nbformat's schema, which
+each request would compile about eleven times, is compiled once (`compile_schema_once`).
 
 The server ends at the end of its input, and with its parent: it asks Linux for SIGTERM when the
 process that started it dies (a killed `./kit report` must not leave it behind).
@@ -36,22 +35,18 @@ def die_with_parent() -> None:
         pass
 
 
-def compile_once() -> None:
-    """What a request would compile again, compiled once per server, each keyed by its whole
-    input, so that every request computes what a new process computes.
+def compile_schema_once() -> None:
+    """nbformat's JSON schema compiled once per server, not about eleven times a request.
 
-    - nbformat's validator: nbconvert validates the notebook after each preprocessor with
-      `relax_add_props=True`, and nbformat compiles its JSON schema anew for each such call
-      (fastjsonschema, about 0.035 s each, eleven times an export). The compiled function is
-      kept by the schema's content (a pure function of it); nbformat's own cache, and what it
-      replaces there, are left as they are.
-    - The templates: each exporter makes its own Jinja environment and compiles its eight
-      templates; Jinja's bytecode cache (keyed by the template's name, file and a checksum of its
-      source) gives each new environment the compiled code, which it runs in its own globals.
+    nbconvert validates the notebook after each preprocessor with `relax_add_props=True`, and
+    for that nbformat 5.5 compiles its schema anew (fastjsonschema, about 0.035 s each time).
+    The compiled function is a pure function of the schema: it is kept by the schema's whole
+    JSON, so a request validates exactly as a new process does; nbformat's own cache, and what
+    it replaces there, are left as they are. (The templates are not cached across requests: what
+    Jinja compiles depends on the exporter's environment, its filters and delimiters, not only
+    on the template's text.)
     """
     import fastjsonschema
-    import jinja2
-    from nbconvert.exporters.templateexporter import TemplateExporter
 
     original_compile = fastjsonschema.compile
     compiled = {}
@@ -65,28 +60,6 @@ def compile_once() -> None:
         return compiled[key]
 
     fastjsonschema.compile = compile_schema
-
-    class MemoryBytecodeCache(jinja2.BytecodeCache):
-        def __init__(self):
-            self.codes = {}
-
-        def load_bytecode(self, bucket):
-            code = self.codes.get(bucket.key)
-            if code is not None:
-                bucket.bytecode_from_string(code)
-
-        def dump_bytecode(self, bucket):
-            self.codes[bucket.key] = bucket.bytecode_to_string()
-
-    templates = MemoryBytecodeCache()
-    original_environment = TemplateExporter._create_environment
-
-    def create_environment(self):
-        environment = original_environment(self)
-        environment.bytecode_cache = templates
-        return environment
-
-    TemplateExporter._create_environment = create_environment
 
 
 def convert(args: list, cwd) -> dict:
@@ -125,7 +98,7 @@ def main() -> int:
     # The imports once, before the first request.
     import nbconvert.nbconvertapp  # noqa: F401
     import nbconvert.exporters  # noqa: F401
-    compile_once()
+    compile_schema_once()
     answers = sys.stdout
     for line in sys.stdin:
         if not line.strip():

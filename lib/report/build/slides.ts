@@ -121,8 +121,10 @@ export async function exportSlides(
 
 /** The result of checking a slides page: the page check's fields, and the deck's state. */
 export interface SlidesCheck extends PageCheck {
-  /** Whether reveal.js initialized the deck. */
+  /** Whether reveal.js initialized the deck and its first slide was laid out. */
   ready: boolean;
+  /** Whether reveal.js initialized the deck (`ready` is false when its first slide then failed). */
+  started?: boolean;
   /** Slides reveal.js counts (sub-slides included). */
   totalSlides: number;
   /** Slides (sub-slides included) with speaker notes. */
@@ -218,6 +220,7 @@ const SCREEN = { width: 1280, height: 720 };
 const DECK_STATE = `({
   ready: document.body.getAttribute("data-kit-slides") === "ready" &&
     typeof Reveal !== "undefined" && Reveal.isReady(),
+  started: typeof Reveal !== "undefined" && Reveal.isReady(),
   totalSlides: typeof Reveal !== "undefined" && Reveal.isReady() ? Reveal.getTotalSlides() : 0,
   speakerView: typeof Reveal !== "undefined" && Reveal.isReady() && Reveal.hasPlugin("notes"),
 })`;
@@ -240,13 +243,14 @@ export async function checkSlides(
     await page.setViewportSize(SCREEN); // a projector's shape, not the printed page's
     const figures = await openAndDraw(page, htmlPath, timeoutMs);
     await page.waitForFunction(
-      // "failed": reveal.js refused to start the deck (the template says so at once).
+      // "failed": reveal.js threw, or the first slide could not be laid out (the template).
       `["ready", "failed"].includes(document.body.getAttribute("data-kit-slides"))`,
       undefined,
       { timeout: timeoutMs },
     ).catch(() => {});
     const deck = await page.evaluate(DECK_STATE) as {
       ready: boolean;
+      started: boolean;
       totalSlides: number;
       speakerView: boolean;
     };
@@ -334,6 +338,9 @@ async function screenshot(page: Page, path: string): Promise<void> {
  * assert.deepEqual(slidesProblems({ ...base, ready: false, totalSlides: 0, notes: 0 }), [
  *   "s.html: reveal.js did not start the deck",
  * ]);
+ * assert.deepEqual(slidesProblems({ ...base, ready: false, started: true }), [
+ *   "s.html: reveal.js started the deck, but its first slide could not be laid out (see the page's errors)",
+ * ]);
  * assert.deepEqual(
  *   slidesProblems({
  *     ...base,
@@ -349,8 +356,13 @@ async function screenshot(page: Page, path: string): Promise<void> {
  */
 export function slidesProblems(c: SlidesCheck): string[] {
   const p = pageProblems(c);
-  if (!c.ready) p.push("reveal.js did not start the deck");
-  else if (c.totalSlides < 2) p.push(`the deck has ${c.totalSlides} slide(s): no slide layout`);
+  if (!c.ready) {
+    p.push(
+      c.started
+        ? "reveal.js started the deck, but its first slide could not be laid out (see the page's errors)"
+        : "reveal.js did not start the deck",
+    );
+  } else if (c.totalSlides < 2) p.push(`the deck has ${c.totalSlides} slide(s): no slide layout`);
   if (c.ready && c.notes === 0) p.push("the deck has no speaker notes");
   if (c.ready && !c.speakerView) p.push("reveal.js's notes plugin is missing: no speaker view");
   for (const o of c.slideOverflow) {
