@@ -153,7 +153,6 @@ def describe_failure(nb, error: CellExecutionError) -> str:
     return "\n".join(lines)
 
 
-
 def read_notebook(path: str):
     """The notebook at `path`. Cells without ids (nbformat 4.5 asks for them) are given ids as
     nbformat gives them; its MissingIDFieldWarning, printed on stderr, would otherwise end up in
@@ -165,6 +164,7 @@ def read_notebook(path: str):
         except ImportError:  # pragma: no cover - nbformat before 5.1.4 has no such warning
             pass
         return nbformat.read(path, as_version=4)
+
 
 def main(argv) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -124,7 +124,7 @@ export interface SlidesCheck extends PageCheck {
   /** Whether reveal.js initialized the deck and its first slide was laid out. */
   ready: boolean;
   /** Whether reveal.js initialized the deck (`ready` is false when its first slide then failed). */
-  started?: boolean;
+  started: boolean;
   /** Slides reveal.js counts (sub-slides included). */
   totalSlides: number;
   /** Slides (sub-slides included) with speaker notes. */
@@ -217,13 +217,15 @@ const VISIT_SLIDES = `(async () => {
 const SCREEN = { width: 1280, height: 720 };
 
 /** Page script: the deck's state once reveal.js is ready (or not). */
-const DECK_STATE = `({
-  ready: document.body.getAttribute("data-kit-slides") === "ready" &&
-    typeof Reveal !== "undefined" && Reveal.isReady(),
-  started: typeof Reveal !== "undefined" && Reveal.isReady(),
-  totalSlides: typeof Reveal !== "undefined" && Reveal.isReady() ? Reveal.getTotalSlides() : 0,
-  speakerView: typeof Reveal !== "undefined" && Reveal.isReady() && Reveal.hasPlugin("notes"),
-})`;
+const DECK_STATE = `(() => {
+  const started = typeof Reveal !== "undefined" && Reveal.isReady();
+  return {
+    ready: started && document.body.getAttribute("data-kit-slides") === "ready",
+    started,
+    totalSlides: started ? Reveal.getTotalSlides() : 0,
+    speakerView: started && Reveal.hasPlugin("notes"),
+  };
+})()`;
 
 /**
  * Opens a slides page offline in headless Chromium: reveal.js must start the deck, every figure
@@ -332,10 +334,11 @@ async function screenshot(page: Page, path: string): Promise<void> {
  * const base = {
  *   page: "s.html", seconds: 1, figures: [], pageErrors: [], consoleErrors: [],
  *   blockedRequests: [], failedRequests: [], ignoredRequests: [], arabicFonts: [],
- *   ready: true, totalSlides: 12, notes: 12, speakerView: true, slideOverflow: [],
+ *   ready: true, started: true, totalSlides: 12, notes: 12, speakerView: true, slideOverflow: [],
  * };
  * assert.deepEqual(slidesProblems(base), []);
- * assert.deepEqual(slidesProblems({ ...base, ready: false, totalSlides: 0, notes: 0 }), [
+ * const unstarted = { ...base, ready: false, started: false, totalSlides: 0, notes: 0 };
+ * assert.deepEqual(slidesProblems(unstarted), [
  *   "s.html: reveal.js did not start the deck",
  * ]);
  * assert.deepEqual(slidesProblems({ ...base, ready: false, started: true }), [
