@@ -314,12 +314,18 @@ export async function makeSlides(
 }
 
 /**
- * The deck's first slide as a PNG, its animations finished first (reveal.js bounces its next
- * arrow: a capture taken mid-bounce made two builds of one deck differ).
+ * Style applied while a deck is captured: reveal.js's controls at rest. On the first slide it
+ * bounces the next arrow (`controlsTutorial`) and fades the controls in, drawn by pseudo-elements
+ * with transitions of their own; with animations merely finished, two builds of one deck still
+ * caught the arrow a few pixels apart (1 deck of 12).
  */
+const CONTROLS_AT_REST = `.reveal .controls, .reveal .controls *, .reveal .controls *::before,
+  .reveal .controls *::after { animation: none !important; transition: none !important; }`;
+
+/** The deck's first slide as a PNG, its animations finished and its controls at rest. */
 async function screenshot(page: Page, path: string): Promise<void> {
   await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
-  await page.screenshot({ path, animations: "disabled" });
+  await page.screenshot({ path, animations: "disabled", style: CONTROLS_AT_REST });
 }
 
 /**

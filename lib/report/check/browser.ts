@@ -8,6 +8,7 @@
  * @module
  */
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
+import { pathToFileURL } from "node:url";
 import { KitError } from "../../errors.ts";
 import { makeKitTempDir, systemTempDir } from "../../io/temp.ts";
 import { onInterrupt } from "../../io/interrupt.ts";
@@ -34,11 +35,30 @@ export const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage",
 ];
 
+/** The window pages are checked in: as wide as the printed page's layout. */
+const PAGE_WINDOW = { width: 1000, height: 900 };
+
+/**
+ * A browser's contexts for checked pages ({@link offlinePage}): those with no page open now, and
+ * the file each keeps open.
+ */
+interface ContextPool {
+  /** A blank page's file URL: open in every context, it keeps the context's renderer alive. */
+  keepAlive: string;
+  /** Contexts whose checked page has closed. */
+  idle: BrowserContext[];
+}
+
+const contextPools = new WeakMap<Browser, ContextPool>();
+
 /** A browser session (playwright gives it a fresh temporary profile). */
 export interface BrowserSession {
   /** The running browser. */
   browser: Browser;
-  /** One context (viewport 1000x900: the PDF's layout width) shared by the session's pages. */
+  /**
+   * A context (window 1000x900: the PDF's layout width) for pages opened directly; the kit's
+   * checks open each page in a context of its own ({@link offlinePage}).
+   */
   context: BrowserContext;
   /** Closes the browser. */
   close(): Promise<void>;
@@ -126,8 +146,11 @@ export async function launchBrowser(): Promise<BrowserSession> {
     throw e;
   }
   recordProfiles(descendants().filter(ours));
+  const keepAlive = `${scratch}/keep-alive.html`;
+  await Deno.writeTextFile(keepAlive, "<!doctype html><title>kit</title>");
+  contextPools.set(browser, { keepAlive: pathToFileURL(keepAlive).href, idle: [] });
   // Pages are laid out at the printed width, so one load serves the checks and the PDF.
-  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const context = await browser.newContext({ viewport: PAGE_WINDOW });
   return {
     browser,
     context,
@@ -251,9 +274,27 @@ function errorLine(e: Error): string {
  * attempted requests. Failed loads are read from the DevTools protocol's network events,
  * which say who asked for each request (its initiator) and why it failed (error text,
  * blocked reason), so only the page's own loads count ({@link requestOfPage}).
+ *
+ * No two pages open at once share a browser context (each context has the session's window).
+ * Chromium renders the file pages of one context in one renderer process, and tall pages of one
+ * process checked at once came out of its full-page screenshot with the part below the window
+ * filled by copies of a page's first screen (Playwright issue 30331): three built lessons checked
+ * at once in one context, six times, gave 7 of 18 such screenshots; four at once in contexts of
+ * their own, ten times, 40 of 40 whole (tests/report/screenshot_test.ts). A context whose page
+ * has closed serves the next page, its blank page keeping its renderer alive, with the scripts
+ * it compiled (plotly.js, KaTeX, reveal.js): checking the twelve lessons two at a time took
+ * 35 CPU-s in a new context per page, 28 so, and 25 in one shared context.
  */
 export async function offlinePage(session: BrowserSession): Promise<{ page: Page; log: PageLog }> {
-  const page = await session.context.newPage();
+  const pool = contextPools.get(session.browser);
+  let context = pool?.idle.pop();
+  if (!context) {
+    context = await session.browser.newContext({ viewport: PAGE_WINDOW });
+    if (pool) await (await context.newPage()).goto(pool.keepAlive);
+  }
+  const page = await context.newPage();
+  const free = context;
+  page.once("close", () => pool ? pool.idle.push(free) : void free.close().catch(() => {}));
   const log: PageLog = {
     pageErrors: [],
     consoleErrors: [],

@@ -1,0 +1,92 @@
+/**
+ * The page check's full-page screenshots in headless Chromium (each checked page in a browser
+ * context of its own: lib/report/check/browser.ts `offlinePage`): pages several windows tall,
+ * each 700 px band its own colour and full of text, checked eight at once (a report's build
+ * checks several). Read back through a canvas, every band of every screenshot has its own colour.
+ *
+ * With the pages in one context, Chromium filled the part below the window with copies of a
+ * page's first screen (a build's lesson 02 came out as six copies of its first 830 px; CI's
+ * byte-for-byte cache test saw it as a screenshot that differed); this test failed 3 of 4 runs.
+ */
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { launchBrowser } from "../../lib/report/check/browser.ts";
+import { checkPage } from "../../lib/report/check/check.ts";
+
+const BAND = 700;
+const BANDS = 16;
+
+/** Band `i`'s background: a colour no other band has, and none near the text's black. */
+function bandColour(i: number): [number, number, number] {
+  return [20 + 14 * i, 240 - 12 * i, 120 + (i % 2) * 100];
+}
+
+/**
+ * A page of {@link BANDS} bands, each {@link BAND} px tall with its colour, dense as a lesson is:
+ * paragraphs and a code block that scrolls sideways (as a notebook's code cell does).
+ */
+function tallPage(title: string): string {
+  const text = "The quick brown fox jumps over the lazy dog; MAP and MRR over every candidate. "
+    .repeat(8);
+  const code = Array.from(
+    { length: 14 },
+    (_, i) =>
+      `<span style="color:#0a0">const</span> run${i} = <b>await</b> evaluate(qrels, ` +
+      `run, [<span style="color:#b00">"map"</span>, "mrr"]); // ${"x".repeat(120)}`,
+  ).join("\n");
+  const bands = Array.from({ length: BANDS }, (_, i) => {
+    const [r, g, b] = bandColour(i);
+    return `<section style="height:${BAND}px;margin:0;padding:0 0 0 40px;overflow:hidden;` +
+      `background:rgb(${r},${g},${b})"><h2>${title}, band ${i}</h2><p>${text}</p>` +
+      `<pre style="overflow-x:auto;font-size:13px;background:#f5f5f5">${code}</pre></section>`;
+  }).join("");
+  return `<!doctype html><meta charset="utf-8"><style>body{margin:0}</style><body>${bands}</body>`;
+}
+
+/** Page script: the PNG's height and the RGB of pixel (10, y) for each y, through a canvas. */
+const READ_PIXELS = `async ({ src, ys }) => {
+  const img = new Image();
+  img.src = src;
+  await img.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = img.width;
+  canvas.height = img.height;
+  const g = canvas.getContext("2d");
+  g.drawImage(img, 0, 0);
+  return { height: img.height, pixels: ys.map((y) => [...g.getImageData(10, y, 1, 1).data].slice(0, 3)) };
+}`;
+
+Deno.test({
+  name: "page check: full-page screenshots of tall pages checked at once show every band",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "kit-screenshot-" });
+    const session = await launchBrowser();
+    try {
+      const names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+      for (const n of names) await Deno.writeTextFile(`${dir}/${n}.html`, tallPage(`page ${n}`));
+      const checks = names.map((n) => checkPage(session, `${dir}/${n}.html`, `${dir}/${n}.png`));
+      await Promise.all(checks);
+      const reader = await session.context.newPage();
+      try {
+        for (const n of names) {
+          const png = await Deno.readFile(`${dir}/${n}.png`);
+          const src = `data:image/png;base64,${Buffer.from(png).toString("base64")}`;
+          // Each band's pixel 10 px from its left edge, half way down (no text there).
+          const ys = Array.from({ length: BANDS }, (_, i) => i * BAND + BAND / 2);
+          const { height, pixels } = await reader.evaluate(
+            `(${READ_PIXELS})(${JSON.stringify({ src, ys })})`,
+          ) as { height: number; pixels: number[][] };
+          assert.equal(height, BAND * BANDS, `${n}.png's height`);
+          assert.deepEqual(pixels, ys.map((_, i) => bandColour(i)), `${n}.png: a colour per band`);
+        }
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      await session.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
