@@ -109,6 +109,7 @@ export const NOT_QUICK: Record<string, string> = {
   "tests/report/paper_table_test.ts": "child processes",
   "tests/report/run_numbering_test.ts": "the real corpus, trec_eval, child processes",
   "tests/report/runner_test.ts": "notebooks run in a kernel",
+  "tests/report/screenshot_test.ts": "a browser (playwright)",
   "tests/report/slides_room_test.ts": "a browser (playwright)",
   "tests/report/stability_notebook_test.ts": "notebooks run in a kernel",
   "tests/report/syllabus_test.ts": "child processes",

@@ -116,6 +116,8 @@ export async function figureRenderer(
   path = plotlyJsPath(bundle),
 ): Promise<FigureRenderer> {
   const { page, log } = await offlinePage(session);
+  // A renderer that never gets plotly.js going closes its page (its browser context is then
+  // not lent to another page).
   await withKitTempDir("kit-png-", async (dir) => {
     const html = `${dir}/render.html`;
     await writeFileAtomic(
@@ -125,8 +127,13 @@ export async function figureRenderer(
     );
     // plotly.js is up to 4.8 MB of script: on a loaded machine its first parse takes tens
     // of seconds, as long as a page check may wait.
-    await page.goto(pathToFileURL(html).href, { timeout: 120_000 });
-    await page.waitForFunction(() => "Plotly" in globalThis, undefined, { timeout: 120_000 });
+    try {
+      await page.goto(pathToFileURL(html).href, { timeout: 120_000 });
+      await page.waitForFunction(() => "Plotly" in globalThis, undefined, { timeout: 120_000 });
+    } catch (e) {
+      await page.close().catch(() => {});
+      throw e;
+    }
   });
   const image = async (
     fig: { data: unknown[]; layout: Record<string, unknown> },

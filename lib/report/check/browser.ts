@@ -10,6 +10,7 @@
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
 import { pathToFileURL } from "node:url";
 import { KitError } from "../../errors.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
 import { makeKitTempDir, systemTempDir } from "../../io/temp.ts";
 import { onInterrupt } from "../../io/interrupt.ts";
 import { type Descendant, descendants, killDescendants } from "./process_tree.ts";
@@ -45,8 +46,8 @@ const PAGE_WINDOW = { width: 1000, height: 900 };
 interface ContextPool {
   /** A blank page's file URL: open in every context, it keeps the context's renderer alive. */
   keepAlive: string;
-  /** Contexts whose checked page has closed. */
-  idle: BrowserContext[];
+  /** Contexts whose checked page has closed, each with its blank page. */
+  idle: { context: BrowserContext; blank: Page }[];
 }
 
 const contextPools = new WeakMap<Browser, ContextPool>();
@@ -128,8 +129,10 @@ export async function launchBrowser(): Promise<BrowserSession> {
     }
   });
   let browser: Browser;
+  const keepAlive = `${scratch}/keep-alive.html`;
   try {
     await Deno.mkdir(`${scratch}/artifacts`);
+    await writeFileAtomic(keepAlive, "<!doctype html><title>kit</title>");
     // Loaded here, not at start-up: a command that stops before it needs a browser (a refused
     // flag, a report whose lessons are all reused) does not pay for playwright-core.
     const { chromium } = await import("npm:playwright-core@1.65.1");
@@ -146,8 +149,6 @@ export async function launchBrowser(): Promise<BrowserSession> {
     throw e;
   }
   recordProfiles(descendants().filter(ours));
-  const keepAlive = `${scratch}/keep-alive.html`;
-  await Deno.writeTextFile(keepAlive, "<!doctype html><title>kit</title>");
   contextPools.set(browser, { keepAlive: pathToFileURL(keepAlive).href, idle: [] });
   // Pages are laid out at the printed width, so one load serves the checks and the PDF.
   const context = await browser.newContext({ viewport: PAGE_WINDOW });
@@ -275,26 +276,50 @@ function errorLine(e: Error): string {
  * which say who asked for each request (its initiator) and why it failed (error text,
  * blocked reason), so only the page's own loads count ({@link requestOfPage}).
  *
- * No two pages open at once share a browser context (each context has the session's window).
- * Chromium renders the file pages of one context in one renderer process, and tall pages of one
- * process checked at once came out of its full-page screenshot with the part below the window
- * filled by copies of a page's first screen (Playwright issue 30331): three built lessons checked
- * at once in one context, six times, gave 7 of 18 such screenshots; four at once in contexts of
- * their own, ten times, 40 of 40 whole (tests/report/screenshot_test.ts). A context whose page
- * has closed serves the next page, its blank page keeping its renderer alive, with the scripts
- * it compiled (plotly.js, KaTeX, reveal.js): checking the twelve lessons two at a time took
- * 35 CPU-s in a new context per page, 28 so, and 25 in one shared context.
+ * No two pages opened here are open in one browser context at once (each context has the
+ * session's window). Tall pages open at once in one context came out of Chromium's full-page
+ * screenshot with the part below the window filled by copies of a page's first screen
+ * (Playwright issue 30331): three built lessons checked at once in one context, six times, gave
+ * 7 of 18 such screenshots; four at once in contexts of their own, ten times, 40 of 40 whole
+ * (tests/report/screenshot_test.ts).
+ *
+ * A context whose page closed cleanly (not crashed, no popup left open) serves the next page,
+ * with a blank page of its own kept open beside it: checking the twelve lessons two at a time
+ * took 35 CPU-s with a new context per page, 28 so, and 25 in one shared context (measured, the
+ * cause not shown: a renderer kept alive with the scripts it compiled is the likely one).
+ * What belongs to a context outlives its page: a caller that sets its clock, storage or init
+ * scripts affects the pages after it (the kit's checks set none).
  */
 export async function offlinePage(session: BrowserSession): Promise<{ page: Page; log: PageLog }> {
   const pool = contextPools.get(session.browser);
-  let context = pool?.idle.pop();
-  if (!context) {
-    context = await session.browser.newContext({ viewport: PAGE_WINDOW });
-    if (pool) await (await context.newPage()).goto(pool.keepAlive);
+  let kept = pool?.idle.pop();
+  if (!kept && pool) {
+    const context = await session.browser.newContext({ viewport: PAGE_WINDOW });
+    const blank = await context.newPage();
+    // Only a warmer start: a blank page that fails to load leaves the context as good as new.
+    await blank.goto(pool.keepAlive, { waitUntil: "commit" }).catch(() => {});
+    kept = { context, blank };
   }
+  const context = kept?.context ?? await session.browser.newContext({ viewport: PAGE_WINDOW });
   const page = await context.newPage();
-  const free = context;
-  page.once("close", () => pool ? pool.idle.push(free) : void free.close().catch(() => {}));
+  let crashed = false;
+  page.once("crash", () => crashed = true);
+  page.once("close", () => {
+    const alone = kept && !crashed && !kept.blank.isClosed() &&
+      context.pages().every((p) => p === kept.blank);
+    if (pool && kept && alone) pool.idle.push(kept);
+    else void context.close().catch(() => {});
+  });
+  try {
+    return { page, log: await offline(page) };
+  } catch (e) {
+    await page.close().catch(() => {});
+    throw e;
+  }
+}
+
+/** Refuses `page`'s network requests and logs its errors, its failed and refused loads. */
+async function offline(page: Page): Promise<PageLog> {
   const log: PageLog = {
     pageErrors: [],
     consoleErrors: [],
@@ -336,7 +361,7 @@ export async function offlinePage(session: BrowserSession): Promise<{ page: Page
     log.blockedRequests.push(url);
     return route.abort("blockedbyclient");
   });
-  return { page, log };
+  return log;
 }
 
 /** The prefix of playwright's temporary Chromium profiles. */
