@@ -1,6 +1,6 @@
 /**
- * The page check's full-page screenshots in headless Chromium (each checked page in a browser
- * context of its own: lib/report/check/browser.ts `offlinePage`): pages several windows tall,
+ * The page check's full-page screenshots in headless Chromium (no two open pages in one browser
+ * context: lib/report/check/browser.ts `offlinePage`): pages several windows tall,
  * each 700 px band its own colour and full of text, checked six at once (a report's build
  * checks several). Read back through a canvas, every band of every screenshot has its own colour.
  *

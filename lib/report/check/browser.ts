@@ -52,13 +52,18 @@ interface ContextPool {
 
 const contextPools = new WeakMap<Browser, ContextPool>();
 
+/** A new context with the window pages are checked in. */
+function windowContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ viewport: PAGE_WINDOW });
+}
+
 /** A browser session (playwright gives it a fresh temporary profile). */
 export interface BrowserSession {
   /** The running browser. */
   browser: Browser;
   /**
    * A context (window 1000x900: the PDF's layout width) for pages opened directly; the kit's
-   * checks open each page in a context of its own ({@link offlinePage}).
+   * checks open each page in a context no other open page shares ({@link offlinePage}).
    */
   context: BrowserContext;
   /** Closes the browser. */
@@ -151,7 +156,7 @@ export async function launchBrowser(): Promise<BrowserSession> {
   recordProfiles(descendants().filter(ours));
   contextPools.set(browser, { keepAlive: pathToFileURL(keepAlive).href, idle: [] });
   // Pages are laid out at the printed width, so one load serves the checks and the PDF.
-  const context = await browser.newContext({ viewport: PAGE_WINDOW });
+  const context = await windowContext(browser);
   return {
     browser,
     context,
@@ -292,20 +297,13 @@ function errorLine(e: Error): string {
  */
 export async function offlinePage(session: BrowserSession): Promise<{ page: Page; log: PageLog }> {
   const pool = contextPools.get(session.browser);
-  let kept = pool?.idle.pop();
-  if (!kept && pool) {
-    const context = await session.browser.newContext({ viewport: PAGE_WINDOW });
-    const blank = await context.newPage();
-    // Only a warmer start: a blank page that fails to load leaves the context as good as new.
-    await blank.goto(pool.keepAlive, { waitUntil: "commit" }).catch(() => {});
-    kept = { context, blank };
-  }
-  const context = kept?.context ?? await session.browser.newContext({ viewport: PAGE_WINDOW });
+  const kept = pool && (pool.idle.pop() ?? await keptContext(session.browser, pool.keepAlive));
+  const context = kept?.context ?? await windowContext(session.browser);
   const page = await context.newPage();
   let crashed = false;
   page.once("crash", () => crashed = true);
   page.once("close", () => {
-    const alone = kept && !crashed && !kept.blank.isClosed() &&
+    const alone = !crashed && kept && !kept.blank.isClosed() &&
       context.pages().every((p) => p === kept.blank);
     if (pool && kept && alone) pool.idle.push(kept);
     else void context.close().catch(() => {});
@@ -316,6 +314,18 @@ export async function offlinePage(session: BrowserSession): Promise<{ page: Page
     await page.close().catch(() => {});
     throw e;
   }
+}
+
+/** A new context for {@link offlinePage}'s pool, with its blank page open at `keepAlive`. */
+async function keptContext(
+  browser: Browser,
+  keepAlive: string,
+): Promise<{ context: BrowserContext; blank: Page }> {
+  const context = await windowContext(browser);
+  const blank = await context.newPage();
+  // Only a warmer start: a blank page that fails to load leaves the context as good as new.
+  await blank.goto(keepAlive, { waitUntil: "commit" }).catch(() => {});
+  return { context, blank };
 }
 
 /** Refuses `page`'s network requests and logs its errors, its failed and refused loads. */
