@@ -250,12 +250,10 @@ export async function checkSlides(
       undefined,
       { timeout: timeoutMs },
     ).catch(() => {});
-    const deck = await page.evaluate(DECK_STATE) as {
-      ready: boolean;
-      started: boolean;
-      totalSlides: number;
-      speakerView: boolean;
-    };
+    const deck = await page.evaluate(DECK_STATE) as Pick<
+      SlidesCheck,
+      "ready" | "started" | "totalSlides" | "speakerView"
+    >;
     await page.evaluate(`document.fonts.ready.then(() => true)`);
     const unrenderedTex = await page.evaluate(UNRENDERED_TEX) as TexProblem[];
     if (screenshotPath) await screenshot(page, screenshotPath);
