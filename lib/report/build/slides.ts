@@ -16,7 +16,7 @@ import { inlineAsset, npmPackageDir } from "../../io/npm_package.ts";
 import { writeFileAtomic } from "../../io/atomic.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession } from "../check/browser.ts";
-import { offlinePage, pageLogSnapshot } from "../check/browser.ts";
+import { captureInFront, offlinePage, pageLogSnapshot } from "../check/browser.ts";
 import { openAndDraw, type PageCheck, pageProblems } from "../check/check.ts";
 import { convertWithTemplate, TEMPLATES_DIR } from "./export.ts";
 import { type TexProblem, UNRENDERED_TEX, withMaths } from "./maths.ts";
@@ -323,7 +323,10 @@ const CONTROLS_AT_REST = `.reveal .controls, .reveal .controls *, .reveal .contr
 /** The deck's first slide as a PNG, its animations finished and its controls at rest. */
 async function screenshot(page: Page, path: string): Promise<void> {
   await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
-  await page.screenshot({ path, animations: "disabled", style: CONTROLS_AT_REST });
+  await captureInFront(
+    page,
+    () => page.screenshot({ path, animations: "disabled", style: CONTROLS_AT_REST }),
+  );
 }
 
 /**

@@ -8,9 +8,7 @@
  * @module
  */
 import type { Browser, BrowserContext, Page } from "npm:playwright-core@1.65.1";
-import { pathToFileURL } from "node:url";
 import { KitError } from "../../errors.ts";
-import { writeFileAtomic } from "../../io/atomic.ts";
 import { makeKitTempDir, systemTempDir } from "../../io/temp.ts";
 import { onInterrupt } from "../../io/interrupt.ts";
 import { type Descendant, descendants, killDescendants } from "./process_tree.ts";
@@ -39,32 +37,14 @@ export const CHROMIUM_ARGS = [
 /** The window pages are checked in: as wide as the printed page's layout. */
 const PAGE_WINDOW = { width: 1000, height: 900 };
 
-/**
- * A browser's contexts for checked pages ({@link offlinePage}): those with no page open now, and
- * the file each keeps open.
- */
-interface ContextPool {
-  /** A blank page's file URL: open in every context, it keeps the context's renderer alive. */
-  keepAlive: string;
-  /** Contexts whose checked page has closed, each with its blank page. */
-  idle: { context: BrowserContext; blank: Page }[];
-}
-
-const contextPools = new WeakMap<Browser, ContextPool>();
-
-/** A new context with the window pages are checked in. */
-function windowContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ viewport: PAGE_WINDOW });
-}
+/** The capture under way in each browser ({@link captureInFront}): the next waits for it. */
+const captures = new WeakMap<Browser, Promise<void>>();
 
 /** A browser session (playwright gives it a fresh temporary profile). */
 export interface BrowserSession {
   /** The running browser. */
   browser: Browser;
-  /**
-   * A context (window 1000x900: the PDF's layout width) for pages opened directly; the kit's
-   * checks open each page in a context no other open page shares ({@link offlinePage}).
-   */
+  /** One context (window 1000x900: the PDF's layout width) shared by the session's pages. */
   context: BrowserContext;
   /** Closes the browser. */
   close(): Promise<void>;
@@ -134,10 +114,8 @@ export async function launchBrowser(): Promise<BrowserSession> {
     }
   });
   let browser: Browser;
-  const keepAlive = `${scratch}/keep-alive.html`;
   try {
     await Deno.mkdir(`${scratch}/artifacts`);
-    await writeFileAtomic(keepAlive, "<!doctype html><title>kit</title>");
     // Loaded here, not at start-up: a command that stops before it needs a browser (a refused
     // flag, a report whose lessons are all reused) does not pay for playwright-core.
     const { chromium } = await import("npm:playwright-core@1.65.1");
@@ -154,9 +132,8 @@ export async function launchBrowser(): Promise<BrowserSession> {
     throw e;
   }
   recordProfiles(descendants().filter(ours));
-  contextPools.set(browser, { keepAlive: pathToFileURL(keepAlive).href, idle: [] });
   // Pages are laid out at the printed width, so one load serves the checks and the PDF.
-  const context = await windowContext(browser);
+  const context = await browser.newContext({ viewport: PAGE_WINDOW });
   return {
     browser,
     context,
@@ -280,34 +257,9 @@ function errorLine(e: Error): string {
  * attempted requests. Failed loads are read from the DevTools protocol's network events,
  * which say who asked for each request (its initiator) and why it failed (error text,
  * blocked reason), so only the page's own loads count ({@link requestOfPage}).
- *
- * No two pages opened here are open in one browser context at once (each context has the
- * session's window). Tall pages open at once in one context came out of Chromium's full-page
- * screenshot with the part below the window filled by copies of a page's first screen
- * (Playwright issue 30331): three built lessons checked at once in one context, six times, gave
- * 7 of 18 such screenshots; four at once in contexts of their own, ten times, 40 of 40 whole
- * (tests/report/screenshot_test.ts).
- *
- * A context whose page closed cleanly (not crashed, no popup left open) serves the next page,
- * with a blank page of its own kept open beside it: checking the twelve lessons two at a time
- * took 35 CPU-s with a new context per page, 28 so, and 25 in one shared context (measured, the
- * cause not shown: a renderer kept alive with the scripts it compiled is the likely one).
- * What belongs to a context outlives its page: a caller that sets its clock, storage or init
- * scripts affects the pages after it (the kit's checks set none).
  */
 export async function offlinePage(session: BrowserSession): Promise<{ page: Page; log: PageLog }> {
-  const pool = contextPools.get(session.browser);
-  const kept = pool && (pool.idle.pop() ?? await keptContext(session.browser, pool.keepAlive));
-  const context = kept?.context ?? await windowContext(session.browser);
-  const page = await context.newPage();
-  let crashed = false;
-  page.once("crash", () => crashed = true);
-  page.once("close", () => {
-    const alone = !crashed && kept && !kept.blank.isClosed() &&
-      context.pages().every((p) => p === kept.blank);
-    if (pool && kept && alone) pool.idle.push(kept);
-    else void context.close().catch(() => {});
-  });
+  const page = await session.context.newPage();
   try {
     return { page, log: await offline(page) };
   } catch (e) {
@@ -316,16 +268,38 @@ export async function offlinePage(session: BrowserSession): Promise<{ page: Page
   }
 }
 
-/** A new context for {@link offlinePage}'s pool, with its blank page open at `keepAlive`. */
-async function keptContext(
-  browser: Browser,
-  keepAlive: string,
-): Promise<{ context: BrowserContext; blank: Page }> {
-  const context = await windowContext(browser);
-  const blank = await context.newPage();
-  // Only a warmer start: a blank page that fails to load leaves the context as good as new.
-  await blank.goto(keepAlive, { waitUntil: "commit" }).catch(() => {});
-  return { context, blank };
+/**
+ * Runs `capture` (a screenshot of `page`) with `page` in front, one capture at a time in each
+ * browser. The session's pages share one context, whose window shows one page: Chromium gives
+ * the others an animation frame about once a second (measured: 1-2 `requestAnimationFrame`
+ * calls a second against 62 in front), so a full-page screenshot of a page behind came out with
+ * the part below the window filled by copies of its first screen, and a deck with rows missing
+ * (Playwright issue 30331; `tests/report/screenshot_test.ts`: six tall pages checked at once,
+ * 3 of 3 runs wrong without this). Pages behind still load, lay out, draw their figures and
+ * print; only what Chromium paints for the screen waits, which is also why checking them
+ * together is cheap: the twelve lessons' pages, decks and solutions pages, four at once, took
+ * 70.8 and 59.5 CPU-s so, against 81.4 and 79.2 with each page in a context (and window) of its
+ * own, with byte-identical screenshots (docs/report.md, "Screenshots").
+ *
+ * @example
+ * ```ts ignore
+ * await captureInFront(page, () => page.screenshot({ path: "page.png", fullPage: true }));
+ * ```
+ */
+export async function captureInFront<T>(page: Page, capture: () => Promise<T>): Promise<T> {
+  const browser = page.context().browser();
+  const before = (browser && captures.get(browser)) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => done = resolve);
+  if (browser) captures.set(browser, mine);
+  try {
+    await before;
+    await page.bringToFront();
+    return await capture();
+  } finally {
+    done();
+    if (browser && captures.get(browser) === mine) captures.delete(browser);
+  }
 }
 
 /** Refuses `page`'s network requests and logs its errors, its failed and refused loads. */

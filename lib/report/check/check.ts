@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { withKitTempDir } from "../../io/temp.ts";
 import type { Page } from "npm:playwright-core@1.65.1";
 import type { BrowserSession, PageLog } from "./browser.ts";
-import { offlinePage, pageLogSnapshot } from "./browser.ts";
+import { captureInFront, offlinePage, pageLogSnapshot } from "./browser.ts";
 import { printLoadedPage } from "../build/pdf.ts";
 import type { TimeStage } from "../build/timings.ts";
 import { KitError } from "../../errors.ts";
@@ -282,7 +282,10 @@ export async function checkPage(
       await time("screenshots", async () => {
         await Deno.mkdir(screenshotPath.replace(/\/[^/]*$/, ""), { recursive: true });
         // Animations finished first, so that one page gives one picture (slides.ts).
-        await page.screenshot({ path: screenshotPath, fullPage: true, animations: "disabled" });
+        await captureInFront(
+          page,
+          () => page.screenshot({ path: screenshotPath, fullPage: true, animations: "disabled" }),
+        );
       });
     }
     if (pdfPath) await time("pdf", () => printLoadedPage(page, pdfPath));
