@@ -1,14 +1,16 @@
 /**
  * The page check's screenshots in headless Chromium, taken one at a time with their page in
  * front (lib/report/check/browser.ts `captureInFront`): pages several windows tall, each 700 px
- * band its own colour and full of text, checked six at once in the session's one context (a
- * report's build checks several). Read back through a canvas, every band of every screenshot
- * has its own colour.
+ * band its own colour and full of text, checked and printed six at once in the session's one
+ * context while more pages open there (a report's build checks several). Read back through a
+ * canvas, every band of every screenshot has its own colour.
  *
  * Captured behind another page of the context, Chromium filled the part below the window with
  * copies of a page's first screen (a build's lesson 02 came out as six copies of its first
- * 830 px; CI's byte-for-byte cache test saw it as a screenshot that differed); without the page
- * brought to front this test failed 3 of 3 runs.
+ * 830 px; CI's byte-for-byte cache test saw it as a screenshot that differed). With the captures
+ * taken together this test failed 3 of 3 runs; one at a time but without the page brought to
+ * front, 1 of 3 or 4 (whole builds so: 2 and 1 of 24 screenshots wrong), so it does not always
+ * catch that alone.
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";

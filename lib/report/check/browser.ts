@@ -274,12 +274,14 @@ export async function offlinePage(session: BrowserSession): Promise<{ page: Page
  * the others an animation frame about once a second (measured: 1-2 `requestAnimationFrame`
  * calls a second against 62 in front), so a full-page screenshot of a page behind came out with
  * the part below the window filled by copies of its first screen, and a deck with rows missing
- * (Playwright issue 30331; `tests/report/screenshot_test.ts`: six tall pages checked at once,
- * 3 of 3 runs wrong without this). Pages behind still load, lay out, draw their figures and
- * print; only what Chromium paints for the screen waits, which is also why checking them
+ * (Playwright issue 30331). `tests/report/screenshot_test.ts` checks six tall pages at once while
+ * more open: captured together it failed 3 of 3 runs, one at a time but behind 1 of 3 or 4; two
+ * whole builds captured one at a time but behind had 2 and 1 of their 24 lesson and deck
+ * screenshots wrong, and with this none. Pages behind still load, lay out, draw their figures
+ * and print; only what Chromium paints for the screen waits, which is also why checking them
  * together is cheap: the twelve lessons' pages, decks and solutions pages, four at once, took
  * 70.8 and 59.5 CPU-s so, against 81.4 and 79.2 with each page in a context (and window) of its
- * own, with byte-identical screenshots (docs/report.md, "Screenshots").
+ * own, with byte-identical screenshots (docs/report.md, "A second build: the cache").
  *
  * @example
  * ```ts ignore
