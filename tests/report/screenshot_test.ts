@@ -7,10 +7,11 @@
  *
  * Captured behind another page of the context, Chromium filled the part below the window with
  * copies of a page's first screen (a build's lesson 02 came out as six copies of its first
- * 830 px; CI's byte-for-byte cache test saw it as a screenshot that differed). With the captures
- * taken together this test failed 3 of 3 runs; one at a time but without the page brought to
- * front, 1 of 3 or 4 (whole builds so: 2 and 1 of 24 screenshots wrong), so it does not always
- * catch that alone.
+ * 830 px; CI's byte-for-byte cache test saw it as a screenshot that differed). It catches that
+ * only sometimes: with the captures taken together it failed 1 of 1 runs here and 1 of 6 in an
+ * outside tester's (an earlier version, checking without printing, 3 of 3), one at a time but
+ * without the page brought to front 1 of 3 or 4; whole builds are the stronger evidence (2 and 1
+ * of 24 screenshots wrong without it, none with it: captureInFront's comment).
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";

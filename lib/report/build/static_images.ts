@@ -116,8 +116,8 @@ export async function figureRenderer(
   path = plotlyJsPath(bundle),
 ): Promise<FigureRenderer> {
   const { page, log } = await offlinePage(session);
-  // A renderer that never gets plotly.js going closes its page (its browser context is then
-  // not lent to another page).
+  // A renderer that never gets plotly.js going closes its page (left open, it would stay in
+  // the session's context until the browser closes).
   await withKitTempDir("kit-png-", async (dir) => {
     const html = `${dir}/render.html`;
     await writeFileAtomic(

@@ -270,18 +270,22 @@ export async function offlinePage(session: BrowserSession): Promise<{ page: Page
 
 /**
  * Runs `capture` (a screenshot of `page`) with `page` in front, one capture at a time in each
- * browser. The session's pages share one context, whose window shows one page: Chromium gives
- * the others an animation frame about once a second (measured: 1-2 `requestAnimationFrame`
- * calls a second against 62 in front), so a full-page screenshot of a page behind came out with
- * the part below the window filled by copies of its first screen, and a deck with rows missing
- * (Playwright issue 30331). `tests/report/screenshot_test.ts` checks six tall pages at once while
- * more open: captured together it failed 3 of 3 runs, one at a time but behind 1 of 3 or 4; two
- * whole builds captured one at a time but behind had 2 and 1 of their 24 lesson and deck
- * screenshots wrong, and with this none. Pages behind still load, lay out, draw their figures
- * and print; only what Chromium paints for the screen waits, which is also why checking them
- * together is cheap: the twelve lessons' pages, decks and solutions pages, four at once, took
- * 70.8 and 59.5 CPU-s so, against 81.4 and 79.2 with each page in a context (and window) of its
- * own, with byte-identical screenshots (docs/report.md, "A second build: the cache").
+ * browser. The session's pages share one context, whose window shows one page. Three of the
+ * report's lesson pages (`file:` URLs) open at once ran `requestAnimationFrame` 1-2 times a
+ * second behind and 62 times in front (pages of `data:` URLs ran about 60 times each in an
+ * outside probe: which pages Chromium holds back was not found out), and a full-page screenshot
+ * of a page behind could come out with the part below the window filled with copies of its first
+ * screen, a deck with rows missing (Playwright issue 30331). Two whole builds captured one at a
+ * time without bringing the page to front had 2 and 1 of their 24 lesson and deck screenshots
+ * wrong; with it, none, and each the same bytes as with every page in a context of its own.
+ * `tests/report/screenshot_test.ts` catches it only sometimes (captures taken together: 1 of 1
+ * runs here, 1 of 6 in an outside tester's; one at a time but behind: 1 of 3 or 4). Pages behind
+ * still load, lay out, draw their figures and print; what Chromium paints for the screen waits,
+ * which is also why checking them together is cheap: the twelve lessons' pages, decks and
+ * solutions pages, four at once, took 70.8 and 59.5 CPU-s so, against 81.4 and 79.2 with each
+ * page in a context (and window) of its own (docs/report.md, "A second build: the cache").
+ * A capture stuck on a hung page holds the ones after it until its own timeout (playwright's
+ * screenshot: 30 s).
  *
  * @example
  * ```ts ignore
