@@ -110,7 +110,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "captureInFront: captures asked for at once run one at a time, each page in front; " +
+  name: "captureInFront: captures asked for at once run one at a time, each screenshot whole; " +
     "a failed capture lets the next run",
   sanitizeResources: false,
   sanitizeOps: false,
