@@ -15,7 +15,13 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { captureInFront, launchBrowser, offlinePage } from "../../lib/report/check/browser.ts";
+import type { Page } from "npm:playwright-core@1.65.1";
+import {
+  type BrowserSession,
+  captureInFront,
+  launchBrowser,
+  offlinePage,
+} from "../../lib/report/check/browser.ts";
 import { checkPage } from "../../lib/report/check/check.ts";
 
 const BAND = 700;
@@ -61,14 +67,46 @@ const READ_PIXELS = `async ({ src, ys }) => {
   return { height: img.height, pixels: ys.map((y) => [...g.getImageData(10, y, 1, 1).data].slice(0, 3)) };
 }`;
 
+/**
+ * A screenshot's height and, for each band, the colour of its pixel 10 px from the left edge,
+ * half way down (no text there), read by the page `reader`.
+ */
+async function bandsOf(
+  reader: Page,
+  png: Uint8Array,
+): Promise<{ height: number; pixels: number[][] }> {
+  const src = `data:image/png;base64,${Buffer.from(png).toString("base64")}`;
+  const ys = Array.from({ length: BANDS }, (_, i) => i * BAND + BAND / 2);
+  return await reader.evaluate(`(${READ_PIXELS})(${JSON.stringify({ src, ys })})`) as {
+    height: number;
+    pixels: number[][];
+  };
+}
+
+/** Every band's colour, top to bottom: what {@link bandsOf} reads from a whole screenshot. */
+const ALL_BANDS = Array.from({ length: BANDS }, (_, i) => bandColour(i));
+
+/** Runs `fn` with a browser and a temporary folder, both gone afterwards. */
+async function withBrowser(
+  prefix: string,
+  fn: (session: BrowserSession, dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix });
+  const session = await launchBrowser();
+  try {
+    await fn(session, dir);
+  } finally {
+    await session.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 Deno.test({
   name: "page check: full-page screenshots of tall pages checked at once show every band",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "kit-screenshot-" });
-    const session = await launchBrowser();
-    try {
+  fn: () =>
+    withBrowser("kit-screenshot-", async (session, dir) => {
       const names = ["a", "b", "c", "d", "e", "f"];
       for (const n of names) await Deno.writeTextFile(`${dir}/${n}.html`, tallPage(`page ${n}`));
       const checks = names.map((n) =>
@@ -89,24 +127,14 @@ Deno.test({
       const reader = await session.context.newPage();
       try {
         for (const n of names) {
-          const png = await Deno.readFile(`${dir}/${n}.png`);
-          const src = `data:image/png;base64,${Buffer.from(png).toString("base64")}`;
-          // Each band's pixel 10 px from its left edge, half way down (no text there).
-          const ys = Array.from({ length: BANDS }, (_, i) => i * BAND + BAND / 2);
-          const { height, pixels } = await reader.evaluate(
-            `(${READ_PIXELS})(${JSON.stringify({ src, ys })})`,
-          ) as { height: number; pixels: number[][] };
+          const { height, pixels } = await bandsOf(reader, await Deno.readFile(`${dir}/${n}.png`));
           assert.equal(height, BAND * BANDS, `${n}.png's height`);
-          assert.deepEqual(pixels, ys.map((_, i) => bandColour(i)), `${n}.png: a colour per band`);
+          assert.deepEqual(pixels, ALL_BANDS, `${n}.png: a colour per band`);
         }
       } finally {
         await reader.close();
       }
-    } finally {
-      await session.close();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -114,10 +142,8 @@ Deno.test({
     "a failed capture lets the next run",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "kit-capture-" });
-    const session = await launchBrowser();
-    try {
+  fn: () =>
+    withBrowser("kit-capture-", async (session, dir) => {
       const names = ["a", "b", "c", "d"];
       const pages = await Promise.all(names.map(async (n) => {
         await Deno.writeTextFile(`${dir}/${n}.html`, tallPage(`page ${n}`));
@@ -149,24 +175,12 @@ Deno.test({
       try {
         for (const [i, r] of settled.entries()) {
           if (r.status !== "fulfilled") continue;
-          const src = `data:image/png;base64,${Buffer.from(r.value).toString("base64")}`;
-          const ys = Array.from({ length: BANDS }, (_, b) => b * BAND + BAND / 2);
-          const { pixels } = await reader.evaluate(
-            `(${READ_PIXELS})(${JSON.stringify({ src, ys })})`,
-          ) as { pixels: number[][] };
-          assert.deepEqual(
-            pixels,
-            ys.map((_, b) => bandColour(b)),
-            `${names[i]}: a colour per band`,
-          );
+          const { pixels } = await bandsOf(reader, r.value);
+          assert.deepEqual(pixels, ALL_BANDS, `${names[i]}: a colour per band`);
         }
       } finally {
         await reader.close();
       }
       for (const page of pages) await page.close();
-    } finally {
-      await session.close();
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
+    }),
 });
