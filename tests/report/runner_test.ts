@@ -252,3 +252,58 @@ Deno.test("a notebook with text that is not valid Unicode (a lone surrogate) fai
   assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["t.ipynb"]);
   await Deno.remove(dir, { recursive: true });
 });
+
+/** A user-wide kernelspec folder whose `deno` names a Deno that is gone (a deleted checkout). */
+async function staleKernelspec(): Promise<{ dir: string; spec: string; gone: string }> {
+  const dir = await Deno.makeTempDir();
+  const gone = `${dir}/deleted-checkout/.tools/node_modules/.bin/deno`;
+  const spec = `${dir}/kernels/deno/kernel.json`;
+  await Deno.mkdir(`${dir}/kernels/deno`, { recursive: true });
+  await Deno.writeTextFile(
+    spec,
+    JSON.stringify({
+      argv: [gone, "jupyter", "--kernel", "--conn", "{connection_file}"],
+      display_name: "Deno",
+      language: "typescript",
+    }),
+  );
+  return { dir, spec, gone };
+}
+
+Deno.test("a notebook runs on the kit's own Deno whatever the user-wide kernelspec names", async () => {
+  const stale = await staleKernelspec();
+  const before = Deno.env.get("JUPYTER_DATA_DIR");
+  Deno.env.set("JUPYTER_DATA_DIR", stale.dir); // where Jupyter looks for the user's kernelspecs
+  try {
+    const { result, cells, dir } = await run(["Deno.execPath()"]);
+    assert.equal(result.cells, 1);
+    assert.equal(text(cells[0].outputs![0].data!["text/plain"]), `"${Deno.execPath()}"`);
+    await Deno.remove(dir, { recursive: true });
+  } finally {
+    if (before === undefined) Deno.env.delete("JUPYTER_DATA_DIR");
+    else Deno.env.set("JUPYTER_DATA_DIR", before);
+    await Deno.remove(stale.dir, { recursive: true });
+  }
+});
+
+Deno.test("a kernelspec naming a program that is gone fails the runner in one line, nothing written", async () => {
+  const stale = await staleKernelspec();
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/t.ipynb`, denoNotebook(['"ran"']));
+  const out = await new Deno.Command(jupyterPython(), {
+    args: ["-Xfrozen_modules=off", RUNNER, `${dir}/t.ipynb`, `${dir}/out.ipynb`],
+    env: { ...paramsEnv({ data: "sample" }), JUPYTER_PATH: stale.dir },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr).trim();
+  assert.equal(out.code, 2, stderr);
+  assert.equal(
+    stderr.split("\n").filter((l) => !l.includes('"deno jupyter" is unstable')).join("\n"),
+    `${dir}/t.ipynb: the Jupyter kernel 'deno' could not start: No such file or directory: ` +
+      `${stale.gone} (its kernelspec: ${stale.dir}/kernels/deno/kernel.json)`,
+  );
+  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["t.ipynb"]);
+  await Deno.remove(dir, { recursive: true });
+  await Deno.remove(stale.dir, { recursive: true });
+});

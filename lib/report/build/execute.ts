@@ -7,6 +7,7 @@
  * @module
  */
 import { withKitTempDir } from "../../io/temp.ts";
+import { writeFileAtomic } from "../../io/atomic.ts";
 import { KitError } from "../../errors.ts";
 import { SYSTEMS_REPORT_ENV } from "../systems/report.ts";
 
@@ -130,7 +131,49 @@ export function executeNotebook(
   options.startWhen?.catch(() => {});
   return withRuntimeDir(
     options.runtimeDir,
-    (runtimeDir) => executeIn(input, output, params, options, runtimeDir),
+    (runtimeDir) =>
+      withKitTempDir("kit-kernelspec-", async (specs) => {
+        await writeKitKernelspec(specs);
+        return await executeIn(input, output, params, options, runtimeDir, specs);
+      }),
+  );
+}
+
+/**
+ * The Jupyter kernel the kit's notebooks name (`deno`), as a kernelspec of the Deno running the
+ * kit: `deno jupyter --kernel`, its path {@link Deno.execPath}. The runner finds it first
+ * (`JUPYTER_PATH` comes before the user's and the system's folders), so a report's notebooks
+ * run on this Deno whatever the user-wide kernelspec says: it may name another checkout's
+ * Deno, since deleted (a Python traceback before), or another version. The user-wide one,
+ * registered by `./kit`, serves Jupyter opened by hand.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { KIT_KERNEL, kitKernelspec } from "./execute.ts";
+ * assert.equal(KIT_KERNEL, "deno");
+ * assert.deepEqual(kitKernelspec().argv, [
+ *   Deno.execPath(), "jupyter", "--kernel", "--conn", "{connection_file}",
+ * ]);
+ * ```
+ */
+export function kitKernelspec(): { argv: string[]; display_name: string; language: string } {
+  return {
+    argv: [Deno.execPath(), "jupyter", "--kernel", "--conn", "{connection_file}"],
+    display_name: "Deno",
+    language: "typescript",
+  };
+}
+
+/** The kernel name the kit's notebooks carry, served by {@link kitKernelspec}. */
+export const KIT_KERNEL = "deno";
+
+/** Writes {@link kitKernelspec} where Jupyter looks in `dir` (`dir/kernels/deno/kernel.json`). */
+async function writeKitKernelspec(dir: string): Promise<void> {
+  await Deno.mkdir(`${dir}/kernels/${KIT_KERNEL}`, { recursive: true });
+  await writeFileAtomic(
+    `${dir}/kernels/${KIT_KERNEL}/kernel.json`,
+    JSON.stringify(kitKernelspec(), null, 2) + "\n",
   );
 }
 
@@ -162,9 +205,13 @@ async function executeIn(
   params: NotebookParams,
   options: ExecuteOptions,
   runtimeDir: string,
+  kernelspecs: string,
 ): Promise<ExecutionResult> {
   const env = paramsEnv(params);
   env.XDG_RUNTIME_DIR = runtimeDir;
+  // Searched before the user's and the system's kernelspecs (jupyter_core's jupyter_path).
+  const path = Deno.env.get("JUPYTER_PATH");
+  env.JUPYTER_PATH = path ? `${kernelspecs}:${path}` : kernelspecs;
   // The notebook's name, in its figures' ids (lib/plot/display.ts `figureId`): unique across
   // pages, and the same on every run.
   env.KIT_NOTEBOOK = input.slice(input.lastIndexOf("/") + 1).replace(/\.ipynb$/, "");

@@ -216,6 +216,16 @@ def main(argv) -> int:
                   "run ./kit setup (or `deno jupyter --install`)", file=sys.stderr)
             return 2
         except Exception as e:  # noqa: BLE001 - any kernel/transport failure
+            if isinstance(e, (FileNotFoundError, PermissionError)) and not ready:
+                # The kernelspec names a program that is not there or cannot be run (a
+                # checkout since deleted): one line, not a traceback, and not run again.
+                spec = getattr(client.km, "kernel_spec", None)
+                where = getattr(spec, "resource_dir", None)
+                print(f"{args.input}: the Jupyter kernel '{kernel}' could not start: "
+                      f"{e.strerror}: {e.filename}"
+                      + (f" (its kernelspec: {where}/kernel.json)" if where else ""),
+                      file=sys.stderr)
+                return 2
             if attempt == 2:
                 raise
             print(f"{args.input}: kernel failure ({type(e).__name__}: {e}); running again",
