@@ -294,7 +294,7 @@ export async function sweepStaleTempDirs(dir: string, target?: string): Promise<
  */
 const KIT_TEMP_PREFIXES = [
   "kit-runtime-",
-  "kit-kernelspec-",
+  "kit-jupyter-",
   "kit-pdf-parts-",
   "kit-pdf-",
   "kit-png-",

@@ -132,7 +132,7 @@ export function executeNotebook(
   return withRuntimeDir(
     options.runtimeDir,
     (runtimeDir) =>
-      withKitTempDir("kit-kernelspec-", async (specs) => {
+      withKitTempDir("kit-jupyter-", async (specs) => {
         await writeKitKernelspec(specs);
         return await executeIn(input, output, params, options, runtimeDir, specs);
       }),

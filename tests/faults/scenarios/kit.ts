@@ -214,9 +214,8 @@ export const MIRROR = Deno.env.get("QA_KIT_MIRROR") ?? `${PROJECT_ROOT}/../share
 
 /**
  * The Deno `./kit` would use (as its `ensure_deno` picks it), when `./kit` would only check,
- * not install: that Deno is 2.9.6, the Debian packages are there, trec_eval is built, and
- * the Jupyter kernel already points at it (otherwise `./kit` would register it again, for
- * every user).
+ * not install: that Deno is 2.9.6, the Debian packages are there and trec_eval is built. (Its
+ * Jupyter kernel it registers in the folder the scenario gives it, {@link ownJupyterData}.)
  */
 async function kitDeno(): Promise<string | undefined> {
   const run = async (cmd: string, args: string[]) => {
@@ -247,14 +246,18 @@ async function kitDeno(): Promise<string | undefined> {
     await built(`${PROJECT_ROOT}/../shared/tools/trec_eval-9.0.8.tar.gz`) &&
     !(await built(`${PROJECT_ROOT}/.tools/trec_eval-9.0.8/trec_eval`))
   ) return undefined;
-  if (await run("bash", ["-c", "command -v jupyter"])) {
-    // Where ./kit looks (jupyter_core's rule): $JUPYTER_DATA_DIR, else $XDG_DATA_HOME/jupyter.
-    const data = Deno.env.get("JUPYTER_DATA_DIR") ||
-      `${Deno.env.get("XDG_DATA_HOME") || `${Deno.env.get("HOME")}/.local/share`}/jupyter`;
-    const spec = await readOr(`${data}/kernels/deno/kernel.json`);
-    if (!spec?.includes(JSON.stringify(deno))) return undefined;
-  }
   return deno;
+}
+
+/**
+ * `JUPYTER_DATA_DIR` for a `./kit` a scenario runs: a folder of the scenario's own (removed after
+ * it), where `./kit` registers its Jupyter kernel. So no scenario touches the user-wide kernelspec,
+ * nor depends on where it points (another checkout's `./kit` may have registered it meanwhile).
+ */
+export async function ownJupyterData(ctx: Ctx): Promise<{ JUPYTER_DATA_DIR: string }> {
+  const data = await Deno.makeTempDir({ prefix: "kit-fault-jupyter-" });
+  ctx.defer(() => Deno.remove(data, { recursive: true }));
+  return { JUPYTER_DATA_DIR: data };
 }
 
 /** What this machine offers, decided once. */

@@ -12,6 +12,7 @@ import {
   type Ctx,
   finish,
   kitCommand,
+  ownJupyterData,
   readOr,
   refused,
   type Run,
@@ -38,7 +39,9 @@ function task(ctx: Ctx, args: string[], cwd = ctx.dir): Promise<Run> {
 
 /** `ROOT/kit ARGS` run in the scenario's folder. */
 function kit(ctx: Ctx, args: string[]): Promise<Run> {
-  return finish(start(`${PROJECT_ROOT}/kit`, args, ctx.dir, { asCaller: true }));
+  return ownJupyterData(ctx).then((env) =>
+    finish(start(`${PROJECT_ROOT}/kit`, args, ctx.dir, { env, asCaller: true }))
+  );
 }
 
 /** The caller's-folder scenarios. */
@@ -79,6 +82,7 @@ export const PATH_SCENARIOS: Scenario[] = [
       await Deno.writeTextFile(`${dir}/rel.run`, RUN);
       const r = await finish(
         start(`${PROJECT_ROOT}/kit`, ["eval", "trec", "-m", "map", "rel.qrels", "rel.run"], dir, {
+          env: await ownJupyterData(ctx),
           asCaller: true,
         }),
       );
