@@ -307,3 +307,46 @@ Deno.test("a kernelspec naming a program that is gone fails the runner in one li
   await Deno.remove(dir, { recursive: true });
   await Deno.remove(stale.dir, { recursive: true });
 });
+
+Deno.test("the runner finds kernelspecs in IPython's folder too, without importing IPython", async () => {
+  const ipython = await Deno.makeTempDir();
+  await Deno.mkdir(`${ipython}/kernels/deno-ipython`, { recursive: true });
+  await Deno.writeTextFile(
+    `${ipython}/kernels/deno-ipython/kernel.json`,
+    JSON.stringify({
+      argv: [Deno.execPath(), "jupyter", "--kernel", "--conn", "{connection_file}"],
+      display_name: "Deno (IPython's folder)",
+      language: "typescript",
+    }),
+  );
+  const dir = await Deno.makeTempDir();
+  const source = JSON.parse(denoNotebook(['"ran in " + Deno.env.get("KIT_DATA")']));
+  source.metadata.kernelspec.name = "deno-ipython";
+  await Deno.writeTextFile(`${dir}/t.ipynb`, JSON.stringify(source));
+  const out = await new Deno.Command(jupyterPython(), {
+    // -X importtime: every module imported, one line each on stderr.
+    args: [
+      "-Xfrozen_modules=off",
+      "-X",
+      "importtime",
+      RUNNER,
+      `${dir}/t.ipynb`,
+      `${dir}/out.ipynb`,
+    ],
+    env: { ...paramsEnv({ data: "sample" }), IPYTHONDIR: ipython },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(
+    out.code,
+    0,
+    stderr.split("\n").filter((l) => !l.startsWith("import time:")).join("\n"),
+  );
+  const nb = JSON.parse(await Deno.readTextFile(`${dir}/out.ipynb`)) as { cells: Cell[] };
+  assert.equal(text(nb.cells[0].outputs![0].data!["text/plain"]), '"ran in sample"');
+  const imported = stderr.split("\n").filter((l) => /^import time:.*\| +IPython(\.|$)/.test(l));
+  assert.deepEqual(imported, [], "the runner imported IPython");
+  await Deno.remove(dir, { recursive: true });
+  await Deno.remove(ipython, { recursive: true });
+});
