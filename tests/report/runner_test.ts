@@ -286,25 +286,48 @@ Deno.test("a notebook runs on the kit's own Deno whatever the user-wide kernelsp
   }
 });
 
-Deno.test("a kernelspec naming a program that is gone fails the runner in one line, nothing written", async () => {
+Deno.test("a kernel that cannot start fails the runner in one line, nothing written", async (t) => {
   const stale = await staleKernelspec();
-  const dir = await Deno.makeTempDir();
-  await Deno.writeTextFile(`${dir}/t.ipynb`, denoNotebook(['"ran"']));
-  const out = await new Deno.Command(jupyterPython(), {
-    args: ["-Xfrozen_modules=off", RUNNER, `${dir}/t.ipynb`, `${dir}/out.ipynb`],
-    env: { ...paramsEnv({ data: "sample" }), JUPYTER_PATH: stale.dir },
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(out.stderr).trim();
-  assert.equal(out.code, 2, stderr);
-  assert.equal(
-    stderr.split("\n").filter((l) => !l.includes('"deno jupyter" is unstable')).join("\n"),
-    `${dir}/t.ipynb: the Jupyter kernel 'deno' could not start: No such file or directory: ` +
-      `${stale.gone} (its kernelspec: ${stale.dir}/kernels/deno/kernel.json)`,
-  );
-  assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["t.ipynb"]);
-  await Deno.remove(dir, { recursive: true });
+  // The program the kernelspec names: gone (a deleted checkout), not executable, a script
+  // without an interpreter line, a folder.
+  const cases: [string, (program: string) => Promise<void>, string][] = [
+    ["gone", () => Promise.resolve(), "No such file or directory"],
+    [
+      "not executable",
+      (p) => Deno.writeTextFile(p, "#!/bin/sh\n", { mode: 0o644 }),
+      "Permission denied",
+    ],
+    [
+      "no interpreter line",
+      (p) => Deno.writeTextFile(p, "not a program\n", { mode: 0o755 }),
+      "Exec format error",
+    ],
+    ["a folder", (p) => Deno.mkdir(p), "Permission denied"],
+  ];
+  for (const [what, make, error] of cases) {
+    await t.step(what, async () => {
+      await Deno.remove(stale.gone, { recursive: true }).catch(() => {});
+      await Deno.mkdir(stale.gone.slice(0, stale.gone.lastIndexOf("/")), { recursive: true });
+      await make(stale.gone);
+      const dir = await Deno.makeTempDir();
+      await Deno.writeTextFile(`${dir}/t.ipynb`, denoNotebook(['"ran"']));
+      const out = await new Deno.Command(jupyterPython(), {
+        args: ["-Xfrozen_modules=off", RUNNER, `${dir}/t.ipynb`, `${dir}/out.ipynb`],
+        env: { ...paramsEnv({ data: "sample" }), JUPYTER_PATH: stale.dir },
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr).trim();
+      assert.equal(out.code, 2, stderr);
+      assert.equal(
+        stderr.split("\n").filter((l) => !l.includes('"deno jupyter" is unstable')).join("\n"),
+        `${dir}/t.ipynb: the Jupyter kernel 'deno' could not start: ${error}: ` +
+          `${stale.gone} (its kernelspec: ${stale.dir}/kernels/deno/kernel.json)`,
+      );
+      assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["t.ipynb"]);
+      await Deno.remove(dir, { recursive: true });
+    });
+  }
   await Deno.remove(stale.dir, { recursive: true });
 });
 

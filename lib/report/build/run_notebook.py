@@ -237,9 +237,11 @@ def main(argv) -> int:
                   "run ./kit setup (or `deno jupyter --install`)", file=sys.stderr)
             return 2
         except Exception as e:  # noqa: BLE001 - any kernel/transport failure
-            if isinstance(e, (FileNotFoundError, PermissionError)) and not ready:
-                # The kernelspec names a program that is not there or cannot be run (a
-                # checkout since deleted): one line, not a traceback, and not run again.
+            if isinstance(e, OSError) and not ready:
+                # The kernel could not be started: its kernelspec names a program that is not
+                # there (a checkout since deleted), cannot be run (not executable, a folder, a
+                # script without an interpreter), or its files could not be written. One line,
+                # not a traceback, and not run again.
                 spec = getattr(client.km, "kernel_spec", None)
                 where = getattr(spec, "resource_dir", None)
                 print(f"{args.input}: the Jupyter kernel '{kernel}' could not start: "
