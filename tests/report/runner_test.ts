@@ -275,9 +275,13 @@ Deno.test("a notebook runs on the kit's own Deno whatever the user-wide kernelsp
   const before = Deno.env.get("JUPYTER_DATA_DIR");
   Deno.env.set("JUPYTER_DATA_DIR", stale.dir); // where Jupyter looks for the user's kernelspecs
   try {
-    const { result, cells, dir } = await run(["Deno.execPath()"]);
+    // Shown with the kit's awaited display: a bare expression's result may come after the
+    // kernel's idle, and be lost (docs/notebooks.md).
+    const { result, cells, dir } = await run([
+      `import { display, markdown } from "${MOD}";\nawait display(markdown(Deno.execPath()));`,
+    ]);
     assert.equal(result.cells, 1);
-    assert.equal(text(cells[0].outputs![0].data!["text/plain"]), `"${Deno.execPath()}"`);
+    assert.equal(shown(cells[0]), Deno.execPath());
     await Deno.remove(dir, { recursive: true });
   } finally {
     if (before === undefined) Deno.env.delete("JUPYTER_DATA_DIR");
@@ -343,7 +347,10 @@ Deno.test("the runner finds kernelspecs in IPython's folder too, without importi
     }),
   );
   const dir = await Deno.makeTempDir();
-  const source = JSON.parse(denoNotebook(['"ran in " + Deno.env.get("KIT_DATA")']));
+  const source = JSON.parse(denoNotebook([
+    `import { display, markdown } from "${MOD}";\n` +
+    `await display(markdown("ran in " + Deno.env.get("KIT_DATA")));`,
+  ]));
   source.metadata.kernelspec.name = "deno-ipython";
   await Deno.writeTextFile(`${dir}/t.ipynb`, JSON.stringify(source));
   const out = await new Deno.Command(jupyterPython(), {
@@ -367,7 +374,7 @@ Deno.test("the runner finds kernelspecs in IPython's folder too, without importi
     stderr.split("\n").filter((l) => !l.startsWith("import time:")).join("\n"),
   );
   const nb = JSON.parse(await Deno.readTextFile(`${dir}/out.ipynb`)) as { cells: Cell[] };
-  assert.equal(text(nb.cells[0].outputs![0].data!["text/plain"]), '"ran in sample"');
+  assert.equal(shown(nb.cells[0]), "ran in sample");
   const imported = stderr.split("\n").filter((l) => /^import time:.*\| +IPython(\.|$)/.test(l));
   assert.deepEqual(imported, [], "the runner imported IPython");
   await Deno.remove(dir, { recursive: true });
