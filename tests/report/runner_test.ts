@@ -272,8 +272,12 @@ async function staleKernelspec(): Promise<{ dir: string; spec: string; gone: str
 
 Deno.test("a notebook runs on the kit's own Deno whatever the user-wide kernelspec names", async () => {
   const stale = await staleKernelspec();
-  const before = Deno.env.get("JUPYTER_DATA_DIR");
+  const before = Deno.env.get("JUPYTER_DATA_DIR"), tmp = Deno.env.get("TMPDIR");
   Deno.env.set("JUPYTER_DATA_DIR", stale.dir); // where Jupyter looks for the user's kernelspecs
+  // The kit's temporary folders (its kernelspec's among them) under a path holding a `:`, the
+  // separator of `JUPYTER_PATH`'s entries.
+  await Deno.mkdir(`${stale.dir}/tmp:colon`);
+  Deno.env.set("TMPDIR", `${stale.dir}/tmp:colon`);
   try {
     // Shown with the kit's awaited display: a bare expression's result may come after the
     // kernel's idle, and be lost (docs/notebooks.md).
@@ -286,6 +290,8 @@ Deno.test("a notebook runs on the kit's own Deno whatever the user-wide kernelsp
   } finally {
     if (before === undefined) Deno.env.delete("JUPYTER_DATA_DIR");
     else Deno.env.set("JUPYTER_DATA_DIR", before);
+    if (tmp === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", tmp);
     await Deno.remove(stale.dir, { recursive: true });
   }
 });
@@ -293,7 +299,7 @@ Deno.test("a notebook runs on the kit's own Deno whatever the user-wide kernelsp
 Deno.test("a kernel that cannot start fails the runner in one line, nothing written", async (t) => {
   const stale = await staleKernelspec();
   // The program the kernelspec names: gone (a deleted checkout), not executable, a script
-  // without an interpreter line, a folder.
+  // without an interpreter line, a folder, a program that exits at once.
   const cases: [string, (program: string) => Promise<void>, string][] = [
     ["gone", () => Promise.resolve(), "No such file or directory"],
     [
@@ -307,6 +313,12 @@ Deno.test("a kernel that cannot start fails the runner in one line, nothing writ
       "Exec format error",
     ],
     ["a folder", (p) => Deno.mkdir(p), "Permission denied"],
+    [
+      "exits at once",
+      (p) =>
+        Deno.writeTextFile(p, "#!/bin/sh\necho no launcher here >&2\nexit 1\n", { mode: 0o755 }),
+      "it exited before answering",
+    ],
   ];
   for (const [what, make, error] of cases) {
     await t.step(what, async () => {
@@ -323,10 +335,16 @@ Deno.test("a kernel that cannot start fails the runner in one line, nothing writ
       }).output();
       const stderr = new TextDecoder().decode(out.stderr).trim();
       assert.equal(out.code, 2, stderr);
-      assert.equal(
-        stderr.split("\n").filter((l) => !l.includes('"deno jupyter" is unstable')).join("\n"),
-        `${dir}/t.ipynb: the Jupyter kernel 'deno' could not start: ${error}: ` +
-          `${stale.gone} (its kernelspec: ${stale.dir}/kernels/deno/kernel.json)`,
+      // The kernel's own words first (one that ran), then one line; not run a second time.
+      const exited = error.startsWith("it exited");
+      assert.deepEqual(
+        stderr.split("\n").filter((l) => !l.includes('"deno jupyter" is unstable')),
+        [
+          ...(exited ? ["no launcher here"] : []),
+          `${dir}/t.ipynb: the Jupyter kernel 'deno' could not start: ` +
+          (exited ? error : `${error}: ${stale.gone}`) +
+          ` (its kernelspec: ${stale.dir}/kernels/deno/kernel.json)`,
+        ],
       );
       assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["t.ipynb"]);
       await Deno.remove(dir, { recursive: true });

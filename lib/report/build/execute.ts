@@ -142,7 +142,7 @@ export function executeNotebook(
 /**
  * The Jupyter kernel the kit's notebooks name (`deno`), as a kernelspec of the Deno running the
  * kit: `deno jupyter --kernel`, its path {@link Deno.execPath}. The runner finds it first
- * (`JUPYTER_PATH` comes before the user's and the system's folders), so a report's notebooks
+ * (`--kernelspecs`, before the user's and the system's folders), so a report's notebooks
  * run on this Deno whatever the user-wide kernelspec says: it may name another checkout's
  * Deno, since deleted (a Python traceback before), or another version. The user-wide one,
  * registered by `./kit`, serves Jupyter opened by hand.
@@ -209,9 +209,6 @@ async function executeIn(
 ): Promise<ExecutionResult> {
   const env = paramsEnv(params);
   env.XDG_RUNTIME_DIR = runtimeDir;
-  // Searched before the user's and the system's kernelspecs (jupyter_core's jupyter_path).
-  const path = Deno.env.get("JUPYTER_PATH");
-  env.JUPYTER_PATH = path ? `${kernelspecs}:${path}` : kernelspecs;
   // The notebook's name, in its figures' ids (lib/plot/display.ts `figureId`): unique across
   // pages, and the same on every run.
   env.KIT_NOTEBOOK = input.slice(input.lastIndexOf("/") + 1).replace(/\.ipynb$/, "");
@@ -224,6 +221,10 @@ async function executeIn(
       "--timeout",
       String(options.cellTimeoutS ?? 900),
       ...(options.startWhen ? ["--wait"] : []),
+      // Searched before Jupyter's folders (an argument, not `JUPYTER_PATH`: a temporary folder's
+      // path may hold the `:` that separates its entries).
+      "--kernelspecs",
+      `${kernelspecs}/kernels`,
     ],
     env,
     stdout: "piped",

@@ -62,14 +62,20 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 class KernelSpecs(KernelSpecManager):
-    """Jupyter's kernelspec folders (`jupyter_path("kernels")`, then IPython's), found without
-    importing IPython: jupyter_client imports it only to name `~/.ipython/kernels`, and the import
-    cost each notebook about 0.3 s of CPU (cProfile, a third of the runner's own). IPython's
-    folder is named here as IPython names it by default: `$IPYTHONDIR`, else `~/.ipython`."""
+    """The kernelspec folders, searched in order: the runner's `--kernelspecs` (the kit's own
+    `deno`), then Jupyter's (`jupyter_path("kernels")`: `$JUPYTER_PATH`, the user's, the
+    system's), then IPython's. Found without importing IPython: jupyter_client imports it only to
+    name `~/.ipython/kernels`, and the import cost each notebook about 0.3 s of CPU (cProfile, a
+    third of the runner's own). IPython's folder is named as IPython does by default
+    (`$IPYTHONDIR`, else the deprecated `$IPYTHON_DIR`, else `~/.ipython`, `~` expanded); unlike
+    IPython, an empty `$IPYTHONDIR` counts as unset, and no folder is created."""
+
+    first: list = []
 
     def _kernel_dirs_default(self):
-        ipython = os.environ.get("IPYTHONDIR") or os.path.join(os.path.expanduser("~"), ".ipython")
-        return jupyter_path("kernels") + [os.path.join(ipython, "kernels")]
+        ipython = os.environ.get("IPYTHONDIR") or os.environ.get("IPYTHON_DIR") or "~/.ipython"
+        ipython = os.path.expanduser(ipython)
+        return [*self.first, *jupyter_path("kernels"), os.path.join(ipython, "kernels")]
 
 
 class KernelManager(AsyncKernelManager):
@@ -192,11 +198,15 @@ def main(argv) -> int:
     parser.add_argument("output")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per cell")
     parser.add_argument("--kernel", default=None, help="kernel name (default: the notebook's)")
+    parser.add_argument("--kernelspecs", default=None,
+                        help="a kernels folder searched before Jupyter's (the kit's own deno)")
     parser.add_argument("--wait", action="store_true",
                         help="start the kernel, then run the cells once stdin says go")
     args = parser.parse_args(argv)
 
     os.environ["NO_COLOR"] = "1"
+    if args.kernelspecs:
+        KernelSpecs.first = [args.kernelspecs]
     parent = os.getppid()
     clients: list = []
     stop_on_sigterm(clients)
@@ -233,19 +243,25 @@ def main(argv) -> int:
         except NotStarted:
             return 4
         except NoSuchKernel:
-            print(f"{args.input}: the Jupyter kernel '{kernel}' is not installed: "
-                  "run ./kit setup (or `deno jupyter --install`)", file=sys.stderr)
+            advice = ("run ./kit setup (or `deno jupyter --install`)" if kernel == "deno"
+                      else "`jupyter kernelspec list` lists those installed")
+            print(f"{args.input}: the Jupyter kernel '{kernel}' is not installed: {advice}",
+                  file=sys.stderr)
             return 2
         except Exception as e:  # noqa: BLE001 - any kernel/transport failure
-            if isinstance(e, OSError) and not ready:
+            died = isinstance(e, RuntimeError) and "died before replying" in str(e)
+            if (isinstance(e, OSError) or died) and not ready:
                 # The kernel could not be started: its kernelspec names a program that is not
                 # there (a checkout since deleted), cannot be run (not executable, a folder, a
-                # script without an interpreter), or its files could not be written. One line,
-                # not a traceback, and not run again.
-                spec = getattr(client.km, "kernel_spec", None)
-                where = getattr(spec, "resource_dir", None)
-                print(f"{args.input}: the Jupyter kernel '{kernel}' could not start: "
-                      f"{e.strerror}: {e.filename}"
+                # script without an interpreter), or that exited at once (its own message is
+                # above); or its files could not be written. One line, not a traceback, and
+                # not run again.
+                where = KernelSpecs().find_kernel_specs().get(kernel)
+                why = ("it exited before answering" if died
+                       else f"{e.strerror}: {e.filename}")
+                # nbclient's cleanup at exit expects the kernel manager it has dropped by now.
+                atexit.unregister(client._cleanup_kernel)
+                print(f"{args.input}: the Jupyter kernel '{kernel}' could not start: {why}"
                       + (f" (its kernelspec: {where}/kernel.json)" if where else ""),
                       file=sys.stderr)
                 return 2
