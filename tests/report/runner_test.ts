@@ -9,6 +9,7 @@ import { KitError } from "../../lib/errors.ts";
 import {
   executeNotebook,
   jupyterPython,
+  kitKernelspec,
   paramsEnv,
   RUNNER,
 } from "../../lib/report/build/execute.ts";
@@ -253,21 +254,20 @@ Deno.test("a notebook with text that is not valid Unicode (a lone surrogate) fai
   await Deno.remove(dir, { recursive: true });
 });
 
+/** Writes `dir/kernels/NAME/kernel.json`: the kit's kernelspec, its program `program`. */
+async function writeKernelspec(dir: string, name: string, program: string): Promise<string> {
+  const spec = `${dir}/kernels/${name}/kernel.json`;
+  await Deno.mkdir(`${dir}/kernels/${name}`, { recursive: true });
+  const kit = kitKernelspec();
+  await Deno.writeTextFile(spec, JSON.stringify({ ...kit, argv: [program, ...kit.argv.slice(1)] }));
+  return spec;
+}
+
 /** A user-wide kernelspec folder whose `deno` names a Deno that is gone (a deleted checkout). */
 async function staleKernelspec(): Promise<{ dir: string; spec: string; gone: string }> {
   const dir = await Deno.makeTempDir();
   const gone = `${dir}/deleted-checkout/.tools/node_modules/.bin/deno`;
-  const spec = `${dir}/kernels/deno/kernel.json`;
-  await Deno.mkdir(`${dir}/kernels/deno`, { recursive: true });
-  await Deno.writeTextFile(
-    spec,
-    JSON.stringify({
-      argv: [gone, "jupyter", "--kernel", "--conn", "{connection_file}"],
-      display_name: "Deno",
-      language: "typescript",
-    }),
-  );
-  return { dir, spec, gone };
+  return { dir, spec: await writeKernelspec(dir, "deno", gone), gone };
 }
 
 Deno.test("a notebook runs on the kit's own Deno whatever the user-wide kernelspec names", async () => {
@@ -343,7 +343,7 @@ Deno.test("a kernel that cannot start fails the runner in one line, nothing writ
           ...(exited ? ["no launcher here"] : []),
           `${dir}/t.ipynb: the Jupyter kernel 'deno' could not start: ` +
           (exited ? error : `${error}: ${stale.gone}`) +
-          ` (its kernelspec: ${stale.dir}/kernels/deno/kernel.json)`,
+          ` (its kernelspec: ${stale.spec})`,
         ],
       );
       assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["t.ipynb"]);
@@ -355,15 +355,7 @@ Deno.test("a kernel that cannot start fails the runner in one line, nothing writ
 
 Deno.test("the runner finds kernelspecs in IPython's folder too, without importing IPython", async () => {
   const ipython = await Deno.makeTempDir();
-  await Deno.mkdir(`${ipython}/kernels/deno-ipython`, { recursive: true });
-  await Deno.writeTextFile(
-    `${ipython}/kernels/deno-ipython/kernel.json`,
-    JSON.stringify({
-      argv: [Deno.execPath(), "jupyter", "--kernel", "--conn", "{connection_file}"],
-      display_name: "Deno (IPython's folder)",
-      language: "typescript",
-    }),
-  );
+  await writeKernelspec(ipython, "deno-ipython", Deno.execPath());
   const dir = await Deno.makeTempDir();
   const source = JSON.parse(denoNotebook([
     `import { display, markdown } from "${MOD}";\n` +
